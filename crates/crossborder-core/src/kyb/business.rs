@@ -1,0 +1,659 @@
+//! The business (sub-business) request of `POST /api/business` and
+//! `PATCH /api/business/{businessId}`, and its rules.
+
+use std::collections::BTreeSet;
+use std::str::FromStr;
+
+use crate::kyb::address::AddressFields;
+use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
+use crate::kyb::documents::{
+    missing_documents, normalise_document_key, DocumentKeyError, DocumentType,
+};
+use crate::kyb::Mode;
+use crate::violation::{present, Collector, Rule, Violations};
+use crate::wire_enum::{lookup, one_of, wire_enum};
+
+wire_enum! {
+    /// The legal form of a business; it decides the required documents.
+    /// Only Nigerian businesses of these three types are supported.
+    ///
+    /// ```
+    /// use crossborder_core::kyb::BusinessType;
+    ///
+    /// assert_eq!("SoleProprietorship".parse::<BusinessType>().unwrap(), BusinessType::SoleProprietorship);
+    /// assert!("llc".parse::<BusinessType>().is_err());
+    /// ```
+    pub enum BusinessType {
+        /// Limited liability company.
+        Llc = "LLC",
+        /// Limited liability partnership (needs the same documents as LLC).
+        Llp = "LLP",
+        /// Sole proprietorship (registered with a BN number).
+        SoleProprietorship = "SoleProprietorship",
+    }
+}
+
+/// A business type that is not LLC, LLP or SoleProprietorship.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid business type: {0} (expected one of {expected})", expected = one_of(&BusinessType::ALL, BusinessType::as_str))]
+pub struct UnknownBusinessType(pub String);
+
+impl FromStr for BusinessType {
+    type Err = UnknownBusinessType;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&BusinessType::ALL, BusinessType::as_str, text)
+            .ok_or_else(|| UnknownBusinessType(text.to_owned()))
+    }
+}
+
+wire_enum! {
+    /// The kind of document given as a business's proof of address. The
+    /// wire strings keep the specification's exact capitalisation.
+    pub enum ProofOfAddressType {
+        /// `Utility bill`.
+        UtilityBill = "Utility bill",
+        /// `Tax Bill`.
+        TaxBill = "Tax Bill",
+        /// `Electricity Bill`.
+        ElectricityBill = "Electricity Bill",
+        /// `Lease agreement`.
+        LeaseAgreement = "Lease agreement",
+        /// `Tenancy agreement`.
+        TenancyAgreement = "Tenancy agreement",
+        /// `Recent utility bill`.
+        RecentUtilityBill = "Recent utility bill",
+        /// `Council tax bill`.
+        CouncilTaxBill = "Council tax bill",
+    }
+}
+
+/// A proof-of-address type that is not one of the seven accepted strings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid proof of address type: {0} (expected one of {expected})", expected = one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
+pub struct UnknownProofOfAddressType(pub String);
+
+impl FromStr for ProofOfAddressType {
+    type Err = UnknownProofOfAddressType;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&ProofOfAddressType::ALL, ProofOfAddressType::as_str, text)
+            .ok_or_else(|| UnknownProofOfAddressType(text.to_owned()))
+    }
+}
+
+/// `natureOfBusiness`: `{ nature, code }`, free text and the caller's own
+/// classification code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NatureOfBusinessFields<'a> {
+    /// `nature`: what the business does, free text.
+    pub nature: Option<&'a str>,
+    /// `code`: the caller's own classification code.
+    pub code: Option<&'a str>,
+}
+
+/// `proofOfAddress`: `{ url, key, type }`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProofOfAddressFields<'a> {
+    /// `url`: the link returned by the document upload.
+    pub url: Option<&'a str>,
+    /// `key`: the caller's identifier for the document.
+    pub key: Option<&'a str>,
+    /// `type`: one of [`ProofOfAddressType`].
+    pub kind: Option<&'a str>,
+}
+
+/// A borrowed, unparsed view of the fields of a business request that carry
+/// rules. Fields without a rule (description, activities, TIN and so on) are
+/// not part of the view.
+///
+/// A nested object that was not sent is left at its default (every part
+/// `None`). `documents` holds the keys of the documents map, in the order
+/// they were sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BusinessFields<'a> {
+    /// `name`: the registered business name (create only).
+    pub name: Option<&'a str>,
+    /// `businessType`: one of [`BusinessType`].
+    pub business_type: Option<&'a str>,
+    /// `registrationNumber`: the CAC (or BN) registration number (create only).
+    pub registration_number: Option<&'a str>,
+    /// `email`: the business email.
+    pub email: Option<&'a str>,
+    /// `phoneNumber`: E.164 format.
+    pub phone_number: Option<&'a str>,
+    /// `natureOfBusiness`.
+    pub nature_of_business: NatureOfBusinessFields<'a>,
+    /// `businessAddress`.
+    pub business_address: AddressFields<'a>,
+    /// `proofOfAddress`.
+    pub proof_of_address: ProofOfAddressFields<'a>,
+    /// The keys of the `documents` map, in the order sent.
+    pub documents: Vec<&'a str>,
+    /// `hasWebsite`.
+    pub has_website: Option<bool>,
+    /// `businessWebsite`: required when `hasWebsite` is true.
+    pub business_website: Option<&'a str>,
+}
+
+/// Checks a `POST /api/business` request and reports every violation at once,
+/// in the order of the specification's field table.
+///
+/// Required: `name`, `businessType`, `registrationNumber`, `email`,
+/// `phoneNumber`, `natureOfBusiness.nature` and `.code`, the five required
+/// parts of `businessAddress`, `proofOfAddress.url`, `.key` and `.type`, and
+/// the documents the business type requires (see
+/// [`missing_documents`]). Each document key must be recognised
+/// (`documents.<key>: Unrecognized document key: <key>`) and name a type no
+/// other key names. When `businessType` is valid, each missing requirement is
+/// reported on `documents` as `missing <requirement>`; when it is not, an
+/// empty documents map is reported as `documents: is required`.
+///
+/// ```
+/// use crossborder_core::kyb::{validate_business_create, BusinessFields};
+///
+/// let fields = BusinessFields {
+///     business_type: Some("Partnership"),
+///     ..BusinessFields::default()
+/// };
+/// let violations = validate_business_create(&fields).unwrap_err();
+/// assert_eq!(violations[1].to_string(), "businessType: must be one of LLC, LLP, SoleProprietorship");
+/// ```
+pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Violations> {
+    validate_business(fields, Mode::Create)
+}
+
+/// Checks a `PATCH /api/business/{businessId}` request: every field is
+/// optional, but a field that is sent must be valid and not blank. `name`
+/// and `registrationNumber` cannot be updated. Document keys that are sent
+/// must be recognised and distinct; the required set is not enforced, since
+/// an update sends only what changes. For the same reason `hasWebsite: true`
+/// does not require `businessWebsite` (the stored record may have one).
+///
+/// ```
+/// use crossborder_core::kyb::{validate_business_update, BusinessFields};
+///
+/// let fields = BusinessFields { documents: vec!["tax_clearance_certificate"], ..BusinessFields::default() };
+/// assert!(validate_business_update(&fields).is_ok());
+///
+/// let fields = BusinessFields { name: Some("New name"), ..BusinessFields::default() };
+/// assert_eq!(
+///     validate_business_update(&fields).unwrap_err().to_string(),
+///     "name: cannot be changed after creation"
+/// );
+/// ```
+pub fn validate_business_update(fields: &BusinessFields<'_>) -> Result<(), Violations> {
+    validate_business(fields, Mode::Update)
+}
+
+fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Violations> {
+    let mut collector = Collector::default();
+
+    match mode {
+        Mode::Create => {
+            collector.require("name", fields.name);
+        }
+        Mode::Update => {
+            if fields.name.is_some() {
+                collector.push(
+                    "name",
+                    Rule::NotUpdatable,
+                    "cannot be changed after creation",
+                );
+            }
+        }
+    }
+
+    let business_type = mode
+        .field(&mut collector, "businessType", fields.business_type)
+        .and_then(|text| match text.parse::<BusinessType>() {
+            Ok(business_type) => Some(business_type),
+            Err(_) => {
+                collector.push(
+                    "businessType",
+                    Rule::NotOneOf,
+                    format!(
+                        "must be one of {}",
+                        one_of(&BusinessType::ALL, BusinessType::as_str)
+                    ),
+                );
+                None
+            }
+        });
+
+    match mode {
+        Mode::Create => {
+            collector.require("registrationNumber", fields.registration_number);
+        }
+        Mode::Update => {
+            if fields.registration_number.is_some() {
+                collector.push(
+                    "registrationNumber",
+                    Rule::NotUpdatable,
+                    "cannot be changed after creation",
+                );
+            }
+        }
+    }
+
+    if let Some(email) = mode.field(&mut collector, "email", fields.email) {
+        if !is_email(email) {
+            collector.push("email", Rule::InvalidFormat, EMAIL_MESSAGE);
+        }
+    }
+    if let Some(phone) = mode.field(&mut collector, "phoneNumber", fields.phone_number) {
+        if !is_e164_phone_number(phone) {
+            collector.push("phoneNumber", Rule::InvalidFormat, PHONE_MESSAGE);
+        }
+    }
+
+    let nature = &fields.nature_of_business;
+    mode.field(&mut collector, "natureOfBusiness.nature", nature.nature);
+    mode.field(&mut collector, "natureOfBusiness.code", nature.code);
+
+    fields
+        .business_address
+        .check(&mut collector, "businessAddress", mode);
+
+    let proof = &fields.proof_of_address;
+    mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    mode.field(&mut collector, "proofOfAddress.key", proof.key);
+    if let Some(kind) = mode.field(&mut collector, "proofOfAddress.type", proof.kind) {
+        if kind.parse::<ProofOfAddressType>().is_err() {
+            collector.push(
+                "proofOfAddress.type",
+                Rule::NotOneOf,
+                format!(
+                    "must be one of {}",
+                    one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str)
+                ),
+            );
+        }
+    }
+
+    check_documents(&mut collector, &fields.documents, business_type, mode);
+
+    if mode == Mode::Create && fields.has_website == Some(true) {
+        if present(fields.business_website).is_none() {
+            collector.push(
+                "businessWebsite",
+                Rule::Required,
+                "is required when hasWebsite is true",
+            );
+        }
+    } else if mode == Mode::Update {
+        mode.field(&mut collector, "businessWebsite", fields.business_website);
+    }
+
+    collector.finish(|| ())
+}
+
+/// Reports unrecognised and duplicate keys on `documents.<key>`, then (on
+/// create) the missing requirements on `documents`.
+fn check_documents(
+    collector: &mut Collector,
+    keys: &[&str],
+    business_type: Option<BusinessType>,
+    mode: Mode,
+) {
+    let mut present = BTreeSet::new();
+    let mut first_keys: Vec<(DocumentType, &str)> = Vec::new();
+    for key in keys {
+        match normalise_document_key(key) {
+            Err(unknown) => collector.push(
+                format!("documents.{key}"),
+                Rule::UnknownDocumentKey,
+                unknown.to_string(),
+            ),
+            Ok(document) => {
+                if let Some((_, first)) = first_keys.iter().find(|(seen, _)| *seen == document) {
+                    let duplicate = DocumentKeyError::Duplicate {
+                        first: (*first).to_owned(),
+                        second: (*key).to_owned(),
+                        document,
+                    };
+                    collector.push(
+                        format!("documents.{key}"),
+                        Rule::DuplicateDocument,
+                        duplicate.to_string(),
+                    );
+                } else {
+                    first_keys.push((document, key));
+                    present.insert(document);
+                }
+            }
+        }
+    }
+
+    if mode == Mode::Update {
+        return;
+    }
+    match business_type {
+        Some(business_type) => {
+            for requirement in missing_documents(business_type, &present) {
+                collector.push(
+                    "documents",
+                    Rule::MissingDocument,
+                    format!("missing {requirement}"),
+                );
+            }
+        }
+        None if keys.is_empty() => collector.push("documents", Rule::Required, "is required"),
+        None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn complete() -> BusinessFields<'static> {
+        BusinessFields {
+            name: Some("Acme Trading Ltd"),
+            business_type: Some("LLC"),
+            registration_number: Some("RC1234567"),
+            email: Some("ops@acme.ng"),
+            phone_number: Some("+2348012345678"),
+            nature_of_business: NatureOfBusinessFields {
+                nature: Some("Import and export"),
+                code: Some("4690"),
+            },
+            business_address: AddressFields {
+                house_number: Some("12"),
+                street: Some("Marina Road"),
+                city: Some("Lagos"),
+                state: Some("Lagos"),
+                zip_code: Some("101001"),
+                subdivision: None,
+            },
+            proof_of_address: ProofOfAddressFields {
+                url: Some("https://files.example/poa.pdf"),
+                key: Some("poa-1"),
+                kind: Some("Utility bill"),
+            },
+            documents: vec![
+                "cac",
+                "bank_statement",
+                "application_letter",
+                "cac_status_report",
+            ],
+            has_website: Some(false),
+            business_website: None,
+        }
+    }
+
+    fn violations(result: Result<(), Violations>) -> Vec<(String, Rule, String)> {
+        result
+            .err()
+            .map(|violations| {
+                violations
+                    .into_iter()
+                    .map(|v| (v.field.into_owned(), v.rule, v.message))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn one(field: &str, rule: Rule, message: &str) -> Vec<(String, Rule, String)> {
+        vec![(field.to_owned(), rule, message.to_owned())]
+    }
+
+    #[test]
+    fn wire_strings() {
+        assert_eq!(
+            BusinessType::ALL.map(BusinessType::as_str),
+            ["LLC", "LLP", "SoleProprietorship"]
+        );
+        assert_eq!(
+            ProofOfAddressType::ALL.map(ProofOfAddressType::as_str),
+            [
+                "Utility bill",
+                "Tax Bill",
+                "Electricity Bill",
+                "Lease agreement",
+                "Tenancy agreement",
+                "Recent utility bill",
+                "Council tax bill",
+            ]
+        );
+        for kind in ProofOfAddressType::ALL {
+            assert_eq!(kind.as_str().parse::<ProofOfAddressType>(), Ok(kind));
+        }
+        assert_eq!(
+            "utility bill".parse::<ProofOfAddressType>().unwrap_err().to_string(),
+            "Invalid proof of address type: utility bill (expected one of Utility bill, Tax Bill, \
+             Electricity Bill, Lease agreement, Tenancy agreement, Recent utility bill, Council tax bill)"
+        );
+        assert_eq!(
+            "Llc".parse::<BusinessType>().unwrap_err().to_string(),
+            "Invalid business type: Llc (expected one of LLC, LLP, SoleProprietorship)"
+        );
+        assert_eq!(
+            serde_json::to_string(&BusinessType::Llp).unwrap(),
+            "\"LLP\""
+        );
+    }
+
+    #[test]
+    fn a_complete_business_is_valid_for_every_type() {
+        for business_type in BusinessType::ALL {
+            let fields = BusinessFields {
+                business_type: Some(business_type.as_str()),
+                ..complete()
+            };
+            assert_eq!(violations(validate_business_create(&fields)), Vec::new());
+        }
+    }
+
+    #[test]
+    fn every_required_field_is_named() {
+        let error = validate_business_create(&BusinessFields::default()).unwrap_err();
+        assert_eq!(
+            error.fields().collect::<Vec<_>>(),
+            [
+                "name",
+                "businessType",
+                "registrationNumber",
+                "email",
+                "phoneNumber",
+                "natureOfBusiness.nature",
+                "natureOfBusiness.code",
+                "businessAddress.houseNumber",
+                "businessAddress.street",
+                "businessAddress.city",
+                "businessAddress.state",
+                "businessAddress.zipCode",
+                "proofOfAddress.url",
+                "proofOfAddress.key",
+                "proofOfAddress.type",
+                "documents",
+            ]
+        );
+        assert!(error
+            .iter()
+            .all(|v| v.rule == Rule::Required && v.message == "is required"));
+    }
+
+    #[test]
+    fn field_rules() {
+        type Edit = fn(&mut BusinessFields<'static>);
+        let table: [(Edit, &str, Rule, &str); 12] = [
+            (|f| f.name = Some("  "), "name", Rule::Required, "is required"),
+            (|f| f.business_type = Some("Partnership"), "businessType", Rule::NotOneOf, "must be one of LLC, LLP, SoleProprietorship"),
+            (|f| f.business_type = Some("llc"), "businessType", Rule::NotOneOf, "must be one of LLC, LLP, SoleProprietorship"),
+            (|f| f.registration_number = Some(""), "registrationNumber", Rule::Required, "is required"),
+            (|f| f.email = Some("ops.acme.ng"), "email", Rule::InvalidFormat, "must be an email address such as name@example.com"),
+            (|f| f.phone_number = Some("08012345678"), "phoneNumber", Rule::InvalidFormat, "must be in E.164 format, such as +2348012345678"),
+            (|f| f.phone_number = Some("+234 801 234 5678"), "phoneNumber", Rule::InvalidFormat, "must be in E.164 format, such as +2348012345678"),
+            (|f| f.nature_of_business.code = None, "natureOfBusiness.code", Rule::Required, "is required"),
+            (|f| f.business_address.zip_code = Some(" "), "businessAddress.zipCode", Rule::Required, "is required"),
+            (|f| f.proof_of_address.kind = Some("Bank statement"), "proofOfAddress.type", Rule::NotOneOf, "must be one of Utility bill, Tax Bill, Electricity Bill, Lease agreement, Tenancy agreement, Recent utility bill, Council tax bill"),
+            (|f| f.proof_of_address.url = None, "proofOfAddress.url", Rule::Required, "is required"),
+            (|f| f.has_website = Some(true), "businessWebsite", Rule::Required, "is required when hasWebsite is true"),
+        ];
+        for (edit, field, rule, message) in table {
+            let mut fields = complete();
+            edit(&mut fields);
+            assert_eq!(
+                violations(validate_business_create(&fields)),
+                one(field, rule, message),
+                "{field}"
+            );
+        }
+        // Optional parts and a website when there is one.
+        let fields = BusinessFields {
+            has_website: Some(true),
+            business_website: Some("https://acme.ng"),
+            business_address: AddressFields {
+                subdivision: Some("Ikoyi"),
+                ..complete().business_address
+            },
+            ..complete()
+        };
+        assert_eq!(violations(validate_business_create(&fields)), Vec::new());
+    }
+
+    #[test]
+    fn document_keys_are_checked_one_by_one() {
+        let fields = BusinessFields {
+            documents: vec![
+                "cac",
+                "bank_statement",
+                "selfie",
+                "application_letter",
+                "bn1",
+                "cac_document",
+            ],
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&fields)),
+            vec![
+                ("documents.selfie".to_owned(), Rule::UnknownDocumentKey, "Unrecognized document key: selfie".to_owned()),
+                (
+                    "documents.cac_document".to_owned(),
+                    Rule::DuplicateDocument,
+                    "Duplicate document: cac and cac_document both map to CERTIFICATE_OF_INCORPORATION".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_documents_are_reported_per_requirement() {
+        let fields = BusinessFields {
+            business_type: Some("SoleProprietorship"),
+            documents: vec!["business_license"],
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&fields)),
+            vec![
+                (
+                    "documents".to_owned(),
+                    Rule::MissingDocument,
+                    "missing a six-month bank statement (bank_statement)".to_owned()
+                ),
+                (
+                    "documents".to_owned(),
+                    Rule::MissingDocument,
+                    "missing an application letter (application_letter)".to_owned()
+                ),
+                (
+                    "documents".to_owned(),
+                    Rule::MissingDocument,
+                    "missing a CAC status report (cac_status_report) or a BN Form 1 (bn_form_1)"
+                        .to_owned()
+                ),
+            ]
+        );
+        let fields = BusinessFields {
+            documents: vec![],
+            ..complete()
+        };
+        let messages: Vec<String> = validate_business_create(&fields)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "documents: missing a certificate of incorporation (cac_document, cac, certificate_of_incorporation) or a business license (business_license)",
+                "documents: missing a six-month bank statement (bank_statement)",
+                "documents: missing an application letter (application_letter)",
+                "documents: missing a CAC status report (cac_status_report) or a BN Form 1 (bn_form_1)",
+            ]
+        );
+        // An unknown type cannot say what is missing, so no noise; unknown keys still count.
+        let fields = BusinessFields {
+            business_type: Some("NGO"),
+            documents: vec!["passport"],
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&fields))
+                .into_iter()
+                .map(|v| v.0)
+                .collect::<Vec<_>>(),
+            ["businessType", "documents.passport"]
+        );
+    }
+
+    #[test]
+    fn update_checks_only_what_is_sent() {
+        assert_eq!(
+            violations(validate_business_update(&BusinessFields::default())),
+            Vec::new()
+        );
+        let fields = BusinessFields {
+            email: Some("ops@acme.ng"),
+            phone_number: Some("+2348012345678"),
+            business_type: Some("LLP"),
+            documents: vec!["memart"],
+            ..BusinessFields::default()
+        };
+        assert_eq!(violations(validate_business_update(&fields)), Vec::new());
+
+        let fields = BusinessFields {
+            name: Some("Acme"),
+            business_type: Some("Coop"),
+            registration_number: Some("RC1"),
+            email: Some(""),
+            phone_number: Some("+0123"),
+            business_address: AddressFields {
+                city: Some(" "),
+                subdivision: Some(""),
+                ..AddressFields::default()
+            },
+            proof_of_address: ProofOfAddressFields {
+                kind: Some("Selfie"),
+                ..ProofOfAddressFields::default()
+            },
+            documents: vec!["cv"],
+            has_website: Some(true),
+            business_website: Some(""),
+            ..BusinessFields::default()
+        };
+        let messages: Vec<String> = validate_business_update(&fields)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "name: cannot be changed after creation",
+                "businessType: must be one of LLC, LLP, SoleProprietorship",
+                "registrationNumber: cannot be changed after creation",
+                "email: must not be empty",
+                "phoneNumber: must be in E.164 format, such as +2348012345678",
+                "businessAddress.city: must not be empty",
+                "businessAddress.subdivision: must not be empty",
+                "proofOfAddress.type: must be one of Utility bill, Tax Bill, Electricity Bill, Lease agreement, Tenancy agreement, Recent utility bill, Council tax bill",
+                "documents.cv: Unrecognized document key: cv",
+                "businessWebsite: must not be empty",
+            ]
+        );
+    }
+}

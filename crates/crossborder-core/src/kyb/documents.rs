@@ -1,0 +1,603 @@
+//! Document types, the flexible keys of the documents map, and which
+//! documents a business must provide.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::kyb::business::BusinessType;
+use crate::wire_enum::wire_enum;
+
+wire_enum! {
+    /// A document type the service stores, by its internal name.
+    ///
+    /// Callers name documents with flexible keys (`cac`, `bank-statement`);
+    /// [`normalise_document_key`] maps a key to its type. Parsing a
+    /// `DocumentType` (`FromStr`, serde) accepts the same keys.
+    ///
+    /// ```
+    /// use crossborder_core::kyb::DocumentType;
+    ///
+    /// assert_eq!("cac".parse::<DocumentType>().unwrap(), DocumentType::CertificateOfIncorporation);
+    /// assert_eq!(DocumentType::BnForm1.as_str(), "BN_FORM_1");
+    /// ```
+    pub enum DocumentType {
+        /// The certificate of incorporation (the CAC certificate).
+        CertificateOfIncorporation = "CERTIFICATE_OF_INCORPORATION",
+        /// A business license, accepted instead of the certificate.
+        BusinessLicense = "BUSINESS_LICENSE",
+        /// A six-month bank statement.
+        BankStatement = "BANK_STATEMENT",
+        /// An application letter.
+        ApplicationLetter = "APPLICATION_LETTER",
+        /// The CAC status report.
+        CacStatusReport = "CAC_STATUS_REPORT",
+        /// BN Form 1, the business-name registration form.
+        BnForm1 = "BN_FORM_1",
+        /// CAC Form 2 (statement of share capital and allotment).
+        CacForm2 = "CAC_FORM_2",
+        /// A combined CAC document.
+        CombinedCac = "COMBINED_CAC",
+        /// The memorandum and articles of association.
+        MemorandumAndArticles = "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
+        /// A proof of address.
+        ProofOfAddress = "PROOF_OF_ADDRESS",
+        /// A tax clearance certificate.
+        TaxClearance = "TAX_CLEARANCE_CERTIFICATE",
+    }
+}
+
+impl DocumentType {
+    /// A short description for messages (`a six-month bank statement`).
+    pub const fn description(self) -> &'static str {
+        match self {
+            DocumentType::CertificateOfIncorporation => "a certificate of incorporation",
+            DocumentType::BusinessLicense => "a business license",
+            DocumentType::BankStatement => "a six-month bank statement",
+            DocumentType::ApplicationLetter => "an application letter",
+            DocumentType::CacStatusReport => "a CAC status report",
+            DocumentType::BnForm1 => "a BN Form 1",
+            DocumentType::CacForm2 => "a CAC Form 2",
+            DocumentType::CombinedCac => "a combined CAC document",
+            DocumentType::MemorandumAndArticles => "a memorandum and articles of association",
+            DocumentType::ProofOfAddress => "a proof of address",
+            DocumentType::TaxClearance => "a tax clearance certificate",
+        }
+    }
+
+    /// The keys to suggest to a caller for this type, the most common first.
+    /// Each of them normalises to this type.
+    pub const fn common_keys(self) -> &'static [&'static str] {
+        match self {
+            DocumentType::CertificateOfIncorporation => {
+                &["cac_document", "cac", "certificate_of_incorporation"]
+            }
+            DocumentType::BusinessLicense => &["business_license"],
+            DocumentType::BankStatement => &["bank_statement"],
+            DocumentType::ApplicationLetter => &["application_letter"],
+            DocumentType::CacStatusReport => &["cac_status_report"],
+            DocumentType::BnForm1 => &["bn_form_1"],
+            DocumentType::CacForm2 => &["cac_form_2"],
+            DocumentType::CombinedCac => &["combined_cac"],
+            DocumentType::MemorandumAndArticles => &["memart"],
+            DocumentType::ProofOfAddress => &["proof_of_address"],
+            DocumentType::TaxClearance => &["tax_clearance_certificate"],
+        }
+    }
+}
+
+/// A reference to an uploaded document, `{ url, key }`, as sent: the upload's
+/// link as `url` and any identifier the caller keeps as `key` (the service
+/// stores the key as sent and does not derive it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DocumentRefFields<'a> {
+    /// `url`: the link returned by the document upload.
+    pub url: Option<&'a str>,
+    /// `key`: the caller's identifier for the document.
+    pub key: Option<&'a str>,
+}
+
+/// The aliases of the documents map, after [`normalise_document_key`] has
+/// trimmed the key, lowercased it and turned `-` and spaces into `_`.
+/// Keys not listed fall back to an uppercased match against the internal
+/// names ([`DocumentType::as_str`]).
+pub const DOCUMENT_KEY_ALIASES: &[(&str, DocumentType)] = &[
+    ("cac_document", DocumentType::CertificateOfIncorporation),
+    ("cac", DocumentType::CertificateOfIncorporation),
+    (
+        "certificate_of_incorporation",
+        DocumentType::CertificateOfIncorporation,
+    ),
+    (
+        "incorporation_certificate",
+        DocumentType::CertificateOfIncorporation,
+    ),
+    ("business_license", DocumentType::BusinessLicense),
+    ("business_licence", DocumentType::BusinessLicense),
+    ("bank_statement", DocumentType::BankStatement),
+    ("bn_form_1", DocumentType::BnForm1),
+    ("bn_form1", DocumentType::BnForm1),
+    ("bn1", DocumentType::BnForm1),
+    ("combined_cac", DocumentType::CombinedCac),
+    ("cac_form_2", DocumentType::CacForm2),
+    ("form_2", DocumentType::CacForm2),
+    ("cac_2", DocumentType::CacForm2),
+    ("cac_status_report", DocumentType::CacStatusReport),
+    ("status_report", DocumentType::CacStatusReport),
+    ("application_letter", DocumentType::ApplicationLetter),
+    ("memart", DocumentType::MemorandumAndArticles),
+    ("memorandum", DocumentType::MemorandumAndArticles),
+];
+
+/// A key of the documents map that matches no document type. Its message
+/// names the key as sent: `Unrecognized document key: <key>`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Unrecognized document key: {0}")]
+pub struct UnknownDocumentKey(pub String);
+
+/// Maps a key of the documents map to its document type.
+///
+/// The key is trimmed, lowercased, and `-` and spaces become `_`; it is then
+/// looked up in [`DOCUMENT_KEY_ALIASES`], and otherwise uppercased and matched
+/// against the internal names (`tax_clearance_certificate` becomes
+/// `TAX_CLEARANCE_CERTIFICATE`).
+///
+/// ```
+/// use crossborder_core::kyb::{normalise_document_key, DocumentType};
+///
+/// assert_eq!(normalise_document_key(" Bank-Statement ").unwrap(), DocumentType::BankStatement);
+/// assert_eq!(normalise_document_key("business_license").unwrap(), DocumentType::BusinessLicense);
+/// assert_eq!(
+///     normalise_document_key("passport").unwrap_err().to_string(),
+///     "Unrecognized document key: passport"
+/// );
+/// ```
+pub fn normalise_document_key(key: &str) -> Result<DocumentType, UnknownDocumentKey> {
+    let normalised: String = key
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            other => other.to_ascii_lowercase(),
+        })
+        .collect();
+    if let Some((_, document)) = DOCUMENT_KEY_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == normalised)
+    {
+        return Ok(*document);
+    }
+    let upper = normalised.to_ascii_uppercase();
+    DocumentType::ALL
+        .into_iter()
+        .find(|document| document.as_str() == upper)
+        .ok_or_else(|| UnknownDocumentKey(key.to_owned()))
+}
+
+impl FromStr for DocumentType {
+    type Err = UnknownDocumentKey;
+
+    /// The same as [`normalise_document_key`].
+    fn from_str(key: &str) -> Result<Self, Self::Err> {
+        normalise_document_key(key)
+    }
+}
+
+/// Why a set of document keys cannot be normalised.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DocumentKeyError {
+    /// A key matches no document type.
+    #[error(transparent)]
+    Unrecognized(#[from] UnknownDocumentKey),
+    /// Two keys name the same document type.
+    #[error("Duplicate document: {first} and {second} both map to {document}")]
+    Duplicate {
+        /// The key seen first, which is kept.
+        first: String,
+        /// The later key naming the same type.
+        second: String,
+        /// The type both keys name.
+        document: DocumentType,
+    },
+}
+
+impl DocumentKeyError {
+    /// The key the error is about (for a duplicate, the later key).
+    pub fn key(&self) -> &str {
+        match self {
+            DocumentKeyError::Unrecognized(UnknownDocumentKey(key)) => key,
+            DocumentKeyError::Duplicate { second, .. } => second,
+        }
+    }
+}
+
+/// Normalises every key of a documents map, reporting every unknown key and
+/// every duplicate at once, in the order of `keys`.
+///
+/// On success, maps each document type to the key it was sent under.
+///
+/// ```
+/// use crossborder_core::kyb::{normalise_documents, DocumentType};
+///
+/// let documents = normalise_documents(["cac", "bank_statement"]).unwrap();
+/// assert_eq!(documents[&DocumentType::CertificateOfIncorporation], "cac");
+///
+/// let errors = normalise_documents(["cac", "cac_document", "selfie"]).unwrap_err();
+/// assert_eq!(errors[0].to_string(), "Duplicate document: cac and cac_document both map to CERTIFICATE_OF_INCORPORATION");
+/// assert_eq!(errors[1].to_string(), "Unrecognized document key: selfie");
+/// ```
+pub fn normalise_documents<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+) -> Result<BTreeMap<DocumentType, &'a str>, Vec<DocumentKeyError>> {
+    let mut documents: BTreeMap<DocumentType, &'a str> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for key in keys {
+        match normalise_document_key(key) {
+            Err(unknown) => errors.push(DocumentKeyError::Unrecognized(unknown)),
+            Ok(document) => match documents.get(&document) {
+                Some(first) => errors.push(DocumentKeyError::Duplicate {
+                    first: (*first).to_owned(),
+                    second: key.to_owned(),
+                    document,
+                }),
+                None => {
+                    documents.insert(document, key);
+                }
+            },
+        }
+    }
+    if errors.is_empty() {
+        Ok(documents)
+    } else {
+        Err(errors)
+    }
+}
+
+/// One document requirement of the required set, satisfied by any one of
+/// [`Requirement::any_of`].
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Requirement {
+    /// A certificate of incorporation or a business license (every business).
+    CertificateOrLicense,
+    /// A six-month bank statement (every business).
+    BankStatement,
+    /// An application letter.
+    ApplicationLetter,
+    /// A CAC status report or a BN Form 1 (BN Form 1 alone satisfies it).
+    StatusReportOrBnForm1,
+}
+
+impl Requirement {
+    /// The document types any one of which satisfies the requirement.
+    pub const fn any_of(self) -> &'static [DocumentType] {
+        match self {
+            Requirement::CertificateOrLicense => &[
+                DocumentType::CertificateOfIncorporation,
+                DocumentType::BusinessLicense,
+            ],
+            Requirement::BankStatement => &[DocumentType::BankStatement],
+            Requirement::ApplicationLetter => &[DocumentType::ApplicationLetter],
+            Requirement::StatusReportOrBnForm1 => {
+                &[DocumentType::CacStatusReport, DocumentType::BnForm1]
+            }
+        }
+    }
+
+    /// True when `present` holds one of the accepted types.
+    pub fn is_satisfied_by(self, present: &BTreeSet<DocumentType>) -> bool {
+        self.any_of()
+            .iter()
+            .any(|document| present.contains(document))
+    }
+}
+
+impl fmt::Display for Requirement {
+    /// Names each accepted document with its common keys, joined by `or`:
+    /// `a six-month bank statement (bank_statement)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, document) in self.any_of().iter().enumerate() {
+            if index > 0 {
+                f.write_str(" or ")?;
+            }
+            let keys = document.common_keys().join(", ");
+            write!(f, "{} ({keys})", document.description())?;
+        }
+        Ok(())
+    }
+}
+
+/// The documents a business of `business_type` must provide.
+///
+/// Every business needs a certificate of incorporation or a business license,
+/// and a six-month bank statement. The specification says the further
+/// requirements differ by type but shows only one set: an application letter,
+/// plus a CAC status report or a BN Form 1. LLP needs the same documents as
+/// LLC, and this crate applies the same set to SoleProprietorship too, until
+/// the API documents its own.
+pub const fn required_documents(business_type: BusinessType) -> &'static [Requirement] {
+    const SHOWN_SET: &[Requirement] = &[
+        Requirement::CertificateOrLicense,
+        Requirement::BankStatement,
+        Requirement::ApplicationLetter,
+        Requirement::StatusReportOrBnForm1,
+    ];
+    match business_type {
+        BusinessType::Llc | BusinessType::Llp | BusinessType::SoleProprietorship => SHOWN_SET,
+    }
+}
+
+/// The requirements of [`required_documents`] that `present` does not meet,
+/// in order.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use crossborder_core::kyb::{missing_documents, BusinessType, DocumentType};
+///
+/// let present = BTreeSet::from([DocumentType::CertificateOfIncorporation, DocumentType::BnForm1]);
+/// let missing: Vec<String> = missing_documents(BusinessType::Llc, &present)
+///     .iter()
+///     .map(ToString::to_string)
+///     .collect();
+/// assert_eq!(missing, ["a six-month bank statement (bank_statement)", "an application letter (application_letter)"]);
+/// ```
+pub fn missing_documents(
+    business_type: BusinessType,
+    present: &BTreeSet<DocumentType>,
+) -> Vec<Requirement> {
+    required_documents(business_type)
+        .iter()
+        .copied()
+        .filter(|requirement| !requirement.is_satisfied_by(present))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DocumentType::*;
+
+    fn set(documents: &[DocumentType]) -> BTreeSet<DocumentType> {
+        documents.iter().copied().collect()
+    }
+
+    fn keys_to_set(keys: &[&str]) -> BTreeSet<DocumentType> {
+        normalise_documents(keys.iter().copied())
+            .unwrap()
+            .into_keys()
+            .collect()
+    }
+
+    #[test]
+    fn internal_names_are_exact() {
+        let names = [
+            "CERTIFICATE_OF_INCORPORATION",
+            "BUSINESS_LICENSE",
+            "BANK_STATEMENT",
+            "APPLICATION_LETTER",
+            "CAC_STATUS_REPORT",
+            "BN_FORM_1",
+            "CAC_FORM_2",
+            "COMBINED_CAC",
+            "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
+            "PROOF_OF_ADDRESS",
+            "TAX_CLEARANCE_CERTIFICATE",
+        ];
+        assert_eq!(DocumentType::ALL.map(DocumentType::as_str), names);
+        for document in DocumentType::ALL {
+            assert_eq!(normalise_document_key(document.as_str()), Ok(document));
+            let json = serde_json::to_string(&document).unwrap();
+            assert_eq!(json, format!("\"{document}\""));
+            assert_eq!(
+                serde_json::from_str::<DocumentType>(&json).unwrap(),
+                document
+            );
+        }
+    }
+
+    #[test]
+    fn aliases_map_to_their_types() {
+        let table = [
+            ("cac_document", CertificateOfIncorporation),
+            ("cac", CertificateOfIncorporation),
+            ("certificate_of_incorporation", CertificateOfIncorporation),
+            ("incorporation_certificate", CertificateOfIncorporation),
+            ("business_license", BusinessLicense),
+            ("business_licence", BusinessLicense),
+            ("bank_statement", BankStatement),
+            ("bn_form_1", BnForm1),
+            ("bn_form1", BnForm1),
+            ("bn1", BnForm1),
+            ("combined_cac", CombinedCac),
+            ("cac_form_2", CacForm2),
+            ("form_2", CacForm2),
+            ("cac_2", CacForm2),
+            ("cac_status_report", CacStatusReport),
+            ("status_report", CacStatusReport),
+            ("application_letter", ApplicationLetter),
+            ("memart", MemorandumAndArticles),
+            ("memorandum", MemorandumAndArticles),
+            // Case, `-`, spaces and surrounding whitespace do not matter.
+            ("CAC", CertificateOfIncorporation),
+            ("Bank-Statement", BankStatement),
+            ("  bn form 1 ", BnForm1),
+            ("Cac_Status-Report", CacStatusReport),
+            // The uppercased fallback against internal names.
+            ("tax_clearance_certificate", TaxClearance),
+            ("proof_of_address", ProofOfAddress),
+            (
+                "memorandum_and_articles_of_association",
+                MemorandumAndArticles,
+            ),
+            ("Tax-Clearance-Certificate", TaxClearance),
+        ];
+        for (key, document) in table {
+            assert_eq!(normalise_document_key(key), Ok(document), "{key}");
+        }
+        for (alias, document) in DOCUMENT_KEY_ALIASES {
+            assert_eq!(normalise_document_key(alias), Ok(*document), "{alias}");
+        }
+        for document in DocumentType::ALL {
+            for key in document.common_keys() {
+                assert_eq!(normalise_document_key(key), Ok(document), "{key}");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_with_the_key_as_sent() {
+        for key in [
+            "",
+            "  ",
+            "passport",
+            "cac document x",
+            "bn_form_2",
+            "ID_CARD",
+            "cäc",
+        ] {
+            assert_eq!(
+                normalise_document_key(key).unwrap_err().to_string(),
+                format!("Unrecognized document key: {key}")
+            );
+        }
+    }
+
+    #[test]
+    fn normalise_documents_reports_every_problem() {
+        let errors = normalise_documents(["selfie", "cac", "bank_statement", "cac_document", "x"])
+            .unwrap_err();
+        let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "Unrecognized document key: selfie",
+                "Duplicate document: cac and cac_document both map to CERTIFICATE_OF_INCORPORATION",
+                "Unrecognized document key: x",
+            ]
+        );
+        assert_eq!(
+            errors.iter().map(DocumentKeyError::key).collect::<Vec<_>>(),
+            ["selfie", "cac_document", "x"]
+        );
+
+        let documents = normalise_documents(["BANK-STATEMENT", "memart"]).unwrap();
+        assert_eq!(
+            documents.into_iter().collect::<Vec<_>>(),
+            [
+                (BankStatement, "BANK-STATEMENT"),
+                (MemorandumAndArticles, "memart")
+            ]
+        );
+    }
+
+    #[test]
+    fn requirement_sentences() {
+        assert_eq!(
+            Requirement::CertificateOrLicense.to_string(),
+            "a certificate of incorporation (cac_document, cac, certificate_of_incorporation) \
+             or a business license (business_license)"
+        );
+        assert_eq!(
+            Requirement::BankStatement.to_string(),
+            "a six-month bank statement (bank_statement)"
+        );
+        assert_eq!(
+            Requirement::ApplicationLetter.to_string(),
+            "an application letter (application_letter)"
+        );
+        assert_eq!(
+            Requirement::StatusReportOrBnForm1.to_string(),
+            "a CAC status report (cac_status_report) or a BN Form 1 (bn_form_1)"
+        );
+    }
+
+    /// Spec: "Every business: a certificate of incorporation or a business
+    /// license, and a six-month bank statement."
+    #[test]
+    fn every_business_needs_a_certificate_or_license_and_a_bank_statement() {
+        for business_type in BusinessType::ALL {
+            let others = [ApplicationLetter, CacStatusReport];
+            let missing = missing_documents(business_type, &set(&others));
+            assert_eq!(
+                missing,
+                [
+                    Requirement::CertificateOrLicense,
+                    Requirement::BankStatement
+                ]
+            );
+            for proof in [CertificateOfIncorporation, BusinessLicense] {
+                let present = set(&[proof, BankStatement, ApplicationLetter, CacStatusReport]);
+                assert_eq!(missing_documents(business_type, &present), []);
+            }
+        }
+    }
+
+    /// Spec: "an application letter is also required, plus either a
+    /// cac_status_report or a bn_form_1 (BN Form 1). bn_form_1 alone
+    /// satisfies that either-or rule."
+    #[test]
+    fn application_letter_and_status_report_or_bn_form_1() {
+        for business_type in BusinessType::ALL {
+            let base = [CertificateOfIncorporation, BankStatement];
+            assert_eq!(
+                missing_documents(business_type, &set(&base)),
+                [
+                    Requirement::ApplicationLetter,
+                    Requirement::StatusReportOrBnForm1
+                ]
+            );
+            let with_bn_form_1 =
+                keys_to_set(&["cac", "bank_statement", "application_letter", "bn_form_1"]);
+            assert_eq!(missing_documents(business_type, &with_bn_form_1), []);
+            let with_status_report = keys_to_set(&[
+                "cac",
+                "bank_statement",
+                "application_letter",
+                "cac_status_report",
+            ]);
+            assert_eq!(missing_documents(business_type, &with_status_report), []);
+        }
+    }
+
+    /// Spec: "A cac_document key counts as the certificate; cac is not also
+    /// needed."
+    #[test]
+    fn cac_document_counts_as_the_certificate() {
+        let present = keys_to_set(&[
+            "cac_document",
+            "bank_statement",
+            "application_letter",
+            "bn_form_1",
+        ]);
+        assert_eq!(missing_documents(BusinessType::Llc, &present), []);
+    }
+
+    /// Spec: "LLP needs the same documents as LLC."
+    #[test]
+    fn llp_needs_the_same_documents_as_llc() {
+        assert_eq!(
+            required_documents(BusinessType::Llp),
+            required_documents(BusinessType::Llc)
+        );
+        assert_eq!(
+            required_documents(BusinessType::SoleProprietorship),
+            required_documents(BusinessType::Llc)
+        );
+        assert_eq!(
+            missing_documents(BusinessType::Llc, &BTreeSet::new()).len(),
+            4
+        );
+    }
+}

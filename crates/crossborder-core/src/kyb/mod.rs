@@ -1,0 +1,57 @@
+//! Business onboarding (KYB): document keys and the required documents,
+//! and the rules of the business, director and UBO requests.
+
+pub mod address;
+pub mod business;
+pub mod contact;
+pub mod documents;
+pub mod person;
+
+pub use address::AddressFields;
+pub use business::{
+    validate_business_create, validate_business_update, BusinessFields, BusinessType,
+    NatureOfBusinessFields, ProofOfAddressFields, ProofOfAddressType, UnknownBusinessType,
+    UnknownProofOfAddressType,
+};
+pub use contact::{is_e164_phone_number, is_email};
+pub use documents::{
+    missing_documents, normalise_document_key, normalise_documents, required_documents,
+    DocumentKeyError, DocumentRefFields, DocumentType, Requirement, UnknownDocumentKey,
+    DOCUMENT_KEY_ALIASES,
+};
+pub use person::{validate_person, IdType, PersonFields, PersonRole, UnknownIdType};
+
+use std::borrow::Cow;
+
+use crate::violation::{present, Collector, Rule};
+
+/// Whether a request creates a record (required fields must be there) or
+/// updates one (everything is optional, but what is sent must be valid).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Create,
+    Update,
+}
+
+impl Mode {
+    /// Reads a field that creation requires: on create, a missing or blank
+    /// value is `is required`; on update, an absent value is fine but a blank
+    /// one is `must not be empty` (it would erase the stored value).
+    pub(crate) fn field<'a>(
+        self,
+        collector: &mut Collector,
+        field: impl Into<Cow<'static, str>>,
+        value: Option<&'a str>,
+    ) -> Option<&'a str> {
+        match self {
+            Mode::Create => collector.require(field, value),
+            Mode::Update => {
+                let kept = present(value);
+                if value.is_some() && kept.is_none() {
+                    collector.push(field, Rule::Empty, "must not be empty");
+                }
+                kept
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Exact decimal amounts and amounts tied to a currency.
+//!
+//! Amounts are [`Decimal`]s, never floating point: `0.1 + 0.2` is exactly
+//! `0.3`, and text is parsed digit by digit with no exponent notation.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+
+use crate::currency::Currency;
+
+/// Why a text is not an exact decimal amount.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AmountError {
+    /// The text is empty.
+    #[error("amount is empty")]
+    Empty,
+    /// The text is not digits with an optional single `.` followed by digits
+    /// (signs, exponents, spaces, `NaN` and the like are refused).
+    #[error("`{0}` is not a decimal number such as 1500.50")]
+    NotDecimal(String),
+    /// The number has more digits than can be held exactly (28 significant
+    /// digits or 28 decimal places).
+    #[error("`{0}` has more digits than can be represented exactly")]
+    OutOfRange(String),
+}
+
+/// Parses an amount exactly.
+///
+/// Accepted: one or more ASCII digits, optionally followed by `.` and one or
+/// more digits (`1500`, `1500.50`, `0.000001`). Refused: empty text, signs,
+/// exponents (`1e3`), surrounding spaces, thousands separators, `NaN`,
+/// `inf`, a leading or trailing `.`. No floating point is involved.
+///
+/// ```
+/// use crossborder_core::parse_amount;
+///
+/// let sum = parse_amount("0.1").unwrap() + parse_amount("0.2").unwrap();
+/// assert_eq!(sum, parse_amount("0.3").unwrap());
+/// assert!(parse_amount("1e3").is_err());
+/// ```
+pub fn parse_amount(text: &str) -> Result<rust_decimal::Decimal, AmountError> {
+    if text.is_empty() {
+        return Err(AmountError::Empty);
+    }
+    if !is_decimal_text(text) {
+        return Err(AmountError::NotDecimal(text.to_owned()));
+    }
+    Decimal::from_str_exact(text).map_err(|_| AmountError::OutOfRange(text.to_owned()))
+}
+
+/// True when `text` is digits, optionally followed by `.` and digits.
+fn is_decimal_text(text: &str) -> bool {
+    let all_digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    match text.split_once('.') {
+        Some((whole, fraction)) => all_digits(whole) && all_digits(fraction),
+        None => all_digits(text),
+    }
+}
+
+/// The number of decimal places an amount really uses, ignoring trailing
+/// zeros (`10.50` uses 1, `10.00` uses 0).
+pub fn decimal_places(amount: Decimal) -> u32 {
+    amount.normalize().scale()
+}
+
+/// An amount in a given currency, checked against that currency's minor unit.
+///
+/// The amount is never negative and never carries more decimal places than
+/// [`Currency::minor_unit_exponent`] allows (trailing zeros do not count).
+/// Zero is allowed; use [`Money::is_positive`] where zero is not meaningful.
+///
+/// ```
+/// use crossborder_core::{Currency, Money};
+///
+/// let money = Money::parse("1234.56", Currency::Ngn).unwrap();
+/// assert_eq!(money.to_string(), "1234.56 NGN");
+///
+/// let error = Money::parse("10.5", Currency::Ugx).unwrap_err();
+/// assert_eq!(error.to_string(), "UGX amounts have no minor unit; got 10.5");
+/// ```
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(into = "MoneyWire", try_from = "MoneyWire")]
+pub struct Money {
+    /// Serialised as a decimal string so no precision is lost.
+    #[schemars(with = "String")]
+    amount: Decimal,
+    currency: Currency,
+}
+
+/// Why an amount cannot be [`Money`] in a currency.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyError {
+    /// The text is not an exact decimal amount.
+    #[error(transparent)]
+    Amount(#[from] AmountError),
+    /// The amount is below zero.
+    #[error("{currency} amounts cannot be negative; got {amount}")]
+    Negative {
+        /// The amount given.
+        amount: Decimal,
+        /// The currency it was given in.
+        currency: Currency,
+    },
+    /// The amount has more decimal places than the currency's minor unit.
+    #[error("{}", too_precise_message(*.currency, *.amount))]
+    TooPrecise {
+        /// The amount given.
+        amount: Decimal,
+        /// The currency it was given in.
+        currency: Currency,
+    },
+}
+
+fn too_precise_message(currency: Currency, amount: Decimal) -> String {
+    match currency.minor_unit_exponent() {
+        0 => format!("{currency} amounts have no minor unit; got {amount}"),
+        exponent => {
+            format!("{currency} amounts allow at most {exponent} decimal places; got {amount}")
+        }
+    }
+}
+
+impl Money {
+    /// Checks `amount` against `currency`: not negative, and no more decimal
+    /// places than the currency's minor unit.
+    pub fn new(amount: Decimal, currency: Currency) -> Result<Money, MoneyError> {
+        if amount.is_sign_negative() && !amount.is_zero() {
+            return Err(MoneyError::Negative { amount, currency });
+        }
+        if decimal_places(amount) > currency.minor_unit_exponent() {
+            return Err(MoneyError::TooPrecise { amount, currency });
+        }
+        Ok(Money { amount, currency })
+    }
+
+    /// Wraps an amount a validator has already checked against `currency`.
+    pub(crate) const fn from_checked(amount: Decimal, currency: Currency) -> Money {
+        Money { amount, currency }
+    }
+
+    /// Parses `text` with [`parse_amount`], then checks it as [`Money::new`] does.
+    pub fn parse(text: &str, currency: Currency) -> Result<Money, MoneyError> {
+        Money::new(parse_amount(text)?, currency)
+    }
+
+    /// The amount, exactly as given.
+    pub const fn amount(&self) -> Decimal {
+        self.amount
+    }
+
+    /// The currency of the amount.
+    pub const fn currency(&self) -> Currency {
+        self.currency
+    }
+
+    /// True when the amount is above zero, as payouts and collections need.
+    pub fn is_positive(&self) -> bool {
+        !self.amount.is_zero()
+    }
+
+    /// True when the amount is zero.
+    pub fn is_zero(&self) -> bool {
+        self.amount.is_zero()
+    }
+}
+
+impl fmt::Display for Money {
+    /// Formats as `1234.56 NGN`: the amount as given, then the code.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.amount, self.currency)
+    }
+}
+
+/// The wire shape of [`Money`]: the amount as an exact decimal string.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MoneyWire {
+    amount: String,
+    currency: Currency,
+}
+
+impl From<Money> for MoneyWire {
+    fn from(money: Money) -> Self {
+        MoneyWire {
+            amount: money.amount.to_string(),
+            currency: money.currency,
+        }
+    }
+}
+
+impl TryFrom<MoneyWire> for Money {
+    type Error = MoneyError;
+
+    fn try_from(wire: MoneyWire) -> Result<Self, Self::Error> {
+        Money::parse(&wire.amount, wire.currency)
+    }
+}
+
+impl FromStr for Money {
+    type Err = MoneyParseError;
+
+    /// Parses `1234.56 NGN` (the [`Display`](fmt::Display) form).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (amount, code) = text
+            .split_once(' ')
+            .ok_or_else(|| MoneyParseError::Shape(text.to_owned()))?;
+        let currency = code.parse().map_err(MoneyParseError::Currency)?;
+        Ok(Money::parse(amount, currency)?)
+    }
+}
+
+/// Why a text is not `<amount> <currency code>`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyParseError {
+    /// The text is not an amount, one space and a code.
+    #[error("`{0}` is not an amount and a currency such as `1500.50 NGN`")]
+    Shape(String),
+    /// The currency code is not supported.
+    #[error(transparent)]
+    Currency(#[from] crate::currency::UnknownCurrency),
+    /// The amount is not valid in that currency.
+    #[error(transparent)]
+    Money(#[from] MoneyError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn amount(text: &str) -> Decimal {
+        parse_amount(text).unwrap()
+    }
+
+    #[test]
+    fn decimal_arithmetic_is_exact() {
+        assert_eq!(amount("0.1") + amount("0.2"), amount("0.3"));
+        assert_eq!(amount("1234567.89").to_string(), "1234567.89");
+        assert_eq!(amount("100000000000.01").to_string(), "100000000000.01");
+        assert_eq!(
+            amount("100000000000.01") - amount("100000000000"),
+            amount("0.01")
+        );
+    }
+
+    #[test]
+    fn parse_amount_accepts_plain_decimals() {
+        let table = [
+            ("0", "0"),
+            ("1", "1"),
+            ("1500", "1500"),
+            ("1500.50", "1500.50"),
+            ("0.000001", "0.000001"),
+            ("007.10", "7.10"),
+            ("1234567.89", "1234567.89"),
+        ];
+        for (text, parsed) in table {
+            assert_eq!(parse_amount(text).unwrap().to_string(), parsed);
+        }
+    }
+
+    #[test]
+    fn parse_amount_refuses_everything_else() {
+        let table = [
+            ("", "amount is empty"),
+            (" ", "` ` is not a decimal number such as 1500.50"),
+            ("abc", "`abc` is not a decimal number such as 1500.50"),
+            ("NaN", "`NaN` is not a decimal number such as 1500.50"),
+            ("inf", "`inf` is not a decimal number such as 1500.50"),
+            ("1e3", "`1e3` is not a decimal number such as 1500.50"),
+            ("-1", "`-1` is not a decimal number such as 1500.50"),
+            ("+1", "`+1` is not a decimal number such as 1500.50"),
+            (" 1", "` 1` is not a decimal number such as 1500.50"),
+            ("1 ", "`1 ` is not a decimal number such as 1500.50"),
+            ("1,000", "`1,000` is not a decimal number such as 1500.50"),
+            (".5", "`.5` is not a decimal number such as 1500.50"),
+            ("5.", "`5.` is not a decimal number such as 1500.50"),
+            ("1.2.3", "`1.2.3` is not a decimal number such as 1500.50"),
+            ("١٢", "`١٢` is not a decimal number such as 1500.50"),
+            (
+                "123456789012345678901234567890",
+                "`123456789012345678901234567890` has more digits than can be represented exactly",
+            ),
+            (
+                "0.12345678901234567890123456789",
+                "`0.12345678901234567890123456789` has more digits than can be represented exactly",
+            ),
+        ];
+        for (text, message) in table {
+            assert_eq!(
+                parse_amount(text).unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn money_respects_the_minor_unit() {
+        let valid = [
+            ("0.000001", Currency::Cngn),
+            ("1234567.89", Currency::Ngn),
+            ("100000000000.01", Currency::Usd),
+            ("10", Currency::Ugx),
+            ("10.00", Currency::Ugx),
+            ("10.50", Currency::Eur),
+            ("0", Currency::Ngn),
+        ];
+        for (text, currency) in valid {
+            let money = Money::parse(text, currency).unwrap();
+            assert_eq!(money.to_string(), format!("{text} {currency}"));
+        }
+
+        let invalid = [
+            (
+                "0.0000001",
+                Currency::Cngn,
+                "CNGN amounts allow at most 6 decimal places; got 0.0000001",
+            ),
+            (
+                "10.5",
+                Currency::Ugx,
+                "UGX amounts have no minor unit; got 10.5",
+            ),
+            (
+                "1.001",
+                Currency::Xof,
+                "XOF amounts have no minor unit; got 1.001",
+            ),
+            (
+                "1.234",
+                Currency::Ngn,
+                "NGN amounts allow at most 2 decimal places; got 1.234",
+            ),
+            (
+                "1.5x",
+                Currency::Ngn,
+                "`1.5x` is not a decimal number such as 1500.50",
+            ),
+        ];
+        for (text, currency, message) in invalid {
+            assert_eq!(
+                Money::parse(text, currency).unwrap_err().to_string(),
+                message
+            );
+        }
+    }
+
+    #[test]
+    fn money_refuses_negative_and_reports_zero() {
+        let error = Money::new(Decimal::new(-150, 2), Currency::Ngn).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "NGN amounts cannot be negative; got -1.50"
+        );
+
+        let zero = Money::new(Decimal::ZERO, Currency::Ngn).unwrap();
+        assert!(zero.is_zero());
+        assert!(!zero.is_positive());
+        assert!(Money::parse("0.01", Currency::Ngn).unwrap().is_positive());
+    }
+
+    #[test]
+    fn money_text_and_serde_round_trip() {
+        let money: Money = "1234.56 NGN".parse().unwrap();
+        assert_eq!(money.amount(), amount("1234.56"));
+        assert_eq!(money.currency(), Currency::Ngn);
+
+        let json = serde_json::to_string(&money).unwrap();
+        assert_eq!(json, r#"{"amount":"1234.56","currency":"NGN"}"#);
+        assert_eq!(serde_json::from_str::<Money>(&json).unwrap(), money);
+
+        let error = serde_json::from_str::<Money>(r#"{"amount":"10.5","currency":"UGX"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("UGX amounts have no minor unit; got 10.5"),
+            "{error}"
+        );
+
+        assert_eq!(
+            "1234.56".parse::<Money>().unwrap_err().to_string(),
+            "`1234.56` is not an amount and a currency such as `1500.50 NGN`"
+        );
+        assert_eq!(
+            "1 BTC".parse::<Money>().unwrap_err().to_string(),
+            "Invalid currency: BTC"
+        );
+    }
+}

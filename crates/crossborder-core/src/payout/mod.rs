@@ -1,0 +1,14 @@
+//! Payouts: the wire view of a payout request and the API's rules for it.
+//!
+//! The rules are written once here and used by the SDK (before sending), the
+//! sandbox (to answer like the API) and the CLI (to prompt for the fields a
+//! currency pair needs).
+
+pub mod fields;
+pub mod validate;
+
+pub use fields::PayoutFields;
+pub use validate::{
+    required_fields, validate_payout, PayoutKind, ValidatedPayout, MAX_NARRATION_CHARS,
+    MAX_SESSION_ID_CHARS,
+};

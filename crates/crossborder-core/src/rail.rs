@@ -1,0 +1,82 @@
+//! Settlement rails, accepted as an optional pin on a quote.
+
+use std::str::FromStr;
+
+use crate::wire_enum::{lookup, one_of, wire_enum};
+
+wire_enum! {
+    /// A settlement rail a quote can be pinned to. Spelled in lowercase on the
+    /// wire, exactly as the specification lists them.
+    ///
+    /// ```
+    /// use crossborder_core::Rail;
+    ///
+    /// assert_eq!("bridge_wallet".parse::<Rail>().unwrap(), Rail::BridgeWallet);
+    /// assert_eq!(Rail::Wire.to_string(), "wire");
+    /// ```
+    pub enum Rail {
+        /// US Automated Clearing House.
+        Ach = "ach",
+        /// IBAN (SEPA) transfer.
+        Iban = "iban",
+        /// SWIFT international transfer.
+        Swift = "swift",
+        /// Domestic wire transfer.
+        Wire = "wire",
+        /// Brazil's PIX instant payments.
+        Pix = "pix",
+        /// Ethereum network.
+        Ethereum = "ethereum",
+        /// Bridge wallet.
+        BridgeWallet = "bridge_wallet",
+        /// NIBSS Instant Payment, Nigeria's interbank transfer system.
+        Nip = "nip",
+    }
+}
+
+/// A rail name that is not one of the eight supported rails.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid rail: {0} (expected one of {expected})", expected = one_of(&Rail::ALL, Rail::as_str))]
+pub struct UnknownRail(pub String);
+
+impl FromStr for Rail {
+    type Err = UnknownRail;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&Rail::ALL, Rail::as_str, text).ok_or_else(|| UnknownRail(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rail_round_trips() {
+        let wire = [
+            "ach",
+            "iban",
+            "swift",
+            "wire",
+            "pix",
+            "ethereum",
+            "bridge_wallet",
+            "nip",
+        ];
+        assert_eq!(Rail::ALL.map(Rail::as_str), wire);
+        for rail in Rail::ALL {
+            assert_eq!(rail.to_string().parse::<Rail>(), Ok(rail));
+            let json = serde_json::to_string(&rail).unwrap();
+            assert_eq!(json, format!("\"{rail}\""));
+            assert_eq!(serde_json::from_str::<Rail>(&json).unwrap(), rail);
+        }
+    }
+
+    #[test]
+    fn unknown_rail_lists_the_choices() {
+        assert_eq!(
+            "WIRE".parse::<Rail>().unwrap_err().to_string(),
+            "Invalid rail: WIRE (expected one of ach, iban, swift, wire, pix, ethereum, bridge_wallet, nip)"
+        );
+    }
+}
