@@ -1,0 +1,147 @@
+//! `cargo xtask lint-spec`: redocly (recommended rules), spectral
+//! (`spectral:oas`) and openapi-spec-validator on the spec. Errors fail the
+//! task; warnings are printed and counted.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Result};
+
+use crate::tools::{self, output_text, run_captured};
+use crate::SPEC_PATH;
+
+/// Ruleset files, relative to the workspace root.
+const REDOCLY_CONFIG: &str = "xtask/lint/redocly.yaml";
+const SPECTRAL_RULESET: &str = "xtask/lint/spectral.yaml";
+
+struct Outcome {
+    tool: &'static str,
+    ok: bool,
+    errors: usize,
+    warnings: usize,
+}
+
+pub fn run(root: &Path) -> Result<()> {
+    let spec = root.join(SPEC_PATH);
+    if !spec.exists() {
+        bail!("{SPEC_PATH} does not exist");
+    }
+    let node = tools::node_bin(root)?;
+    let venv = tools::venv_bin(root)?;
+    let mut outcomes = Vec::new();
+
+    println!("==> redocly lint ({REDOCLY_CONFIG})");
+    let out = run_captured(
+        Command::new(node.join("redocly"))
+            .current_dir(root)
+            .env("REDOCLY_TELEMETRY", "off")
+            .env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true")
+            .args([
+                "lint",
+                "--config",
+                REDOCLY_CONFIG,
+                "--format",
+                "codeframe",
+                SPEC_PATH,
+            ]),
+        "redocly",
+    )?;
+    let text = output_text(&out);
+    outcomes.push(Outcome {
+        tool: "redocly",
+        ok: out.status.success(),
+        errors: count_before(&text, "error"),
+        warnings: count_before(&text, "warning"),
+    });
+
+    println!("==> spectral lint ({SPECTRAL_RULESET})");
+    let out = run_captured(
+        Command::new(node.join("spectral")).current_dir(root).args([
+            "lint",
+            "--ruleset",
+            SPECTRAL_RULESET,
+            "--format",
+            "stylish",
+            SPEC_PATH,
+        ]),
+        "spectral",
+    )?;
+    let text = output_text(&out);
+    outcomes.push(Outcome {
+        tool: "spectral",
+        ok: out.status.success(),
+        errors: count_before(&text, "error"),
+        warnings: count_before(&text, "warning"),
+    });
+
+    println!("==> openapi-spec-validator");
+    let out = run_captured(
+        Command::new(venv.join("openapi-spec-validator"))
+            .current_dir(root)
+            .arg(SPEC_PATH),
+        "openapi-spec-validator",
+    )?;
+    outcomes.push(Outcome {
+        tool: "openapi-spec-validator",
+        ok: out.status.success(),
+        errors: usize::from(!out.status.success()),
+        warnings: 0,
+    });
+
+    println!("==> summary");
+    for o in &outcomes {
+        println!(
+            "{:<24} {}  errors: {}  warnings: {}",
+            o.tool,
+            if o.ok { "ok    " } else { "FAILED" },
+            o.errors,
+            o.warnings
+        );
+    }
+    let failed: Vec<&str> = outcomes.iter().filter(|o| !o.ok).map(|o| o.tool).collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        bail!("spec lint failed: {}", failed.join(", "))
+    }
+}
+
+/// The largest count written as `<n> <word>` or `<n> <word>s` in `text`
+/// (tools print a summary like "3 warnings" or "(1 error, 2 warnings)").
+fn count_before(text: &str, word: &str) -> usize {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '.')
+        .filter(|t| !t.is_empty())
+        .collect();
+    tokens
+        .windows(2)
+        .filter(|w| {
+            let w1 = w[1].to_ascii_lowercase();
+            w1 == word || w1 == format!("{word}s")
+        })
+        .filter_map(|w| w[0].parse::<usize>().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_before;
+
+    #[test]
+    fn counts_summary_lines() {
+        assert_eq!(count_before("You have 3 warnings.", "warning"), 3);
+        assert_eq!(
+            count_before("✖ 5 problems (1 error, 4 warnings, 0 infos)", "error"),
+            1
+        );
+        assert_eq!(
+            count_before("✖ 5 problems (1 error, 4 warnings, 0 infos)", "warning"),
+            4
+        );
+        assert_eq!(
+            count_before("Woohoo! Your API description is valid.", "warning"),
+            0
+        );
+    }
+}

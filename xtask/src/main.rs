@@ -1,0 +1,72 @@
+//! Project automation for the crossborder workspace.
+//!
+//! * `cargo xtask codegen [--check]` regenerates
+//!   `crates/crossborder-api/src/generated.rs` from `openapi/crossborder.yaml`.
+//! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
+//!   openapi-spec-validator.
+//! * `cargo xtask spec-reuse` proves the spec is usable by other generators
+//!   (TypeScript and Python clients).
+
+mod codegen;
+mod diff;
+mod lint_spec;
+mod preprocess;
+mod spec_reuse;
+mod tools;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "xtask", about = "crossborder project automation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate crates/crossborder-api/src/generated.rs from the OpenAPI spec.
+    Codegen {
+        /// Do not write; fail with a diff if the committed file is out of date.
+        #[arg(long)]
+        check: bool,
+        /// Generate from another spec file (for experiments; default openapi/crossborder.yaml).
+        #[arg(long, value_name = "PATH")]
+        spec: Option<PathBuf>,
+    },
+    /// Lint openapi/crossborder.yaml with redocly, spectral and openapi-spec-validator.
+    LintSpec,
+    /// Generate TypeScript and Python clients from the spec and check they compile/import.
+    SpecReuse,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = workspace_root().and_then(|root| match cli.command {
+        Command::Codegen { check, spec } => codegen::run(&root, check, spec.as_deref()),
+        Command::LintSpec => lint_spec::run(&root),
+        Command::SpecReuse => spec_reuse::run(&root),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: the parent of this crate's manifest directory.
+fn workspace_root() -> anyhow::Result<PathBuf> {
+    let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .map(PathBuf::from)
+        .ok_or_else(|| anyhow::anyhow!("xtask manifest dir has no parent"))
+}
+
+/// Path of the OpenAPI spec, relative to the workspace root.
+pub const SPEC_PATH: &str = "openapi/crossborder.yaml";

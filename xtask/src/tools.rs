@@ -1,0 +1,117 @@
+//! External spec tools (npm and pip), installed on first use under
+//! `target/tools/` at pinned versions and reused while the pins match.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use anyhow::{bail, Context, Result};
+
+/// npm packages, pinned.
+pub const NPM_PACKAGES: &[&str] = &[
+    "@redocly/cli@2.77.0",
+    "@stoplight/spectral-cli@6.16.3",
+    "openapi-typescript@7.13.0",
+    "typescript@5.9.3",
+];
+
+/// pip packages, pinned.
+pub const PIP_PACKAGES: &[&str] = &[
+    "openapi-spec-validator==0.9.0",
+    "openapi-python-client==0.29.1",
+];
+
+/// The `node_modules/.bin` directory with the npm tools installed.
+pub fn node_bin(root: &Path) -> Result<PathBuf> {
+    let prefix = root.join("target/tools/node");
+    let stamp = prefix.join("installed.stamp");
+    let want = NPM_PACKAGES.join("\n");
+    if !stamp_matches(&stamp, &want) {
+        println!(
+            "tools: installing {} into {}",
+            NPM_PACKAGES.join(" "),
+            prefix.display()
+        );
+        std::fs::create_dir_all(&prefix)
+            .with_context(|| format!("creating {}", prefix.display()))?;
+        let mut cmd = Command::new("npm");
+        cmd.arg("install")
+            .arg("--prefix")
+            .arg(&prefix)
+            .args([
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--save-exact",
+            ])
+            .args(NPM_PACKAGES);
+        run_checked(&mut cmd, "npm install (is node/npm installed?)")?;
+        std::fs::write(&stamp, &want).with_context(|| format!("writing {}", stamp.display()))?;
+    }
+    Ok(prefix.join("node_modules/.bin"))
+}
+
+/// The `bin` directory of a venv with the pip tools installed.
+pub fn venv_bin(root: &Path) -> Result<PathBuf> {
+    let venv = root.join("target/tools/venv");
+    let stamp = venv.join("installed.stamp");
+    let want = PIP_PACKAGES.join("\n");
+    let bin = venv.join("bin");
+    if !stamp_matches(&stamp, &want) {
+        println!(
+            "tools: installing {} into {}",
+            PIP_PACKAGES.join(" "),
+            venv.display()
+        );
+        if !bin.join("python").exists() {
+            let mut cmd = Command::new("python3");
+            cmd.arg("-m").arg("venv").arg(&venv);
+            run_checked(&mut cmd, "python3 -m venv (is python3-venv installed?)")?;
+        }
+        let mut cmd = Command::new(bin.join("python"));
+        cmd.args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(PIP_PACKAGES);
+        run_checked(&mut cmd, "pip install")?;
+        std::fs::write(&stamp, &want).with_context(|| format!("writing {}", stamp.display()))?;
+    }
+    Ok(bin)
+}
+
+fn stamp_matches(stamp: &Path, want: &str) -> bool {
+    std::fs::read_to_string(stamp).is_ok_and(|have| have == want)
+}
+
+/// Runs a command with inherited output; fails if it cannot start or exits non-zero.
+pub fn run_checked(cmd: &mut Command, what: &str) -> Result<()> {
+    let status = cmd
+        .status()
+        .with_context(|| format!("{what}: cannot run {:?}", cmd.get_program()))?;
+    if !status.success() {
+        bail!("{what} failed ({status})");
+    }
+    Ok(())
+}
+
+/// Runs a command capturing its output, echoes the output, and returns it.
+pub fn run_captured(cmd: &mut Command, what: &str) -> Result<Output> {
+    let output = cmd
+        .output()
+        .with_context(|| format!("{what}: cannot run {:?}", cmd.get_program()))?;
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    Ok(output)
+}
+
+/// Text of both output streams.
+pub fn output_text(output: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
