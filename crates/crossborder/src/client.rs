@@ -1,0 +1,142 @@
+//! The client and its resource groups.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use progenitor_client::{Error as LowError, ResponseValue};
+
+use crate::api_key::{ApiKey, Environment};
+use crate::config::ClientBuilder;
+use crate::error::Error;
+use crate::execute::{execute, Operation};
+use crate::resources::{
+    Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks,
+};
+use crate::retry::RetryPolicy;
+
+/// A client of the Cross-Border Collections and Payouts API.
+///
+/// Cheap to clone (the configuration and connection pool are shared). The
+/// operations are grouped by resource: [`Client::quotes`],
+/// [`Client::collections`], [`Client::wallet`], [`Client::banks`],
+/// [`Client::payouts`], [`Client::businesses`], [`Client::webhooks`] and
+/// [`Client::sandbox`].
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub api: crossborder_api::Client,
+    pub http: reqwest::Client,
+    pub base_url: String,
+    pub key: ApiKey,
+    pub retry: RetryPolicy,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base_url", &self.inner.base_url)
+            .field("environment", &self.inner.key.environment())
+            .field("retry", &self.inner.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A builder to configure a client.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::new()
+    }
+
+    /// A client configured from `CROSSBORDER_API_KEY` and (optionally)
+    /// `CROSSBORDER_BASE_URL`, with the default timeouts and retries.
+    pub fn from_env() -> Result<Client, Error> {
+        ClientBuilder::from_env().build()
+    }
+
+    /// The base URL requests are sent to, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.inner.base_url
+    }
+
+    /// The environment of the API key: production for `live_`, staging for
+    /// `test_`.
+    pub fn environment(&self) -> Environment {
+        self.inner.key.environment()
+    }
+
+    /// The retry policy in use.
+    pub fn retry_policy(&self) -> RetryPolicy {
+        self.inner.retry
+    }
+
+    /// The generated low-level client, for operations or options this SDK
+    /// does not wrap. Its requests carry the same headers, but no retries,
+    /// validation or error mapping.
+    pub fn low_level(&self) -> &crossborder_api::Client {
+        &self.inner.api
+    }
+
+    /// Exchange quotes.
+    pub fn quotes(&self) -> Quotes<'_> {
+        Quotes { client: self }
+    }
+
+    /// Collections (inbound payments) and their transactions.
+    pub fn collections(&self) -> Collections<'_> {
+        Collections { client: self }
+    }
+
+    /// Wallet balances.
+    pub fn wallet(&self) -> Wallet<'_> {
+        Wallet { client: self }
+    }
+
+    /// Bank lists and account resolution.
+    pub fn banks(&self) -> Banks<'_> {
+        Banks { client: self }
+    }
+
+    /// Payouts.
+    pub fn payouts(&self) -> Payouts<'_> {
+        Payouts { client: self }
+    }
+
+    /// Sub-business onboarding (KYB).
+    pub fn businesses(&self) -> Businesses<'_> {
+        Businesses { client: self }
+    }
+
+    /// Webhook registration.
+    pub fn webhooks(&self) -> Webhooks<'_> {
+        Webhooks { client: self }
+    }
+
+    /// Staging-only simulations. Every call fails with
+    /// [`Error::SandboxOnly`] under a production (`live_`) key, before any
+    /// request is sent.
+    pub fn sandbox(&self) -> Sandbox<'_> {
+        Sandbox { client: self }
+    }
+
+    /// Runs one operation with the client's retry policy and error mapping.
+    pub(crate) async fn send<T, E, F, Fut>(
+        &self,
+        operation: Operation,
+        send: F,
+    ) -> Result<ResponseValue<T>, Error>
+    where
+        E: serde::Serialize,
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+    {
+        execute(&self.inner.key, &self.inner.retry, operation, send).await
+    }
+
+    pub(crate) fn api(&self) -> &crossborder_api::Client {
+        &self.inner.api
+    }
+}

@@ -1,0 +1,324 @@
+//! Client configuration: key, base URL, timeouts, retries, HTTP client.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, USER_AGENT};
+
+use crate::api_key::{ApiKey, API_KEY_HEADER};
+use crate::client::{Client, Inner};
+use crate::error::Error;
+use crate::retry::RetryPolicy;
+
+/// The base URL used when none is configured: the default server of the
+/// OpenAPI document. The environment's real host comes with the API key, so
+/// set it with [`ClientBuilder::base_url`] or `CROSSBORDER_BASE_URL`.
+pub const DEFAULT_BASE_URL: &str = "https://api.crossborder.invalid/v1";
+
+/// The environment variable holding the API key.
+pub const API_KEY_ENV: &str = "CROSSBORDER_API_KEY";
+
+/// The environment variable holding the base URL (with its `/v1`).
+pub const BASE_URL_ENV: &str = "CROSSBORDER_BASE_URL";
+
+/// The `User-Agent` sent with every request: `crossborder-rust/<version>`.
+pub const USER_AGENT_VALUE: &str = concat!("crossborder-rust/", env!("CARGO_PKG_VERSION"));
+
+/// The default timeout of a whole request.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default timeout for establishing a connection.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Builds a [`Client`].
+///
+/// ```
+/// use std::time::Duration;
+/// use crossborder::{Client, RetryPolicy};
+///
+/// let client = Client::builder()
+///     .api_key("test_0123456789abcdef")
+///     .base_url("http://127.0.0.1:8080/v1/")
+///     .timeout(Duration::from_secs(10))
+///     .retry_policy(RetryPolicy::default().max_attempts(5))
+///     .build()
+///     .unwrap();
+/// assert_eq!(client.base_url(), "http://127.0.0.1:8080/v1");
+/// ```
+#[derive(Clone)]
+pub struct ClientBuilder {
+    api_key: Option<String>,
+    base_url: Option<String>,
+    timeout: Duration,
+    connect_timeout: Duration,
+    retry: RetryPolicy,
+    http_client: Option<reqwest::Client>,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            api_key: None,
+            base_url: None,
+            timeout: DEFAULT_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            http_client: None,
+        }
+    }
+}
+
+impl fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .field("base_url", &self.base_url)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("retry", &self.retry)
+            .field("http_client", &self.http_client.is_some())
+            .finish()
+    }
+}
+
+impl ClientBuilder {
+    /// A builder with the defaults: no key, [`DEFAULT_BASE_URL`], 30 s
+    /// request timeout, 10 s connect timeout, [`RetryPolicy::default`].
+    pub fn new() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// A builder filled from `CROSSBORDER_API_KEY` and, when set,
+    /// `CROSSBORDER_BASE_URL`. A missing key is reported by
+    /// [`ClientBuilder::build`].
+    pub fn from_env() -> ClientBuilder {
+        ClientBuilder::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Like [`ClientBuilder::from_env`], reading variables through `lookup`.
+    pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> ClientBuilder {
+        let mut builder = ClientBuilder::new();
+        builder.api_key = lookup(API_KEY_ENV).filter(|key| !key.trim().is_empty());
+        builder.base_url = lookup(BASE_URL_ENV).filter(|url| !url.trim().is_empty());
+        builder
+    }
+
+    /// Sets the API key. Its prefix selects the environment: `live_` is
+    /// production, `test_` is staging; anything else fails at build time.
+    pub fn api_key(mut self, key: impl Into<String>) -> ClientBuilder {
+        self.api_key = Some(key.into());
+        self
+    }
+
+    /// Sets the base URL, version prefix included
+    /// (`https://host/v1`). A trailing slash is ignored.
+    pub fn base_url(mut self, url: impl Into<String>) -> ClientBuilder {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// Sets the timeout of a whole request (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> ClientBuilder {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets the timeout for establishing a connection (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> ClientBuilder {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Sets when failed requests are retried; [`RetryPolicy::none`] turns
+    /// retries off.
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> ClientBuilder {
+        self.retry = policy;
+        self
+    }
+
+    /// Uses the caller's own `reqwest::Client` (proxies, certificates,
+    /// connection pool shared with the rest of an application).
+    ///
+    /// A built `reqwest::Client` cannot be changed, so the timeouts and
+    /// headers of this builder are **not** applied to it: install the
+    /// headers of [`ClientBuilder::default_headers`] (the sensitive
+    /// `x-api-key` and the user agent) when building it.
+    ///
+    /// ```
+    /// use crossborder::Client;
+    ///
+    /// let builder = Client::builder().api_key("test_0123456789abcdef");
+    /// let http = reqwest::Client::builder()
+    ///     .default_headers(builder.default_headers().unwrap())
+    ///     .build()
+    ///     .unwrap();
+    /// let client = builder.http_client(http).build().unwrap();
+    /// # let _ = client;
+    /// ```
+    pub fn http_client(mut self, client: reqwest::Client) -> ClientBuilder {
+        self.http_client = Some(client);
+        self
+    }
+
+    /// The headers the SDK sends with every request: `x-api-key` (marked
+    /// sensitive) and `User-Agent`.
+    pub fn default_headers(&self) -> Result<HeaderMap, Error> {
+        let key = self.checked_key()?;
+        default_headers(&key)
+    }
+
+    fn checked_key(&self) -> Result<ApiKey, Error> {
+        match &self.api_key {
+            Some(key) => ApiKey::new(key.as_str()),
+            None => Err(Error::Config(format!(
+                "no API key: call ClientBuilder::api_key or set {API_KEY_ENV}"
+            ))),
+        }
+    }
+
+    /// Checks the configuration and builds the client.
+    pub fn build(self) -> Result<Client, Error> {
+        let key = self.checked_key()?;
+        let base_url = normalise_base_url(self.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))?;
+        let http = match self.http_client {
+            Some(http) => http,
+            None => {
+                let builder = reqwest::Client::builder()
+                    .default_headers(default_headers(&key)?)
+                    .timeout(self.timeout)
+                    .connect_timeout(self.connect_timeout);
+                #[cfg(feature = "native-tls")]
+                let builder = builder.tls_backend_native();
+                builder.build().map_err(|error| {
+                    Error::Config(format!("the HTTP client could not be built: {error}"))
+                })?
+            }
+        };
+        let api = crossborder_api::Client::new_with_client(&base_url, http.clone());
+        Ok(Client {
+            inner: Arc::new(Inner {
+                api,
+                http,
+                base_url,
+                key,
+                retry: self.retry,
+            }),
+        })
+    }
+}
+
+fn default_headers(key: &ApiKey) -> Result<HeaderMap, Error> {
+    let mut headers = HeaderMap::new();
+    headers.insert(HeaderName::from_static(API_KEY_HEADER), key.header_value()?);
+    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
+    Ok(headers)
+}
+
+/// Checks a base URL and drops its trailing slashes, so that paths can be
+/// appended as `{base}/api/...` without producing `//`.
+fn normalise_base_url(url: &str) -> Result<String, Error> {
+    let trimmed = url.trim();
+    let parsed = reqwest::Url::parse(trimmed)
+        .map_err(|error| Error::Config(format!("invalid base URL `{trimmed}`: {error}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(Error::Config(format!(
+            "invalid base URL `{trimmed}`: the scheme must be http or https"
+        )));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(Error::Config(format!(
+            "invalid base URL `{trimmed}`: it must not have a query or a fragment"
+        )));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(Error::Config(
+            "invalid base URL: it must not carry credentials".to_owned(),
+        ));
+    }
+    Ok(parsed.as_str().trim_end_matches('/').to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Environment;
+
+    #[test]
+    fn base_url_loses_its_trailing_slashes() {
+        assert_eq!(
+            normalise_base_url("http://127.0.0.1:8080/v1/").unwrap(),
+            "http://127.0.0.1:8080/v1"
+        );
+        assert_eq!(
+            normalise_base_url(" https://api.example.org/v1// ").unwrap(),
+            "https://api.example.org/v1"
+        );
+        assert_eq!(
+            normalise_base_url("https://api.example.org").unwrap(),
+            "https://api.example.org"
+        );
+        for bad in [
+            "",
+            "api.example.org/v1",
+            "ftp://example.org/v1",
+            "https://example.org/v1?x=1",
+            "https://u:p@example.org/v1",
+        ] {
+            assert!(
+                matches!(normalise_base_url(bad), Err(Error::Config(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn from_lookup_reads_both_variables() {
+        let client = ClientBuilder::from_lookup(|name| match name {
+            API_KEY_ENV => Some("live_abc".to_owned()),
+            BASE_URL_ENV => Some("https://api.example.org/v1/".to_owned()),
+            _ => None,
+        })
+        .build()
+        .unwrap();
+        assert_eq!(client.environment(), Environment::Production);
+        assert_eq!(client.base_url(), "https://api.example.org/v1");
+
+        let default =
+            ClientBuilder::from_lookup(|name| (name == API_KEY_ENV).then(|| "test_x".to_owned()))
+                .build()
+                .unwrap();
+        assert_eq!(default.base_url(), DEFAULT_BASE_URL);
+        assert_eq!(default.environment(), Environment::Staging);
+
+        let missing = ClientBuilder::from_lookup(|_| None).build().unwrap_err();
+        assert!(missing.to_string().contains(API_KEY_ENV), "{missing}");
+    }
+
+    #[test]
+    fn keys_of_unknown_environments_are_refused_at_build() {
+        let error = ClientBuilder::new()
+            .api_key("sk_live_abc")
+            .build()
+            .unwrap_err();
+        assert!(matches!(error, Error::Config(_)));
+        assert!(!error.to_string().contains("sk_live_abc"));
+    }
+
+    #[test]
+    fn debug_hides_the_key() {
+        let builder = ClientBuilder::new().api_key("live_hidden");
+        let text = format!("{builder:?}");
+        assert!(!text.contains("hidden"), "{text}");
+        let client = builder.build().unwrap();
+        let text = format!("{client:?}");
+        assert!(!text.contains("hidden"), "{text}");
+        let headers = ClientBuilder::new()
+            .api_key("live_hidden")
+            .default_headers()
+            .unwrap();
+        assert!(headers[API_KEY_HEADER].is_sensitive());
+        assert!(!format!("{headers:?}").contains("hidden"));
+        assert_eq!(headers[USER_AGENT], USER_AGENT_VALUE);
+    }
+}

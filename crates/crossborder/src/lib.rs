@@ -1,0 +1,149 @@
+//! Rust SDK for the Cross-Border Collections and Payouts API: quotes,
+//! collections, payouts, wallet balances, banks, business onboarding (KYB),
+//! the webhook registration and the staging funding simulation.
+//!
+//! # Quick start
+//!
+//! ```no_run
+//! use crossborder::{Client, CollectionRequest, Currency, Decimal, PayoutRequest, QuoteRequest, WaitOptions};
+//!
+//! # async fn run() -> crossborder::Result<()> {
+//! // CROSSBORDER_API_KEY=test_... (staging) or live_... (production);
+//! // CROSSBORDER_BASE_URL=https://<host>/v1
+//! let client = Client::from_env()?;
+//!
+//! let balance = client.wallet().balance(Currency::Ngn).await?;
+//! println!("balance: {balance}");
+//!
+//! let quote = client
+//!     .quotes()
+//!     .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(100, 0)))
+//!     .await?;
+//!
+//! // A payout is validated before it is sent; keep its session id to track it.
+//! let payout = PayoutRequest::new("payout-2026-0001", Decimal::new(10000, 2), Currency::Usd, Currency::Ngn)
+//!     .rate_key(quote.rate_key.clone())
+//!     .account_number("0123456789")
+//!     .account_name("ADAEZE OKAFOR")
+//!     .bank_name("Guaranty Trust Bank")
+//!     .bank_code("058");
+//! let receipt = client.payouts().create(&payout).await?;
+//! let state = client.payouts().get(&receipt.session_id).await?;
+//! println!("payout {}: {}", receipt.session_id, state.status);
+//!
+//! // A collection, then wait until it is paid, expired or failed.
+//! let collection = client
+//!     .collections()
+//!     .create(&CollectionRequest::new("order-10045", Decimal::new(50000, 0), Currency::Ngn, Currency::Ngn))
+//!     .await?;
+//! println!("pay with memo {:?}", collection.pay_reference);
+//! let settled = client
+//!     .collections()
+//!     .wait_until_settled("order-10045", WaitOptions::default())
+//!     .await?;
+//! println!("collection {}", settled.status);
+//! # Ok(()) }
+//! ```
+//!
+//! # Configuration
+//!
+//! [`Client::builder`] takes the API key, the base URL (with its `/v1`; a
+//! trailing slash is ignored), the request timeout (30 s by default), the
+//! connect timeout (10 s), the [`RetryPolicy`], or the caller's own
+//! `reqwest::Client`. [`Client::from_env`] reads `CROSSBORDER_API_KEY` and
+//! `CROSSBORDER_BASE_URL`. The key decides the environment: `live_` is
+//! production, `test_` is staging, anything else is refused when the client
+//! is built. Every request carries the user agent `crossborder-rust/<version>`.
+//!
+//! The key is a secret: [`ApiKey`] never shows it in `Debug`, no error or
+//! log line contains it, and its `x-api-key` header value is marked
+//! sensitive.
+//!
+//! # Money
+//!
+//! Every amount, rate and fee is an exact [`Decimal`], parsed from the JSON
+//! text (number or numeric string) without passing through `f64`.
+//!
+//! # Retries
+//!
+//! Retries follow the [`RetryPolicy`] of the client (3 attempts, backoff
+//! from 200 ms with full jitter, capped at 5 s, by default;
+//! [`RetryPolicy::none`] turns them off):
+//!
+//! * `GET` requests are retried on connect errors and on HTTP 429, 502, 503
+//!   and 504, honouring `Retry-After` (seconds). A `Retry-After` longer than
+//!   the policy's maximum wait is not waited for: the error is returned.
+//! * `POST`, `PUT` and `PATCH` requests, above all those that move money
+//!   (payouts, collections, simulated funding), are retried **only** when
+//!   the request provably never reached the server: a connect error, before
+//!   any byte was sent. The retry carries exactly the same body, so the same
+//!   `sessionId` or `paymentReference`. Every other failure (timeout, reset
+//!   connection, any HTTP status) is returned; repeating the call with the
+//!   same id is then safe, as the service treats it as an idempotency key.
+//!
+//! # Errors
+//!
+//! Every operation returns [`Error`], whose variants a caller can match on:
+//! client-side [`Error::Validation`] (all violations at once, nothing sent),
+//! the documented authentication and currency errors, other API errors with
+//! their body, transport failures and timeouts, and [`Error::Decode`] for a
+//! body that is not what the API documents (an HTML error page, an empty or
+//! truncated body).
+//!
+//! # Tracing
+//!
+//! Each operation runs in a `crossborder.request` span with the fields
+//! `operation` (the OpenAPI operation id), `http.method`, `http.status`,
+//! `duration_ms` and `attempts`. Retries are logged at `DEBUG`. The API key
+//! is never recorded.
+//!
+//! # Features
+//!
+//! * `rustls` (default): TLS through rustls.
+//! * `native-tls`: TLS through the platform's native stack, selected for the
+//!   SDK's own HTTP client.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod api_key;
+mod client;
+mod config;
+mod error;
+mod execute;
+mod resources;
+mod retry;
+mod types;
+mod upload;
+mod wait;
+mod wire;
+
+pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
+pub use client::Client;
+pub use config::{
+    ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_TIMEOUT, USER_AGENT_VALUE,
+};
+pub use error::{Error, Result, BODY_PREFIX_LEN};
+pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
+pub use retry::RetryPolicy;
+pub use types::*;
+pub use upload::MAX_UPLOAD_BYTES;
+pub use wait::WaitOptions;
+
+pub use crossborder_core::kyb::{BusinessType, IdType, ProofOfAddressType};
+pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
+pub use crossborder_core::{
+    Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
+};
+
+/// The shared rules of the API (payout and KYB validation, document keys),
+/// re-exported from `crossborder-core` so that users depend on this crate
+/// only.
+pub mod rules {
+    pub use crossborder_core::kyb;
+    pub use crossborder_core::payout;
+}
+
+/// The generated low-level client and wire types, for what this SDK does
+/// not wrap.
+pub use crossborder_api as low_level;

@@ -1,0 +1,157 @@
+//! `client.businesses()`.
+
+use bytes::Bytes;
+use crossborder_core::kyb::PersonRole as CorePersonRole;
+
+use crate::error::{violation, Error};
+use crate::execute::Operation;
+use crate::upload;
+use crate::{
+    Business, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
+    UpdateBusinessRequest, UploadedDocument,
+};
+
+/// Sub-business onboarding (KYB). Obtained with [`Client::businesses`].
+///
+/// The flow: upload each document and keep its link, create the business,
+/// add at least one director and one UBO (the call that completes both
+/// submits the business for verification), then poll [`Businesses::get`].
+#[derive(Debug, Clone, Copy)]
+pub struct Businesses<'a> {
+    pub(crate) client: &'a Client,
+}
+
+fn check_id(business_id: &str) -> Result<()> {
+    if business_id.trim().is_empty() {
+        Err(violation("businessId", Rule::Required, "is required"))
+    } else {
+        Ok(())
+    }
+}
+
+impl Businesses<'_> {
+    /// Uploads a JPEG, PNG or PDF document of at most 20 MB
+    /// (`POST /api/upload-document`, multipart field `file`) and returns its
+    /// link, to reference as `url` in documents, proof of address, source of
+    /// fund, and director or UBO documents.
+    ///
+    /// The file is checked first (size, and type by content); `filename` is
+    /// sent as the part's file name.
+    pub async fn upload_document(
+        &self,
+        bytes: impl Into<Bytes>,
+        filename: &str,
+    ) -> Result<UploadedDocument> {
+        let bytes: Bytes = bytes.into();
+        let kind = upload::check(&bytes)?;
+        let file_name = upload::file_name(filename, kind);
+        let url = format!("{}{}", self.client.base_url(), upload::UPLOAD_PATH);
+        let http = &self.client.inner.http;
+        let response = self
+            .client
+            .send(Operation::write("uploadDocument", "POST"), || {
+                upload::send(http, &url, bytes.clone(), file_name.clone(), kind)
+            })
+            .await?;
+        Ok(UploadedDocument {
+            link: response.into_inner().data.link,
+        })
+    }
+
+    /// Creates a Nigerian sub-business (`POST /api/business`) after checking
+    /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
+    pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
+        request.validate().map_err(Error::Validation)?;
+        let body = request.to_wire();
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("createBusiness", "POST"), || {
+                api.create_business().body(body.clone()).send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+
+    /// Adds a director (`POST /api/business/{businessId}/director`). When the
+    /// business then has a director and a UBO, it is submitted for
+    /// verification automatically.
+    pub async fn add_director(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
+        check_id(business_id)?;
+        person
+            .validate(CorePersonRole::Director)
+            .map_err(Error::Validation)?;
+        let body = person.to_wire();
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("addDirector", "POST"), || {
+                api.add_director()
+                    .business_id(business_id)
+                    .body(body.clone())
+                    .send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+
+    /// Adds an ultimate beneficial owner (`POST /api/business/{businessId}/ubo`).
+    /// When the business then has a director and a UBO, it is submitted for
+    /// verification automatically.
+    pub async fn add_ubo(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
+        check_id(business_id)?;
+        person
+            .validate(CorePersonRole::Ubo)
+            .map_err(Error::Validation)?;
+        let body = person.to_wire();
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("addUbo", "POST"), || {
+                api.add_ubo()
+                    .business_id(business_id)
+                    .body(body.clone())
+                    .send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+
+    /// The business and its verification status, with the rejection reason
+    /// when it was rejected (`GET /api/business/{businessId}`).
+    pub async fn get(&self, business_id: &str) -> Result<Business> {
+        check_id(business_id)?;
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::get("getBusiness"), || {
+                api.get_business().business_id(business_id).send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+
+    /// Updates a business (`PATCH /api/business/{businessId}`); each field
+    /// sent is reset to `PENDING` and re-reviewed. Checked first with
+    /// [`UpdateBusinessRequest::validate`].
+    pub async fn update(
+        &self,
+        business_id: &str,
+        changes: &UpdateBusinessRequest,
+    ) -> Result<Business> {
+        check_id(business_id)?;
+        changes.validate().map_err(Error::Validation)?;
+        let body = changes.to_wire();
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("updateBusiness", "PATCH"), || {
+                api.update_business()
+                    .business_id(business_id)
+                    .body(body.clone())
+                    .send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+}

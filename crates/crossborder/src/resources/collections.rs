@@ -1,0 +1,116 @@
+//! `client.collections()`.
+
+use std::time::Instant;
+
+use crossborder_api::decimal::Amount;
+use crossborder_api::types as wire;
+
+use crate::error::{violation, Error};
+use crate::execute::Operation;
+use crate::wire::{currency_to_wire, mismatch};
+use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
+
+/// Collections (inbound payments) and their transactions. Obtained with
+/// [`Client::collections`].
+#[derive(Debug, Clone, Copy)]
+pub struct Collections<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Collections<'_> {
+    /// Creates a collection (`POST /api/initiate-payment`) and returns it
+    /// with its `payRefrence` memo and payment instructions.
+    ///
+    /// The request is checked first ([`CollectionRequest::validate`]). It is
+    /// retried only when it provably never reached the server, with the same
+    /// `paymentReference`.
+    pub async fn create(&self, request: &CollectionRequest) -> Result<Transaction> {
+        request.validate().map_err(Error::Validation)?;
+        let body =
+            wire::InitiatePaymentRequest {
+                amount: Amount::new(request.amount),
+                from_currency: currency_to_wire(request.from_currency),
+                to_currency: currency_to_wire(request.to_currency),
+                payment_reference: request.payment_reference.as_str().try_into().map_err(|e| {
+                    violation("paymentReference", Rule::InvalidFormat, format!("{e}"))
+                })?,
+                rate_key: request.rate_key.clone(),
+                network: request.network.clone(),
+            };
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("initiatePayment", "POST"), || {
+                api.initiate_payment().body(body.clone()).send()
+            })
+            .await?;
+        transaction(response.status().as_u16(), response.into_inner().data)
+    }
+
+    /// The current state of a collection, by the reference given when it was
+    /// created (`GET /api/transaction/{paymentReference}`). Polling this is
+    /// the source of truth; the webhook is only a notification.
+    pub async fn get(&self, payment_reference: &str) -> Result<Transaction> {
+        get_transaction(self.client, payment_reference).await
+    }
+
+    /// Polls [`Collections::get`] until the transaction reaches a terminal
+    /// status (`COMPLETED`, `EXPIRED`, `FAILED`) and returns it, or fails with
+    /// [`Error::WaitTimeout`] carrying the last state read once
+    /// `options.timeout` has passed. Waits start at
+    /// `options.initial_interval` and double up to `options.max_interval`.
+    pub async fn wait_until_settled(
+        &self,
+        payment_reference: &str,
+        options: WaitOptions,
+    ) -> Result<Transaction> {
+        wait_until_settled(self.client, payment_reference, options).await
+    }
+}
+
+pub(crate) async fn get_transaction(client: &Client, reference: &str) -> Result<Transaction> {
+    if reference.trim().is_empty() {
+        return Err(violation("paymentReference", Rule::Required, "is required"));
+    }
+    let api = client.api();
+    let response = client
+        .send(Operation::get("getTransaction"), || {
+            api.get_transaction().payment_reference(reference).send()
+        })
+        .await?;
+    transaction(response.status().as_u16(), response.into_inner().data)
+}
+
+pub(crate) async fn wait_until_settled(
+    client: &Client,
+    reference: &str,
+    options: WaitOptions,
+) -> Result<Transaction> {
+    let deadline = Instant::now() + options.timeout;
+    let mut interval = options.initial_interval;
+    loop {
+        let last = get_transaction(client, reference).await?;
+        if last.status.is_terminal() {
+            return Ok(last);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(Error::WaitTimeout {
+                last: Box::new(last),
+            });
+        }
+        tracing::debug!(
+            reference,
+            status = %last.status,
+            wait_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX),
+            "transaction not settled yet"
+        );
+        tokio::time::sleep(interval.min(deadline - now)).await;
+        interval = options.next_interval(interval);
+    }
+}
+
+fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {
+    let copy = data.clone();
+    Transaction::try_from(data).map_err(|message| mismatch(status, message, &copy))
+}

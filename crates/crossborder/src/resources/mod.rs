@@ -1,0 +1,19 @@
+//! The operations, grouped by resource.
+
+mod banks;
+mod businesses;
+mod collections;
+mod payouts;
+mod quotes;
+mod sandbox;
+mod wallet;
+mod webhooks;
+
+pub use banks::Banks;
+pub use businesses::Businesses;
+pub use collections::Collections;
+pub use payouts::Payouts;
+pub use quotes::Quotes;
+pub use sandbox::Sandbox;
+pub use wallet::Wallet;
+pub use webhooks::Webhooks;

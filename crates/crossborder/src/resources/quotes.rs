@@ -1,0 +1,49 @@
+//! `client.quotes()`.
+
+use crossborder_api::decimal::Amount;
+
+use crate::execute::Operation;
+use crate::wire::{currency_to_wire, rail_to_wire};
+use crate::{Client, Quote, QuoteRequest, Result};
+
+/// Exchange quotes. Obtained with [`Client::quotes`].
+#[derive(Debug, Clone, Copy)]
+pub struct Quotes<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Quotes<'_> {
+    /// Gets a live quote for converting `request.amount` of
+    /// `request.from_currency` into `request.to_currency`
+    /// (`GET /api/qoutes/{from}/{to}/{amount}`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
+    /// use crossborder::{Currency, Decimal, QuoteRequest, Rail};
+    ///
+    /// let quote = client
+    ///     .quotes()
+    ///     .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(100, 0)).rail(Rail::Swift))
+    ///     .await?;
+    /// println!("1 USD = {} NGN, key {}", quote.rate, quote.rate_key);
+    /// # Ok(()) }
+    /// ```
+    pub async fn get(&self, request: QuoteRequest) -> Result<Quote> {
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::get("getQuote"), || {
+                let mut builder = api
+                    .get_quote()
+                    .from_currency(currency_to_wire(request.from_currency))
+                    .to_currency(currency_to_wire(request.to_currency))
+                    .amount(Amount::new(request.amount));
+                if let Some(rail) = request.rail {
+                    builder = builder.rail(rail_to_wire(rail));
+                }
+                builder.send()
+            })
+            .await?;
+        Ok(response.into_inner().data.into())
+    }
+}

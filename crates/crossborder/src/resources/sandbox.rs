@@ -1,0 +1,59 @@
+//! `client.sandbox()`.
+
+use crossborder_api::decimal::Amount;
+use crossborder_api::types as wire;
+
+use crate::error::{violation, Error};
+use crate::execute::Operation;
+use crate::wire::currency_to_wire;
+use crate::{Acknowledgement, Client, Result, Rule, SimulateFundingRequest};
+
+/// Staging-only simulations. Obtained with [`Client::sandbox`]; every
+/// operation fails with [`Error::SandboxOnly`] under a production (`live_`)
+/// key, before anything is sent.
+#[derive(Debug, Clone, Copy)]
+pub struct Sandbox<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Sandbox<'_> {
+    fn ensure_staging(&self) -> Result<()> {
+        if self.client.environment().is_production() {
+            Err(Error::SandboxOnly)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Simulates the payer of a collection paying
+    /// (`POST /api/simulate-funding`): the wallet is credited, the
+    /// transaction can then be read by polling, and the webhook fires.
+    /// `narration` must be the collection's `payRefrence` memo.
+    ///
+    /// Never retried unless the request provably did not reach the server;
+    /// a retry carries the same `session_id`.
+    pub async fn simulate_funding(
+        &self,
+        request: &SimulateFundingRequest,
+    ) -> Result<Acknowledgement> {
+        self.ensure_staging()?;
+        let body = wire::SimulateFundingRequest {
+            currency: currency_to_wire(request.currency),
+            amount: Amount::new(request.amount),
+            narration: request.narration.clone(),
+            session_id: request
+                .session_id
+                .as_str()
+                .try_into()
+                .map_err(|e| violation("sessionId", Rule::InvalidFormat, format!("{e}")))?,
+        };
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("simulateFunding", "POST"), || {
+                api.simulate_funding().body(body.clone()).send()
+            })
+            .await?;
+        Ok(response.into_inner().into())
+    }
+}

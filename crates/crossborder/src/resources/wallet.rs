@@ -1,0 +1,30 @@
+//! `client.wallet()`.
+
+use crate::execute::Operation;
+use crate::wire::currency_to_wire;
+use crate::{Balance, Client, Currency, Result};
+
+/// Wallet balances. Obtained with [`Client::wallet`].
+#[derive(Debug, Clone, Copy)]
+pub struct Wallet<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl Wallet<'_> {
+    /// The balance of the wallet in `currency` (`GET /api/balance/{currency}`).
+    pub async fn balance(&self, currency: Currency) -> Result<Balance> {
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::get("getBalance"), || {
+                api.get_balance()
+                    .currency(currency_to_wire(currency))
+                    .send()
+            })
+            .await?;
+        Ok(Balance {
+            currency,
+            amount: response.into_inner().data.balance.get(),
+        })
+    }
+}

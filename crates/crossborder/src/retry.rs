@@ -1,0 +1,198 @@
+//! When and how a failed request is sent again.
+//!
+//! The rule depends on what a repeated request could do:
+//!
+//! * **Reads** (`GET`) are retried on a connect error and on HTTP 429, 502,
+//!   503 and 504, with exponential backoff and full jitter, honouring a
+//!   `Retry-After` header given in seconds.
+//! * **Writes** (`POST`, `PUT`, `PATCH`), and above all those that move money
+//!   (payouts, collections, simulated funding), are retried **only** when the
+//!   request provably never reached the server: a connect error, raised before
+//!   any byte of the request was sent. The retry sends the very same body, so
+//!   a payout keeps its `sessionId` and a collection its `paymentReference`.
+//!   A timeout, a reset connection or any HTTP status (even 429 or 503) is
+//!   returned to the caller, who decides with the same idempotency key.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+/// How many times, and how far apart, a request is attempted.
+///
+/// The default makes at most 3 attempts, waiting a random time between zero
+/// and `200 ms * 2^n` (capped at 5 s) before retry `n`. See the
+/// [module documentation](crate#retries) for which failures are retried.
+///
+/// ```
+/// use std::time::Duration;
+/// use crossborder::RetryPolicy;
+///
+/// let policy = RetryPolicy::default()
+///     .max_attempts(5)
+///     .base_delay(Duration::from_millis(100))
+///     .max_delay(Duration::from_secs(2));
+/// assert_eq!(policy.attempts(), 5);
+/// assert_eq!(RetryPolicy::none().attempts(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    max_attempts: u32,
+    base_delay: Duration,
+    max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(200),
+            max_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries: every request is sent once.
+    pub fn none() -> RetryPolicy {
+        RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// Sets the total number of attempts, the first one included (at least 1).
+    pub fn max_attempts(mut self, attempts: u32) -> RetryPolicy {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// Sets the delay the backoff starts from.
+    pub fn base_delay(mut self, delay: Duration) -> RetryPolicy {
+        self.base_delay = delay;
+        self
+    }
+
+    /// Sets the longest wait between two attempts. A `Retry-After` longer
+    /// than this is not waited for: the error is returned instead.
+    pub fn max_delay(mut self, delay: Duration) -> RetryPolicy {
+        self.max_delay = delay;
+        self
+    }
+
+    /// The total number of attempts, the first one included.
+    pub fn attempts(&self) -> u32 {
+        self.max_attempts
+    }
+
+    /// The longest wait between two attempts.
+    pub fn max_wait(&self) -> Duration {
+        self.max_delay
+    }
+
+    /// The wait before retry number `retry` (0 for the first retry): a random
+    /// duration between zero and `min(max_delay, base_delay * 2^retry)`.
+    pub(crate) fn backoff(&self, retry: u32) -> Duration {
+        let ceiling = exponential(self.base_delay, retry).min(self.max_delay);
+        full_jitter(ceiling)
+    }
+}
+
+/// `base * 2^exponent`, saturating.
+pub(crate) fn exponential(base: Duration, exponent: u32) -> Duration {
+    let factor = 1u32.checked_shl(exponent.min(31)).unwrap_or(u32::MAX);
+    base.checked_mul(factor).unwrap_or(Duration::MAX)
+}
+
+/// A uniformly random duration in `[0, ceiling]`.
+pub(crate) fn full_jitter(ceiling: Duration) -> Duration {
+    let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX);
+    Duration::from_nanos(fastrand::u64(0..=nanos))
+}
+
+/// Whether an operation may be repeated when its outcome is unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Idempotency {
+    /// A read: repeating it changes nothing.
+    Read,
+    /// A write: repeated only when it provably never reached the server.
+    Write,
+}
+
+/// What the retry loop does after a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RetryDecision {
+    /// Return the error.
+    Stop,
+    /// Retry after the policy's backoff.
+    Backoff,
+    /// Retry after the server's `Retry-After`.
+    After(Duration),
+}
+
+/// Statuses a read is retried on.
+pub(crate) fn is_retryable_status(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS
+            | StatusCode::BAD_GATEWAY
+            | StatusCode::SERVICE_UNAVAILABLE
+            | StatusCode::GATEWAY_TIMEOUT
+    )
+}
+
+/// Reads `Retry-After` as a number of seconds (`"2"`, or `"0.05"` for tests
+/// and servers that send fractions). HTTP dates are not used by this API.
+pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
+    let text = value.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let seconds = text.parse::<f64>().ok()?;
+    Duration::try_from_secs_f64(seconds).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_stays_under_the_exponential_ceiling_and_the_cap() {
+        let policy = RetryPolicy::default()
+            .base_delay(Duration::from_millis(10))
+            .max_delay(Duration::from_millis(50));
+        for _ in 0..200 {
+            assert!(policy.backoff(0) <= Duration::from_millis(10));
+            assert!(policy.backoff(1) <= Duration::from_millis(20));
+            assert!(policy.backoff(10) <= Duration::from_millis(50));
+            assert!(policy.backoff(u32::MAX) <= Duration::from_millis(50));
+        }
+    }
+
+    #[test]
+    fn exponential_saturates() {
+        assert_eq!(
+            exponential(Duration::from_millis(200), 2),
+            Duration::from_millis(800)
+        );
+        assert_eq!(exponential(Duration::MAX, 3), Duration::MAX);
+    }
+
+    #[test]
+    fn retry_after_in_seconds() {
+        assert_eq!(parse_retry_after("3"), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after(" 0 "), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("0.25"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_retry_after("-1"), None);
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("NaN"), None);
+    }
+
+    #[test]
+    fn policy_limits() {
+        assert_eq!(RetryPolicy::default().attempts(), 3);
+        assert_eq!(RetryPolicy::default().max_attempts(0).attempts(), 1);
+        assert_eq!(RetryPolicy::none().attempts(), 1);
+        assert!(is_retryable_status(StatusCode::SERVICE_UNAVAILABLE));
+        assert!(!is_retryable_status(StatusCode::INTERNAL_SERVER_ERROR));
+    }
+}

@@ -1,0 +1,529 @@
+//! Sub-businesses (KYB): the create and update requests, and the record.
+
+use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
+use std::fmt;
+use std::str::FromStr;
+
+use crossborder_api::types as wire;
+use crossborder_core::kyb::{
+    validate_business_create, validate_business_update, AddressFields, BusinessFields,
+    NatureOfBusinessFields, ProofOfAddressFields,
+};
+use rust_decimal::Decimal;
+
+use crate::types::DocumentLink;
+use crate::wire::currency_to_wire;
+use crate::{BusinessType, Currency, ProofOfAddressType, Violations};
+
+/// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Address {
+    /// `houseNumber`.
+    pub house_number: String,
+    /// `street`.
+    pub street: String,
+    /// `city`.
+    pub city: String,
+    /// `state`.
+    pub state: String,
+    /// `zipCode`.
+    pub zip_code: String,
+    /// `subdivision` (optional).
+    pub subdivision: Option<String>,
+}
+
+impl Address {
+    pub(crate) fn fields(&self) -> AddressFields<'_> {
+        AddressFields {
+            house_number: Some(&self.house_number),
+            street: Some(&self.street),
+            city: Some(&self.city),
+            state: Some(&self.state),
+            zip_code: Some(&self.zip_code),
+            subdivision: self.subdivision.as_deref(),
+        }
+    }
+
+    pub(crate) fn to_wire(&self) -> wire::Address {
+        wire::Address {
+            house_number: self.house_number.clone(),
+            street: self.street.clone(),
+            city: self.city.clone(),
+            state: self.state.clone(),
+            zip_code: self.zip_code.clone(),
+            subdivision: self.subdivision.clone(),
+        }
+    }
+}
+
+/// `natureOfBusiness`: what the business does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NatureOfBusiness {
+    /// `nature`: free text.
+    pub nature: String,
+    /// `code`: the caller's own classification code.
+    pub code: String,
+}
+
+/// `proofOfAddress`: an uploaded document proving the business address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofOfAddress {
+    /// The upload's link.
+    pub url: String,
+    /// The caller's identifier for the document.
+    pub key: String,
+    /// The kind of document (wire name `type`).
+    pub kind: ProofOfAddressType,
+}
+
+/// `documents`: document key (`cac_document`, `bank_statement`, ...) to
+/// uploaded document. Keys are checked with
+/// [`crossborder_core::kyb::normalise_document_key`] before sending.
+pub type Documents = BTreeMap<String, DocumentLink>;
+
+/// `monthlyTransactionVolume`: the expected monthly volume.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonthlyTransactionVolume {
+    /// The currency of the volume.
+    pub currency: Currency,
+    /// The amount, exact (sent as a decimal string).
+    pub amount: Decimal,
+}
+
+/// `sourceOfFund`: where the business's funds come from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceOfFund {
+    /// A supporting document's link.
+    pub url: Option<String>,
+    /// The kind of source (wire name `type`).
+    pub kind: String,
+    /// A name for it.
+    pub name: Option<String>,
+}
+
+/// The optional fields of a business, shared by create and update.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BusinessDetails {
+    /// `operatingAddress`: a second address, when it differs.
+    pub operating_address: Option<Address>,
+    /// `businessDescription`.
+    pub business_description: Option<String>,
+    /// `activities`.
+    pub activities: Vec<String>,
+    /// `monthlyTransactionVolume`.
+    pub monthly_transaction_volume: Option<MonthlyTransactionVolume>,
+    /// `hasWebsite`.
+    pub has_website: Option<bool>,
+    /// `businessWebsite`: required when `has_website` is true.
+    pub business_website: Option<String>,
+    /// `sourceOfFund`.
+    pub source_of_fund: Option<SourceOfFund>,
+    /// The tax identification number, sent as both `TIN` and `tin` (the
+    /// service reads both spellings).
+    pub tin: Option<String>,
+    /// `EIN`.
+    pub ein: Option<String>,
+    /// `legalName`: when it differs from the name.
+    pub legal_name: Option<String>,
+    /// `address`: free-text address.
+    pub address: Option<String>,
+    /// `placeId`.
+    pub place_id: Option<String>,
+    /// `isHighRisk`.
+    pub is_high_risk: Option<bool>,
+    /// `annualTurnover`.
+    pub annual_turnover: Option<String>,
+    /// `monthlyPaymentsCount`.
+    pub monthly_payments_count: Option<String>,
+    /// `maxTransferAmount`.
+    pub max_transfer_amount: Option<String>,
+    /// `customerTypes`.
+    pub customer_types: Option<String>,
+    /// `sourceOfFundsDescription`.
+    pub source_of_funds_description: Option<String>,
+    /// `estimatedAnnualRevenue`.
+    pub estimated_annual_revenue: Option<String>,
+    /// `averageMonthlyTransactionVolume`.
+    pub average_monthly_transaction_volume: Option<String>,
+    /// `financialService`.
+    pub financial_service: Option<String>,
+    /// `businessPurpose`.
+    pub business_purpose: Option<String>,
+}
+
+/// A Nigerian sub-business to create (`POST /api/business`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateBusinessRequest {
+    /// `name`: the registered name.
+    pub name: String,
+    /// `businessType`: decides the required documents.
+    pub business_type: BusinessType,
+    /// `registrationNumber`: the CAC (or BN) number.
+    pub registration_number: String,
+    /// `email`.
+    pub email: String,
+    /// `phoneNumber`: E.164 format.
+    pub phone_number: String,
+    /// `natureOfBusiness`.
+    pub nature_of_business: NatureOfBusiness,
+    /// `businessAddress`.
+    pub business_address: Address,
+    /// `proofOfAddress`.
+    pub proof_of_address: ProofOfAddress,
+    /// `documents`.
+    pub documents: Documents,
+    /// The optional fields.
+    pub details: BusinessDetails,
+}
+
+/// Changes to a business (`PATCH /api/business/{businessId}`): every field
+/// is optional, and each field sent is reset to `PENDING` and re-reviewed.
+/// The name and registration number cannot be changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UpdateBusinessRequest {
+    /// `businessType`.
+    pub business_type: Option<BusinessType>,
+    /// `email`.
+    pub email: Option<String>,
+    /// `phoneNumber`.
+    pub phone_number: Option<String>,
+    /// `natureOfBusiness`.
+    pub nature_of_business: Option<NatureOfBusiness>,
+    /// `businessAddress`.
+    pub business_address: Option<Address>,
+    /// `proofOfAddress`.
+    pub proof_of_address: Option<ProofOfAddress>,
+    /// `documents`: only the documents that change.
+    pub documents: Option<Documents>,
+    /// The optional fields; only those set are sent.
+    pub details: BusinessDetails,
+}
+
+fn nature_fields(nature: Option<&NatureOfBusiness>) -> NatureOfBusinessFields<'_> {
+    nature
+        .map(|n| NatureOfBusinessFields {
+            nature: Some(&n.nature),
+            code: Some(&n.code),
+        })
+        .unwrap_or_default()
+}
+
+fn proof_fields(proof: Option<&ProofOfAddress>) -> ProofOfAddressFields<'_> {
+    proof
+        .map(|p| ProofOfAddressFields {
+            url: Some(&p.url),
+            key: Some(&p.key),
+            kind: Some(p.kind.as_str()),
+        })
+        .unwrap_or_default()
+}
+
+impl CreateBusinessRequest {
+    /// Checks the request with the API's KYB rules (required fields, email
+    /// and phone formats, document keys and the documents the business type
+    /// requires) and returns all violations at once.
+    pub fn validate(&self) -> Result<(), Violations> {
+        let fields = BusinessFields {
+            name: Some(&self.name),
+            business_type: Some(self.business_type.as_str()),
+            registration_number: Some(&self.registration_number),
+            email: Some(&self.email),
+            phone_number: Some(&self.phone_number),
+            nature_of_business: nature_fields(Some(&self.nature_of_business)),
+            business_address: self.business_address.fields(),
+            proof_of_address: proof_fields(Some(&self.proof_of_address)),
+            documents: self.documents.keys().map(String::as_str).collect(),
+            has_website: self.details.has_website,
+            business_website: self.details.business_website.as_deref(),
+        };
+        validate_business_create(&fields)
+    }
+
+    pub(crate) fn to_wire(&self) -> wire::CreateBusinessRequest {
+        let d = &self.details;
+        wire::CreateBusinessRequest {
+            name: self.name.clone(),
+            business_type: business_type_to_wire(self.business_type),
+            registration_number: self.registration_number.clone(),
+            email: self.email.clone(),
+            phone_number: self.phone_number.clone(),
+            nature_of_business: nature_to_wire(&self.nature_of_business),
+            business_address: self.business_address.to_wire(),
+            proof_of_address: proof_to_wire(&self.proof_of_address),
+            documents: documents_to_wire(&self.documents),
+            operating_address: d.operating_address.as_ref().map(Address::to_wire),
+            business_description: d.business_description.clone(),
+            activities: d.activities.clone(),
+            monthly_transaction_volume: d.monthly_transaction_volume.map(volume_to_wire),
+            has_website: d.has_website,
+            business_website: d.business_website.clone(),
+            source_of_fund: d.source_of_fund.as_ref().map(source_to_wire),
+            tin: d.tin.clone(),
+            tin_uppercase: d.tin.clone(),
+            ein: d.ein.clone(),
+            legal_name: d.legal_name.clone(),
+            address: d.address.clone(),
+            place_id: d.place_id.clone(),
+            is_high_risk: d.is_high_risk,
+            annual_turnover: d.annual_turnover.clone(),
+            monthly_payments_count: d.monthly_payments_count.clone(),
+            max_transfer_amount: d.max_transfer_amount.clone(),
+            customer_types: d.customer_types.clone(),
+            source_of_funds_description: d.source_of_funds_description.clone(),
+            estimated_annual_revenue: d.estimated_annual_revenue.clone(),
+            average_monthly_transaction_volume: d.average_monthly_transaction_volume.clone(),
+            financial_service: d.financial_service.clone(),
+            business_purpose: d.business_purpose.clone(),
+        }
+    }
+}
+
+impl UpdateBusinessRequest {
+    /// Checks the fields that are sent with the API's KYB rules and returns
+    /// all violations at once.
+    pub fn validate(&self) -> Result<(), Violations> {
+        let fields = BusinessFields {
+            name: None,
+            business_type: self.business_type.map(BusinessType::as_str),
+            registration_number: None,
+            email: self.email.as_deref(),
+            phone_number: self.phone_number.as_deref(),
+            nature_of_business: nature_fields(self.nature_of_business.as_ref()),
+            business_address: self
+                .business_address
+                .as_ref()
+                .map(Address::fields)
+                .unwrap_or_default(),
+            proof_of_address: proof_fields(self.proof_of_address.as_ref()),
+            documents: self
+                .documents
+                .iter()
+                .flat_map(|documents| documents.keys().map(String::as_str))
+                .collect(),
+            has_website: self.details.has_website,
+            business_website: self.details.business_website.as_deref(),
+        };
+        validate_business_update(&fields)
+    }
+
+    pub(crate) fn to_wire(&self) -> wire::UpdateBusinessRequest {
+        let d = &self.details;
+        wire::UpdateBusinessRequest {
+            business_type: self.business_type.map(business_type_to_wire),
+            email: self.email.clone(),
+            phone_number: self.phone_number.clone(),
+            nature_of_business: self.nature_of_business.as_ref().map(nature_to_wire),
+            business_address: self.business_address.as_ref().map(Address::to_wire),
+            proof_of_address: self.proof_of_address.as_ref().map(proof_to_wire),
+            documents: self.documents.as_ref().map(documents_to_wire),
+            operating_address: d.operating_address.as_ref().map(Address::to_wire),
+            business_description: d.business_description.clone(),
+            activities: d.activities.clone(),
+            monthly_transaction_volume: d.monthly_transaction_volume.map(volume_to_wire),
+            has_website: d.has_website,
+            business_website: d.business_website.clone(),
+            source_of_fund: d.source_of_fund.as_ref().map(source_to_wire),
+            tin: d.tin.clone(),
+            tin_uppercase: d.tin.clone(),
+            ein: d.ein.clone(),
+            legal_name: d.legal_name.clone(),
+            address: d.address.clone(),
+            place_id: d.place_id.clone(),
+            is_high_risk: d.is_high_risk,
+            annual_turnover: d.annual_turnover.clone(),
+            monthly_payments_count: d.monthly_payments_count.clone(),
+            max_transfer_amount: d.max_transfer_amount.clone(),
+            customer_types: d.customer_types.clone(),
+            source_of_funds_description: d.source_of_funds_description.clone(),
+            estimated_annual_revenue: d.estimated_annual_revenue.clone(),
+            average_monthly_transaction_volume: d.average_monthly_transaction_volume.clone(),
+            financial_service: d.financial_service.clone(),
+            business_purpose: d.business_purpose.clone(),
+        }
+    }
+}
+
+pub(crate) fn business_type_to_wire(kind: BusinessType) -> wire::BusinessType {
+    match kind {
+        BusinessType::Llc => wire::BusinessType::Llc,
+        BusinessType::Llp => wire::BusinessType::Llp,
+        BusinessType::SoleProprietorship => wire::BusinessType::SoleProprietorship,
+    }
+}
+
+fn business_type_from_wire(kind: wire::BusinessType) -> BusinessType {
+    match kind {
+        wire::BusinessType::Llc => BusinessType::Llc,
+        wire::BusinessType::Llp => BusinessType::Llp,
+        wire::BusinessType::SoleProprietorship => BusinessType::SoleProprietorship,
+    }
+}
+
+fn proof_type_to_wire(kind: ProofOfAddressType) -> wire::ProofOfAddressType {
+    match kind {
+        ProofOfAddressType::UtilityBill => wire::ProofOfAddressType::UtilityBill,
+        ProofOfAddressType::TaxBill => wire::ProofOfAddressType::TaxBill,
+        ProofOfAddressType::ElectricityBill => wire::ProofOfAddressType::ElectricityBill,
+        ProofOfAddressType::LeaseAgreement => wire::ProofOfAddressType::LeaseAgreement,
+        ProofOfAddressType::TenancyAgreement => wire::ProofOfAddressType::TenancyAgreement,
+        ProofOfAddressType::RecentUtilityBill => wire::ProofOfAddressType::RecentUtilityBill,
+        ProofOfAddressType::CouncilTaxBill => wire::ProofOfAddressType::CouncilTaxBill,
+    }
+}
+
+fn nature_to_wire(nature: &NatureOfBusiness) -> wire::NatureOfBusiness {
+    wire::NatureOfBusiness {
+        nature: nature.nature.clone(),
+        code: nature.code.clone(),
+    }
+}
+
+fn proof_to_wire(proof: &ProofOfAddress) -> wire::ProofOfAddress {
+    wire::ProofOfAddress {
+        url: proof.url.clone(),
+        key: proof.key.clone(),
+        type_: proof_type_to_wire(proof.kind),
+    }
+}
+
+fn documents_to_wire(documents: &Documents) -> wire::Documents {
+    wire::Documents(
+        documents
+            .iter()
+            .map(|(key, link)| (key.clone(), link.to_wire()))
+            .collect::<HashMap<_, _>>(),
+    )
+}
+
+fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
+    wire::MonthlyTransactionVolume {
+        currency: currency_to_wire(volume.currency),
+        amount: crossborder_api::decimal::DecimalString::new(volume.amount),
+    }
+}
+
+fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
+    wire::SourceOfFund {
+        url: source.url.clone(),
+        type_: source.kind.clone(),
+        name: source.name.clone(),
+    }
+}
+
+/// The verification status of a business, or of one of its fields. The set
+/// is open: a value this SDK does not know is kept in
+/// [`BusinessStatus::Unknown`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum BusinessStatus {
+    /// `PENDING`: waiting for a director and a UBO, or for review.
+    Pending,
+    /// `SUBMITTED`: submitted for verification.
+    Submitted,
+    /// `APPROVED`.
+    Approved,
+    /// `REJECTED`: see [`Business::rejection_reason`].
+    Rejected,
+    /// A status this SDK does not know, as sent.
+    Unknown(String),
+}
+
+impl BusinessStatus {
+    /// The wire spelling.
+    pub fn as_str(&self) -> &str {
+        match self {
+            BusinessStatus::Pending => "PENDING",
+            BusinessStatus::Submitted => "SUBMITTED",
+            BusinessStatus::Approved => "APPROVED",
+            BusinessStatus::Rejected => "REJECTED",
+            BusinessStatus::Unknown(other) => other,
+        }
+    }
+
+    /// True once verification is decided (`APPROVED` or `REJECTED`).
+    pub fn is_decided(&self) -> bool {
+        matches!(self, BusinessStatus::Approved | BusinessStatus::Rejected)
+    }
+}
+
+impl FromStr for BusinessStatus {
+    type Err = Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "PENDING" => BusinessStatus::Pending,
+            "SUBMITTED" => BusinessStatus::Submitted,
+            "APPROVED" => BusinessStatus::Approved,
+            "REJECTED" => BusinessStatus::Rejected,
+            other => BusinessStatus::Unknown(other.to_owned()),
+        })
+    }
+}
+
+impl fmt::Display for BusinessStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+pub(crate) fn business_status(status: wire::BusinessStatus) -> BusinessStatus {
+    match status.0.parse() {
+        Ok(status) => status,
+        Err(never) => match never {},
+    }
+}
+
+/// A sub-business and its verification state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Business {
+    /// The business id, for the other business operations.
+    pub id: String,
+    /// The registered name.
+    pub name: Option<String>,
+    /// The legal form.
+    pub business_type: Option<BusinessType>,
+    /// The registration number.
+    pub registration_number: Option<String>,
+    /// The country (always `NG`).
+    pub country: Option<String>,
+    /// The verification status.
+    pub status: BusinessStatus,
+    /// Why verification was rejected.
+    pub rejection_reason: Option<String>,
+    /// How many directors were added.
+    pub director_count: Option<u64>,
+    /// How many UBOs were added.
+    pub ubo_count: Option<u64>,
+    /// The review status of each submitted field, by wire field name.
+    pub field_statuses: BTreeMap<String, BusinessStatus>,
+    /// Creation time (ISO 8601).
+    pub created_at: Option<String>,
+    /// Last update time (ISO 8601).
+    pub updated_at: Option<String>,
+    /// Submission time (ISO 8601).
+    pub submitted_at: Option<String>,
+}
+
+impl From<wire::Business> for Business {
+    fn from(value: wire::Business) -> Self {
+        Business {
+            id: value.id,
+            name: value.name,
+            business_type: value.business_type.map(business_type_from_wire),
+            registration_number: value.registration_number,
+            country: value.country,
+            status: business_status(value.status),
+            rejection_reason: value.rejection_reason,
+            director_count: value.director_count,
+            ubo_count: value.ubo_count,
+            field_statuses: value
+                .field_statuses
+                .into_iter()
+                .map(|(field, status)| (field, business_status(status)))
+                .collect(),
+            created_at: value.created_at,
+            updated_at: value.updated_at,
+            submitted_at: value.submitted_at,
+        }
+    }
+}

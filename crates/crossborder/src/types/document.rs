@@ -1,0 +1,44 @@
+//! Uploaded documents and references to them.
+
+use crossborder_api::types as wire;
+
+/// A document stored by `upload_document`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadedDocument {
+    /// The link to pass as `url` wherever the document is referenced.
+    pub link: String,
+}
+
+impl UploadedDocument {
+    /// A reference to this document under the caller's own `key` (the
+    /// service stores the key as sent).
+    pub fn reference(&self, key: impl Into<String>) -> DocumentLink {
+        DocumentLink::new(self.link.clone(), key)
+    }
+}
+
+/// A reference to an uploaded document: `{ url, key }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentLink {
+    /// The upload's link.
+    pub url: String,
+    /// The caller's identifier for the document.
+    pub key: String,
+}
+
+impl DocumentLink {
+    /// A reference to the document at `url`, kept under `key`.
+    pub fn new(url: impl Into<String>, key: impl Into<String>) -> DocumentLink {
+        DocumentLink {
+            url: url.into(),
+            key: key.into(),
+        }
+    }
+
+    pub(crate) fn to_wire(&self) -> wire::DocumentLink {
+        wire::DocumentLink {
+            url: self.url.clone(),
+            key: self.key.clone(),
+        }
+    }
+}

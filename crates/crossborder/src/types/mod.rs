@@ -1,0 +1,34 @@
+//! The SDK's own request and response types: exact [`Decimal`](crate::Decimal)
+//! amounts, core [`Currency`](crate::Currency) codes, open status enums.
+//!
+//! Response types are converted from the generated wire types; fields the
+//! SDK does not know are ignored, and status values it does not know are
+//! kept in an `Unknown` variant instead of failing.
+
+mod ack;
+mod bank;
+mod business;
+mod collection;
+mod document;
+mod payout;
+mod person;
+mod quote;
+mod sandbox;
+mod transaction;
+mod wallet;
+
+pub use ack::Acknowledgement;
+pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
+pub use business::{
+    Address, Business, BusinessDetails, BusinessStatus, CreateBusinessRequest, Documents,
+    MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
+    UpdateBusinessRequest,
+};
+pub use collection::CollectionRequest;
+pub use document::{DocumentLink, UploadedDocument};
+pub use payout::{PayoutReceipt, PayoutRequest};
+pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
+pub use quote::{Quote, QuoteRequest};
+pub use sandbox::SimulateFundingRequest;
+pub use transaction::{PaymentInstruction, Transaction, TransactionStatus, TransactionType};
+pub use wallet::Balance;

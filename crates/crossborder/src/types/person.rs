@@ -1,0 +1,189 @@
+//! Directors and ultimate beneficial owners (UBOs).
+
+use std::convert::Infallible;
+use std::str::FromStr;
+
+use crossborder_api::types as wire;
+use crossborder_core::kyb::{self, validate_person, DocumentRefFields, PersonFields};
+use rust_decimal::Decimal;
+
+use crate::types::business::business_status;
+use crate::types::{Address, BusinessStatus, DocumentLink};
+use crate::{IdType, Violations};
+
+/// The optional fields of a director or UBO.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PersonDetails {
+    /// `additionalDocument`: a second document.
+    pub additional_document: Option<DocumentLink>,
+    /// `email`.
+    pub email: Option<String>,
+    /// `jobTitle`.
+    pub job_title: Option<String>,
+    /// `ownershipPercentage`, for UBOs: greater than 0, at most 100.
+    pub ownership_percentage: Option<Decimal>,
+    /// `middleName`.
+    pub middle_name: Option<String>,
+    /// `bvn`: the 11-digit Bank Verification Number.
+    pub bvn: Option<String>,
+}
+
+/// A director or UBO to add (the two share one shape; the same person may
+/// be added as both).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonRequest {
+    /// `firstName`.
+    pub first_name: String,
+    /// `lastName`.
+    pub last_name: String,
+    /// `dateOfBirth`: `YYYY-MM-DD`.
+    pub date_of_birth: String,
+    /// `nationality`: ISO 3166-1 alpha-2 code.
+    pub nationality: String,
+    /// `phoneNumber`: E.164 format.
+    pub phone_number: String,
+    /// `idNumber`.
+    pub id_number: String,
+    /// `idType`.
+    pub id_type: IdType,
+    /// `idDocumentUrl`: the link of the uploaded ID document.
+    pub id_document_url: String,
+    /// `address`.
+    pub address: Address,
+    /// `document`: a supporting document.
+    pub document: DocumentLink,
+    /// The optional fields.
+    pub details: PersonDetails,
+}
+
+fn document_fields(link: &DocumentLink) -> DocumentRefFields<'_> {
+    DocumentRefFields {
+        url: Some(&link.url),
+        key: Some(&link.key),
+    }
+}
+
+impl PersonRequest {
+    /// Checks the request with the API's rules for a person in `role` and
+    /// returns all violations at once.
+    pub fn validate(&self, role: kyb::PersonRole) -> Result<(), Violations> {
+        let percentage = self.details.ownership_percentage.map(|p| p.to_string());
+        let fields = PersonFields {
+            first_name: Some(&self.first_name),
+            last_name: Some(&self.last_name),
+            date_of_birth: Some(&self.date_of_birth),
+            nationality: Some(&self.nationality),
+            phone_number: Some(&self.phone_number),
+            id_number: Some(&self.id_number),
+            id_type: Some(self.id_type.as_str()),
+            id_document_url: Some(&self.id_document_url),
+            address: self.address.fields(),
+            document: document_fields(&self.document),
+            additional_document: self
+                .details
+                .additional_document
+                .as_ref()
+                .map(document_fields),
+            email: self.details.email.as_deref(),
+            job_title: self.details.job_title.as_deref(),
+            ownership_percentage: percentage.as_deref(),
+            middle_name: self.details.middle_name.as_deref(),
+            bvn: self.details.bvn.as_deref(),
+        };
+        validate_person(&fields, role)
+    }
+
+    pub(crate) fn to_wire(&self) -> wire::PersonRequest {
+        let d = &self.details;
+        wire::PersonRequest {
+            first_name: self.first_name.clone(),
+            last_name: self.last_name.clone(),
+            date_of_birth: self.date_of_birth.clone(),
+            nationality: self.nationality.clone(),
+            phone_number: self.phone_number.clone(),
+            id_number: self.id_number.clone(),
+            id_type: id_type_to_wire(self.id_type),
+            id_document_url: self.id_document_url.clone(),
+            address: self.address.to_wire(),
+            document: self.document.to_wire(),
+            additional_document: d.additional_document.as_ref().map(DocumentLink::to_wire),
+            email: d.email.clone(),
+            job_title: d.job_title.clone(),
+            ownership_percentage: d.ownership_percentage.map(|p| p.to_string()),
+            middle_name: d.middle_name.clone(),
+            bvn: d.bvn.clone(),
+        }
+    }
+}
+
+fn id_type_to_wire(kind: IdType) -> wire::IdType {
+    match kind {
+        IdType::IdCard => wire::IdType::IdCard,
+        IdType::BioMetricResidencePermit => wire::IdType::BioMetricResidencePermit,
+        IdType::BirthCertificate => wire::IdType::BirthCertificate,
+        IdType::CurrentPassport => wire::IdType::CurrentPassport,
+        IdType::DriverLicense => wire::IdType::DriverLicense,
+        IdType::BvnNumber => wire::IdType::BvnNumber,
+        IdType::NationalId => wire::IdType::NationalId,
+    }
+}
+
+/// The role a person was recorded in. The set is open.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PersonRole {
+    /// `DIRECTOR`.
+    Director,
+    /// `UBO`.
+    Ubo,
+    /// A role this SDK does not know, as sent.
+    Unknown(String),
+}
+
+impl FromStr for PersonRole {
+    type Err = Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "DIRECTOR" => PersonRole::Director,
+            "UBO" => PersonRole::Ubo,
+            other => PersonRole::Unknown(other.to_owned()),
+        })
+    }
+}
+
+/// A director or UBO as recorded, with the business status after the call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    /// The person's id.
+    pub id: String,
+    /// The business the person belongs to.
+    pub business_id: String,
+    /// Director or UBO.
+    pub role: PersonRole,
+    /// `firstName`.
+    pub first_name: Option<String>,
+    /// `lastName`.
+    pub last_name: Option<String>,
+    /// The business's status after the call (`SUBMITTED` once a director and
+    /// a UBO exist).
+    pub business_status: Option<BusinessStatus>,
+    /// True once the business has been submitted for verification.
+    pub submitted: Option<bool>,
+}
+
+impl From<wire::Person> for Person {
+    fn from(value: wire::Person) -> Self {
+        Person {
+            id: value.id,
+            business_id: value.business_id,
+            role: match value.role.0.parse() {
+                Ok(role) => role,
+                Err(never) => match never {},
+            },
+            first_name: value.first_name,
+            last_name: value.last_name,
+            business_status: value.business_status.map(business_status),
+            submitted: value.submitted,
+        }
+    }
+}

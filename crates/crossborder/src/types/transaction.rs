@@ -1,0 +1,233 @@
+//! Transactions: the state of a collection, or of a payout read by its
+//! session id.
+
+use std::convert::Infallible;
+use std::fmt;
+use std::str::FromStr;
+
+use crossborder_api::types as wire;
+use rust_decimal::Decimal;
+
+use crate::wire::{currency_from_wire, parse_decimal_text};
+use crate::Currency;
+
+/// The status of a collection or payout. The set is open: a value this SDK
+/// does not know is kept in [`TransactionStatus::Unknown`].
+///
+/// ```
+/// use crossborder::TransactionStatus;
+///
+/// assert_eq!("PARTIALLY_PAID".parse(), Ok(TransactionStatus::PartiallyPaid));
+/// assert!(TransactionStatus::Completed.is_terminal());
+/// let new: TransactionStatus = "ON_HOLD".parse().unwrap();
+/// assert_eq!(new, TransactionStatus::Unknown("ON_HOLD".into()));
+/// assert!(!new.is_terminal());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TransactionStatus {
+    /// `PENDING`: created, nothing paid yet.
+    Pending,
+    /// `PROCESSING`: a payout is on its way.
+    Processing,
+    /// `PARTIALLY_PAID`: a collection received part of its amount.
+    PartiallyPaid,
+    /// `COMPLETED`: fully paid (terminal).
+    Completed,
+    /// `EXPIRED`: the payment instruction lapsed unpaid (terminal).
+    Expired,
+    /// `FAILED`: the payout failed (terminal).
+    Failed,
+    /// A status this SDK does not know, as sent.
+    Unknown(String),
+}
+
+impl TransactionStatus {
+    /// The wire spelling.
+    pub fn as_str(&self) -> &str {
+        match self {
+            TransactionStatus::Pending => "PENDING",
+            TransactionStatus::Processing => "PROCESSING",
+            TransactionStatus::PartiallyPaid => "PARTIALLY_PAID",
+            TransactionStatus::Completed => "COMPLETED",
+            TransactionStatus::Expired => "EXPIRED",
+            TransactionStatus::Failed => "FAILED",
+            TransactionStatus::Unknown(other) => other,
+        }
+    }
+
+    /// True for `COMPLETED`, `EXPIRED` and `FAILED`: the status will not
+    /// change any more. Unknown statuses are not terminal.
+    pub fn is_terminal(&self) -> bool {
+        matches!(
+            self,
+            TransactionStatus::Completed | TransactionStatus::Expired | TransactionStatus::Failed
+        )
+    }
+}
+
+impl FromStr for TransactionStatus {
+    type Err = Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "PENDING" => TransactionStatus::Pending,
+            "PROCESSING" => TransactionStatus::Processing,
+            "PARTIALLY_PAID" => TransactionStatus::PartiallyPaid,
+            "COMPLETED" => TransactionStatus::Completed,
+            "EXPIRED" => TransactionStatus::Expired,
+            "FAILED" => TransactionStatus::Failed,
+            other => TransactionStatus::Unknown(other.to_owned()),
+        })
+    }
+}
+
+impl fmt::Display for TransactionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a transaction is a collection or a payout. The set is open.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TransactionType {
+    /// `COLLECTION`: an inbound payment.
+    Collection,
+    /// `PAYOUT`: an outbound payment.
+    Payout,
+    /// A type this SDK does not know, as sent.
+    Unknown(String),
+}
+
+impl FromStr for TransactionType {
+    type Err = Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "COLLECTION" => TransactionType::Collection,
+            "PAYOUT" => TransactionType::Payout,
+            other => TransactionType::Unknown(other.to_owned()),
+        })
+    }
+}
+
+/// How the payer transfers the funds of a collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentInstruction {
+    /// Tells the payer to use the `payRefrence` memo as transfer narration.
+    pub narration: Option<String>,
+    /// The account to pay into.
+    pub account_number: Option<String>,
+    /// The name of that account.
+    pub account_name: Option<String>,
+    /// The bank of that account.
+    pub bank_name: Option<String>,
+    /// The amount the payer must transfer, exact.
+    pub amount_to_transfer: Option<Decimal>,
+    /// Until when the instruction is valid (ISO 8601).
+    pub valid_until: Option<String>,
+}
+
+impl TryFrom<wire::PaymentInstruction> for PaymentInstruction {
+    type Error = String;
+
+    fn try_from(value: wire::PaymentInstruction) -> Result<Self, Self::Error> {
+        let amount_to_transfer = value
+            .amount_to_transfer
+            .as_deref()
+            .map(|text| parse_decimal_text("amountToTransfer", text))
+            .transpose()?;
+        Ok(PaymentInstruction {
+            narration: value.narration,
+            account_number: value.account_number,
+            account_name: value.account_name,
+            bank_name: value.bank_name,
+            amount_to_transfer,
+            valid_until: value.valid_until,
+        })
+    }
+}
+
+/// A collection, or a payout read by its session id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    /// The service's id.
+    pub transaction_id: String,
+    /// Collection or payout, when the server says.
+    pub kind: Option<TransactionType>,
+    /// The service-generated memo the payer must use as transfer narration
+    /// (wire name `payRefrence`, spelled so by the service).
+    pub pay_reference: Option<String>,
+    /// The caller's reference (a payout's session id for payouts).
+    pub payment_reference: String,
+    /// The amount, exact.
+    pub amount: Decimal,
+    /// The amount in `to_currency`.
+    pub to_amount: Option<Decimal>,
+    /// The amount plus fees.
+    pub total_amount: Option<Decimal>,
+    /// The amount paid so far.
+    pub paid_amount: Option<Decimal>,
+    /// The exchange rate applied.
+    pub rate: Option<Decimal>,
+    /// The status.
+    pub status: TransactionStatus,
+    /// The fee.
+    pub fee: Option<Decimal>,
+    /// The rate key used.
+    pub rate_key: Option<String>,
+    /// The source currency.
+    pub from_currency: Currency,
+    /// The destination currency.
+    pub to_currency: Currency,
+    /// The wallet address (crypto destinations).
+    pub address: Option<String>,
+    /// The crypto network.
+    pub network: Option<String>,
+    /// How the payer transfers the funds.
+    pub payment_instructions: Vec<PaymentInstruction>,
+}
+
+impl Transaction {
+    /// `amount - paid_amount`, when the server sent `paid_amount`; zero
+    /// means fully paid.
+    pub fn remaining_amount(&self) -> Option<Decimal> {
+        self.paid_amount.map(|paid| self.amount - paid)
+    }
+}
+
+impl TryFrom<wire::Transaction> for Transaction {
+    type Error = String;
+
+    fn try_from(value: wire::Transaction) -> Result<Self, Self::Error> {
+        let payment_instructions = value
+            .payment_instruction
+            .into_iter()
+            .map(PaymentInstruction::try_from)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Transaction {
+            transaction_id: value.transaction_id,
+            kind: value.type_.map(|kind| match kind.0.parse() {
+                Ok(kind) => kind,
+                Err(never) => match never {},
+            }),
+            pay_reference: value.pay_refrence,
+            payment_reference: value.payment_reference,
+            amount: value.amount.get(),
+            to_amount: value.to_amount.map(|v| v.get()),
+            total_amount: value.total_amount.map(|v| v.get()),
+            paid_amount: value.paid_amount.map(|v| v.get()),
+            rate: value.rate.map(|v| v.get()),
+            status: match value.status.0.parse() {
+                Ok(status) => status,
+                Err(never) => match never {},
+            },
+            fee: value.fee.map(|v| v.get()),
+            rate_key: value.rate_key,
+            from_currency: currency_from_wire(value.from_currency),
+            to_currency: currency_from_wire(value.to_currency),
+            address: value.address,
+            network: value.network,
+            payment_instructions,
+        })
+    }
+}

@@ -1,0 +1,23 @@
+//! Wallet balances.
+
+use std::fmt;
+
+use rust_decimal::Decimal;
+
+use crate::Currency;
+
+/// The balance of the business's wallet in one currency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Balance {
+    /// The wallet's currency (the one asked for).
+    pub currency: Currency,
+    /// The balance, exact.
+    pub amount: Decimal,
+}
+
+impl fmt::Display for Balance {
+    /// Formats as `1250000.75 NGN`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.amount, self.currency)
+    }
+}

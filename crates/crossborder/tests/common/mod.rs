@@ -1,0 +1,98 @@
+//! Helpers shared by the integration tests: a wiremock server on 127.0.0.1
+//! and a client pointed at it with tiny retry delays.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use crossborder::{Client, Decimal, RetryPolicy};
+use serde_json::{json, Value};
+use wiremock::MockServer;
+
+/// A staging key; tests check it never leaks.
+pub const KEY: &str = "test_sk_9b1e4f0c2d7a48e6";
+
+/// A production key.
+pub const LIVE_KEY: &str = "live_sk_5c3a9e2f7d1b40a8";
+
+/// A retry policy with millisecond waits.
+pub fn fast_retries() -> RetryPolicy {
+    RetryPolicy::default()
+        .max_attempts(3)
+        .base_delay(Duration::from_millis(1))
+        .max_delay(Duration::from_millis(50))
+}
+
+/// A client for `server`, with a trailing slash on the base URL on purpose.
+pub fn client_for(server: &MockServer, key: &str, retry: RetryPolicy) -> Client {
+    Client::builder()
+        .api_key(key)
+        .base_url(format!("{}/v1/", server.uri()))
+        .timeout(Duration::from_secs(5))
+        .connect_timeout(Duration::from_secs(2))
+        .retry_policy(retry)
+        .build()
+        .unwrap()
+}
+
+/// A started server and a staging client with fast retries.
+pub async fn setup() -> (MockServer, Client) {
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, fast_retries());
+    (server, client)
+}
+
+/// An exact decimal.
+pub fn dec(text: &str) -> Decimal {
+    Decimal::from_str_exact(text).unwrap()
+}
+
+/// The documented error body.
+pub fn error_body(status: u16, message: &str, path: &str) -> Value {
+    json!({
+        "statusCode": status,
+        "message": message,
+        "timestamp": "2026-11-21T12:00:00.000Z",
+        "path": path,
+        "request": {"method": "GET", "url": path}
+    })
+}
+
+/// The transaction of the spec's example, with `status`.
+pub fn transaction_json(status: &str) -> Value {
+    json!({
+        "message": "Transaction retrieved successfully",
+        "data": {
+            "transactionId": "txn_01HZX3K9QW",
+            "type": "COLLECTION",
+            "payRefrence": "PAY-7KQ2M9XD",
+            "paymentReference": "order-10045",
+            "amount": 50000,
+            "toAmount": 50000,
+            "totalAmount": 50000,
+            "paidAmount": 20000.5,
+            "rate": 1,
+            "status": status,
+            "fee": 0,
+            "fromCurrency": "NGN",
+            "toCurrency": "NGN",
+            "someFutureField": {"nested": true},
+            "paymentInstruction": [{
+                "narration": "Use PAY-7KQ2M9XD as the transfer narration",
+                "accountNumber": "9930001234",
+                "accountName": "Crossborder Collections",
+                "bankName": "Sandbox Bank",
+                "amountToTransfer": "50000.10",
+                "validUntil": "2026-11-22T12:00:00Z"
+            }]
+        },
+        "error": false
+    })
+}
+
+/// A local port nobody listens on.
+pub fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    port
+}

@@ -1,0 +1,292 @@
+//! The spec's error table, other API errors, and malformed responses: each
+//! maps to a typed error, never a panic.
+
+mod common;
+
+use common::{client_for, dec, error_body, setup, KEY};
+use crossborder::{Currency, Error, PayoutRequest, RetryPolicy};
+use serde_json::json;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn balance_error(body: ResponseTemplate) -> Error {
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, RetryPolicy::none());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(body)
+        .expect(1)
+        .mount(&server)
+        .await;
+    client.wallet().balance(Currency::Ngn).await.unwrap_err()
+}
+
+fn documented(status: u16, message: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status).set_body_json(error_body(status, message, "/v1/api/balance/NGN"))
+}
+
+#[tokio::test]
+async fn missing_api_key_header_is_403() {
+    let error = balance_error(documented(403, "API key header needed")).await;
+    match &error {
+        Error::MissingApiKeyHeader { message } => assert_eq!(message, "API key header needed"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.status(), Some(403));
+}
+
+#[tokio::test]
+async fn invalid_api_key_is_401() {
+    let error = balance_error(documented(401, "Invalid api key")).await;
+    match &error {
+        Error::InvalidApiKey { message } => assert_eq!(message, "Invalid api key"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.to_string(), "Invalid api key (HTTP 401)");
+}
+
+#[tokio::test]
+async fn api_access_not_granted_is_the_other_401() {
+    let text = "Not allowed to access this resource; contact support";
+    let error = balance_error(documented(401, text)).await;
+    match error {
+        Error::ApiAccessNotGranted { message } => assert_eq!(message, text),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn invalid_currency_is_400() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/bank-list/USD/XOF"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
+            400,
+            "Invalid currency: ABC",
+            "/v1/api/bank-list/USD/XOF",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client
+        .banks()
+        .list(Currency::Usd, Currency::Xof)
+        .await
+        .unwrap_err();
+    match &error {
+        Error::InvalidCurrency { code } => assert_eq!(code, "ABC"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.to_string(), "Invalid currency: ABC (HTTP 400)");
+}
+
+#[tokio::test]
+async fn other_api_errors_keep_their_body() {
+    let (server, client) = setup().await;
+    let body = json!({
+        "statusCode": 404,
+        "message": "Transaction not found: order-99999",
+        "timestamp": "2026-11-21T12:00:00.000Z",
+        "path": "/v1/api/transaction/order-99999",
+        "request": {"method": "GET", "url": "/v1/api/transaction/order-99999"}
+    });
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-99999"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(body))
+        .expect(1)
+        .mount(&server)
+        .await;
+    match client.collections().get("order-99999").await.unwrap_err() {
+        Error::Api {
+            status,
+            message,
+            path,
+            timestamp,
+            body,
+        } => {
+            assert_eq!(status, 404);
+            assert_eq!(message, "Transaction not found: order-99999");
+            assert_eq!(path.as_deref(), Some("/v1/api/transaction/order-99999"));
+            assert_eq!(timestamp.as_deref(), Some("2026-11-21T12:00:00.000Z"));
+            let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(body["request"]["method"], "GET");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn undocumented_status_with_an_api_body_is_an_api_error() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/payout"))
+        .respond_with(ResponseTemplate::new(422).set_body_json(error_body(
+            422,
+            "Insufficient balance",
+            "/v1/api/payout",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
+        .address("0xabc")
+        .network("ethereum");
+    match client.payouts().create(&payout).await.unwrap_err() {
+        Error::Api {
+            status, message, ..
+        } => {
+            assert_eq!(status, 422);
+            assert_eq!(message, "Insufficient balance");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn html_502_page_is_a_decode_error_with_its_status() {
+    let html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+    let error = balance_error(ResponseTemplate::new(502).set_body_raw(html, "text/html")).await;
+    match &error {
+        Error::Decode {
+            status,
+            body_prefix,
+            ..
+        } => {
+            assert_eq!(*status, Some(502));
+            assert_eq!(body_prefix, html);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.status(), Some(502));
+}
+
+#[tokio::test]
+async fn empty_success_body_is_a_decode_error() {
+    let error = balance_error(ResponseTemplate::new(200)).await;
+    match error {
+        Error::Decode { body_prefix, .. } => assert_eq!(body_prefix, ""),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn truncated_json_is_a_decode_error() {
+    let truncated = r#"{"message":"Balance retrieved","data":{"bala"#;
+    let error =
+        balance_error(ResponseTemplate::new(200).set_body_raw(truncated, "application/json")).await;
+    match error {
+        Error::Decode {
+            message,
+            body_prefix,
+            ..
+        } => {
+            assert!(message.contains("EOF"), "{message}");
+            assert_eq!(body_prefix, truncated);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn wrong_type_is_a_decode_error() {
+    for body in [
+        json!({"message": "ok", "data": {"balance": "lots"}}),
+        json!({"message": "ok", "data": {"balance": true}}),
+        json!({"message": "ok", "data": []}),
+        json!(["not", "an", "object"]),
+    ] {
+        let error = balance_error(ResponseTemplate::new(200).set_body_json(body.clone())).await;
+        assert!(matches!(error, Error::Decode { .. }), "{body}: {error:?}");
+    }
+}
+
+#[tokio::test]
+async fn undecodable_amount_to_transfer_is_a_decode_error() {
+    let (server, client) = setup().await;
+    let mut body = common::transaction_json("PENDING");
+    body["data"]["paymentInstruction"][0]["amountToTransfer"] = json!("fifty thousand");
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .mount(&server)
+        .await;
+    match client.collections().get("order-10045").await.unwrap_err() {
+        Error::Decode {
+            status, message, ..
+        } => {
+            assert_eq!(status, Some(200));
+            assert!(message.contains("amountToTransfer"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn long_bodies_are_cut_to_a_prefix() {
+    let long = format!("<html>{}</html>", "x".repeat(10_000));
+    let error = balance_error(ResponseTemplate::new(502).set_body_raw(long, "text/html")).await;
+    match error {
+        Error::Decode { body_prefix, .. } => {
+            assert_eq!(body_prefix.len(), crossborder::BODY_PREFIX_LEN);
+            assert!(body_prefix.starts_with("<html>xxx"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn html_500_on_a_documented_status_is_a_decode_error() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/payout"))
+        .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
+        .address("0xabc")
+        .network("ethereum");
+    let error = client.payouts().create(&payout).await.unwrap_err();
+    match error {
+        Error::Decode { body_prefix, .. } => assert_eq!(body_prefix, "<h1>oops</h1>"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn connection_refused_is_a_transport_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url(format!("http://127.0.0.1:{port}/v1"))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+}
+
+#[tokio::test]
+async fn slow_server_is_a_timeout() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"message": "ok", "data": {"balance": 1}}))
+                .set_delay(std::time::Duration::from_millis(500)),
+        )
+        .mount(&server)
+        .await;
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url(format!("{}/v1", server.uri()))
+        .timeout(std::time::Duration::from_millis(50))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert!(matches!(error, Error::Timeout(_)), "{error:?}");
+}

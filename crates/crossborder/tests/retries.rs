@@ -1,0 +1,230 @@
+//! Retry behaviour: reads are retried on 429/502/503/504, writes that move
+//! money never are (unless nothing reached the server).
+
+mod common;
+
+use std::time::Duration;
+
+use common::{dec, error_body, setup};
+use crossborder::{CollectionRequest, Currency, Error, PayoutRequest};
+use serde_json::json;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, ResponseTemplate};
+
+fn balance_ok() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"message": "ok", "data": {"balance": 10.5}}))
+}
+
+#[tokio::test]
+async fn get_is_retried_after_503_then_succeeds() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(balance_ok())
+        .with_priority(2)
+        .expect(1)
+        .mount(&server)
+        .await;
+    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(balance.amount, dec("10.5"));
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn get_gives_up_after_the_last_attempt() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(ResponseTemplate::new(504))
+        .expect(3)
+        .mount(&server)
+        .await;
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert_eq!(error.status(), Some(504));
+}
+
+#[tokio::test]
+async fn get_is_not_retried_after_500() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
+            500,
+            "Internal server error",
+            "/v1/api/balance/NGN",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured_on_429() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0.01")
+                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(balance_ok())
+        .with_priority(2)
+        .expect(1)
+        .mount(&server)
+        .await;
+    client.wallet().balance(Currency::Ngn).await.unwrap();
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+}
+
+#[tokio::test]
+async fn retry_after_beyond_the_cap_is_not_waited_for() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "3600")
+                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    match error {
+        Error::Api {
+            status, message, ..
+        } => {
+            assert_eq!(status, 429);
+            assert_eq!(message, "Too many requests");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn payout() -> PayoutRequest {
+    PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058")
+}
+
+#[tokio::test]
+async fn payout_is_not_retried_after_500() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/payout"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
+            500,
+            "Internal server error",
+            "/v1/api/payout",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.payouts().create(&payout()).await.unwrap_err();
+    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn writes_are_not_retried_on_503_or_429() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/payout"))
+        .respond_with(ResponseTemplate::new(503))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/initiate-payment"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0")
+                .set_body_json(error_body(
+                    429,
+                    "Too many requests",
+                    "/v1/api/initiate-payment",
+                )),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    assert_eq!(
+        client
+            .payouts()
+            .create(&payout())
+            .await
+            .unwrap_err()
+            .status(),
+        Some(503)
+    );
+    let collection = CollectionRequest::new("order-1", dec("10"), Currency::Ngn, Currency::Ngn);
+    assert_eq!(
+        client
+            .collections()
+            .create(&collection)
+            .await
+            .unwrap_err()
+            .status(),
+        Some(429)
+    );
+}
+
+#[tokio::test]
+async fn payout_timeout_is_not_retried() {
+    let (server, _) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/payout"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"message": "ok", "sessionId": "payout-retry-1"}))
+                .set_delay(Duration::from_millis(400)),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let client = crossborder::Client::builder()
+        .api_key(common::KEY)
+        .base_url(format!("{}/v1", server.uri()))
+        .timeout(Duration::from_millis(50))
+        .retry_policy(common::fast_retries())
+        .build()
+        .unwrap();
+    let error = client.payouts().create(&payout()).await.unwrap_err();
+    assert!(matches!(error, Error::Timeout(_)), "{error:?}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn retry_policy_none_sends_once() {
+    let server = wiremock::MockServer::start().await;
+    let client = common::client_for(&server, common::KEY, crossborder::RetryPolicy::none());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(ResponseTemplate::new(503))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert_eq!(error.status(), Some(503));
+}

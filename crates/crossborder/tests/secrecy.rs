@@ -1,0 +1,113 @@
+//! The API key never appears in Debug, Display, error text or tracing
+//! output, while it is sent on every request.
+
+mod common;
+
+use common::{client_for, closed_port, error_body, setup, KEY};
+use crossborder::{ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const SECRET_PART: &str = "sk_9b1e4f0c2d7a48e6";
+
+fn assert_hidden(text: &str) {
+    assert!(!text.contains(SECRET_PART), "the key leaked into: {text}");
+}
+
+fn assert_error_hidden(error: &Error) {
+    assert_hidden(&format!("{error}"));
+    assert_hidden(&format!("{error:?}"));
+    assert_hidden(&format!("{error:#?}"));
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        assert_hidden(&format!("{inner} {inner:?}"));
+        source = inner.source();
+    }
+}
+
+#[test]
+fn debug_of_configuration_types_hides_the_key() {
+    let key = ApiKey::new(KEY).unwrap();
+    assert_hidden(&format!("{key:?} {key:#?}"));
+    let builder = ClientBuilder::new().api_key(KEY);
+    assert_hidden(&format!("{builder:?} {builder:#?}"));
+    let headers = builder.default_headers().unwrap();
+    assert_hidden(&format!("{headers:?}"));
+    assert!(headers["x-api-key"].is_sensitive());
+    let client = builder.build().unwrap();
+    assert_hidden(&format!("{client:?} {client:#?}"));
+}
+
+#[test]
+fn configuration_errors_hide_the_key() {
+    for bad in [
+        "sk_9b1e4f0c2d7a48e6",
+        "prod_sk_9b1e4f0c2d7a48e6",
+        "test_sk_9b1e4f0c2d7a48e6\n",
+    ] {
+        match Client::builder().api_key(bad).build() {
+            Err(error) => assert_error_hidden(&error),
+            Ok(client) => assert_hidden(&format!("{client:?}")),
+        }
+    }
+}
+
+#[tokio::test]
+async fn key_is_sent_but_scrubbed_from_echoed_errors() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .and(header("x-api-key", KEY))
+        .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
+            400,
+            &format!("Key {KEY} is not valid here"),
+            "/v1/api/balance/NGN",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert!(matches!(error, Error::Api { status: 400, .. }), "{error:?}");
+    assert!(error.to_string().contains("[redacted]"), "{error}");
+    assert_error_hidden(&error);
+}
+
+#[tokio::test]
+async fn error_variants_hide_the_key() {
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, RetryPolicy::none());
+    let responses = [
+        ResponseTemplate::new(401).set_body_json(error_body(
+            401,
+            "Invalid api key",
+            "/v1/api/balance/NGN",
+        )),
+        ResponseTemplate::new(403).set_body_json(error_body(
+            403,
+            "API key header needed",
+            "/v1/api/balance/NGN",
+        )),
+        ResponseTemplate::new(502).set_body_raw(format!("<html>{KEY}</html>"), "text/html"),
+        ResponseTemplate::new(200)
+            .set_body_raw(format!("{{\"echo\":\"{KEY}\""), "application/json"),
+    ];
+    for response in responses {
+        server.reset().await;
+        Mock::given(method("GET"))
+            .and(path("/v1/api/balance/NGN"))
+            .respond_with(response)
+            .mount(&server)
+            .await;
+        let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+        assert_error_hidden(&error);
+    }
+    let offline = Client::builder()
+        .api_key(KEY)
+        .base_url(format!("http://127.0.0.1:{}/v1", closed_port()))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let error = offline.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert!(matches!(error, Error::Transport(_)));
+    assert_error_hidden(&error);
+}

@@ -1,0 +1,142 @@
+//! Tracing output: one span per operation with its fields, retries logged,
+//! and never the API key.
+//!
+//! A single global subscriber writes into one buffer, and the tests run one
+//! at a time, so every event of a test lands in the buffer it reads
+//! (thread-local subscribers miss events when other threads cache callsite
+//! interest first).
+
+mod common;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use common::{client_for, closed_port, dec, error_body, fast_retries, KEY};
+use crossborder::{Currency, Error, PayoutRequest};
+use serde_json::json;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buffer {
+    fn take(&self) -> String {
+        let mut bytes = self.0.lock().unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        bytes.clear();
+        text
+    }
+}
+
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn buffer() -> &'static Buffer {
+    static BUFFER: OnceLock<Buffer> = OnceLock::new();
+    BUFFER.get_or_init(|| {
+        let buffer = Buffer::default();
+        let writer = buffer.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).unwrap();
+        buffer
+    })
+}
+
+fn assert_hidden(text: &str) {
+    assert!(
+        !text.contains("sk_9b1e4f0c2d7a48e6"),
+        "the key leaked into: {text}"
+    );
+}
+
+#[tokio::test]
+async fn span_fields_are_recorded_and_the_key_is_not() {
+    let _serial = SERIAL.lock().await;
+    let buffer = buffer();
+    buffer.take();
+
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, fast_retries());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(ResponseTemplate::new(503))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .and(header("x-api-key", KEY))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"message": "ok", "data": {"balance": 1}})),
+        )
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/USD"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(error_body(
+            401,
+            "Invalid api key",
+            "/v1/api/balance/USD",
+        )))
+        .mount(&server)
+        .await;
+
+    client.wallet().balance(Currency::Ngn).await.unwrap();
+    client.wallet().balance(Currency::Usd).await.unwrap_err();
+
+    let text = buffer.take();
+    assert!(text.contains("crossborder.request"), "{text}");
+    assert!(text.contains("operation=\"getBalance\""), "{text}");
+    assert!(text.contains("http.method=\"GET\""), "{text}");
+    assert!(text.contains("http.status=200"), "{text}");
+    assert!(text.contains("http.status=401"), "{text}");
+    assert!(text.contains("duration_ms="), "{text}");
+    assert!(text.contains("attempts=2"), "{text}");
+    assert!(text.contains("retrying"), "{text}");
+    assert_hidden(&text);
+}
+
+#[tokio::test]
+async fn payout_is_retried_only_when_the_connection_was_refused() {
+    let _serial = SERIAL.lock().await;
+    let buffer = buffer();
+    buffer.take();
+
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url(format!("http://127.0.0.1:{}/v1", closed_port()))
+        .retry_policy(fast_retries())
+        .build()
+        .unwrap();
+    let payout = PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058");
+    let error = client.payouts().create(&payout).await.unwrap_err();
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+
+    let text = buffer.take();
+    assert_eq!(text.matches("retrying").count(), 2, "{text}");
+    assert!(text.contains("operation=\"createPayout\""), "{text}");
+    assert!(text.contains("attempts=3"), "{text}");
+    assert_hidden(&text);
+}
