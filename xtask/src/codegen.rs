@@ -73,7 +73,12 @@ pub fn generate(spec_path: &Path) -> Result<String> {
     settings
         .with_interface(InterfaceStyle::Builder)
         .with_tag(TagStyle::Merged)
-        .with_derive("schemars::JsonSchema");
+        .with_derive("schemars::JsonSchema")
+        // Per-client state (the API key, the user agent) lives in the
+        // hand-written `ClientState`; the hook puts it on every request, so a
+        // caller-supplied `reqwest::Client` carries the key too.
+        .with_inner_type(tokens("crate::ClientState")?)
+        .with_pre_hook(tokens("crate::ClientState::apply")?);
     for (name, rust) in REPLACEMENTS {
         settings.with_replacement(
             *name,
@@ -91,6 +96,16 @@ pub fn generate(spec_path: &Path) -> Result<String> {
     let code = prettyplease::unparse(&file);
     let code = preprocess::restore_wire_names(&code, &report.renames);
     Ok(format!("{HEADER}{code}"))
+}
+
+/// Parses a Rust path into the token stream progenitor's settings take
+/// (`FromStr`, so xtask needs no `quote` dependency of its own).
+fn tokens<T: std::str::FromStr>(path: &str) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    path.parse()
+        .map_err(|error| anyhow::anyhow!("`{path}` is not a Rust path: {error}"))
 }
 
 /// Runs `f`, turning a panic into `Err(message)` without printing the

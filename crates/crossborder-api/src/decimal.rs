@@ -187,7 +187,9 @@ impl schemars::JsonSchema for Amount {
 /// `DecimalString`, e.g. the payout `amount`), held exactly as a [`Decimal`].
 ///
 /// Serialises as `"1234567.89"`; deserialises from a numeric string or a
-/// number without rounding.
+/// number without rounding. Its JSON Schema carries the spec's pattern
+/// (`^[0-9]+(\.[0-9]+)?$`, unsigned plain decimals), while reading stays
+/// tolerant (a sign, an exponent or a JSON number is accepted).
 ///
 /// ```
 /// use crossborder_api::decimal::DecimalString;
@@ -214,7 +216,7 @@ impl schemars::JsonSchema for DecimalString {
         schemars::schema::SchemaObject {
             instance_type: Some(schemars::schema::InstanceType::String.into()),
             string: Some(Box::new(schemars::schema::StringValidation {
-                pattern: Some(r"^-?[0-9]+(\.[0-9]+)?$".to_string()),
+                pattern: Some(r"^[0-9]+(\.[0-9]+)?$".to_string()),
                 ..Default::default()
             })),
             metadata: Some(Box::new(schemars::schema::Metadata {
@@ -317,6 +319,24 @@ mod tests {
         // A number is accepted too, and written back as a string.
         let d: DecimalString = serde_json::from_str("100.50").unwrap();
         assert_eq!(serde_json::to_string(&d).unwrap(), "\"100.50\"");
+    }
+
+    #[test]
+    fn decimal_string_schema_pattern_is_the_specs() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../openapi/crossborder.yaml"
+        );
+        let spec: serde_json::Value =
+            serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let spec_pattern = &spec["components"]["schemas"]["DecimalString"]["pattern"];
+        let schema = schemars::schema_for!(DecimalString);
+        let ours = serde_json::to_value(&schema).unwrap();
+        assert_eq!(&ours["pattern"], spec_pattern);
+        assert_eq!(spec_pattern, r"^[0-9]+(\.[0-9]+)?$");
+        // Reading stays tolerant of what the pattern does not allow.
+        let negative: DecimalString = serde_json::from_str("\"-1.5\"").unwrap();
+        assert_eq!(negative.get(), dec("-1.5"));
     }
 
     #[test]

@@ -7691,6 +7691,7 @@ Version: 1.0.0*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
+    pub(crate) inner: crate::ClientState,
 }
 impl Client {
     /// Create a new client.
@@ -7698,7 +7699,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str) -> Self {
+    pub fn new(baseurl: &str, inner: crate::ClientState) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -7706,7 +7707,7 @@ impl Client {
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
-        Self::new_with_client(baseurl, client.build().unwrap())
+        Self::new_with_client(baseurl, client.build().unwrap(), inner)
     }
     /// Construct a new client with an existing `reqwest::Client`,
     /// allowing more control over its configuration.
@@ -7714,14 +7715,19 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new_with_client(baseurl: &str, client: reqwest::Client) -> Self {
+    pub fn new_with_client(
+        baseurl: &str,
+        client: reqwest::Client,
+        inner: crate::ClientState,
+    ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
             client,
+            inner,
         }
     }
 }
-impl ClientInfo<()> for Client {
+impl ClientInfo<crate::ClientState> for Client {
     fn api_version() -> &'static str {
         "1.0.0"
     }
@@ -7731,11 +7737,11 @@ impl ClientInfo<()> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &() {
-        &()
+    fn inner(&self) -> &crate::ClientState {
+        &self.inner
     }
 }
-impl ClientHooks<()> for &Client {}
+impl ClientHooks<crate::ClientState> for &Client {}
 impl Client {
     /**Get an exchange quote
 
@@ -8088,6 +8094,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "get_quote",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8210,6 +8217,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "initiate_payment",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8332,6 +8340,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "get_transaction",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8431,6 +8440,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "get_balance",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8550,6 +8560,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "get_bank_list",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8670,6 +8681,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "resolve_bank",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8799,6 +8811,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "create_payout",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -8935,6 +8948,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "create_business",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9055,6 +9069,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "get_business",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9195,6 +9210,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "update_business",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9342,6 +9358,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "add_director",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9489,6 +9506,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "add_ubo",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9620,6 +9638,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "set_webhook",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;
@@ -9746,6 +9765,7 @@ pub mod builder {
             let info = OperationInfo {
                 operation_id: "simulate_funding",
             };
+            (crate::ClientState::apply)(&client.inner, &mut request);
             client.pre(&mut request, &info).await?;
             let result = client.exec(request, &info).await;
             client.post(&result, &info).await?;

@@ -5,7 +5,9 @@
 //! change the spec and regenerate with `cargo xtask codegen` (CI runs
 //! `cargo xtask codegen --check`). Hand-written code lives next to it:
 //! [`decimal`] holds the exact money types the generated code uses instead of
-//! `f64`.
+//! `f64`, and [`ClientState`] is the generated client's inner state: the API
+//! key and user agent that its pre-request hook ([`ClientState::apply`]) puts
+//! on every request, whichever `reqwest::Client` sends it.
 //!
 //! Operations the generator cannot express (the multipart document upload)
 //! are hand-written in the `crossborder` SDK crate, not here.
@@ -13,6 +15,9 @@
 //! [progenitor]: https://github.com/oxidecomputer/progenitor
 
 pub mod decimal;
+mod state;
+
+pub use state::{ClientState, API_KEY_HEADER};
 
 #[allow(
     clippy::all,

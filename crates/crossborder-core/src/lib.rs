@@ -3,9 +3,12 @@
 //! This crate holds what the API decides, independent of how a request travels:
 //! the supported [`Currency`] codes and their minor units, settlement
 //! [`Rail`]s, exact decimal [`Money`], the payout rules
-//! ([`payout::validate_payout`], [`payout::required_fields`]) and the business
-//! verification (KYB) rules ([`kyb`]: document keys, required documents,
-//! business, director and UBO fields).
+//! ([`payout::validate_payout`], [`payout::required_fields`]), the collection
+//! rules ([`collection::validate_collection`]), the funding simulation rules
+//! ([`funding::validate_simulate_funding`]) and the business verification
+//! (KYB) rules ([`kyb`]: document keys, required documents, business,
+//! director and UBO fields, and the upload's file rules
+//! [`kyb::validate_upload`]).
 //!
 //! It is separate so the SDK (`crossborder`, which re-exports it), the local
 //! sandbox server and the CLI share one source of truth: a rule changed here
@@ -36,9 +39,12 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod field_rules;
 mod wire_enum;
 
+pub mod collection;
 pub mod currency;
+pub mod funding;
 pub mod kyb;
 pub mod money;
 pub mod payout;

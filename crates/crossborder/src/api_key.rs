@@ -6,8 +6,7 @@ use reqwest::header::HeaderValue;
 
 use crate::error::Error;
 
-/// Name of the header that carries the API key on every request.
-pub const API_KEY_HEADER: &str = "x-api-key";
+pub use crossborder_api::API_KEY_HEADER;
 
 /// The environment an API key belongs to, derived from its prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,9 +4,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, USER_AGENT};
+use crossborder_api::ClientState;
+use reqwest::header::HeaderValue;
 
-use crate::api_key::{ApiKey, API_KEY_HEADER};
+use crate::api_key::ApiKey;
 use crate::client::{Client, Inner};
 use crate::error::Error;
 use crate::retry::RetryPolicy;
@@ -140,32 +141,29 @@ impl ClientBuilder {
     /// Uses the caller's own `reqwest::Client` (proxies, certificates,
     /// connection pool shared with the rest of an application).
     ///
-    /// A built `reqwest::Client` cannot be changed, so the timeouts and
-    /// headers of this builder are **not** applied to it: install the
-    /// headers of [`ClientBuilder::default_headers`] (the sensitive
-    /// `x-api-key` and the user agent) when building it.
+    /// The API key and the user agent are still sent: they are added to each
+    /// request, not to the HTTP client. A built `reqwest::Client` cannot be
+    /// changed, so the timeouts of this builder are **not** applied to it;
+    /// set them when building it. Its TLS stack is the one it was built with.
     ///
     /// ```
+    /// use std::time::Duration;
     /// use crossborder::Client;
     ///
-    /// let builder = Client::builder().api_key("test_0123456789abcdef");
     /// let http = reqwest::Client::builder()
-    ///     .default_headers(builder.default_headers().unwrap())
+    ///     .timeout(Duration::from_secs(20))
     ///     .build()
     ///     .unwrap();
-    /// let client = builder.http_client(http).build().unwrap();
+    /// let client = Client::builder()
+    ///     .api_key("test_0123456789abcdef")
+    ///     .http_client(http)
+    ///     .build()
+    ///     .unwrap();
     /// # let _ = client;
     /// ```
     pub fn http_client(mut self, client: reqwest::Client) -> ClientBuilder {
         self.http_client = Some(client);
         self
-    }
-
-    /// The headers the SDK sends with every request: `x-api-key` (marked
-    /// sensitive) and `User-Agent`.
-    pub fn default_headers(&self) -> Result<HeaderMap, Error> {
-        let key = self.checked_key()?;
-        default_headers(&key)
     }
 
     fn checked_key(&self) -> Result<ApiKey, Error> {
@@ -185,7 +183,6 @@ impl ClientBuilder {
             Some(http) => http,
             None => {
                 let builder = reqwest::Client::builder()
-                    .default_headers(default_headers(&key)?)
                     .timeout(self.timeout)
                     .connect_timeout(self.connect_timeout);
                 #[cfg(feature = "native-tls")]
@@ -195,7 +192,8 @@ impl ClientBuilder {
                 })?
             }
         };
-        let api = crossborder_api::Client::new_with_client(&base_url, http.clone());
+        let state = client_state(&key)?;
+        let api = crossborder_api::Client::new_with_client(&base_url, http.clone(), state);
         Ok(Client {
             inner: Arc::new(Inner {
                 api,
@@ -208,11 +206,12 @@ impl ClientBuilder {
     }
 }
 
-fn default_headers(key: &ApiKey) -> Result<HeaderMap, Error> {
-    let mut headers = HeaderMap::new();
-    headers.insert(HeaderName::from_static(API_KEY_HEADER), key.header_value()?);
-    headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE));
-    Ok(headers)
+/// What every request carries, whichever HTTP client sends it: the
+/// sensitive `x-api-key` and the `User-Agent`.
+fn client_state(key: &ApiKey) -> Result<ClientState, Error> {
+    Ok(ClientState::new()
+        .with_api_key_value(key.header_value()?)
+        .with_user_agent(HeaderValue::from_static(USER_AGENT_VALUE)))
 }
 
 /// Checks a base URL and drops its trailing slashes, so that paths can be
@@ -313,12 +312,9 @@ mod tests {
         let client = builder.build().unwrap();
         let text = format!("{client:?}");
         assert!(!text.contains("hidden"), "{text}");
-        let headers = ClientBuilder::new()
-            .api_key("live_hidden")
-            .default_headers()
-            .unwrap();
-        assert!(headers[API_KEY_HEADER].is_sensitive());
-        assert!(!format!("{headers:?}").contains("hidden"));
-        assert_eq!(headers[USER_AGENT], USER_AGENT_VALUE);
+        let state = client.low_level().state();
+        assert!(state.has_api_key());
+        assert!(!format!("{state:?}").contains("hidden"));
+        assert_eq!(state.user_agent().unwrap(), USER_AGENT_VALUE);
     }
 }

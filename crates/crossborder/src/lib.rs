@@ -50,7 +50,8 @@
 //! [`Client::builder`] takes the API key, the base URL (with its `/v1`; a
 //! trailing slash is ignored), the request timeout (30 s by default), the
 //! connect timeout (10 s), the [`RetryPolicy`], or the caller's own
-//! `reqwest::Client`. [`Client::from_env`] reads `CROSSBORDER_API_KEY` and
+//! `reqwest::Client` (the key and user agent are added to each request, so
+//! such a client needs no special headers). [`Client::from_env`] reads `CROSSBORDER_API_KEY` and
 //! `CROSSBORDER_BASE_URL`. The key decides the environment: `live_` is
 //! production, `test_` is staging, anything else is refused when the client
 //! is built. Every request carries the user agent `crossborder-rust/<version>`.
@@ -100,8 +101,12 @@
 //! # Features
 //!
 //! * `rustls` (default): TLS through rustls.
-//! * `native-tls`: TLS through the platform's native stack, selected for the
-//!   SDK's own HTTP client.
+//! * `native-tls`: TLS through the platform's native stack. Build with
+//!   `default-features = false, features = ["native-tls"]` to have it
+//!   instead of rustls; with both enabled, the SDK's own HTTP client selects
+//!   native-tls.
+//!
+//! With neither, only `http://` base URLs work (a local sandbox).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -127,19 +132,22 @@ pub use error::{Error, Result, BODY_PREFIX_LEN};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
 pub use types::*;
-pub use upload::MAX_UPLOAD_BYTES;
 pub use wait::WaitOptions;
 
-pub use crossborder_core::kyb::{BusinessType, IdType, ProofOfAddressType};
+pub use crossborder_core::kyb::{
+    BusinessType, DocumentKind, IdType, ProofOfAddressType, UploadError, MAX_UPLOAD_BYTES,
+};
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
 pub use crossborder_core::{
     Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
 };
 
-/// The shared rules of the API (payout and KYB validation, document keys),
-/// re-exported from `crossborder-core` so that users depend on this crate
-/// only.
+/// The shared rules of the API (payout, collection, funding simulation and
+/// KYB validation, document keys, upload files), re-exported from
+/// `crossborder-core` so that users depend on this crate only.
 pub mod rules {
+    pub use crossborder_core::collection;
+    pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
 }

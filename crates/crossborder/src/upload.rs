@@ -1,96 +1,37 @@
-//! The document upload: the file rules and the hand-written multipart
-//! request (the generator cannot express multipart bodies).
+//! The document upload: the hand-written multipart request (the generator
+//! cannot express multipart bodies). The file rules are `crossborder-core`'s
+//! ([`validate_upload`]).
 
 use bytes::Bytes;
 use crossborder_api::types as wire;
+use crossborder_api::ClientState;
+use crossborder_core::kyb::{validate_upload, DocumentKind};
 use progenitor_client::{Error as LowError, ResponseValue};
 use reqwest::header::{HeaderValue, ACCEPT};
 use reqwest::multipart::{Form, Part};
 
-use crate::error::{violation, Error};
-use crate::{Rule, Violation, Violations};
-
-/// The largest file the upload accepts: 20 MB.
-pub const MAX_UPLOAD_BYTES: usize = 20 * 1024 * 1024;
+use crate::error::Error;
+use crate::Violations;
 
 /// The path of the upload, below the base URL.
 pub(crate) const UPLOAD_PATH: &str = "/api/upload-document";
 
-/// A file type the upload accepts, recognised from the file's first bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FileType {
-    Jpeg,
-    Png,
-    Pdf,
+/// Checks a file before uploading it (not empty, at most 20 MB, a JPEG, PNG
+/// or PDF by content) and returns its type; a failure is a validation error
+/// on the field `file`, with the API's message.
+pub(crate) fn check(bytes: &[u8]) -> Result<DocumentKind, Error> {
+    validate_upload(bytes).map_err(
+        |error| match Violations::from_vec(vec![error.violation()]) {
+            Some(violations) => Error::Validation(violations),
+            None => Error::InvalidRequest {
+                message: format!("file: {error}"),
+            },
+        },
+    )
 }
-
-impl FileType {
-    pub(crate) fn sniff(bytes: &[u8]) -> Option<FileType> {
-        if bytes.starts_with(b"%PDF-") {
-            Some(FileType::Pdf)
-        } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(FileType::Png)
-        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-            Some(FileType::Jpeg)
-        } else {
-            None
-        }
-    }
-
-    pub(crate) fn mime(self) -> &'static str {
-        match self {
-            FileType::Jpeg => "image/jpeg",
-            FileType::Png => "image/png",
-            FileType::Pdf => "application/pdf",
-        }
-    }
-
-    fn extension(self) -> &'static str {
-        match self {
-            FileType::Jpeg => "jpg",
-            FileType::Png => "png",
-            FileType::Pdf => "pdf",
-        }
-    }
-}
-
-/// Checks a file before uploading it: not empty, at most
-/// [`MAX_UPLOAD_BYTES`], and a JPEG, PNG or PDF by content. Every violation
-/// is reported at once.
-pub(crate) fn check(bytes: &[u8]) -> Result<FileType, Error> {
-    let kind = FileType::sniff(bytes);
-    let mut violations = Vec::new();
-    if bytes.is_empty() {
-        violations.push(Violation::new(
-            "file",
-            Rule::Required,
-            "is required (the file is empty)",
-        ));
-    } else {
-        if bytes.len() > MAX_UPLOAD_BYTES {
-            violations.push(Violation::new(
-                "file",
-                Rule::OutOfRange,
-                format!(
-                    "must be at most 20 MB ({MAX_UPLOAD_BYTES} bytes), got {} bytes",
-                    bytes.len()
-                ),
-            ));
-        }
-        if kind.is_none() {
-            violations.push(Violation::new("file", Rule::NotOneOf, NOT_ACCEPTED));
-        }
-    }
-    if let Some(violations) = Violations::from_vec(violations) {
-        return Err(Error::Validation(violations));
-    }
-    kind.ok_or_else(|| violation("file", Rule::NotOneOf, NOT_ACCEPTED))
-}
-
-const NOT_ACCEPTED: &str = "must be a JPEG, PNG or PDF file";
 
 /// The file name sent with the part: the caller's, or `document.<ext>`.
-pub(crate) fn file_name(name: &str, kind: FileType) -> String {
+pub(crate) fn file_name(name: &str, kind: DocumentKind) -> String {
     let trimmed = name.trim();
     if trimmed.is_empty() {
         format!("document.{}", kind.extension())
@@ -100,23 +41,29 @@ pub(crate) fn file_name(name: &str, kind: FileType) -> String {
 }
 
 /// Sends one upload attempt and answers like a generated operation, so the
-/// executor retries and maps its errors the same way.
+/// executor retries and maps its errors the same way. `state` adds the API
+/// key and user agent, as the generated operations' hook does.
 pub(crate) async fn send(
     http: &reqwest::Client,
+    state: &ClientState,
     url: &str,
     bytes: Bytes,
     file_name: String,
-    kind: FileType,
+    kind: DocumentKind,
 ) -> Result<ResponseValue<wire::UploadDocumentResponse>, LowError<wire::ErrorResponse>> {
     let part = Part::stream_with_length(reqwest::Body::from(bytes.clone()), bytes.len() as u64)
         .file_name(file_name)
-        .mime_str(kind.mime())
+        .mime_str(kind.media_type())
         .map_err(|error| LowError::InvalidRequest(error.to_string()))?;
-    let response = http
+    let mut request = http
         .post(url)
         .header(ACCEPT, HeaderValue::from_static("application/json"))
         .multipart(Form::new().part("file", part))
-        .send()
+        .build()
+        .map_err(|error| LowError::InvalidRequest(error.to_string()))?;
+    state.apply(&mut request);
+    let response = http
+        .execute(request)
         .await
         .map_err(LowError::CommunicationError)?;
     if response.status().as_u16() == 200 {
@@ -129,16 +76,20 @@ pub(crate) async fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Rule, MAX_UPLOAD_BYTES};
 
     #[test]
     fn accepted_types_by_content() {
-        assert_eq!(check(b"%PDF-1.7 ...").unwrap(), FileType::Pdf);
-        assert_eq!(check(b"\x89PNG\r\n\x1a\nrest").unwrap(), FileType::Png);
-        assert_eq!(check(&[0xFF, 0xD8, 0xFF, 0xE0]).unwrap(), FileType::Jpeg);
+        assert_eq!(check(b"%PDF-1.7 ...").unwrap(), DocumentKind::Pdf);
+        assert_eq!(check(b"\x89PNG\r\n\x1a\nrest").unwrap(), DocumentKind::Png);
+        assert_eq!(
+            check(&[0xFF, 0xD8, 0xFF, 0xE0]).unwrap(),
+            DocumentKind::Jpeg
+        );
         let error = check(b"GIF89a").unwrap_err();
         assert_eq!(
             error.violations().unwrap().to_string(),
-            "file: must be a JPEG, PNG or PDF file"
+            "file: Unsupported file type: only JPEG, PNG and PDF are accepted"
         );
         let error = check(b"").unwrap_err();
         assert_eq!(error.violations().unwrap()[0].rule, Rule::Required);
@@ -152,13 +103,17 @@ mod tests {
         let violations = error.violations().unwrap();
         assert_eq!(violations.len(), 1);
         assert_eq!(violations[0].rule, Rule::OutOfRange);
+        assert_eq!(
+            violations[0].message,
+            "File is larger than 20 MB (20971520 bytes)"
+        );
         big.truncate(MAX_UPLOAD_BYTES);
         assert!(check(&big).is_ok());
     }
 
     #[test]
     fn file_names() {
-        assert_eq!(file_name("cac.pdf", FileType::Pdf), "cac.pdf");
-        assert_eq!(file_name("  ", FileType::Png), "document.png");
+        assert_eq!(file_name("cac.pdf", DocumentKind::Pdf), "cac.pdf");
+        assert_eq!(file_name("  ", DocumentKind::Png), "document.png");
     }
 }

@@ -139,7 +139,7 @@ async fn converting_collection_needs_a_rate_key() {
     let violations = error.violations().unwrap();
     assert_eq!(
         violations.fields().collect::<Vec<_>>(),
-        ["paymentReference", "amount", "rateKey"]
+        ["amount", "paymentReference", "rateKey"]
     );
     assert!(server.received_requests().await.unwrap().is_empty());
 }
@@ -452,7 +452,7 @@ async fn upload_refuses_other_file_types_without_sending() {
         .unwrap_err();
     assert_eq!(
         error.violations().unwrap().to_string(),
-        "file: must be a JPEG, PNG or PDF file"
+        "file: Unsupported file type: only JPEG, PNG and PDF are accepted"
     );
     assert!(server.received_requests().await.unwrap().is_empty());
 }

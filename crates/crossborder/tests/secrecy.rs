@@ -5,7 +5,7 @@ mod common;
 
 use common::{client_for, closed_port, error_body, setup, KEY};
 use crossborder::{ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
-use wiremock::matchers::{header, method, path};
+use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const SECRET_PART: &str = "sk_9b1e4f0c2d7a48e6";
@@ -31,11 +31,10 @@ fn debug_of_configuration_types_hides_the_key() {
     assert_hidden(&format!("{key:?} {key:#?}"));
     let builder = ClientBuilder::new().api_key(KEY);
     assert_hidden(&format!("{builder:?} {builder:#?}"));
-    let headers = builder.default_headers().unwrap();
-    assert_hidden(&format!("{headers:?}"));
-    assert!(headers["x-api-key"].is_sensitive());
     let client = builder.build().unwrap();
     assert_hidden(&format!("{client:?} {client:#?}"));
+    let low_level = client.low_level();
+    assert_hidden(&format!("{low_level:?} {low_level:#?}"));
 }
 
 #[test]
@@ -110,4 +109,76 @@ async fn error_variants_hide_the_key() {
     let error = offline.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)));
     assert_error_hidden(&error);
+}
+
+/// A caller-supplied `reqwest::Client` (here with its own default header and
+/// no knowledge of the key) still sends `x-api-key` and the user agent on
+/// generated operations and on the hand-written upload, and the key stays
+/// out of every Debug output.
+#[tokio::test]
+async fn caller_supplied_http_client_sends_the_key() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .and(header("x-api-key", KEY))
+        .and(header("user-agent", crossborder::USER_AGENT_VALUE))
+        .and(header("x-caller", "kept"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"message": "ok", "data": {"balance": 12.5}})),
+        )
+        .expect(2)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/upload-document"))
+        .and(header("x-api-key", KEY))
+        .and(header_exists("content-type"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "message": "Document uploaded successfully",
+            "data": {"link": "https://files.example/doc.pdf"}
+        })))
+        .expect(1)
+        .mount(&server)
+        .await;
+
+    let mut own_headers = reqwest::header::HeaderMap::new();
+    own_headers.insert(
+        "x-caller",
+        reqwest::header::HeaderValue::from_static("kept"),
+    );
+    let http = reqwest::Client::builder()
+        .default_headers(own_headers)
+        .build()
+        .unwrap();
+    let client = Client::builder()
+        .api_key(KEY)
+        .base_url(format!("{}/v1", server.uri()))
+        .retry_policy(RetryPolicy::none())
+        .http_client(http)
+        .build()
+        .unwrap();
+
+    client.wallet().balance(Currency::Ngn).await.unwrap();
+    let uploaded = client
+        .businesses()
+        .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+        .await
+        .unwrap();
+    assert_eq!(uploaded.link, "https://files.example/doc.pdf");
+
+    // The low-level client shares the state: its requests carry the key too
+    // (the mock answers only requests that have it).
+    client
+        .low_level()
+        .get_balance()
+        .currency(crossborder::low_level::types::Currency::Ngn)
+        .send()
+        .await
+        .unwrap();
+
+    assert_hidden(&format!("{client:?} {client:#?}"));
+    let low_level = client.low_level();
+    assert_hidden(&format!("{low_level:?} {low_level:#?}"));
+    assert_hidden(&format!("{:?}", low_level.state()));
 }

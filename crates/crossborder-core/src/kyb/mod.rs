@@ -1,11 +1,13 @@
 //! Business onboarding (KYB): document keys and the required documents,
-//! and the rules of the business, director and UBO requests.
+//! the rules of the business, director and UBO requests, and the file rules
+//! of the document upload.
 
 pub mod address;
 pub mod business;
 pub mod contact;
 pub mod documents;
 pub mod person;
+pub mod upload;
 
 pub use address::AddressFields;
 pub use business::{
@@ -20,6 +22,7 @@ pub use documents::{
     DOCUMENT_KEY_ALIASES,
 };
 pub use person::{validate_person, IdType, PersonFields, PersonRole, UnknownIdType};
+pub use upload::{validate_upload, DocumentKind, UploadError, MAX_UPLOAD_BYTES};
 
 use std::borrow::Cow;
 

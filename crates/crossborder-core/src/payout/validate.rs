@@ -4,7 +4,8 @@
 use rust_decimal::Decimal;
 
 use crate::currency::Currency;
-use crate::money::{decimal_places, parse_amount, AmountError, Money};
+use crate::field_rules::{check_amount, known, parse_currency, report_currency, AmountWire};
+use crate::money::Money;
 use crate::payout::fields::PayoutFields;
 use crate::violation::{present, Collector, Rule, Violations};
 
@@ -132,10 +133,16 @@ pub fn validate_payout(fields: &PayoutFields<'_>) -> Result<ValidatedPayout, Vio
     // violations are still reported in wire order.
     let from = parse_currency(fields.from_currency);
     let to = parse_currency(fields.to_currency);
-    let known_from = from.as_ref().ok().copied().flatten();
-    let known_to = to.as_ref().ok().copied().flatten();
+    let known_from = known(&from);
+    let known_to = known(&to);
 
-    let amount = check_amount(&mut collector, fields.amount, known_from);
+    let amount = check_amount(
+        &mut collector,
+        PayoutFields::AMOUNT,
+        fields.amount,
+        known_from,
+        AmountWire::UnsignedString,
+    );
     report_currency(&mut collector, PayoutFields::FROM_CURRENCY, &from);
     report_currency(&mut collector, PayoutFields::TO_CURRENCY, &to);
     check_narration(&mut collector, fields.narration);
@@ -254,74 +261,6 @@ fn requirement(field: &str, from: Option<Currency>, to: Option<Currency>) -> Opt
     }
 }
 
-/// `Ok(None)` when absent or blank, `Ok(Some(_))` when valid, `Err(code)`
-/// when the code is not supported.
-fn parse_currency(value: Option<&str>) -> Result<Option<Currency>, String> {
-    match present(value) {
-        None => Ok(None),
-        Some(code) => code.parse().map(Some).map_err(|error| format!("{error}")),
-    }
-}
-
-fn report_currency(
-    collector: &mut Collector,
-    field: &'static str,
-    parsed: &Result<Option<Currency>, String>,
-) {
-    match parsed {
-        Ok(Some(_)) => {}
-        Ok(None) => collector.push(field, Rule::Required, "is required"),
-        Err(message) => collector.push(field, Rule::UnknownCurrency, message.clone()),
-    }
-}
-
-fn check_amount(
-    collector: &mut Collector,
-    value: Option<&str>,
-    from: Option<Currency>,
-) -> Option<Decimal> {
-    let text = collector.require(PayoutFields::AMOUNT, value)?;
-    let amount = match parse_amount(text) {
-        Ok(amount) => amount,
-        Err(AmountError::OutOfRange(_)) => {
-            collector.push(
-                PayoutFields::AMOUNT,
-                Rule::InvalidFormat,
-                "has more digits than can be represented exactly",
-            );
-            return None;
-        }
-        Err(_) => {
-            collector.push(
-                PayoutFields::AMOUNT,
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            );
-            return None;
-        }
-    };
-    if amount.is_zero() {
-        collector.push(
-            PayoutFields::AMOUNT,
-            Rule::NotPositive,
-            "must be greater than zero",
-        );
-        return None;
-    }
-    if let Some(from) = from {
-        let exponent = from.minor_unit_exponent();
-        if decimal_places(amount) > exponent {
-            collector.push(
-                PayoutFields::AMOUNT,
-                Rule::TooPrecise,
-                format!("has more decimal places than {from} allows ({exponent})"),
-            );
-            return None;
-        }
-    }
-    Some(amount)
-}
-
 fn check_narration(collector: &mut Collector, value: Option<&str>) {
     if let Some(narration) = value {
         let length = narration.chars().count();
@@ -352,6 +291,7 @@ fn check_session_id(collector: &mut Collector, value: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::money::parse_amount;
     use Currency::*;
 
     /// A valid NGN to NGN bank payout, the base every case edits.

@@ -47,10 +47,11 @@ impl Businesses<'_> {
         let file_name = upload::file_name(filename, kind);
         let url = format!("{}{}", self.client.base_url(), upload::UPLOAD_PATH);
         let http = &self.client.inner.http;
+        let state = self.client.api().state();
         let response = self
             .client
             .send(Operation::write("uploadDocument", "POST"), || {
-                upload::send(http, &url, bytes.clone(), file_name.clone(), kind)
+                upload::send(http, state, &url, bytes.clone(), file_name.clone(), kind)
             })
             .await?;
         Ok(UploadedDocument {

@@ -30,6 +30,7 @@ impl Sandbox<'_> {
     /// transaction can then be read by polling, and the webhook fires.
     /// `narration` must be the collection's `payRefrence` memo.
     ///
+    /// The request is checked first ([`SimulateFundingRequest::validate`]).
     /// Never retried unless the request provably did not reach the server;
     /// a retry carries the same `session_id`.
     pub async fn simulate_funding(
@@ -37,6 +38,7 @@ impl Sandbox<'_> {
         request: &SimulateFundingRequest,
     ) -> Result<Acknowledgement> {
         self.ensure_staging()?;
+        request.validate().map_err(Error::Validation)?;
         let body = wire::SimulateFundingRequest {
             currency: currency_to_wire(request.currency),
             amount: Amount::new(request.amount),

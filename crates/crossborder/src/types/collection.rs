@@ -1,5 +1,6 @@
 //! Creating a collection.
 
+use crossborder_core::collection::{validate_collection, CollectionFields};
 use rust_decimal::Decimal;
 
 use crate::Currency;
@@ -61,54 +62,23 @@ impl CollectionRequest {
     }
 }
 
-/// The longest `paymentReference` the API accepts.
-pub const MAX_PAYMENT_REFERENCE_CHARS: usize = 100;
-
 impl CollectionRequest {
     /// Checks what the API documents for a collection and returns all
-    /// violations at once: a `paymentReference` of 1 to 100 characters, a
-    /// positive amount, and a `rateKey` when the currencies differ.
+    /// violations at once, with the rules of `crossborder-core`
+    /// ([`validate_collection`](crate::rules::collection::validate_collection)):
+    /// a positive amount within `from_currency`'s minor unit, a
+    /// `paymentReference` of 1 to 100 characters, and a `rateKey` when the
+    /// currencies differ.
     pub fn validate(&self) -> Result<(), crate::Violations> {
-        use crate::{Rule, Violation};
-        let mut violations = Vec::new();
-        let reference = self.payment_reference.trim();
-        if reference.is_empty() {
-            violations.push(Violation::new(
-                "paymentReference",
-                Rule::Required,
-                "is required",
-            ));
-        } else if self.payment_reference.chars().count() > MAX_PAYMENT_REFERENCE_CHARS {
-            violations.push(Violation::new(
-                "paymentReference",
-                Rule::TooLong,
-                format!("must be at most {MAX_PAYMENT_REFERENCE_CHARS} characters"),
-            ));
-        }
-        if self.amount <= Decimal::ZERO {
-            violations.push(Violation::new(
-                "amount",
-                Rule::NotPositive,
-                "must be greater than zero",
-            ));
-        }
-        let has_rate_key = self
-            .rate_key
-            .as_deref()
-            .is_some_and(|key| !key.trim().is_empty());
-        if self.from_currency != self.to_currency && !has_rate_key {
-            violations.push(Violation::new(
-                "rateKey",
-                Rule::Required,
-                format!(
-                    "is required when fromCurrency ({}) differs from toCurrency ({})",
-                    self.from_currency, self.to_currency
-                ),
-            ));
-        }
-        match crate::Violations::from_vec(violations) {
-            Some(violations) => Err(violations),
-            None => Ok(()),
-        }
+        let amount = self.amount.to_string();
+        let fields = CollectionFields {
+            amount: Some(&amount),
+            from_currency: Some(self.from_currency.code()),
+            to_currency: Some(self.to_currency.code()),
+            payment_reference: Some(&self.payment_reference),
+            rate_key: self.rate_key.as_deref(),
+            network: self.network.as_deref(),
+        };
+        validate_collection(&fields).map(|_| ())
     }
 }

@@ -1,5 +1,6 @@
 //! The staging-only funding simulation.
 
+use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields};
 use rust_decimal::Decimal;
 
 use crate::Currency;
@@ -33,5 +34,30 @@ impl SimulateFundingRequest {
             narration: narration.into(),
             session_id: session_id.into(),
         }
+    }
+}
+
+impl SimulateFundingRequest {
+    /// Checks the simulation with the rules of `crossborder-core`
+    /// ([`validate_simulate_funding`](crate::rules::funding::validate_simulate_funding))
+    /// and returns all violations at once: a positive amount within the
+    /// currency's minor unit, a narration, and a `sessionId` of 1 to 100
+    /// characters.
+    ///
+    /// ```
+    /// use crossborder::{Currency, Decimal, SimulateFundingRequest};
+    ///
+    /// let request = SimulateFundingRequest::new(Currency::Ngn, Decimal::new(5000, 0), "PAY-7Q2M9XKD", "");
+    /// assert_eq!(request.validate().unwrap_err().to_string(), "sessionId: is required");
+    /// ```
+    pub fn validate(&self) -> Result<(), crate::Violations> {
+        let amount = self.amount.to_string();
+        let fields = SimulateFundingFields {
+            currency: Some(self.currency.code()),
+            amount: Some(&amount),
+            narration: Some(&self.narration),
+            session_id: Some(&self.session_id),
+        };
+        validate_simulate_funding(&fields).map(|_| ())
     }
 }
