@@ -6,7 +6,11 @@
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` proves the spec is usable by other generators
 //!   (TypeScript and Python clients).
+//! * `cargo xtask bench [--duration S] [--connections C]` compares the
+//!   requests per second of the sandbox and of a Prism mock of the spec
+//!   (writes `target/bench/balance.json`).
 
+mod bench;
 mod codegen;
 mod diff;
 mod lint_spec;
@@ -16,6 +20,7 @@ mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -41,6 +46,18 @@ enum Command {
     LintSpec,
     /// Generate TypeScript and Python clients from the spec and check they compile/import.
     SpecReuse,
+    /// Requests/s of the release sandbox vs a Prism mock for GET /v1/api/balance/NGN;
+    /// writes target/bench/balance.json.
+    Bench {
+        /// Measured seconds per server (after a 1 s warm-up).
+        #[arg(long, default_value_t = 5, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..=300))]
+        duration: u64,
+        /// Concurrent keep-alive connections.
+        #[arg(long, default_value_t = 16, value_name = "C",
+              value_parser = clap::value_parser!(u64).range(1..=1024))]
+        connections: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -49,6 +66,16 @@ fn main() -> ExitCode {
         Command::Codegen { check, spec } => codegen::run(&root, check, spec.as_deref()),
         Command::LintSpec => lint_spec::run(&root),
         Command::SpecReuse => spec_reuse::run(&root),
+        Command::Bench {
+            duration,
+            connections,
+        } => bench::run(
+            &root,
+            &bench::Options {
+                duration: Duration::from_secs(duration),
+                connections: usize::try_from(connections).unwrap_or(usize::MAX),
+            },
+        ),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,9 +6,11 @@ use std::process::{Command, Output};
 
 use anyhow::{bail, Context, Result};
 
-/// npm packages, pinned.
+/// npm packages, pinned. Prism (used by `cargo xtask bench`) stays on 5.14.2:
+/// later releases require Node.js >= 24, and the machines have Node.js 20.
 pub const NPM_PACKAGES: &[&str] = &[
     "@redocly/cli@2.77.0",
+    "@stoplight/prism-cli@5.14.2",
     "@stoplight/spectral-cli@6.16.3",
     "openapi-typescript@7.13.0",
     "typescript@5.9.3",
