@@ -1,0 +1,125 @@
+//! The state of the business behind one API key: wallets, quotes,
+//! collections, payouts, simulated fundings, sub-businesses and webhook URL.
+//!
+//! One account sits behind one lock (see [`crate::state::KeyEntry`]), so
+//! each request's read-check-write on it is atomic.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::SystemTime;
+
+use crossborder_core::Currency;
+use rust_decimal::Decimal;
+
+use crate::business::BusinessRecord;
+use crate::error::ApiError;
+use crate::funding::FundingRecord;
+use crate::payout::PayoutRecord;
+use crate::rates::QuoteRecord;
+use crate::transaction::TransactionRecord;
+
+/// Quotes kept before expired ones are pruned.
+const QUOTES_BEFORE_PRUNING: usize = 1024;
+
+/// One business's state.
+#[derive(Debug, Default)]
+pub(crate) struct Account {
+    balances: BTreeMap<Currency, Decimal>,
+    quotes: HashMap<String, QuoteRecord>,
+    /// Collections by the caller's paymentReference.
+    pub(crate) collections: HashMap<String, TransactionRecord>,
+    /// paymentReference of each collection by its payRefrence memo.
+    pub(crate) memos: HashMap<String, String>,
+    /// Payouts by sessionId.
+    pub(crate) payouts: HashMap<String, PayoutRecord>,
+    /// Simulated fundings by sessionId.
+    pub(crate) fundings: HashMap<String, FundingRecord>,
+    /// Sub-businesses by id.
+    pub(crate) businesses: BTreeMap<String, BusinessRecord>,
+    /// The registered webhook URL.
+    pub(crate) webhook_url: Option<String>,
+}
+
+impl Account {
+    /// A fresh account with the configured starting balances.
+    pub(crate) fn new(starting_balances: &BTreeMap<Currency, Decimal>) -> Account {
+        Account {
+            balances: starting_balances.clone(),
+            ..Account::default()
+        }
+    }
+
+    /// The balance of one wallet (0 when never credited).
+    pub(crate) fn balance(&self, currency: Currency) -> Decimal {
+        self.balances.get(&currency).copied().unwrap_or_default()
+    }
+
+    /// Adds `amount` to a wallet.
+    pub(crate) fn credit(&mut self, currency: Currency, amount: Decimal) -> Result<(), ApiError> {
+        let balance = self
+            .balance(currency)
+            .checked_add(amount)
+            .ok_or_else(|| ApiError::bad_request("amount: would overflow the wallet balance"))?;
+        self.balances.insert(currency, balance);
+        Ok(())
+    }
+
+    /// Takes `amount` from a wallet, or refuses with 400
+    /// `Insufficient balance: available 100.00 USD, required 150.00 USD`.
+    pub(crate) fn debit(&mut self, currency: Currency, amount: Decimal) -> Result<(), ApiError> {
+        let balance = self.balance(currency);
+        if balance < amount {
+            return Err(ApiError::bad_request(format!(
+                "Insufficient balance: available {} {currency}, required {} {currency}",
+                in_minor_units(balance, currency),
+                in_minor_units(amount, currency),
+            )));
+        }
+        self.balances.insert(currency, balance - amount);
+        Ok(())
+    }
+
+    /// Remembers a quote, pruning expired ones once there are many.
+    pub(crate) fn add_quote(&mut self, quote: QuoteRecord, now: SystemTime) {
+        if self.quotes.len() >= QUOTES_BEFORE_PRUNING {
+            self.quotes.retain(|_, kept| kept.expires_at >= now);
+        }
+        self.quotes.insert(quote.rate_key.clone(), quote);
+    }
+
+    /// Whether a rate key is already taken.
+    pub(crate) fn has_quote(&self, rate_key: &str) -> bool {
+        self.quotes.contains_key(rate_key)
+    }
+
+    /// The quote of `rate_key` if it is known, unexpired and issued for
+    /// `from`/`to`; otherwise 400 `rateKey is unknown or expired` or
+    /// `rateKey was issued for USD/NGN, not EUR/NGN`.
+    pub(crate) fn usable_quote(
+        &self,
+        rate_key: &str,
+        from: Currency,
+        to: Currency,
+        now: SystemTime,
+    ) -> Result<&QuoteRecord, ApiError> {
+        let quote = self
+            .quotes
+            .get(rate_key)
+            .filter(|quote| quote.expires_at >= now)
+            .ok_or_else(|| ApiError::bad_request("rateKey is unknown or expired"))?;
+        if quote.from != from || quote.to != to {
+            return Err(ApiError::bad_request(format!(
+                "rateKey was issued for {}/{}, not {from}/{to}",
+                quote.from, quote.to
+            )));
+        }
+        Ok(quote)
+    }
+}
+
+/// `amount` written with exactly the currency's minor-unit digits
+/// (`100.00 USD`, `3700 UGX`).
+pub(crate) fn in_minor_units(amount: Decimal, currency: Currency) -> String {
+    let mut shown = amount;
+    shown.rescale(currency.minor_unit_exponent());
+    shown.to_string()
+}

@@ -1,0 +1,239 @@
+//! Bank fixtures per destination currency, the bank list
+//! (`GET /api/bank-list/{from}/{to}`) and account resolution
+//! (`POST /api/resolve-bank`).
+//!
+//! Resolution is deterministic: a few fixed accounts have fixed names
+//! (`0123456789` is `ADAEZE OKAFOR` at any bank), every other account gets a
+//! name derived from a hash of the bank code and the number, and the
+//! account [`UNRESOLVABLE_ACCOUNT`] (`0000000000`) never resolves (404) and
+//! makes a payout to it fail.
+
+use axum::extract::State;
+use axum::Json;
+use crossborder_api::types::{Bank, BankListResponse, ResolveBankResponse, ResolvedAccount};
+use crossborder_core::{Currency, Rule, Violation};
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::json::{JsonObject, Reader};
+use crate::params::{currency_field, currency_param, required, PathParams};
+use crate::state::AppState;
+
+/// The account number that never resolves and whose payouts fail.
+pub const UNRESOLVABLE_ACCOUNT: &str = "0000000000";
+
+/// The banks a payout in `to` can be sent to, as `(code, name)`.
+///
+/// NGN has the ten largest Nigerian banks; KES, UGX, GHS, USD, GBP, EUR,
+/// CAD, XOF and XAF a few each; the cryptocurrencies none (they are paid to
+/// wallet addresses).
+pub fn banks(to: Currency) -> &'static [(&'static str, &'static str)] {
+    match to {
+        Currency::Ngn => &[
+            ("044", "Access Bank"),
+            ("058", "Guaranty Trust Bank"),
+            ("057", "Zenith Bank"),
+            ("011", "First Bank of Nigeria"),
+            ("033", "United Bank for Africa"),
+            ("070", "Fidelity Bank"),
+            ("032", "Union Bank of Nigeria"),
+            ("221", "Stanbic IBTC Bank"),
+            ("232", "Sterling Bank"),
+            ("035", "Wema Bank"),
+        ],
+        Currency::Kes => &[
+            ("01", "KCB Bank Kenya"),
+            ("68", "Equity Bank Kenya"),
+            ("11", "Co-operative Bank of Kenya"),
+            ("07", "NCBA Bank Kenya"),
+            ("03", "Absa Bank Kenya"),
+        ],
+        Currency::Ugx => &[
+            ("031", "Stanbic Bank Uganda"),
+            ("006", "Centenary Bank"),
+            ("005", "dfcu Bank"),
+            ("002", "Absa Bank Uganda"),
+        ],
+        Currency::Ghs => &[
+            ("040100", "GCB Bank"),
+            ("130100", "Ecobank Ghana"),
+            ("240100", "Fidelity Bank Ghana"),
+            ("190100", "Stanbic Bank Ghana"),
+        ],
+        Currency::Usd => &[
+            ("021000021", "JPMorgan Chase Bank"),
+            ("026009593", "Bank of America"),
+            ("121000248", "Wells Fargo Bank"),
+        ],
+        Currency::Gbp => &[
+            ("200000", "Barclays Bank"),
+            ("400000", "HSBC UK Bank"),
+            ("300000", "Lloyds Bank"),
+        ],
+        Currency::Eur => &[
+            ("DEUTDEFF", "Deutsche Bank"),
+            ("BNPAFRPP", "BNP Paribas"),
+            ("INGBNL2A", "ING Bank"),
+        ],
+        Currency::Cad => &[
+            ("003", "Royal Bank of Canada"),
+            ("004", "Toronto-Dominion Bank"),
+            ("002", "Bank of Nova Scotia"),
+        ],
+        Currency::Xof => &[
+            ("SN010", "Ecobank Senegal"),
+            ("SN011", "Societe Generale Senegal"),
+        ],
+        Currency::Xaf => &[
+            ("CM001", "Afriland First Bank"),
+            ("CM029", "Ecobank Cameroon"),
+        ],
+        Currency::Usdt | Currency::Usdc | Currency::Cngn => &[],
+    }
+}
+
+/// The name of the bank with `code` for payouts in `to`.
+pub fn bank_name(to: Currency, code: &str) -> Option<&'static str> {
+    banks(to)
+        .iter()
+        .find(|(known, _)| *known == code)
+        .map(|(_, name)| *name)
+}
+
+const FIRST_NAMES: [&str; 12] = [
+    "ADAEZE",
+    "CHINEDU",
+    "FUNMILAYO",
+    "IBRAHIM",
+    "NGOZI",
+    "OLUWASEUN",
+    "AMINA",
+    "EMEKA",
+    "KEMI",
+    "TUNDE",
+    "ZAINAB",
+    "OBINNA",
+];
+const LAST_NAMES: [&str; 12] = [
+    "OKAFOR", "ADEYEMI", "BELLO", "EZE", "OKONKWO", "BALOGUN", "MUSA", "NWOSU", "ADEBAYO",
+    "ABUBAKAR", "OKEKE", "LAWAL",
+];
+
+/// The account name of `account_number` at bank `bank_code`, or `None` for
+/// [`UNRESOLVABLE_ACCOUNT`].
+pub fn account_name(bank_code: &str, account_number: &str) -> Option<String> {
+    if account_number == UNRESOLVABLE_ACCOUNT {
+        return None;
+    }
+    if account_number == "0123456789" {
+        return Some("ADAEZE OKAFOR".to_owned());
+    }
+    // FNV-1a: stable across runs and platforms, unlike the std hasher.
+    let hash = format!("{bank_code}/{account_number}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let first = FIRST_NAMES[(hash % 12) as usize];
+    let last = LAST_NAMES[((hash >> 32) % 12) as usize];
+    Some(format!("{first} {last}"))
+}
+
+/// `GET /api/bank-list/{fromCurrency}/{toCurrency}`: the banks of
+/// `toCurrency` (the source currency does not change the list).
+pub(crate) async fn bank_list(
+    State(_state): State<AppState>,
+    _caller: Caller,
+    PathParams((from, to)): PathParams<(String, String)>,
+) -> Result<Json<BankListResponse>, ApiError> {
+    currency_param(&from)?;
+    let to = currency_param(&to)?;
+    Ok(Json(BankListResponse {
+        message: "Banks retrieved successfully".to_owned(),
+        data: banks(to)
+            .iter()
+            .map(|(code, name)| Bank {
+                code: (*code).to_owned(),
+                name: (*name).to_owned(),
+            })
+            .collect(),
+    }))
+}
+
+/// `POST /api/resolve-bank`.
+pub(crate) async fn resolve_bank(
+    State(_state): State<AppState>,
+    _caller: Caller,
+    JsonObject(body): JsonObject,
+) -> Result<Json<ResolveBankResponse>, ApiError> {
+    let reader = Reader::new(&body);
+    let mut violations = Vec::new();
+    let account_number = reader.string("accountNumber", &mut violations);
+    let bank_code = reader.string("bankCode", &mut violations);
+    let from = reader.string("fromCurrency", &mut violations);
+    let to = reader.string("toCurrency", &mut violations);
+
+    let account_number = required(&mut violations, "accountNumber", account_number);
+    if let Some(number) = &account_number {
+        let shape_ok =
+            (6..=34).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_alphanumeric());
+        if !shape_ok {
+            violations.push(Violation::new(
+                "accountNumber",
+                Rule::InvalidFormat,
+                "must be 6 to 34 letters or digits",
+            ));
+        }
+    }
+    let bank_code = required(&mut violations, "bankCode", bank_code);
+    let _from = currency_field(&mut violations, "fromCurrency", from);
+    let to = currency_field(&mut violations, "toCurrency", to);
+    if !violations.is_empty() {
+        return Err(ApiError::invalid(&violations));
+    }
+    let (Some(account_number), Some(bank_code), Some(to)) = (account_number, bank_code, to) else {
+        return Err(ApiError::bad_request(
+            "accountNumber, bankCode and toCurrency are required",
+        ));
+    };
+
+    if bank_name(to, &bank_code).is_none() {
+        return Err(ApiError::bad_request(format!(
+            "Unknown bank code {bank_code} for {to}"
+        )));
+    }
+    let account_name = account_name(&bank_code, &account_number).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "Could not resolve account {account_number} at bank {bank_code}"
+        ))
+    })?;
+    Ok(Json(ResolveBankResponse {
+        message: "Account resolved successfully".to_owned(),
+        data: ResolvedAccount {
+            bank_code,
+            account_name,
+            account_number,
+        },
+        error: Some(false),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_deterministic() {
+        assert_eq!(
+            account_name("058", "0123456789").as_deref(),
+            Some("ADAEZE OKAFOR")
+        );
+        assert_eq!(account_name("058", UNRESOLVABLE_ACCOUNT), None);
+        let once = account_name("044", "1234567890");
+        assert_eq!(once, account_name("044", "1234567890"));
+        assert!(once.is_some());
+        assert_eq!(bank_name(Currency::Ngn, "058"), Some("Guaranty Trust Bank"));
+        assert_eq!(bank_name(Currency::Kes, "058"), None);
+        assert!(banks(Currency::Usdt).is_empty());
+    }
+}

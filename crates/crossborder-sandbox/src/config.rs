@@ -1,0 +1,339 @@
+//! The sandbox's configuration: API keys, starting balances, lifetimes and
+//! limits.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::str::FromStr;
+use std::time::Duration;
+
+use crossborder_core::Currency;
+use rust_decimal::Decimal;
+
+use crate::clock::Clock;
+
+/// The default staging key: a staging business with API access.
+pub const STAGING_KEY: &str = "test_sandbox_key";
+/// The default production key: a production business with API access
+/// (simulate-funding is refused for it, as in production).
+pub const PRODUCTION_KEY: &str = "live_sandbox_key";
+/// The default key of a staging business without API access: every request
+/// with it is 401 `Not allowed to access this resource; contact support`.
+pub const NO_ACCESS_KEY: &str = "test_noaccess_key";
+
+/// The environment a key belongs to, given by its prefix as in the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Environment {
+    /// Keys starting with `test_`.
+    Staging,
+    /// Keys starting with `live_`.
+    Production,
+}
+
+impl Environment {
+    /// The environment of `key` from its prefix, or `None` when it starts
+    /// with neither `test_` nor `live_`.
+    pub fn of_key(key: &str) -> Option<Environment> {
+        if key.starts_with("test_") {
+            Some(Environment::Staging)
+        } else if key.starts_with("live_") {
+            Some(Environment::Production)
+        } else {
+            None
+        }
+    }
+}
+
+/// One API key the sandbox accepts, with the business behind it.
+///
+/// Every key has its own business: its own balances, quotes, collections,
+/// payouts, sub-businesses and webhook URL.
+///
+/// Parsed from text as `KEY` or `KEY noaccess` (also `KEY:noaccess`), the
+/// form of `--key` and of a line of a keys file.
+///
+/// ```
+/// use crossborder_sandbox::{ApiKeySpec, Environment};
+///
+/// let key: ApiKeySpec = "live_merchant_1".parse().unwrap();
+/// assert_eq!(key.environment(), Environment::Production);
+/// assert!(key.has_api_access());
+/// let blocked: ApiKeySpec = "test_blocked noaccess".parse().unwrap();
+/// assert!(!blocked.has_api_access());
+/// assert!("merchant".parse::<ApiKeySpec>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeySpec {
+    key: String,
+    environment: Environment,
+    api_access: bool,
+}
+
+/// Why a text is not a usable API key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// The key does not start with `test_` or `live_`.
+    #[error("API key `{0}` must start with `test_` (staging) or `live_` (production)")]
+    Prefix(String),
+    /// The key has characters a header value cannot carry plainly.
+    #[error("API key `{0}` must be printable ASCII without spaces")]
+    Characters(String),
+    /// A flag after the key is not `noaccess`.
+    #[error("unknown flag `{flag}` after API key `{key}` (the only flag is `noaccess`)")]
+    Flag {
+        /// The key.
+        key: String,
+        /// The flag that was not understood.
+        flag: String,
+    },
+}
+
+impl ApiKeySpec {
+    /// A key with API access; its environment comes from its prefix.
+    pub fn new(key: impl Into<String>) -> Result<ApiKeySpec, KeyError> {
+        let key = key.into();
+        if !key.bytes().all(|b| b.is_ascii_graphic()) || key.is_empty() {
+            return Err(KeyError::Characters(key));
+        }
+        let environment = Environment::of_key(&key).ok_or_else(|| KeyError::Prefix(key.clone()))?;
+        Ok(ApiKeySpec {
+            key,
+            environment,
+            api_access: true,
+        })
+    }
+
+    /// The same key for a business that has not been granted API access.
+    pub fn without_api_access(mut self) -> ApiKeySpec {
+        self.api_access = false;
+        self
+    }
+
+    /// The key as sent in `x-api-key`.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The environment, from the prefix.
+    pub fn environment(&self) -> Environment {
+        self.environment
+    }
+
+    /// Whether the business behind the key may use the API.
+    pub fn has_api_access(&self) -> bool {
+        self.api_access
+    }
+
+    /// The three default keys: [`STAGING_KEY`], [`PRODUCTION_KEY`] and
+    /// [`NO_ACCESS_KEY`].
+    pub fn defaults() -> Vec<ApiKeySpec> {
+        vec![
+            ApiKeySpec::known(STAGING_KEY, Environment::Staging, true),
+            ApiKeySpec::known(PRODUCTION_KEY, Environment::Production, true),
+            ApiKeySpec::known(NO_ACCESS_KEY, Environment::Staging, false),
+        ]
+    }
+
+    fn known(key: &str, environment: Environment, api_access: bool) -> ApiKeySpec {
+        ApiKeySpec {
+            key: key.to_owned(),
+            environment,
+            api_access,
+        }
+    }
+}
+
+impl FromStr for ApiKeySpec {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        let (key, flag) = match text.split_once(|c: char| c == ':' || c.is_whitespace()) {
+            Some((key, flag)) => (key, Some(flag.trim())),
+            None => (text, None),
+        };
+        let spec = ApiKeySpec::new(key)?;
+        match flag {
+            None => Ok(spec),
+            Some("noaccess") => Ok(spec.without_api_access()),
+            Some(flag) => Err(KeyError::Flag {
+                key: key.to_owned(),
+                flag: flag.to_owned(),
+            }),
+        }
+    }
+}
+
+impl fmt::Display for ApiKeySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let environment = match self.environment {
+            Environment::Staging => "staging",
+            Environment::Production => "production",
+        };
+        let access = if self.api_access {
+            "API access"
+        } else {
+            "no API access"
+        };
+        write!(f, "{} ({environment}, {access})", self.key)
+    }
+}
+
+/// A line of a keys file that is not a key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct KeysFileError {
+    /// The 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub error: KeyError,
+}
+
+/// Parses a keys file: one key per line as `KEY` or `KEY noaccess`; blank
+/// lines and lines starting with `#` are ignored.
+///
+/// ```
+/// let keys = crossborder_sandbox::parse_keys_file("# mine\ntest_a\nlive_b noaccess\n").unwrap();
+/// assert_eq!(keys.len(), 2);
+/// assert!(!keys[1].has_api_access());
+/// ```
+pub fn parse_keys_file(text: &str) -> Result<Vec<ApiKeySpec>, KeysFileError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let line = line.trim();
+            !line.is_empty() && !line.starts_with('#')
+        })
+        .map(|(index, line)| {
+            line.parse().map_err(|error| KeysFileError {
+                line: index + 1,
+                error,
+            })
+        })
+        .collect()
+}
+
+/// The starting balance of every business with API access: NGN 5,000,000,
+/// USD 10,000 and USDT 10,000; every other currency starts at 0.
+pub fn default_starting_balances() -> BTreeMap<Currency, Decimal> {
+    BTreeMap::from([
+        (Currency::Ngn, Decimal::new(5_000_000, 0)),
+        (Currency::Usd, Decimal::new(10_000, 0)),
+        (Currency::Usdt, Decimal::new(10_000, 0)),
+    ])
+}
+
+/// How to run a sandbox. Build it with [`SandboxConfig::default`] and the
+/// `with_*` methods.
+///
+/// ```
+/// use std::time::Duration;
+/// use crossborder_sandbox::{ApiKeySpec, SandboxConfig};
+///
+/// let config = SandboxConfig::default()
+///     .with_quote_ttl(Duration::from_secs(2))
+///     .with_key(ApiKeySpec::new("test_second_merchant").unwrap());
+/// assert_eq!(config.keys.len(), 4);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    /// Address to listen on; default `127.0.0.1:0` (a free loopback port).
+    pub addr: SocketAddr,
+    /// Accepted API keys; default [`ApiKeySpec::defaults`].
+    pub keys: Vec<ApiKeySpec>,
+    /// Wallet balances every business starts with; default
+    /// [`default_starting_balances`]. Missing currencies start at 0.
+    pub starting_balances: BTreeMap<Currency, Decimal>,
+    /// How long a quote's rateKey is accepted; default 300 s.
+    pub quote_ttl: Duration,
+    /// How long a collection's payment instruction is valid (the collection
+    /// is EXPIRED after that if unpaid); default 24 h.
+    pub instruction_ttl: Duration,
+    /// Timeout of the one webhook delivery attempt; default 5 s.
+    pub webhook_timeout: Duration,
+    /// Largest JSON request body accepted; default 1 MiB (413 above).
+    pub max_json_body_bytes: usize,
+    /// Largest uploaded document accepted; default 20 MiB (413 above).
+    pub max_upload_bytes: usize,
+    /// Where the sandbox reads the time; default [`Clock::system`].
+    pub clock: Clock,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
+            keys: ApiKeySpec::defaults(),
+            starting_balances: default_starting_balances(),
+            quote_ttl: Duration::from_secs(300),
+            instruction_ttl: Duration::from_secs(24 * 60 * 60),
+            webhook_timeout: Duration::from_secs(5),
+            max_json_body_bytes: 1024 * 1024,
+            max_upload_bytes: 20 * 1024 * 1024,
+            clock: Clock::system(),
+        }
+    }
+}
+
+impl SandboxConfig {
+    /// Listens on `addr` instead of `127.0.0.1:0`.
+    pub fn with_addr(mut self, addr: SocketAddr) -> Self {
+        self.addr = addr;
+        self
+    }
+
+    /// Accepts one more key (keeping the others).
+    pub fn with_key(mut self, key: ApiKeySpec) -> Self {
+        self.keys.retain(|existing| existing.key() != key.key());
+        self.keys.push(key);
+        self
+    }
+
+    /// Accepts exactly `keys`.
+    pub fn with_keys(mut self, keys: Vec<ApiKeySpec>) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Sets the starting balance of one currency for every business.
+    pub fn with_starting_balance(mut self, currency: Currency, amount: Decimal) -> Self {
+        self.starting_balances.insert(currency, amount);
+        self
+    }
+
+    /// Sets how long a rateKey is accepted.
+    pub fn with_quote_ttl(mut self, ttl: Duration) -> Self {
+        self.quote_ttl = ttl;
+        self
+    }
+
+    /// Sets how long a payment instruction is valid.
+    pub fn with_instruction_ttl(mut self, ttl: Duration) -> Self {
+        self.instruction_ttl = ttl;
+        self
+    }
+
+    /// Sets the webhook delivery timeout.
+    pub fn with_webhook_timeout(mut self, timeout: Duration) -> Self {
+        self.webhook_timeout = timeout;
+        self
+    }
+
+    /// Sets the largest JSON body accepted.
+    pub fn with_max_json_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_json_body_bytes = bytes;
+        self
+    }
+
+    /// Sets the largest uploaded document accepted.
+    pub fn with_max_upload_bytes(mut self, bytes: usize) -> Self {
+        self.max_upload_bytes = bytes;
+        self
+    }
+
+    /// Reads the time from `clock`.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+}

@@ -1,0 +1,207 @@
+//! Errors in the API's shape: `{statusCode, message, timestamp, path,
+//! request: {method, url}}` plus `errors: [{field, message}]` for validation.
+//!
+//! Handlers return an [`ApiError`], which carries only the status, the
+//! message and the field errors; the [`envelope`] middleware, which sees the
+//! request, adds the timestamp, the path and the request, and also turns
+//! every other error response (an unknown route, a wrong method, a panic)
+//! into the same shape.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use crossborder_api::types::{ErrorRequest, ErrorResponse, FieldError};
+use crossborder_core::{Rule, Violation, Violations};
+
+use crate::state::AppState;
+use crate::timestamp::rfc3339;
+
+/// An error answered to a request, before the envelope adds the request's
+/// details.
+#[derive(Debug, Clone)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+    errors: Vec<FieldError>,
+}
+
+impl ApiError {
+    /// An error with a status and a message.
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// 400 with `message`.
+    pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 404 with `message`.
+    pub(crate) fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 409 with `message`.
+    pub(crate) fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// 413 for a body over `limit` bytes.
+    pub(crate) fn too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("Request body is larger than {limit} bytes"),
+        )
+    }
+
+    /// 400 listing every violation in `errors`.
+    ///
+    /// The message joins the violations with `; ` (`amount: is required;
+    /// sessionId: is required`), except for the two conditions the API
+    /// gives its own message for: an unsupported currency code
+    /// (`Invalid currency: <code>`) and an unrecognised document key
+    /// (`Unrecognized document key: <key>`). Then the message is the first
+    /// such violation's, and every violation is still listed in `errors`.
+    pub(crate) fn validation(violations: &Violations) -> ApiError {
+        ApiError::invalid(violations)
+    }
+
+    /// [`ApiError::validation`] for a plain list (callers check that it is
+    /// not empty).
+    pub(crate) fn invalid(violations: &[Violation]) -> ApiError {
+        let message = match violations.iter().find(|violation| {
+            matches!(
+                violation.rule,
+                Rule::UnknownCurrency | Rule::UnknownDocumentKey
+            )
+        }) {
+            Some(violation) => violation.message.clone(),
+            None => violations
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message,
+            errors: violations.iter().map(field_error).collect(),
+        }
+    }
+
+    /// 400 for one violation.
+    pub(crate) fn violation(violation: Violation) -> ApiError {
+        ApiError::invalid(&[violation])
+    }
+
+    /// The status.
+    pub(crate) fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The message.
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+fn field_error(violation: &Violation) -> FieldError {
+    FieldError {
+        field: violation.field.to_string(),
+        message: violation.message.clone(),
+    }
+}
+
+impl From<Violations> for ApiError {
+    fn from(violations: Violations) -> Self {
+        ApiError::validation(&violations)
+    }
+}
+
+/// Marks a response as an [`ApiError`] for [`envelope`] to complete.
+#[derive(Debug, Clone)]
+struct PendingError(ApiError);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = self.status.into_response();
+        response.extensions_mut().insert(PendingError(self));
+        response
+    }
+}
+
+/// Middleware that writes every 4xx and 5xx response in the API's error
+/// shape, with the timestamp, the request path and the request's method
+/// and URL (path and query). Headers of the original response (such as
+/// `Allow` on a 405) are kept.
+pub(crate) async fn envelope(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let method = request.method().to_string();
+    let path = request.uri().path().to_owned();
+    let url = request
+        .uri()
+        .path_and_query()
+        .map_or_else(|| path.clone(), |pq| pq.as_str().to_owned());
+
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+
+    let (mut parts, _body) = response.into_parts();
+    let error = match parts.extensions.remove::<PendingError>() {
+        Some(PendingError(error)) => error,
+        None => ApiError::new(status, default_message(status)),
+    };
+    let body = ErrorResponse {
+        status_code: i64::from(error.status.as_u16()),
+        message: error.message,
+        timestamp: Some(rfc3339(state.now())),
+        path: Some(path),
+        request: Some(ErrorRequest { method, url }),
+        errors: error.errors,
+    };
+    let json = serde_json::to_vec(&body)
+        .unwrap_or_else(|_| br#"{"statusCode":500,"message":"Internal server error"}"#.to_vec());
+    parts.status = error.status;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(json))
+}
+
+/// The message of an error response that did not come from an
+/// [`ApiError`].
+fn default_message(status: StatusCode) -> String {
+    match status {
+        StatusCode::NOT_FOUND => "Route not found".to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => "Method not allowed".to_owned(),
+        StatusCode::INTERNAL_SERVER_ERROR => "Internal server error".to_owned(),
+        other => other
+            .canonical_reason()
+            .unwrap_or("Request failed")
+            .to_owned(),
+    }
+}
+
+/// The fallback for paths no route matches: 404 in the error shape.
+pub(crate) async fn route_not_found(request: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "Cannot {} {}",
+        request.method(),
+        request.uri().path()
+    ))
+}

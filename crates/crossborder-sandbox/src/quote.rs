@@ -1,0 +1,97 @@
+//! Quotes: `GET /api/qoutes/{fromCurrency}/{toCurrency}/{amount}` (the path
+//! segment is spelled `qoutes`, as the service spells it).
+//!
+//! The figures come from [`crate::rates`]; the quote's rateKey
+//! (`rk_` + 16 hex digits, unpredictable) is remembered by the caller's
+//! account and accepted on a converting collection or payout of the same
+//! currency pair until `expiresAt`
+//! ([`SandboxConfig::quote_ttl`](crate::SandboxConfig::quote_ttl), 300 s by
+//! default). A rateKey may be used any number of times before it expires;
+//! it fixes the rate, not the amount.
+
+use std::collections::HashMap;
+
+use axum::extract::State;
+use axum::Json;
+use crossborder_api::types::{Quote, QuoteResponse};
+use crossborder_core::{parse_amount, AmountError, Rail, Rule, Violation};
+
+use crate::amount::check_amount;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::params::{currency_param, PathParams, QueryParams};
+use crate::rates::{convert, rounded_rate, QuoteRecord};
+use crate::state::AppState;
+use crate::timestamp::rfc3339;
+use crate::wire;
+
+/// `GET /api/qoutes/{fromCurrency}/{toCurrency}/{amount}?rail=`.
+pub(crate) async fn get_quote(
+    State(state): State<AppState>,
+    caller: Caller,
+    PathParams((from, to, amount)): PathParams<(String, String, String)>,
+    QueryParams(query): QueryParams<HashMap<String, String>>,
+) -> Result<Json<QuoteResponse>, ApiError> {
+    let from = currency_param(&from)?;
+    let to = currency_param(&to)?;
+    let amount = match parse_amount(&amount) {
+        Ok(amount) => check_amount("amount", amount, Some(from)),
+        Err(AmountError::OutOfRange(_)) => Err(Violation::new(
+            "amount",
+            Rule::InvalidFormat,
+            "has more digits than can be represented exactly",
+        )),
+        Err(_) => Err(Violation::new(
+            "amount",
+            Rule::InvalidFormat,
+            "must be a decimal number such as 1500.50",
+        )),
+    };
+    let amount = amount.map_err(ApiError::violation)?;
+    let rail = query
+        .get("rail")
+        .map(|rail| rail.parse::<Rail>())
+        .transpose()
+        .map_err(|error| ApiError::bad_request(error.to_string()))?;
+    let conversion = convert(amount, from, to)
+        .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
+
+    let now = state.now();
+    let expires_at = now + state.config().quote_ttl;
+    let mut account = caller.account();
+    let rate_key = loop {
+        let candidate = format!("rk_{}", state.ids().hex(16));
+        if !account.has_quote(&candidate) {
+            break candidate;
+        }
+    };
+    account.add_quote(
+        QuoteRecord {
+            rate_key: rate_key.clone(),
+            from,
+            to,
+            amount,
+            rail,
+            conversion,
+            expires_at,
+        },
+        now,
+    );
+    drop(account);
+
+    Ok(Json(QuoteResponse {
+        message: "Quote retrieved successfully".to_owned(),
+        data: Quote {
+            rate: wire::amount(conversion.rate),
+            rounded_rate: Some(wire::amount(rounded_rate(conversion.rate))),
+            rate_key,
+            from_currency: wire::currency(from),
+            to_currency: wire::currency(to),
+            fee: Some(wire::amount(conversion.fee)),
+            to_amount: Some(wire::amount(conversion.to_amount)),
+            total_amount: Some(wire::amount(conversion.total_amount)),
+            expires_at: Some(rfc3339(expires_at)),
+        },
+        error: Some(false),
+    }))
+}

@@ -1,0 +1,61 @@
+//! The router: every operation of the spec under `/v1`, with the same paths
+//! and spellings (`/v1/api/qoutes/...`).
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
+use axum::routing::{get, post, put};
+use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
+
+use crate::state::AppState;
+use crate::{
+    balance, banks, business, collection, documents, error, funding, payout, quote, webhook,
+};
+
+/// Builds the application.
+///
+/// Body limits are applied by the sandbox's own extractors (so a too-large
+/// body is 413 in the API's shape), hence axum's default limit is disabled.
+/// A panic in a handler becomes a 500 in the API's shape, and unknown
+/// routes and wrong methods get 404 and 405 in the same shape.
+pub(crate) fn router(state: AppState) -> Router {
+    Router::new()
+        .route(
+            "/v1/api/qoutes/{fromCurrency}/{toCurrency}/{amount}",
+            get(quote::get_quote),
+        )
+        .route(
+            "/v1/api/initiate-payment",
+            post(collection::initiate_payment),
+        )
+        .route(
+            "/v1/api/transaction/{paymentReference}",
+            get(collection::get_transaction),
+        )
+        .route("/v1/api/balance/{currency}", get(balance::get_balance))
+        .route(
+            "/v1/api/bank-list/{fromCurrency}/{toCurrency}",
+            get(banks::bank_list),
+        )
+        .route("/v1/api/resolve-bank", post(banks::resolve_bank))
+        .route("/v1/api/payout", post(payout::create_payout))
+        .route("/v1/api/upload-document", post(documents::upload_document))
+        .route("/v1/api/business", post(business::create_business))
+        .route(
+            "/v1/api/business/{businessId}",
+            get(business::get_business).patch(business::update_business),
+        )
+        .route(
+            "/v1/api/business/{businessId}/director",
+            post(business::add_director),
+        )
+        .route("/v1/api/business/{businessId}/ubo", post(business::add_ubo))
+        .route("/v1/api/set-webhook", put(webhook::set_webhook))
+        .route("/v1/api/simulate-funding", post(funding::simulate_funding))
+        .route("/v1/documents/{id}", get(documents::get_document))
+        .fallback(error::route_not_found)
+        .layer(DefaultBodyLimit::disable())
+        .layer(CatchPanicLayer::new())
+        .layer(from_fn_with_state(state.clone(), error::envelope))
+        .with_state(state)
+}

@@ -1,0 +1,170 @@
+//! Starting and stopping a sandbox.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::clock::Clock;
+use crate::config::{ApiKeySpec, SandboxConfig};
+use crate::routes::router;
+use crate::state::AppState;
+use crate::webhook::{WebhookDelivery, WebhookSender};
+
+/// How long [`SandboxHandle::shutdown`] waits for open requests to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Why a sandbox could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address could not be bound.
+    #[error("could not listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The webhook HTTP client could not be built.
+    #[error("could not build the webhook client: {0}")]
+    WebhookClient(#[from] reqwest::Error),
+}
+
+/// The sandbox server.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), crossborder_sandbox::StartError> {
+/// use crossborder_sandbox::{Sandbox, SandboxConfig};
+///
+/// let sandbox = Sandbox::start(SandboxConfig::default()).await?;
+/// println!("listening on {}", sandbox.base_url()); // http://127.0.0.1:PORT/v1
+/// sandbox.shutdown().await;
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Sandbox;
+
+impl Sandbox {
+    /// Binds `config.addr` (a free loopback port by default) and serves the
+    /// API in a background task of the current tokio runtime.
+    pub async fn start(config: SandboxConfig) -> Result<SandboxHandle, StartError> {
+        let addr = config.addr;
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| StartError::Bind { addr, source })?;
+        let local_addr = listener
+            .local_addr()
+            .map_err(|source| StartError::Bind { addr, source })?;
+        let base_url = format!("http://{local_addr}/v1");
+        let webhooks = WebhookSender::new(config.webhook_timeout)?;
+        let keys = config.keys.clone();
+        let clock = config.clock.clone();
+        let state = AppState::new(config, webhooks.clone(), base_url.clone());
+        let app = router(state);
+
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            let result = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    // Either a shutdown request or a dropped handle stops it.
+                    let _ = stopped.await;
+                })
+                .await;
+            if let Err(error) = result {
+                tracing::error!(%error, "sandbox server stopped with an error");
+            }
+        });
+        tracing::info!(%base_url, "sandbox listening");
+        Ok(SandboxHandle {
+            local_addr,
+            base_url,
+            keys,
+            clock,
+            webhooks,
+            stop: Some(stop),
+            server: Some(server),
+        })
+    }
+}
+
+/// A running sandbox. Dropping it stops the server too (without waiting).
+#[derive(Debug)]
+pub struct SandboxHandle {
+    local_addr: SocketAddr,
+    base_url: String,
+    keys: Vec<ApiKeySpec>,
+    clock: Clock,
+    webhooks: WebhookSender,
+    stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+}
+
+impl SandboxHandle {
+    /// The base URL clients use: `http://127.0.0.1:PORT/v1`.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The API keys the sandbox accepts.
+    pub fn keys(&self) -> &[ApiKeySpec] {
+        &self.keys
+    }
+
+    /// The clock the sandbox reads (advance it to expire quotes).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Every finished webhook delivery attempt so far, oldest first.
+    pub fn webhook_deliveries(&self) -> Vec<WebhookDelivery> {
+        self.webhooks.deliveries()
+    }
+
+    /// Waits until at least `count` delivery attempts have finished, or
+    /// `timeout` has passed, and returns the attempts so far.
+    pub async fn wait_for_webhook_deliveries(
+        &self,
+        count: usize,
+        timeout: Duration,
+    ) -> Vec<WebhookDelivery> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let deliveries = self.webhooks.deliveries();
+            if deliveries.len() >= count || tokio::time::Instant::now() >= deadline {
+                return deliveries;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Stops accepting connections, lets open requests finish (at most
+    /// 5 s), then returns.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(mut server) = self.server.take() {
+            if tokio::time::timeout(SHUTDOWN_GRACE, &mut server)
+                .await
+                .is_err()
+            {
+                server.abort();
+            }
+        }
+    }
+}
+
+impl Drop for SandboxHandle {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Transactions: collections and payouts as `GET /api/transaction/{ref}`
+//! returns them.
+
+use std::time::SystemTime;
+
+use crossborder_api::types;
+use crossborder_core::Currency;
+use rust_decimal::Decimal;
+
+use crate::timestamp::rfc3339;
+use crate::wire;
+
+/// Whether a transaction is a collection (inbound) or a payout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransactionKind {
+    /// Created by `POST /api/initiate-payment`.
+    Collection,
+    /// Created by `POST /api/payout`.
+    Payout,
+}
+
+impl TransactionKind {
+    fn wire(self) -> &'static str {
+        match self {
+            TransactionKind::Collection => "COLLECTION",
+            TransactionKind::Payout => "PAYOUT",
+        }
+    }
+}
+
+/// The states the sandbox uses.
+///
+/// Collections: `PENDING` -> `PARTIALLY_PAID` -> `COMPLETED`, or `EXPIRED`
+/// when the payment instruction lapses with nothing paid. Payouts are
+/// settled at once: `COMPLETED`, or `FAILED` (refunded) for the failure
+/// trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransactionStatus {
+    /// Nothing paid yet.
+    Pending,
+    /// Part of the amount paid.
+    PartiallyPaid,
+    /// Fully paid (collections) or paid out (payouts).
+    Completed,
+    /// The payment instruction lapsed unpaid.
+    Expired,
+    /// The payout failed and was refunded.
+    Failed,
+}
+
+impl TransactionStatus {
+    fn wire(self) -> &'static str {
+        match self {
+            TransactionStatus::Pending => "PENDING",
+            TransactionStatus::PartiallyPaid => "PARTIALLY_PAID",
+            TransactionStatus::Completed => "COMPLETED",
+            TransactionStatus::Expired => "EXPIRED",
+            TransactionStatus::Failed => "FAILED",
+        }
+    }
+}
+
+/// How a payer pays a collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Instruction {
+    pub(crate) narration: String,
+    pub(crate) account_number: String,
+    pub(crate) account_name: String,
+    pub(crate) bank_name: String,
+    pub(crate) amount_to_transfer: Decimal,
+    pub(crate) valid_until: SystemTime,
+}
+
+/// A collection or a payout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TransactionRecord {
+    pub(crate) transaction_id: String,
+    pub(crate) kind: TransactionKind,
+    /// The memo of a collection (`payRefrence`).
+    pub(crate) pay_refrence: Option<String>,
+    /// The caller's reference of a collection, or the sessionId of a payout.
+    pub(crate) payment_reference: String,
+    pub(crate) amount: Decimal,
+    pub(crate) to_amount: Decimal,
+    pub(crate) total_amount: Decimal,
+    /// What has been paid so far (collections only).
+    pub(crate) paid_amount: Option<Decimal>,
+    pub(crate) rate: Decimal,
+    pub(crate) fee: Decimal,
+    pub(crate) status: TransactionStatus,
+    pub(crate) rate_key: Option<String>,
+    pub(crate) from: Currency,
+    pub(crate) to: Currency,
+    pub(crate) address: Option<String>,
+    pub(crate) network: Option<String>,
+    pub(crate) instructions: Vec<Instruction>,
+}
+
+impl TransactionRecord {
+    /// Marks an unpaid collection `EXPIRED` once its instructions lapsed.
+    pub(crate) fn refresh(&mut self, now: SystemTime) {
+        let lapsed = self
+            .instructions
+            .iter()
+            .all(|instruction| instruction.valid_until < now);
+        if self.status == TransactionStatus::Pending && !self.instructions.is_empty() && lapsed {
+            self.status = TransactionStatus::Expired;
+        }
+    }
+
+    /// The wire shape.
+    pub(crate) fn to_wire(&self) -> types::Transaction {
+        types::Transaction {
+            transaction_id: self.transaction_id.clone(),
+            type_: Some(types::TransactionType(self.kind.wire().to_owned())),
+            pay_refrence: self.pay_refrence.clone(),
+            payment_reference: self.payment_reference.clone(),
+            amount: wire::amount(self.amount),
+            to_amount: Some(wire::amount(self.to_amount)),
+            total_amount: Some(wire::amount(self.total_amount)),
+            paid_amount: self.paid_amount.map(wire::amount),
+            rate: Some(wire::amount(self.rate)),
+            status: types::TransactionStatus(self.status.wire().to_owned()),
+            fee: Some(wire::amount(self.fee)),
+            rate_key: self.rate_key.clone(),
+            from_currency: wire::currency(self.from),
+            to_currency: wire::currency(self.to),
+            address: self.address.clone(),
+            network: self.network.clone(),
+            payment_instruction: self
+                .instructions
+                .iter()
+                .map(|instruction| types::PaymentInstruction {
+                    narration: Some(instruction.narration.clone()),
+                    account_number: Some(instruction.account_number.clone()),
+                    account_name: Some(instruction.account_name.clone()),
+                    bank_name: Some(instruction.bank_name.clone()),
+                    amount_to_transfer: Some(wire::decimal_text(instruction.amount_to_transfer)),
+                    valid_until: Some(rfc3339(instruction.valid_until)),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The webhook: registration (`PUT /api/set-webhook`) and delivery of
+//! collection status changes.
+//!
+//! Delivery follows the spec: one HTTP POST of the [`WebhookEvent`] JSON to
+//! the registered URL, no retry, a short timeout
+//! ([`SandboxConfig::webhook_timeout`](crate::SandboxConfig::webhook_timeout)),
+//! sent from a background task so the request that caused it is not
+//! delayed. No signature is sent (the spec shows none). Every attempt is
+//! recorded and can be read with
+//! [`SandboxHandle::webhook_deliveries`](crate::SandboxHandle::webhook_deliveries).
+//!
+//! [`WebhookEvent`]: crossborder_api::types::WebhookEvent
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use axum::extract::State;
+use axum::Json;
+use crossborder_api::types::{MessageResponse, WebhookEvent};
+use crossborder_core::{Rule, Violation};
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::json::{JsonObject, Reader};
+use crate::state::{lock, AppState};
+
+/// One delivery attempt of a webhook event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookDelivery {
+    /// The URL the event was POSTed to.
+    pub url: String,
+    /// The JSON body sent.
+    pub body: String,
+    /// When the attempt started (sandbox clock).
+    pub attempted_at: SystemTime,
+    /// The receiver's HTTP status, when it answered.
+    pub status: Option<u16>,
+    /// Why the attempt failed, when it did (connection refused, timeout).
+    pub error: Option<String>,
+}
+
+impl WebhookDelivery {
+    /// The body parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// True when the receiver answered with a 2xx status.
+    pub fn succeeded(&self) -> bool {
+        self.status
+            .is_some_and(|status| (200..300).contains(&status))
+    }
+}
+
+/// Sends events and keeps the log of attempts.
+#[derive(Debug, Clone)]
+pub(crate) struct WebhookSender {
+    client: reqwest::Client,
+    log: Arc<Mutex<Vec<WebhookDelivery>>>,
+}
+
+impl WebhookSender {
+    /// A sender whose one attempt times out after `timeout`; redirects are
+    /// not followed.
+    pub(crate) fn new(timeout: Duration) -> Result<WebhookSender, reqwest::Error> {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("crossborder-sandbox/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(WebhookSender {
+            client,
+            log: Arc::new(Mutex::new(Vec::new())),
+        })
+    }
+
+    /// Every attempt so far (finished ones), oldest first.
+    pub(crate) fn deliveries(&self) -> Vec<WebhookDelivery> {
+        lock(&self.log).clone()
+    }
+
+    /// POSTs `event` to `url` once, in a background task.
+    pub(crate) fn send(&self, url: String, event: &WebhookEvent, now: SystemTime) {
+        let body = match serde_json::to_string(event) {
+            Ok(body) => body,
+            Err(error) => {
+                tracing::error!(%error, "could not serialise a webhook event");
+                return;
+            }
+        };
+        let client = self.client.clone();
+        let log = Arc::clone(&self.log);
+        tokio::spawn(async move {
+            let result = client
+                .post(&url)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone())
+                .send()
+                .await;
+            let (status, error) = match result {
+                Ok(response) => (Some(response.status().as_u16()), None),
+                Err(error) => (None, Some(error.to_string())),
+            };
+            tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
+            lock(&log).push(WebhookDelivery {
+                url,
+                body,
+                attempted_at: now,
+                status,
+                error,
+            });
+        });
+    }
+}
+
+/// `PUT /api/set-webhook`: registers the account's one webhook URL
+/// (`webhookUrl`, an absolute http or https URL), replacing the earlier one.
+pub(crate) async fn set_webhook(
+    State(_state): State<AppState>,
+    caller: Caller,
+    JsonObject(body): JsonObject,
+) -> Result<Json<MessageResponse>, ApiError> {
+    let reader = Reader::new(&body);
+    let mut violations = Vec::new();
+    let url = reader.string("webhookUrl", &mut violations);
+    let url = match url {
+        Some(url) if violations.is_empty() => match check_url(&url) {
+            Ok(()) => Some(url.trim().to_owned()),
+            Err(violation) => {
+                violations.push(violation);
+                None
+            }
+        },
+        Some(_) => None,
+        None => {
+            if violations.is_empty() {
+                violations.push(Violation::new("webhookUrl", Rule::Required, "is required"));
+            }
+            None
+        }
+    };
+    if !violations.is_empty() {
+        return Err(ApiError::invalid(&violations));
+    }
+    caller.account().webhook_url = url;
+    Ok(Json(MessageResponse {
+        message: "Webhook URL set successfully".to_owned(),
+    }))
+}
+
+/// Checks that `url` is an absolute http or https URL with a host.
+fn check_url(url: &str) -> Result<(), Violation> {
+    let invalid = || {
+        Violation::new(
+            "webhookUrl",
+            Rule::InvalidFormat,
+            "must be an absolute http or https URL",
+        )
+    };
+    let parsed = reqwest::Url::parse(url.trim()).map_err(|_| invalid())?;
+    let scheme_ok = matches!(parsed.scheme(), "http" | "https");
+    let host_ok = parsed.host_str().is_some_and(|host| !host.is_empty());
+    if scheme_ok && host_ok {
+        Ok(())
+    } else {
+        Err(invalid())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_absolute_http_urls_are_accepted() {
+        for url in [
+            "https://merchant.example.org/hooks",
+            "http://127.0.0.1:9000/x",
+        ] {
+            assert!(check_url(url).is_ok(), "{url}");
+        }
+        for url in [
+            "",
+            "merchant.example.org",
+            "/hooks",
+            "ftp://x.org/",
+            "mailto:a@b.c",
+            "http://",
+        ] {
+            assert!(check_url(url).is_err(), "{url}");
+        }
+    }
+}

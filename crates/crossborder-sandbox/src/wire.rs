@@ -1,0 +1,45 @@
+//! Conversions from the sandbox's values to the generated wire types of
+//! `crossborder-api`, so that responses have exactly the spec's shapes.
+
+use crossborder_api::decimal::Amount;
+use crossborder_api::types;
+use crossborder_core::Currency;
+use rust_decimal::Decimal;
+
+/// An amount as a JSON number, without trailing zeros (`153025.00` is sent
+/// as `153025`, `0.50` as `0.5`).
+pub(crate) fn amount(value: Decimal) -> Amount {
+    Amount::new(value.normalize())
+}
+
+/// A decimal as text, without trailing zeros.
+pub(crate) fn decimal_text(value: Decimal) -> String {
+    value.normalize().to_string()
+}
+
+/// The generated currency of a core currency (both are the spec's 13 codes).
+pub(crate) fn currency(currency: Currency) -> types::Currency {
+    match currency {
+        Currency::Ngn => types::Currency::Ngn,
+        Currency::Eur => types::Currency::Eur,
+        Currency::Gbp => types::Currency::Gbp,
+        Currency::Usd => types::Currency::Usd,
+        Currency::Kes => types::Currency::Kes,
+        Currency::Ugx => types::Currency::Ugx,
+        Currency::Ghs => types::Currency::Ghs,
+        Currency::Cad => types::Currency::Cad,
+        Currency::Xof => types::Currency::Xof,
+        Currency::Xaf => types::Currency::Xaf,
+        Currency::Usdt => types::Currency::Usdt,
+        Currency::Usdc => types::Currency::Usdc,
+        Currency::Cngn => types::Currency::Cngn,
+    }
+}
+
+/// `value` rounded to the minor unit of `currency` (half away from zero).
+pub(crate) fn round(value: Decimal, currency: Currency) -> Decimal {
+    value.round_dp_with_strategy(
+        currency.minor_unit_exponent(),
+        rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+    )
+}

@@ -1,0 +1,282 @@
+//! Authentication rows and the error shape for every kind of bad request.
+
+use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{assert_error, Api};
+
+#[tokio::test]
+async fn every_authentication_row() {
+    let api = Api::start().await;
+    let cases = [
+        (Method::GET, "/api/balance/NGN", None),
+        (Method::POST, "/api/payout", Some(json!({}))),
+        (Method::GET, "/api/qoutes/USD/NGN/100", None),
+    ];
+    for (method, path, body) in &cases {
+        let name = method.as_str();
+        let missing = api.send(method.clone(), path, None, body.as_ref()).await;
+        assert_error(&missing, 403, "API key header needed", name, path);
+        let empty = api
+            .send(method.clone(), path, Some(""), body.as_ref())
+            .await;
+        assert_error(&empty, 403, "API key header needed", name, path);
+        let unknown = api
+            .send(method.clone(), path, Some("test_unknown"), body.as_ref())
+            .await;
+        assert_error(&unknown, 401, "Invalid api key", name, path);
+        let blocked = api
+            .send(method.clone(), path, Some(NO_ACCESS_KEY), body.as_ref())
+            .await;
+        assert_error(
+            &blocked,
+            401,
+            "Not allowed to access this resource; contact support",
+            name,
+            path,
+        );
+    }
+    for key in [STAGING_KEY, PRODUCTION_KEY] {
+        let ok = api
+            .send(Method::GET, "/api/balance/NGN", Some(key), None)
+            .await;
+        assert_eq!(ok.status, 200, "{}", ok.text);
+    }
+}
+
+#[tokio::test]
+async fn authentication_comes_before_body_checks() {
+    let api = Api::start().await;
+    let reply = api
+        .client
+        .post(api.url("/api/payout"))
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    let reply = crate::common::reply(reply).await;
+    assert_error(&reply, 403, "API key header needed", "POST", "/api/payout");
+}
+
+#[tokio::test]
+async fn invalid_currency_in_paths_and_bodies() {
+    let api = Api::start().await;
+    let balance = api.get("/api/balance/ABC").await;
+    assert_error(
+        &balance,
+        400,
+        "Invalid currency: ABC",
+        "GET",
+        "/api/balance/ABC",
+    );
+    let lowercase = api.get("/api/balance/ngn").await;
+    assert_error(
+        &lowercase,
+        400,
+        "Invalid currency: ngn",
+        "GET",
+        "/api/balance/ngn",
+    );
+    let quote_from = api.get("/api/qoutes/ABC/NGN/100").await;
+    assert_error(
+        &quote_from,
+        400,
+        "Invalid currency: ABC",
+        "GET",
+        "/api/qoutes/ABC/NGN/100",
+    );
+    let quote_to = api.get("/api/qoutes/USD/ABC/100").await;
+    assert_error(
+        &quote_to,
+        400,
+        "Invalid currency: ABC",
+        "GET",
+        "/api/qoutes/USD/ABC/100",
+    );
+    let banks = api.get("/api/bank-list/USD/XYZ").await;
+    assert_error(
+        &banks,
+        400,
+        "Invalid currency: XYZ",
+        "GET",
+        "/api/bank-list/USD/XYZ",
+    );
+
+    let body = json!({"amount": 100, "fromCurrency": "ABC", "toCurrency": "NGN", "paymentReference": "r1"});
+    let collection = api.post("/api/initiate-payment", &body).await;
+    assert_error(
+        &collection,
+        400,
+        "Invalid currency: ABC",
+        "POST",
+        "/api/initiate-payment",
+    );
+    assert_eq!(
+        collection.body["errors"],
+        json!([{"field": "fromCurrency", "message": "Invalid currency: ABC"}])
+    );
+
+    let mut payout = crate::common::ngn_payout("s-abc", "100");
+    payout["toCurrency"] = json!("ABC");
+    let payout = api.post("/api/payout", &payout).await;
+    assert_error(&payout, 400, "Invalid currency: ABC", "POST", "/api/payout");
+}
+
+#[tokio::test]
+async fn malformed_bodies_missing_and_wrong_typed_fields() {
+    let api = Api::start().await;
+    let malformed = api.post_raw("/api/payout", "{\"amount\": ").await;
+    assert_eq!(malformed.status, 400);
+    let message = malformed.body["message"].as_str().unwrap();
+    assert!(message.starts_with("Malformed JSON body: "), "{message}");
+
+    for raw in ["", "[]", "42", "null"] {
+        let reply = api.post_raw("/api/payout", raw).await;
+        assert_error(
+            &reply,
+            400,
+            "Request body must be a JSON object",
+            "POST",
+            "/api/payout",
+        );
+    }
+
+    let mut body = crate::common::ngn_payout("s-missing", "100");
+    body.as_object_mut().unwrap().remove("amount");
+    let missing = api.post("/api/payout", &body).await;
+    assert_error(&missing, 400, "amount: is required", "POST", "/api/payout");
+    assert_eq!(
+        missing.body["errors"],
+        json!([{"field": "amount", "message": "is required"}])
+    );
+
+    let mut body = crate::common::ngn_payout("s-typed", "100");
+    body["amount"] = json!(100);
+    let typed = api.post("/api/payout", &body).await;
+    assert_error(
+        &typed,
+        400,
+        "amount: must be a string",
+        "POST",
+        "/api/payout",
+    );
+
+    let collection = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": "100", "fromCurrency": "NGN", "toCurrency": "NGN"}),
+        )
+        .await;
+    assert_error(
+        &collection,
+        400,
+        "amount: must be a number; paymentReference: is required",
+        "POST",
+        "/api/initiate-payment",
+    );
+
+    // No field is nullable: null is a value of the wrong type.
+    let mut body = crate::common::ngn_payout("s-null", "100");
+    body["narration"] = json!(null);
+    let null = api.post("/api/payout", &body).await;
+    assert_error(
+        &null,
+        400,
+        "narration: must be a string",
+        "POST",
+        "/api/payout",
+    );
+
+    // Unknown fields are ignored.
+    let mut body = crate::common::ngn_payout("s-extra", "100");
+    body["somethingElse"] = json!({"deep": [1, 2, 3]});
+    let extra = api.post("/api/payout", &body).await;
+    assert_eq!(extra.status, 200, "{}", extra.text);
+}
+
+#[tokio::test]
+async fn unknown_routes_wrong_methods_and_oversized_bodies() {
+    let api = Api::start().await;
+    let unknown = api.get("/api/nothing-here").await;
+    assert_error(
+        &unknown,
+        404,
+        "Cannot GET /v1/api/nothing-here",
+        "GET",
+        "/api/nothing-here",
+    );
+    let outside = api
+        .client
+        .get(format!("http://{}/elsewhere?x=1", api.sandbox.local_addr()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(outside.status(), 404);
+    let body: serde_json::Value = outside.json().await.unwrap();
+    assert_eq!(body["request"]["url"], "/elsewhere?x=1");
+
+    let response = api
+        .client
+        .delete(api.url("/api/payout"))
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["allow"], "POST");
+    let wrong_method = crate::common::reply(response).await;
+    assert_error(
+        &wrong_method,
+        405,
+        "Method not allowed",
+        "DELETE",
+        "/api/payout",
+    );
+
+    let big = format!("{{\"narration\": \"{}\"}}", "x".repeat(1024 * 1024));
+    let too_large = api.post_raw("/api/payout", big).await;
+    assert_error(
+        &too_large,
+        413,
+        "Request body is larger than 1048576 bytes",
+        "POST",
+        "/api/payout",
+    );
+
+    // Without Content-Length (a chunked body), the limit still holds.
+    let head = streamed_post_status(&api, 40, 32 * 1024).await;
+    assert!(head.starts_with("HTTP/1.1 413"), "{head}");
+}
+
+/// POSTs `chunks` chunks of `size` spaces with chunked encoding over a raw
+/// socket and returns the response's status line.
+async fn streamed_post_status(api: &Api, chunks: usize, size: usize) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(api.sandbox.local_addr())
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /v1/api/payout HTTP/1.1\r\nHost: localhost\r\nx-api-key: {STAGING_KEY}\r\n\
+         Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    socket.write_all(head.as_bytes()).await.unwrap();
+    let chunk = format!("{size:x}\r\n{}\r\n", " ".repeat(size));
+    for _ in 0..chunks {
+        // The server may answer and close before everything is sent.
+        if socket.write_all(chunk.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    let _ = socket.write_all(b"0\r\n\r\n").await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        socket.read_to_end(&mut response),
+    )
+    .await;
+    String::from_utf8_lossy(&response)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -1,0 +1,214 @@
+//! Collections and transactions.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::common::{assert_error, Api};
+
+#[tokio::test]
+async fn same_currency_collection_lifecycle() {
+    let api = Api::start().await;
+    let body = json!({
+        "amount": 50000,
+        "fromCurrency": "NGN",
+        "toCurrency": "NGN",
+        "paymentReference": "order-10045"
+    });
+    let created = api.post("/api/initiate-payment", &body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let data = &created.body["data"];
+    let memo = data["payRefrence"].as_str().unwrap();
+    assert!(
+        memo.len() == 12
+            && memo.starts_with("PAY-")
+            && memo[4..]
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()),
+        "{memo}"
+    );
+    let transaction_id = data["transactionId"].as_str().unwrap();
+    assert!(transaction_id.starts_with("txn_"), "{transaction_id}");
+    assert_eq!(
+        created.body,
+        json!({
+            "message": "Payment initiated successfully",
+            "error": false,
+            "data": {
+                "transactionId": transaction_id,
+                "type": "COLLECTION",
+                "payRefrence": memo,
+                "paymentReference": "order-10045",
+                "amount": 50000,
+                "toAmount": 50000,
+                "totalAmount": 50000,
+                "paidAmount": 0,
+                "rate": 1,
+                "status": "PENDING",
+                "fee": 0,
+                "fromCurrency": "NGN",
+                "toCurrency": "NGN",
+                "paymentInstruction": [{
+                    "narration": format!("Use {memo} as the transfer narration"),
+                    "accountNumber": "9930001234",
+                    "accountName": "Crossborder Collections",
+                    "bankName": "Sandbox Bank",
+                    "amountToTransfer": "50000",
+                    "validUntil": "2026-11-22T12:00:00.000Z"
+                }]
+            }
+        })
+    );
+
+    let read = api.get("/api/transaction/order-10045").await;
+    assert_eq!(read.status, 200);
+    assert_eq!(read.body["message"], "Transaction retrieved successfully");
+    assert_eq!(read.body["data"], created.body["data"]);
+
+    let again = api.post("/api/initiate-payment", &body).await;
+    assert_error(
+        &again,
+        409,
+        "paymentReference already used: order-10045",
+        "POST",
+        "/api/initiate-payment",
+    );
+
+    let missing = api.get("/api/transaction/order-99999").await;
+    assert_error(
+        &missing,
+        404,
+        "Transaction not found: order-99999",
+        "GET",
+        "/api/transaction/order-99999",
+    );
+
+    // Unpaid past its instruction's validity, the collection is EXPIRED.
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let expired = api.get("/api/transaction/order-10045").await;
+    assert_eq!(expired.body["data"]["status"], "EXPIRED");
+}
+
+#[tokio::test]
+async fn converting_collection_needs_a_matching_live_rate_key() {
+    let api = Api::start().await;
+    let without = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN", "paymentReference": "c-1"}),
+        )
+        .await;
+    assert_error(
+        &without,
+        400,
+        "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)",
+        "POST",
+        "/api/initiate-payment",
+    );
+
+    let rate_key = api.rate_key("USD", "NGN", "100").await;
+    let wrong_pair = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 100, "fromCurrency": "EUR", "toCurrency": "NGN",
+                    "paymentReference": "c-2", "rateKey": rate_key}),
+        )
+        .await;
+    assert_error(
+        &wrong_pair,
+        400,
+        "rateKey was issued for USD/NGN, not EUR/NGN",
+        "POST",
+        "/api/initiate-payment",
+    );
+
+    let created = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 250.75, "fromCurrency": "USD", "toCurrency": "NGN",
+                    "paymentReference": "c-3", "rateKey": rate_key}),
+        )
+        .await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    // 250.75 * 1530.25 = 383710.1875 -> 383710.19
+    assert!(
+        created.text.contains("\"toAmount\":383710.19,"),
+        "{}",
+        created.text
+    );
+    assert_eq!(created.body["data"]["rateKey"], json!(rate_key));
+    assert_eq!(
+        created.body["data"]["paymentInstruction"][0]["amountToTransfer"],
+        "250.75"
+    );
+
+    api.clock.advance(Duration::from_secs(301));
+    let expired = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
+                    "paymentReference": "c-4", "rateKey": rate_key}),
+        )
+        .await;
+    assert_error(
+        &expired,
+        400,
+        "rateKey is unknown or expired",
+        "POST",
+        "/api/initiate-payment",
+    );
+}
+
+#[tokio::test]
+async fn collection_validation() {
+    let api = Api::start().await;
+    let long = "r".repeat(101);
+    let reply = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 0, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": long}),
+        )
+        .await;
+    assert_error(
+        &reply,
+        400,
+        "amount: must be greater than zero; paymentReference: must be at most 100 characters",
+        "POST",
+        "/api/initiate-payment",
+    );
+    let precise = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 10.001, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": "p"}),
+        )
+        .await;
+    assert_error(
+        &precise,
+        400,
+        "amount: has more decimal places than NGN allows (2)",
+        "POST",
+        "/api/initiate-payment",
+    );
+}
+
+#[tokio::test]
+async fn crypto_collection_has_a_wallet_address() {
+    let api = Api::start().await;
+    let created = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 25.5, "fromCurrency": "USDT", "toCurrency": "USDT",
+                    "paymentReference": "crypto-1", "network": "tron"}),
+        )
+        .await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let data = &created.body["data"];
+    let address = data["address"].as_str().unwrap();
+    assert!(
+        address.starts_with("0x") && address.len() == 42,
+        "{address}"
+    );
+    assert_eq!(data["network"], "tron");
+    assert_eq!(data["paymentInstruction"][0]["accountNumber"], address);
+    assert_eq!(data["paymentInstruction"][0]["bankName"], "tron");
+}

@@ -1,0 +1,237 @@
+//! Simulated funding, the webhook and its delivery log.
+
+use std::time::Duration;
+
+use crossborder_sandbox::{PRODUCTION_KEY, STAGING_KEY};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::common::{assert_error, ngn_collection, Api, Receiver};
+
+#[tokio::test]
+async fn partial_then_full_payment_with_one_webhook_each() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    let set = api
+        .send(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(&json!({"webhookUrl": receiver.url})),
+        )
+        .await;
+    assert_eq!(set.body, json!({"message": "Webhook URL set successfully"}));
+
+    let memo = ngn_collection(&api, "order-1", 50000).await;
+    let partial =
+        json!({"currency": "NGN", "amount": 20000, "narration": memo, "sessionId": "sim-1"});
+    let reply = api.post("/api/simulate-funding", &partial).await;
+    assert_eq!(
+        reply.body,
+        json!({"message": "Funding simulated successfully"})
+    );
+    let read = api.get("/api/transaction/order-1").await;
+    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+    assert_eq!(read.body["data"]["paidAmount"], json!(20000));
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5020000");
+
+    // Replaying the same simulation credits nothing and sends nothing.
+    let replay = api.post("/api/simulate-funding", &partial).await;
+    assert_eq!(replay.status, 200);
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5020000");
+    let different =
+        json!({"currency": "NGN", "amount": 1, "narration": memo, "sessionId": "sim-1"});
+    let conflict = api.post("/api/simulate-funding", &different).await;
+    assert_error(
+        &conflict,
+        409,
+        "sessionId already used for a different funding: sim-1",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    let full =
+        json!({"currency": "NGN", "amount": 35000.5, "narration": memo, "sessionId": "sim-2"});
+    let reply = api.post("/api/simulate-funding", &full).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let read = api.get("/api/transaction/order-1").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(55000.5));
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5055000.5");
+
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
+        .await;
+    assert_eq!(deliveries.len(), 2);
+    assert!(
+        deliveries.iter().all(|delivery| delivery.succeeded()),
+        "{deliveries:?}"
+    );
+    // No retry and no extra event arrive later.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let received = receiver.received();
+    assert_eq!(received.len(), 2, "{received:?}");
+    assert_eq!(
+        received[0],
+        json!({"reference": "order-1", "memo": memo, "amount": 50000, "paidAmount": 20000,
+               "remainingAmount": 30000, "currency": "NGN", "status": false,
+               "message": "Partial payment received"})
+    );
+    assert_eq!(
+        received[1],
+        json!({"reference": "order-1", "memo": memo, "amount": 50000, "paidAmount": 55000.5,
+               "remainingAmount": 0, "currency": "NGN", "status": true,
+               "message": "Payment completed"})
+    );
+    assert_eq!(deliveries[0].json(), received[0]);
+    assert_eq!(deliveries[0].url, receiver.url);
+}
+
+#[tokio::test]
+async fn an_unreachable_receiver_gets_one_attempt() {
+    let api = Api::start().await;
+    // A port that was just free: nothing listens there.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}/hook", listener.local_addr().unwrap());
+    drop(listener);
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": dead})),
+    )
+    .await;
+    let memo = ngn_collection(&api, "order-dead", 100).await;
+    let reply = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "NGN", "amount": 100, "narration": memo, "sessionId": "d-1"}),
+        )
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(10))
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(api.sandbox.webhook_deliveries().len(), 1);
+    assert!(!deliveries[0].succeeded());
+    assert!(deliveries[0].error.is_some());
+}
+
+#[tokio::test]
+async fn funding_rules() {
+    let api = Api::start().await;
+    let memo = ngn_collection(&api, "order-2", 1000).await;
+
+    let live = api
+        .send(
+            Method::POST,
+            "/api/simulate-funding",
+            Some(PRODUCTION_KEY),
+            Some(&json!({"currency": "NGN", "amount": 10, "narration": memo, "sessionId": "l-1"})),
+        )
+        .await;
+    assert_error(
+        &live,
+        400,
+        "Funding simulation is only available in staging",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    let nothing = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "NGN", "amount": 10, "narration": "PAY-NOPE0000", "sessionId": "n-1"}),
+        )
+        .await;
+    assert_error(
+        &nothing,
+        404,
+        "No collection matches narration: PAY-NOPE0000",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    let wrong_currency = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "USD", "amount": 10, "narration": memo, "sessionId": "w-1"}),
+        )
+        .await;
+    assert_error(
+        &wrong_currency,
+        400,
+        "currency: must be NGN, the currency collection order-2 is paid in",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    let invalid = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "XYZ", "amount": "10"}),
+        )
+        .await;
+    assert_error(
+        &invalid,
+        400,
+        "Invalid currency: XYZ",
+        "POST",
+        "/api/simulate-funding",
+    );
+    assert_eq!(
+        invalid.body["errors"],
+        json!([
+            {"field": "amount", "message": "must be a number"},
+            {"field": "currency", "message": "Invalid currency: XYZ"},
+            {"field": "narration", "message": "is required"},
+            {"field": "sessionId", "message": "is required"}
+        ])
+    );
+
+    // Over-payment completes the collection and keeps the full paid amount.
+    let over = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "NGN", "amount": 1500, "narration": memo, "sessionId": "o-1"}),
+        )
+        .await;
+    assert_eq!(over.status, 200, "{}", over.text);
+    let read = api.get("/api/transaction/order-2").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(1500));
+}
+
+#[tokio::test]
+async fn webhook_url_must_be_absolute_http() {
+    let api = Api::start().await;
+    for url in ["", "not a url", "ftp://example.org/x", "/relative"] {
+        let reply = api
+            .send(
+                Method::PUT,
+                "/api/set-webhook",
+                Some(STAGING_KEY),
+                Some(&json!({"webhookUrl": url})),
+            )
+            .await;
+        assert_eq!(reply.status, 400, "{url}: {}", reply.text);
+    }
+    let missing = api
+        .send(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(&json!({})),
+        )
+        .await;
+    assert_error(
+        &missing,
+        400,
+        "webhookUrl: is required",
+        "PUT",
+        "/api/set-webhook",
+    );
+}

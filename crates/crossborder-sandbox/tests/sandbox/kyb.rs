@@ -1,0 +1,298 @@
+//! Business onboarding: create, directors and UBOs, decisions, updates.
+
+use crossborder_sandbox::{PRODUCTION_KEY, STAGING_KEY};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::common::{assert_error, Api};
+
+fn business(registration_number: &str) -> Value {
+    json!({
+        "name": "Lagos Trading Ltd",
+        "businessType": "LLC",
+        "registrationNumber": registration_number,
+        "email": "compliance@lagostrading.ng",
+        "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
+        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                            "state": "Lagos", "zipCode": "106104"},
+        "proofOfAddress": {"url": "https://files.example/utility.pdf", "key": "utility", "type": "Utility bill"},
+        "documents": {
+            "cac_document": {"url": "https://files.example/cac.pdf", "key": "cac-cert"},
+            "bank_statement": {"url": "https://files.example/statement.pdf", "key": "statement-6m"},
+            "application_letter": {"url": "https://files.example/letter.pdf", "key": "letter"},
+            "cac_status_report": {"url": "https://files.example/status.pdf", "key": "status-report"}
+        },
+        "TIN": "12345678-0001",
+        "tin": "12345678-0001"
+    })
+}
+
+fn person() -> Value {
+    json!({
+        "firstName": "Adaeze",
+        "lastName": "Okafor",
+        "dateOfBirth": "1985-04-12",
+        "nationality": "NG",
+        "phoneNumber": "+2348031234567",
+        "idNumber": "A12345678",
+        "idType": "currentPassport",
+        "idDocumentUrl": "https://files.example/passport.pdf",
+        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
+                    "state": "Lagos", "zipCode": "101233"},
+        "document": {"url": "https://files.example/utility.pdf", "key": "director-utility"},
+        "ownershipPercentage": "60"
+    })
+}
+
+async fn create(api: &Api, registration_number: &str) -> String {
+    let reply = api
+        .post("/api/business", &business(registration_number))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    reply.body["data"]["id"].as_str().unwrap().to_owned()
+}
+
+async fn submit(api: &Api, id: &str) {
+    let director = api
+        .post(&format!("/api/business/{id}/director"), &person())
+        .await;
+    assert_eq!(director.status, 200, "{}", director.text);
+    let ubo = api
+        .post(&format!("/api/business/{id}/ubo"), &person())
+        .await;
+    assert_eq!(ubo.status, 200, "{}", ubo.text);
+}
+
+#[tokio::test]
+async fn business_flow_to_approved_and_back_through_an_update() {
+    let api = Api::start().await;
+    let created = api.post("/api/business", &business("RC1234567")).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let data = &created.body["data"];
+    let id = data["id"].as_str().unwrap();
+    assert!(id.starts_with("biz_"), "{id}");
+    assert_eq!(
+        created.body,
+        json!({
+            "message": "Business created successfully",
+            "error": false,
+            "data": {
+                "id": id,
+                "name": "Lagos Trading Ltd",
+                "businessType": "LLC",
+                "registrationNumber": "RC1234567",
+                "country": "NG",
+                "status": "PENDING",
+                "directorCount": 0,
+                "uboCount": 0,
+                "fieldStatuses": {
+                    "businessType": "PENDING",
+                    "email": "PENDING",
+                    "phoneNumber": "PENDING",
+                    "natureOfBusiness": "PENDING",
+                    "businessAddress": "PENDING",
+                    "proofOfAddress": "PENDING",
+                    "documents": "PENDING",
+                    "TIN": "PENDING",
+                    "tin": "PENDING"
+                },
+                "createdAt": "2026-11-21T12:00:00.000Z",
+                "updatedAt": "2026-11-21T12:00:00.000Z"
+            }
+        })
+    );
+
+    let director = api
+        .post(&format!("/api/business/{id}/director"), &person())
+        .await;
+    let person_id = director.body["data"]["id"].as_str().unwrap();
+    assert!(person_id.starts_with("per_"));
+    assert_eq!(
+        director.body,
+        json!({"message": "Director added successfully", "error": false,
+               "data": {"id": person_id, "businessId": id, "role": "DIRECTOR", "firstName": "Adaeze",
+                        "lastName": "Okafor", "businessStatus": "PENDING", "submitted": false}})
+    );
+    let ubo = api
+        .post(&format!("/api/business/{id}/ubo"), &person())
+        .await;
+    assert_eq!(ubo.body["message"], "UBO added successfully");
+    assert_eq!(ubo.body["data"]["role"], "UBO");
+    assert_eq!(ubo.body["data"]["businessStatus"], "SUBMITTED");
+    assert_eq!(ubo.body["data"]["submitted"], true);
+
+    let decided = api.get(&format!("/api/business/{id}")).await;
+    assert_eq!(decided.body["message"], "Business retrieved successfully");
+    let data = &decided.body["data"];
+    assert_eq!(data["status"], "APPROVED");
+    assert_eq!(data["directorCount"], 1);
+    assert_eq!(data["uboCount"], 1);
+    assert_eq!(data["submittedAt"], "2026-11-21T12:00:00.000Z");
+    assert_eq!(data["fieldStatuses"]["documents"], "APPROVED");
+    assert!(data.get("rejectionReason").is_none());
+
+    let patch = api
+        .send(
+            Method::PATCH,
+            &format!("/api/business/{id}"),
+            Some(STAGING_KEY),
+            Some(
+                &json!({"businessAddress": {"houseNumber": "4B", "street": "Awolowo Road",
+                          "city": "Ikoyi", "state": "Lagos", "zipCode": "101233"}}),
+            ),
+        )
+        .await;
+    assert_eq!(patch.status, 200, "{}", patch.text);
+    assert_eq!(patch.body["message"], "Business updated successfully");
+    assert_eq!(patch.body["data"]["status"], "PENDING");
+    assert_eq!(
+        patch.body["data"]["fieldStatuses"]["businessAddress"],
+        "PENDING"
+    );
+    assert_eq!(patch.body["data"]["fieldStatuses"]["documents"], "APPROVED");
+
+    let again = api.get(&format!("/api/business/{id}")).await;
+    assert_eq!(again.body["data"]["status"], "APPROVED");
+    assert_eq!(
+        again.body["data"]["fieldStatuses"]["businessAddress"],
+        "APPROVED"
+    );
+
+    let rename = api
+        .send(
+            Method::PATCH,
+            &format!("/api/business/{id}"),
+            Some(STAGING_KEY),
+            Some(&json!({"name": "Other", "registrationNumber": "RC1"})),
+        )
+        .await;
+    let url = format!("/api/business/{id}");
+    assert_error(
+        &rename,
+        400,
+        "name: cannot be changed after creation; registrationNumber: cannot be changed after creation",
+        "PATCH",
+        &url,
+    );
+
+    // Other businesses cannot see it.
+    let foreign = api
+        .send(Method::GET, &url, Some(PRODUCTION_KEY), None)
+        .await;
+    assert_error(
+        &foreign,
+        404,
+        &format!("Business not found: {id}"),
+        "GET",
+        &url,
+    );
+}
+
+#[tokio::test]
+async fn registration_number_drives_rejection_and_review() {
+    let api = Api::start().await;
+    let rejected = create(&api, "RC7654321REJECT").await;
+    submit(&api, &rejected).await;
+    let read = api.get(&format!("/api/business/{rejected}")).await;
+    assert_eq!(read.body["data"]["status"], "REJECTED");
+    assert_eq!(
+        read.body["data"]["rejectionReason"],
+        "Registration number could not be verified"
+    );
+
+    // An update sends it back to PENDING and clears the reason.
+    let patch = api
+        .send(
+            Method::PATCH,
+            &format!("/api/business/{rejected}"),
+            Some(STAGING_KEY),
+            Some(&json!({"email": "new@lagostrading.ng"})),
+        )
+        .await;
+    assert_eq!(patch.body["data"]["status"], "PENDING");
+    assert!(patch.body["data"].get("rejectionReason").is_none());
+    assert_eq!(patch.body["data"]["fieldStatuses"]["email"], "PENDING");
+
+    let waiting = create(&api, "RC1111111PENDING").await;
+    submit(&api, &waiting).await;
+    for _ in 0..2 {
+        let read = api.get(&format!("/api/business/{waiting}")).await;
+        assert_eq!(read.body["data"]["status"], "SUBMITTED");
+    }
+
+    // Not submitted yet: stays PENDING.
+    let fresh = create(&api, "RC2222222").await;
+    let read = api.get(&format!("/api/business/{fresh}")).await;
+    assert_eq!(read.body["data"]["status"], "PENDING");
+}
+
+#[tokio::test]
+async fn business_validation() {
+    let api = Api::start().await;
+    let mut unknown_key = business("RC1");
+    unknown_key["documents"]["foo"] = json!({"url": "https://x.example/a.pdf", "key": "k"});
+    let reply = api.post("/api/business", &unknown_key).await;
+    assert_error(
+        &reply,
+        400,
+        "Unrecognized document key: foo",
+        "POST",
+        "/api/business",
+    );
+    assert_eq!(reply.body["errors"][0]["field"], "documents.foo");
+
+    let mut missing = business("RC2");
+    missing["documents"]
+        .as_object_mut()
+        .unwrap()
+        .remove("bank_statement");
+    let reply = api.post("/api/business", &missing).await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert_eq!(reply.body["errors"][0]["field"], "documents");
+
+    let mut wrong = business("RC3");
+    wrong["businessAddress"]["city"] = json!(5);
+    wrong["hasWebsite"] = json!("yes");
+    let reply = api.post("/api/business", &wrong).await;
+    assert_error(
+        &reply,
+        400,
+        "businessAddress.city: must be a string; hasWebsite: must be a boolean; businessAddress.city: is required",
+        "POST",
+        "/api/business",
+    );
+
+    create(&api, "RC4").await;
+    let duplicate = api.post("/api/business", &business("RC4")).await;
+    assert_error(
+        &duplicate,
+        409,
+        "registrationNumber already registered: RC4",
+        "POST",
+        "/api/business",
+    );
+
+    let nobody = api.post("/api/business/biz_NOPE/director", &person()).await;
+    assert_error(
+        &nobody,
+        404,
+        "Business not found: biz_NOPE",
+        "POST",
+        "/api/business/biz_NOPE/director",
+    );
+
+    let id = create(&api, "RC5").await;
+    let mut bad_person = person();
+    bad_person["dateOfBirth"] = json!("1990-02-30");
+    bad_person.as_object_mut().unwrap().remove("idType");
+    let url = format!("/api/business/{id}/ubo");
+    let reply = api.post(&url, &bad_person).await;
+    assert_error(
+        &reply,
+        400,
+        "dateOfBirth: is not a real calendar date; idType: is required",
+        "POST",
+        &url,
+    );
+}

@@ -1,0 +1,15 @@
+//! Integration tests of the sandbox over loopback HTTP, with a plain
+//! reqwest client. One test binary, one module per area.
+
+mod common;
+
+mod auth_and_errors;
+mod banks;
+mod collections;
+mod concurrency;
+mod funding;
+mod isolation;
+mod kyb;
+mod payouts;
+mod quotes;
+mod upload;

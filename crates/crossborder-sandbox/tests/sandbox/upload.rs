@@ -1,0 +1,117 @@
+//! Document upload: type by content, size limits, serving links back.
+
+use crossborder_sandbox::{SandboxConfig, STAGING_KEY};
+
+use crate::common::{assert_error, reply, Api};
+
+const BOUNDARY: &str = "sandbox-test-boundary";
+
+/// A multipart body with one part named `field`.
+fn multipart(field: &str, filename: &str, bytes: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+async fn upload(api: &Api, body: Vec<u8>) -> crate::common::Reply {
+    let response = api
+        .client
+        .post(api.url("/api/upload-document"))
+        .header("x-api-key", STAGING_KEY)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    reply(response).await
+}
+
+#[tokio::test]
+async fn accepted_types_are_stored_and_served() {
+    let api = Api::start().await;
+    let pdf = b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n".to_vec();
+    let stored = upload(&api, multipart("file", "cac.txt", &pdf)).await;
+    assert_eq!(stored.status, 200, "{}", stored.text);
+    assert_eq!(stored.body["message"], "Document uploaded successfully");
+    assert_eq!(stored.body["error"], false);
+    let link = stored.body["data"]["link"].as_str().unwrap();
+    assert!(
+        link.starts_with(&format!("{}/documents/doc_", api.sandbox.base_url())),
+        "{link}"
+    );
+    assert!(link.ends_with(".pdf"), "{link}");
+    let served = api.client.get(link).send().await.unwrap();
+    assert_eq!(served.headers()["content-type"], "application/pdf");
+    assert_eq!(served.bytes().await.unwrap().to_vec(), pdf);
+
+    for (bytes, extension) in [
+        (vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], ".jpg"),
+        (b"\x89PNG\r\n\x1a\n....".to_vec(), ".png"),
+    ] {
+        let stored = upload(&api, multipart("file", "x.bin", &bytes)).await;
+        assert_eq!(stored.status, 200, "{}", stored.text);
+        assert!(stored.body["data"]["link"]
+            .as_str()
+            .unwrap()
+            .ends_with(extension));
+    }
+}
+
+#[tokio::test]
+async fn other_types_missing_files_and_limits() {
+    let api = Api::start().await;
+    let gif = upload(&api, multipart("file", "a.pdf", b"GIF89a....")).await;
+    assert_error(
+        &gif,
+        415,
+        "Unsupported file type: only JPEG, PNG and PDF are accepted",
+        "POST",
+        "/api/upload-document",
+    );
+    let missing = upload(&api, multipart("document", "a.pdf", b"%PDF-1.4")).await;
+    assert_error(
+        &missing,
+        400,
+        "file: is required",
+        "POST",
+        "/api/upload-document",
+    );
+    let not_multipart = api.post_raw("/api/upload-document", "{}").await;
+    assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
+
+    // The default limit is 20 MiB for the file itself.
+    let mut just_over = b"%PDF-1.7\n".to_vec();
+    just_over.resize(20 * 1024 * 1024 + 1, b'0');
+    let too_large = upload(&api, multipart("file", "big.pdf", &just_over)).await;
+    assert_error(
+        &too_large,
+        413,
+        "file is larger than 20971520 bytes",
+        "POST",
+        "/api/upload-document",
+    );
+    let mut at_limit = just_over;
+    at_limit.truncate(20 * 1024 * 1024);
+    let accepted = upload(&api, multipart("file", "big.pdf", &at_limit)).await;
+    assert_eq!(accepted.status, 200, "{}", accepted.text);
+}
+
+#[tokio::test]
+async fn the_upload_limit_is_configurable() {
+    let api = Api::start_with(SandboxConfig::default().with_max_upload_bytes(1024)).await;
+    let mut file = b"%PDF-1.7\n".to_vec();
+    file.resize(1025, b'0');
+    let too_large = upload(&api, multipart("file", "a.pdf", &file)).await;
+    assert_eq!(too_large.status, 413, "{}", too_large.text);
+    file.truncate(1024);
+    let accepted = upload(&api, multipart("file", "a.pdf", &file)).await;
+    assert_eq!(accepted.status, 200, "{}", accepted.text);
+}

@@ -1,0 +1,394 @@
+//! Every error row of the spec, on the wire (raw HTTP or the low-level
+//! client) and as the SDK's typed error, plus per-key isolation.
+
+use crossborder::low_level::{self, ClientState};
+use crossborder::{CollectionRequest, Currency, Error, Rule, SimulateFundingRequest};
+use crossborder_contract_tests::{
+    assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
+    PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+};
+use serde_json::json;
+
+const NOT_ALLOWED: &str = "Not allowed to access this resource; contact support";
+
+#[tokio::test]
+async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
+    let env = Env::start().await;
+
+    // Raw HTTP, no header at all; an empty header is the same.
+    let reply = env.raw_get("/api/balance/NGN", None).await;
+    assert_error_body(
+        &reply,
+        403,
+        "API key header needed",
+        "GET",
+        "/api/balance/NGN",
+    );
+    let reply = env.raw_get("/api/balance/NGN", Some("")).await;
+    assert_error_body(
+        &reply,
+        403,
+        "API key header needed",
+        "GET",
+        "/api/balance/NGN",
+    );
+    // Authentication comes before anything else of the request.
+    let reply = env.raw_get("/api/balance/ABC", None).await;
+    assert_error_body(
+        &reply,
+        403,
+        "API key header needed",
+        "GET",
+        "/api/balance/ABC",
+    );
+
+    // The low-level client without a key: the documented 403 body, parsed.
+    let low = low_level::Client::new(env.base_url(), ClientState::new());
+    match low
+        .get_balance()
+        .currency(low_level::types::Currency::Ngn)
+        .send()
+        .await
+    {
+        Err(low_level::Error::ErrorResponse(response)) => {
+            assert_eq!(response.status().as_u16(), 403);
+            assert_eq!(response.message, "API key header needed");
+            assert_eq!(response.status_code, 403);
+            assert_eq!(response.path.as_deref(), Some("/v1/api/balance/NGN"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // The SDK always sends its key, so a proxy drops the header on the way:
+    // the SDK maps the sandbox's real answer, for a read and for writes.
+    let proxy = Proxy::start(
+        env.base_url(),
+        Rewrite {
+            strip_api_key: true,
+            ..Rewrite::default()
+        },
+    )
+    .await;
+    let client = crossborder_contract_tests::sdk_client(proxy.base_url(), STAGING_KEY);
+    match client.wallet().balance(Currency::Ngn).await {
+        Err(Error::MissingApiKeyHeader { message }) => {
+            assert_eq!(message, "API key header needed")
+        }
+        other => panic!("{other:?}"),
+    }
+    let collection = CollectionRequest::new("order-no-key", d("10"), Currency::Ngn, Currency::Ngn);
+    let error = client.collections().create(&collection).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::MissingApiKeyHeader { message } if message == "API key header needed"),
+        "{error:?}"
+    );
+    assert_eq!(error.status(), Some(403));
+    let error = client
+        .businesses()
+        .upload_document(crossborder_contract_tests::PDF.to_vec(), "cac.pdf")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::MissingApiKeyHeader { message } if message == "API key header needed"),
+        "{error:?}"
+    );
+    assert_eq!(proxy.requests_seen(), 3);
+}
+
+#[tokio::test]
+async fn invalid_key_is_401_invalid_api_key() {
+    let env = Env::start().await;
+    let reply = env.raw_get("/api/balance/NGN", Some(UNKNOWN_KEY)).await;
+    assert_error_body(&reply, 401, "Invalid api key", "GET", "/api/balance/NGN");
+
+    let client = env.client(UNKNOWN_KEY);
+    match client.wallet().balance(Currency::Ngn).await {
+        Err(Error::InvalidApiKey { message }) => assert_eq!(message, "Invalid api key"),
+        other => panic!("{other:?}"),
+    }
+    let error = client
+        .banks()
+        .list(Currency::Usd, Currency::Ngn)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidApiKey { message } if message == "Invalid api key"),
+        "{error:?}"
+    );
+    assert_eq!(error.status(), Some(401));
+    // The key never appears in the error.
+    assert!(!format!("{error} {error:?}").contains(UNKNOWN_KEY));
+}
+
+#[tokio::test]
+async fn business_without_api_access_is_401_not_allowed() {
+    let env = Env::start().await;
+    let reply = env.raw_get("/api/balance/NGN", Some(NO_ACCESS_KEY)).await;
+    assert_error_body(&reply, 401, NOT_ALLOWED, "GET", "/api/balance/NGN");
+
+    let client = env.client(NO_ACCESS_KEY);
+    match client.wallet().balance(Currency::Ngn).await {
+        Err(Error::ApiAccessNotGranted { message }) => assert_eq!(message, NOT_ALLOWED),
+        other => panic!("{other:?}"),
+    }
+    let collection =
+        CollectionRequest::new("order-noaccess", d("10"), Currency::Ngn, Currency::Ngn);
+    match client.collections().create(&collection).await {
+        Err(Error::ApiAccessNotGranted { message }) => assert_eq!(message, NOT_ALLOWED),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn unsupported_currency_is_400_invalid_currency() {
+    let env = Env::start().await;
+    let reply = env.raw_get("/api/balance/ABC", Some(STAGING_KEY)).await;
+    assert_error_body(
+        &reply,
+        400,
+        "Invalid currency: ABC",
+        "GET",
+        "/api/balance/ABC",
+    );
+    let reply = env
+        .raw_get("/api/qoutes/USD/ABC/100", Some(STAGING_KEY))
+        .await;
+    assert_error_body(
+        &reply,
+        400,
+        "Invalid currency: ABC",
+        "GET",
+        "/api/qoutes/USD/ABC/100",
+    );
+
+    // Neither client can even express it: the SDK's `Currency` has no ABC,
+    // and the low-level client refuses the conversion before sending.
+    let low = low_level::Client::new(
+        env.base_url(),
+        ClientState::new().with_api_key(STAGING_KEY).unwrap(),
+    );
+    match low.get_balance().currency("ABC").send().await {
+        Err(low_level::Error::InvalidRequest(message)) => {
+            assert!(message.contains("currency"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // The SDK's mapping of the sandbox's real answer: a proxy turns the
+    // SDK's `/api/balance/USD` into `/api/balance/ABC`.
+    let proxy = Proxy::start(
+        env.base_url(),
+        Rewrite {
+            path: Some(("/api/balance/USD".into(), "/api/balance/ABC".into())),
+            ..Rewrite::default()
+        },
+    )
+    .await;
+    let client = crossborder_contract_tests::sdk_client(proxy.base_url(), STAGING_KEY);
+    match client.wallet().balance(Currency::Usd).await {
+        Err(Error::InvalidCurrency { code }) => assert_eq!(code, "ABC"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(proxy.requests_seen(), 1);
+}
+
+#[tokio::test]
+async fn simulate_funding_is_staging_only() {
+    let env = Env::start().await;
+    // A real collection of the production key's business, so that the only
+    // thing wrong with the request is the environment.
+    let live = env.client(PRODUCTION_KEY);
+    let collection = live
+        .collections()
+        .create(&CollectionRequest::new(
+            "order-live",
+            d("1000"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    let memo = collection.pay_reference.unwrap();
+    let body =
+        json!({"currency": "NGN", "amount": 1000, "narration": memo, "sessionId": "fund-live-1"});
+    let reply = env
+        .raw_post("/api/simulate-funding", Some(PRODUCTION_KEY), &body)
+        .await;
+    assert_error_body(
+        &reply,
+        400,
+        "Funding simulation is only available in staging",
+        "POST",
+        "/api/simulate-funding",
+    );
+    // Nothing was credited.
+    assert_eq!(
+        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
+        d("5000000")
+    );
+
+    // The SDK refuses before sending anything: through a counting proxy.
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let live_via_proxy = crossborder_contract_tests::sdk_client(proxy.base_url(), PRODUCTION_KEY);
+    let request = SimulateFundingRequest::new(Currency::Ngn, d("1000"), memo, "fund-live-2");
+    match live_via_proxy.sandbox().simulate_funding(&request).await {
+        Err(Error::SandboxOnly) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(proxy.requests_seen(), 0);
+    // Even an invalid request is refused for the environment first.
+    let invalid = SimulateFundingRequest::new(Currency::Ngn, d("0"), "", "");
+    assert!(matches!(
+        live_via_proxy.sandbox().simulate_funding(&invalid).await,
+        Err(Error::SandboxOnly)
+    ));
+    assert_eq!(proxy.requests_seen(), 0);
+}
+
+#[tokio::test]
+async fn unrecognised_document_key_is_refused_by_both() {
+    let env = Env::start().await;
+    let link = "https://files.crossborder.invalid/kyb/doc.pdf";
+
+    // SDK: a validation error naming the key, nothing sent.
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let client = crossborder_contract_tests::sdk_client(proxy.base_url(), STAGING_KEY);
+    let mut request = crossborder_contract_tests::business_request("RC7000001", link);
+    request.documents.insert(
+        "selfie".into(),
+        crossborder::DocumentLink::new(link, "selfie"),
+    );
+    let error = client.businesses().create(&request).await.unwrap_err();
+    let violations = error.violations().expect("a validation error");
+    assert_eq!(violations.len(), 1, "{violations}");
+    assert_eq!(violations[0].field, "documents.selfie");
+    assert_eq!(violations[0].rule, Rule::UnknownDocumentKey);
+    assert_eq!(violations[0].message, "Unrecognized document key: selfie");
+    assert_eq!(proxy.requests_seen(), 0);
+
+    // Sandbox: 400 with the API's own message, and the same violation.
+    let documents = json!({
+        "cac_document": {"url": link, "key": "cac-cert"},
+        "bank_statement": {"url": link, "key": "statement-6m"},
+        "application_letter": {"url": link, "key": "letter"},
+        "cac_status_report": {"url": link, "key": "status-report"},
+        "selfie": {"url": link, "key": "selfie"},
+    });
+    let reply = env
+        .raw_post(
+            "/api/business",
+            Some(STAGING_KEY),
+            &business_json("RC7000001", link, documents),
+        )
+        .await;
+    assert_error_body(
+        &reply,
+        400,
+        "Unrecognized document key: selfie",
+        "POST",
+        "/api/business",
+    );
+    assert_eq!(
+        field_errors(&reply.body),
+        [(
+            "documents.selfie".to_owned(),
+            "Unrecognized document key: selfie".to_owned()
+        )]
+    );
+
+    // An unknown key in an update is refused the same way client-side.
+    let mut changes = crossborder::UpdateBusinessRequest::default();
+    let mut documents = crossborder::Documents::new();
+    documents.insert(
+        "passport".into(),
+        crossborder::DocumentLink::new(link, "passport"),
+    );
+    changes.documents = Some(documents);
+    let error = client
+        .businesses()
+        .update("biz_0000000000", &changes)
+        .await
+        .unwrap_err();
+    let violations = error.violations().expect("a validation error");
+    assert_eq!(violations[0].field, "documents.passport");
+    assert_eq!(violations[0].message, "Unrecognized document key: passport");
+    assert_eq!(proxy.requests_seen(), 0);
+}
+
+#[tokio::test]
+async fn each_key_sees_only_its_own_business() {
+    let env = Env::start().await;
+    let staging = env.client(STAGING_KEY);
+    let live = env.client(PRODUCTION_KEY);
+    staging
+        .collections()
+        .create(&CollectionRequest::new(
+            "order-private",
+            d("750"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    staging
+        .payouts()
+        .create(
+            &crossborder::PayoutRequest::new(
+                "payout-private",
+                d("100"),
+                Currency::Ngn,
+                Currency::Ngn,
+            )
+            .account_number("0123456789")
+            .account_name("ADAEZE OKAFOR")
+            .bank_name("Guaranty Trust Bank")
+            .bank_code("058"),
+        )
+        .await
+        .unwrap();
+
+    for reference in ["order-private", "payout-private"] {
+        match live.collections().get(reference).await {
+            Err(Error::Api {
+                status: 404,
+                message,
+                ..
+            }) => assert_eq!(message, format!("Transaction not found: {reference}")),
+            other => panic!("{reference}: {other:?}"),
+        }
+        assert!(staging.collections().get(reference).await.is_ok());
+    }
+    // Wallets are separate too.
+    assert_eq!(
+        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
+        d("5000000")
+    );
+    assert_eq!(
+        staging
+            .wallet()
+            .balance(Currency::Ngn)
+            .await
+            .unwrap()
+            .amount,
+        d("4999900")
+    );
+    // The same reference may be used by another business.
+    live.collections()
+        .create(&CollectionRequest::new(
+            "order-private",
+            d("1"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        staging
+            .collections()
+            .get("order-private")
+            .await
+            .unwrap()
+            .amount,
+        d("750")
+    );
+}

@@ -1,0 +1,434 @@
+//! Business onboarding (KYB) through the SDK: upload, create, director,
+//! UBO, status decisions, update; and the KYB error answers.
+
+use crossborder::{
+    Address, Business, BusinessStatus, BusinessType, Client, Error, PersonRole,
+    UpdateBusinessRequest,
+};
+use crossborder_contract_tests::{
+    assert_error_body, business_json, business_request, person_request, reply, sdk_client, Env,
+    Proxy, Rewrite, GIF, PDF, STAGING_KEY,
+};
+use crossborder_sandbox::REJECTION_REASON;
+use serde_json::json;
+
+/// The fields the SDK submits for [`business_request`], each reviewed on
+/// its own: everything sent but `name` and `registrationNumber` (the SDK
+/// sends the TIN under both spellings).
+const REVIEWED_FIELDS: [&str; 10] = [
+    "TIN",
+    "businessAddress",
+    "businessDescription",
+    "businessType",
+    "documents",
+    "email",
+    "natureOfBusiness",
+    "phoneNumber",
+    "proofOfAddress",
+    "tin",
+];
+
+async fn upload_pdf(client: &Client) -> String {
+    client
+        .businesses()
+        .upload_document(PDF.to_vec(), "cac.pdf")
+        .await
+        .unwrap()
+        .link
+}
+
+/// Every reviewed field, and only those, has status `expected`.
+fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
+    let fields: Vec<&str> = business.field_statuses.keys().map(String::as_str).collect();
+    assert_eq!(fields, REVIEWED_FIELDS);
+    for (field, status) in &business.field_statuses {
+        assert_eq!(status, expected, "{field}: {:?}", business.field_statuses);
+    }
+}
+
+/// Creates a business with `registration_number`, adds a director and a
+/// UBO, and returns its id.
+async fn submitted_business(client: &Client, registration_number: &str) -> String {
+    let link = upload_pdf(client).await;
+    let business = client
+        .businesses()
+        .create(&business_request(registration_number, &link))
+        .await
+        .unwrap();
+    let person = person_request(&link);
+    client
+        .businesses()
+        .add_director(&business.id, &person)
+        .await
+        .unwrap();
+    let ubo = client
+        .businesses()
+        .add_ubo(&business.id, &person)
+        .await
+        .unwrap();
+    assert_eq!(ubo.submitted, Some(true));
+    business.id
+}
+
+#[tokio::test]
+async fn upload_accepts_pdf_and_refuses_other_types() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let link = upload_pdf(&client).await;
+    let prefix = format!("{}/documents/doc_", env.base_url());
+    assert!(
+        link.starts_with(&prefix) && link.ends_with(".pdf"),
+        "{link}"
+    );
+    // The link serves the bytes back, without authentication.
+    let served = env.http.get(&link).send().await.unwrap();
+    assert_eq!(served.status().as_u16(), 200);
+    assert_eq!(served.bytes().await.unwrap().as_ref(), PDF);
+
+    // PNG and JPEG are accepted too, told by content.
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    let png_link = client
+        .businesses()
+        .upload_document(png, "logo.png")
+        .await
+        .unwrap()
+        .link;
+    assert!(png_link.ends_with(".png"), "{png_link}");
+    let jpeg = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0".to_vec();
+    let jpeg_link = client
+        .businesses()
+        .upload_document(jpeg, "id.jpg")
+        .await
+        .unwrap()
+        .link;
+    assert!(
+        jpeg_link.ends_with(".jpg") || jpeg_link.ends_with(".jpeg"),
+        "{jpeg_link}"
+    );
+
+    // The SDK refuses a GIF without sending it.
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let via_proxy = sdk_client(proxy.base_url(), STAGING_KEY);
+    let error = via_proxy
+        .businesses()
+        .upload_document(GIF.to_vec(), "logo.gif")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.violations().expect("a validation error").to_string(),
+        "file: Unsupported file type: only JPEG, PNG and PDF are accepted"
+    );
+    assert_eq!(proxy.requests_seen(), 0);
+
+    // The sandbox refuses it too: 415, with the same rule's message.
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(GIF.to_vec()).file_name("logo.gif"),
+    );
+    let raw = reply(
+        env.http
+            .post(env.url("/api/upload-document"))
+            .header("x-api-key", STAGING_KEY)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_error_body(
+        &raw,
+        415,
+        "Unsupported file type: only JPEG, PNG and PDF are accepted",
+        "POST",
+        "/api/upload-document",
+    );
+
+    // A form without `file`.
+    let form = reqwest::multipart::Form::new().text("other", "x");
+    let raw = reply(
+        env.http
+            .post(env.url("/api/upload-document"))
+            .header("x-api-key", STAGING_KEY)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_error_body(
+        &raw,
+        400,
+        "file: is required",
+        "POST",
+        "/api/upload-document",
+    );
+}
+
+#[tokio::test]
+async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let link = upload_pdf(&client).await;
+
+    let created = client
+        .businesses()
+        .create(&business_request("RC1234567", &link))
+        .await
+        .unwrap();
+    assert!(
+        created.id.len() == 14
+            && created.id.starts_with("biz_")
+            && created.id[4..].chars().all(|c| c.is_ascii_alphanumeric()),
+        "{}",
+        created.id
+    );
+    assert_eq!(created.status, BusinessStatus::Pending);
+    assert_eq!(created.name.as_deref(), Some("Lagos Trading Ltd"));
+    assert_eq!(created.business_type, Some(BusinessType::Llc));
+    assert_eq!(created.registration_number.as_deref(), Some("RC1234567"));
+    assert_eq!(created.country.as_deref(), Some("NG"));
+    assert_eq!(created.rejection_reason, None);
+    assert_eq!(created.submitted_at, None);
+    assert_eq!(created.director_count, Some(0));
+    assert_eq!(created.ubo_count, Some(0));
+    assert_field_statuses(&created, &BusinessStatus::Pending);
+
+    // A director alone does not submit the business.
+    let person = person_request(&link);
+    let director = client
+        .businesses()
+        .add_director(&created.id, &person)
+        .await
+        .unwrap();
+    assert_eq!(director.role, PersonRole::Director);
+    assert_eq!(director.business_id, created.id);
+    assert_eq!(director.first_name.as_deref(), Some("Adaeze"));
+    assert_eq!(director.submitted, Some(false));
+    assert_eq!(director.business_status, Some(BusinessStatus::Pending));
+
+    // The same person as UBO completes the pair: submitted.
+    let ubo = client
+        .businesses()
+        .add_ubo(&created.id, &person)
+        .await
+        .unwrap();
+    assert_eq!(ubo.role, PersonRole::Ubo);
+    assert_eq!(ubo.business_id, created.id);
+    assert_ne!(ubo.id, director.id);
+    assert_eq!(ubo.submitted, Some(true));
+    assert_eq!(ubo.business_status, Some(BusinessStatus::Submitted));
+
+    // The first read after submission decides: approved.
+    let approved = client.businesses().get(&created.id).await.unwrap();
+    assert_eq!(approved.status, BusinessStatus::Approved);
+    assert_eq!(approved.rejection_reason, None);
+    assert_eq!(approved.director_count, Some(1));
+    assert_eq!(approved.ubo_count, Some(1));
+    assert!(approved.submitted_at.is_some());
+    assert_field_statuses(&approved, &BusinessStatus::Approved);
+
+    // An update resets the updated field (only it) and the business to
+    // PENDING; it is decided again on the next read.
+    let changes = UpdateBusinessRequest {
+        email: Some("kyc@lagostrading.ng".into()),
+        ..UpdateBusinessRequest::default()
+    };
+    let updated = client
+        .businesses()
+        .update(&created.id, &changes)
+        .await
+        .unwrap();
+    assert_eq!(updated.status, BusinessStatus::Pending);
+    assert_eq!(
+        updated.field_statuses.get("email"),
+        Some(&BusinessStatus::Pending)
+    );
+    assert_eq!(
+        updated.field_statuses.get("businessAddress"),
+        Some(&BusinessStatus::Approved)
+    );
+    let again = client.businesses().get(&created.id).await.unwrap();
+    assert_eq!(again.status, BusinessStatus::Approved);
+    assert_field_statuses(&again, &BusinessStatus::Approved);
+}
+
+#[tokio::test]
+async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let id = submitted_business(&client, "RC7654321-reject").await;
+
+    let rejected = client.businesses().get(&id).await.unwrap();
+    assert_eq!(rejected.status, BusinessStatus::Rejected);
+    assert_eq!(
+        rejected.rejection_reason.as_deref(),
+        Some("Registration number could not be verified")
+    );
+    assert_eq!(
+        REJECTION_REASON,
+        "Registration number could not be verified"
+    );
+    assert_field_statuses(&rejected, &BusinessStatus::Rejected);
+
+    let changes = UpdateBusinessRequest {
+        business_address: Some(Address {
+            house_number: "4B".into(),
+            street: "Awolowo Road".into(),
+            city: "Ikoyi".into(),
+            state: "Lagos".into(),
+            zip_code: "101233".into(),
+            subdivision: None,
+        }),
+        ..UpdateBusinessRequest::default()
+    };
+    let updated = client.businesses().update(&id, &changes).await.unwrap();
+    assert_eq!(updated.status, BusinessStatus::Pending);
+    assert_eq!(updated.rejection_reason, None);
+    assert_eq!(
+        updated.field_statuses.get("businessAddress"),
+        Some(&BusinessStatus::Pending)
+    );
+    assert_eq!(
+        updated.field_statuses.get("email"),
+        Some(&BusinessStatus::Rejected)
+    );
+
+    // Decided again (the marker still says reject).
+    let again = client.businesses().get(&id).await.unwrap();
+    assert_eq!(again.status, BusinessStatus::Rejected);
+    assert_eq!(
+        again.rejection_reason.as_deref(),
+        Some("Registration number could not be verified")
+    );
+}
+
+#[tokio::test]
+async fn pending_marker_stays_submitted() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let id = submitted_business(&client, "RC5550001PENDING").await;
+    for _ in 0..2 {
+        let business = client.businesses().get(&id).await.unwrap();
+        assert_eq!(business.status, BusinessStatus::Submitted);
+        assert_eq!(business.rejection_reason, None);
+    }
+}
+
+#[tokio::test]
+async fn kyb_error_answers() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let link = upload_pdf(&client).await;
+    client
+        .businesses()
+        .create(&business_request("RC9990001", &link))
+        .await
+        .unwrap();
+
+    // The same registration number again.
+    match client
+        .businesses()
+        .create(&business_request("RC9990001", &link))
+        .await
+    {
+        Err(Error::Api {
+            status: 409,
+            message,
+            ..
+        }) => assert_eq!(message, "registrationNumber already registered: RC9990001"),
+        other => panic!("{other:?}"),
+    }
+
+    // Unknown business for every per-business operation.
+    let person = person_request(&link);
+    let expected = "Business not found: biz_0000000000";
+    for result in [
+        client
+            .businesses()
+            .add_director("biz_0000000000", &person)
+            .await
+            .map(|_| ()),
+        client
+            .businesses()
+            .add_ubo("biz_0000000000", &person)
+            .await
+            .map(|_| ()),
+        client.businesses().get("biz_0000000000").await.map(|_| ()),
+        client
+            .businesses()
+            .update(
+                "biz_0000000000",
+                &UpdateBusinessRequest {
+                    email: Some("a@b.ng".into()),
+                    ..UpdateBusinessRequest::default()
+                },
+            )
+            .await
+            .map(|_| ()),
+    ] {
+        match result {
+            Err(Error::Api {
+                status: 404,
+                message,
+                ..
+            }) => assert_eq!(message, expected),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    // Missing required documents: refused by the SDK and by the sandbox
+    // with the same violations.
+    let mut request = business_request("RC9990002", &link);
+    request.documents.remove("bank_statement");
+    let violations = client
+        .businesses()
+        .create(&request)
+        .await
+        .unwrap_err()
+        .violations()
+        .expect("a validation error")
+        .clone();
+    let documents = json!({
+        "cac_document": {"url": link, "key": "cac-cert"},
+        "application_letter": {"url": link, "key": "letter"},
+        "cac_status_report": {"url": link, "key": "status-report"},
+    });
+    let raw = env
+        .raw_post(
+            "/api/business",
+            Some(STAGING_KEY),
+            &business_json("RC9990002", &link, documents),
+        )
+        .await;
+    assert_error_body(&raw, 400, &violations.to_string(), "POST", "/api/business");
+    let expected: Vec<(String, String)> = violations
+        .iter()
+        .map(|v| (v.field.to_string(), v.message.clone()))
+        .collect();
+    assert_eq!(
+        crossborder_contract_tests::field_errors(&raw.body),
+        expected
+    );
+
+    // The name cannot be changed (the SDK's update type cannot even carry it).
+    let created = client
+        .businesses()
+        .create(&business_request("RC9990003", &link))
+        .await
+        .unwrap();
+    let raw = env
+        .raw(
+            reqwest::Method::PATCH,
+            &format!("/api/business/{}", created.id),
+            Some(STAGING_KEY),
+            Some(&json!({"name": "Other Name Ltd"})),
+        )
+        .await;
+    assert_error_body(
+        &raw,
+        400,
+        "name: cannot be changed after creation",
+        "PATCH",
+        &format!("/api/business/{}", created.id),
+    );
+}

@@ -1,0 +1,243 @@
+//! Client-side validation parity: every payout the SDK refuses before
+//! sending is refused by the sandbox with a 400 listing the same
+//! violations (field and message, in the same order), because both use the
+//! same rules (`crossborder_core::payout::validate_payout`).
+
+use crossborder::rules::payout::{validate_payout, PayoutFields};
+use crossborder::{Currency, Decimal, Error, PayoutRequest, Violations};
+use crossborder_contract_tests::{
+    assert_error_body, d, field_errors, payout_json, sdk_client, Env, Proxy, Rewrite, STAGING_KEY,
+};
+use serde_json::{json, Map, Value};
+
+fn payout(session_id: &str, amount: Decimal, from: Currency, to: Currency) -> PayoutRequest {
+    PayoutRequest::new(session_id, amount, from, to)
+}
+
+/// A complete NGN payout, to break one field at a time.
+fn ngn(session_id: &str) -> PayoutRequest {
+    payout(session_id, d("1500.50"), Currency::Ngn, Currency::Ngn)
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058")
+}
+
+/// Invalid payouts, each with a label.
+fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
+    vec![
+        (
+            "everything missing for USD to GBP",
+            payout("", d("0"), Currency::Usd, Currency::Gbp).narration("x".repeat(141)),
+        ),
+        (
+            "NGN destination fields missing",
+            payout("p-ngn-missing", d("100"), Currency::Ngn, Currency::Ngn),
+        ),
+        (
+            "converting without rateKey or bankCode",
+            payout("p-usd-ngn", d("100"), Currency::Usd, Currency::Ngn)
+                .account_number("0123456789")
+                .account_name("ADAEZE OKAFOR")
+                .bank_name("Guaranty Trust Bank"),
+        ),
+        (
+            "too many decimals for NGN",
+            payout("p-precise", d("1.234"), Currency::Ngn, Currency::Ngn)
+                .account_number("0123456789")
+                .account_name("ADAEZE OKAFOR")
+                .bank_name("Guaranty Trust Bank")
+                .bank_code("058"),
+        ),
+        (
+            "decimals for UGX",
+            payout("p-ugx", d("10.5"), Currency::Ugx, Currency::Ugx)
+                .account_number("0123456789")
+                .account_name("OKELLO JAMES")
+                .bank_name("Centenary Bank")
+                .bank_code("006"),
+        ),
+        (
+            "negative amount",
+            payout("p-negative", d("-5"), Currency::Ngn, Currency::Ngn)
+                .account_number("0123456789")
+                .account_name("ADAEZE OKAFOR")
+                .bank_name("Guaranty Trust Bank")
+                .bank_code("058"),
+        ),
+        ("sessionId with a space", ngn("has space")),
+        ("sessionId too long", ngn(&"s".repeat(101))),
+        (
+            "narration too long",
+            ngn("p-narration").narration("é".repeat(141)),
+        ),
+        (
+            "NGN to USDT without rateKey or address",
+            payout("p-usdt", d("1000"), Currency::Ngn, Currency::Usdt),
+        ),
+        (
+            "USDT to USDC without anything",
+            payout("p-crypto", d("10.123456"), Currency::Usdt, Currency::Usdc),
+        ),
+        (
+            "USDC to USDC without address or network",
+            payout("p-usdc", d("10"), Currency::Usdc, Currency::Usdc),
+        ),
+        (
+            "USDT to NGN without fromNetwork",
+            payout("p-usdt-ngn", d("10"), Currency::Usdt, Currency::Ngn)
+                .rate_key("rk_0000000000000000")
+                .account_number("0123456789")
+                .account_name("ADAEZE OKAFOR")
+                .bank_name("Guaranty Trust Bank")
+                .bank_code("058"),
+        ),
+        (
+            "NGN to CAD without transit and institution numbers",
+            payout("p-cad", d("100"), Currency::Ngn, Currency::Cad).rate_key("rk_0000000000000000"),
+        ),
+        (
+            "NGN to EUR without swiftCode",
+            payout("p-eur", d("100"), Currency::Ngn, Currency::Eur).rate_key("rk_0000000000000000"),
+        ),
+        (
+            "NGN to GBP without any bank details",
+            payout("p-gbp", d("100"), Currency::Ngn, Currency::Gbp).rate_key("rk_0000000000000000"),
+        ),
+        (
+            "KES without bankCode",
+            payout("p-kes", d("100"), Currency::Kes, Currency::Kes)
+                .account_number("0123456789")
+                .account_name("WANJIKU KAMAU")
+                .bank_name("KCB Bank Kenya"),
+        ),
+    ]
+}
+
+fn pairs(violations: &Violations) -> Vec<(String, String)> {
+    violations
+        .iter()
+        .map(|violation| (violation.field.to_string(), violation.message.clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn sdk_and_sandbox_refuse_the_same_payouts_with_the_same_violations() {
+    let env = Env::start().await;
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let client = sdk_client(proxy.base_url(), STAGING_KEY);
+
+    for (label, request) in invalid_payouts() {
+        let violations = match client.payouts().create(&request).await {
+            Err(Error::Validation(violations)) => violations,
+            other => panic!("{label}: the SDK should refuse it, got {other:?}"),
+        };
+        assert_eq!(proxy.requests_seen(), 0, "{label}: the SDK sent it");
+
+        let reply = env
+            .raw_post("/api/payout", Some(STAGING_KEY), &payout_json(&request))
+            .await;
+        assert_error_body(&reply, 400, &violations.to_string(), "POST", "/api/payout");
+        assert_eq!(
+            field_errors(&reply.body),
+            pairs(&violations),
+            "{label}: {}",
+            reply.text
+        );
+    }
+
+    // Nothing was paid out.
+    let client = env.client(STAGING_KEY);
+    for (currency, amount) in [
+        (Currency::Ngn, "5000000"),
+        (Currency::Usd, "10000"),
+        (Currency::Usdt, "10000"),
+    ] {
+        assert_eq!(
+            client.wallet().balance(currency).await.unwrap().amount,
+            d(amount)
+        );
+    }
+}
+
+/// Raw rows the SDK's types cannot express (malformed amounts, unknown or
+/// lowercase currencies, missing fields): the sandbox answers with exactly
+/// what the SDK's re-exported rule function (`crossborder::rules::payout`)
+/// says about the same fields.
+#[tokio::test]
+async fn sandbox_answers_what_the_sdks_rule_function_says_for_raw_bodies() {
+    let env = Env::start().await;
+    let rows: Vec<PayoutFields<'static>> = vec![
+        PayoutFields::default(),
+        PayoutFields {
+            amount: Some("abc"),
+            from_currency: Some("NGN"),
+            to_currency: Some("NGN"),
+            session_id: Some("raw-1"),
+            ..PayoutFields::default()
+        },
+        PayoutFields {
+            amount: Some("1e3"),
+            from_currency: Some("ngn"),
+            to_currency: Some("NGN"),
+            session_id: Some("raw-2"),
+            ..PayoutFields::default()
+        },
+        PayoutFields {
+            amount: Some("100"),
+            from_currency: Some("NGN"),
+            to_currency: Some("BTC"),
+            session_id: Some("raw-3"),
+            ..PayoutFields::default()
+        },
+        PayoutFields {
+            amount: Some(" 10"),
+            from_currency: Some("USD"),
+            to_currency: Some("NGN"),
+            session_id: Some("raw.4"),
+            account_number: Some("0123456789"),
+            ..PayoutFields::default()
+        },
+    ];
+    for fields in rows {
+        let violations = validate_payout(&fields).expect_err("an invalid row");
+        let reply = env
+            .raw_post("/api/payout", Some(STAGING_KEY), &fields_json(&fields))
+            .await;
+        // The API's own message for an unsupported currency; otherwise every
+        // violation joined with "; ".
+        let message = violations
+            .iter()
+            .find(|violation| violation.message.starts_with("Invalid currency: "))
+            .map(|violation| violation.message.clone())
+            .unwrap_or_else(|| violations.to_string());
+        assert_error_body(&reply, 400, &message, "POST", "/api/payout");
+        assert_eq!(
+            field_errors(&reply.body),
+            pairs(&violations),
+            "{fields:?}: {}",
+            reply.text
+        );
+    }
+}
+
+fn fields_json(fields: &PayoutFields<'_>) -> Value {
+    let mut body = Map::new();
+    for (name, value) in [
+        ("amount", fields.amount),
+        ("fromCurrency", fields.from_currency),
+        ("toCurrency", fields.to_currency),
+        ("narration", fields.narration),
+        ("sessionId", fields.session_id),
+        ("rateKey", fields.rate_key),
+        ("accountNumber", fields.account_number),
+        ("accountName", fields.account_name),
+        ("bankName", fields.bank_name),
+        ("bankCode", fields.bank_code),
+    ] {
+        if let Some(value) = value {
+            body.insert(name.into(), json!(value));
+        }
+    }
+    Value::Object(body)
+}
