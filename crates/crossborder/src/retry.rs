@@ -147,8 +147,13 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let seconds = text.parse::<f64>().ok()?;
-    Duration::try_from_secs_f64(seconds).ok()
+    // Fractions go through Decimal, like every other number of this SDK.
+    let seconds = rust_decimal::Decimal::from_str_exact(text).ok()?;
+    if seconds.is_sign_negative() {
+        return None;
+    }
+    let nanos = (seconds * rust_decimal::Decimal::from(1_000_000_000u64)).trunc();
+    u64::try_from(nanos).ok().map(Duration::from_nanos)
 }
 
 #[cfg(test)]
