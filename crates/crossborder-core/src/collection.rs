@@ -4,10 +4,9 @@
 
 use rust_decimal::Decimal;
 
+use crate::amount::AmountWire;
 use crate::currency::Currency;
-use crate::field_rules::{
-    check_amount, check_max_chars, known, parse_currency, report_currency, AmountWire,
-};
+use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
 use crate::money::Money;
 use crate::violation::{present, Collector, Rule, Violations};
 

@@ -1,26 +1,13 @@
 //! Field rules shared by the payout, collection and funding validators: the
-//! amount (exact, above zero, within the currency's minor unit) and the
-//! currency codes.
+//! amount (the rule is [`crate::amount`]'s) and the currency codes.
 
 use rust_decimal::Decimal;
 
+use crate::amount::{validate_amount, AmountWire};
 use crate::currency::Currency;
-use crate::money::{decimal_places, parse_amount, AmountError};
 use crate::violation::{present, Collector, Rule};
 
-/// How an amount travels, which decides how a sign is reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AmountWire {
-    /// A decimal string (`DecimalString`, unsigned by its pattern): a sign is
-    /// a format error.
-    UnsignedString,
-    /// A JSON number (`Amount`), which may carry a minus sign: a negative
-    /// amount is `must be greater than zero`.
-    Number,
-}
-
-/// Checks a required amount: a plain decimal, greater than zero, with no
-/// more decimal places than `currency` (when known) allows.
+/// Checks a required amount with [`validate_amount`], recording its violation.
 pub(crate) fn check_amount(
     collector: &mut Collector,
     field: &'static str,
@@ -28,50 +15,9 @@ pub(crate) fn check_amount(
     currency: Option<Currency>,
     wire: AmountWire,
 ) -> Option<Decimal> {
-    let text = collector.require(field, value)?;
-    if wire == AmountWire::Number {
-        if let Some(magnitude) = text.strip_prefix('-') {
-            if parse_amount(magnitude).is_ok() {
-                collector.push(field, Rule::NotPositive, "must be greater than zero");
-                return None;
-            }
-        }
-    }
-    let amount = match parse_amount(text) {
-        Ok(amount) => amount,
-        Err(AmountError::OutOfRange(_)) => {
-            collector.push(
-                field,
-                Rule::InvalidFormat,
-                "has more digits than can be represented exactly",
-            );
-            return None;
-        }
-        Err(_) => {
-            collector.push(
-                field,
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            );
-            return None;
-        }
-    };
-    if amount.is_zero() {
-        collector.push(field, Rule::NotPositive, "must be greater than zero");
-        return None;
-    }
-    if let Some(currency) = currency {
-        let exponent = currency.minor_unit_exponent();
-        if decimal_places(amount) > exponent {
-            collector.push(
-                field,
-                Rule::TooPrecise,
-                format!("has more decimal places than {currency} allows ({exponent})"),
-            );
-            return None;
-        }
-    }
-    Some(amount)
+    validate_amount(field, value, currency, wire)
+        .map_err(|violation| collector.add(violation))
+        .ok()
 }
 
 /// A currency field read ahead of the others (the rules of the other fields

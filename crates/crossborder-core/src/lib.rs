@@ -2,7 +2,8 @@
 //!
 //! This crate holds what the API decides, independent of how a request travels:
 //! the supported [`Currency`] codes and their minor units, settlement
-//! [`Rail`]s, exact decimal [`Money`], the payout rules
+//! [`Rail`]s, exact decimal [`Money`], the amount rule of every operation
+//! ([`validate_amount`]), the payout rules
 //! ([`payout::validate_payout`], [`payout::required_fields`]), the collection
 //! rules ([`collection::validate_collection`]), the funding simulation rules
 //! ([`funding::validate_simulate_funding`]) and the business verification
@@ -42,6 +43,7 @@
 mod field_rules;
 mod wire_enum;
 
+pub mod amount;
 pub mod collection;
 pub mod currency;
 pub mod funding;
@@ -51,6 +53,7 @@ pub mod payout;
 pub mod rail;
 pub mod violation;
 
+pub use amount::{validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use money::{decimal_places, parse_amount, AmountError, Money, MoneyError, MoneyParseError};
 pub use rail::{Rail, UnknownRail};

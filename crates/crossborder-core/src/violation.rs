@@ -211,6 +211,11 @@ impl Collector {
         self.0.push(Violation::new(field, rule, message));
     }
 
+    /// Records a violation made elsewhere.
+    pub(crate) fn add(&mut self, violation: Violation) {
+        self.0.push(violation);
+    }
+
     /// Records `is required` on `field` when `value` is missing, and returns
     /// the value when it is there.
     pub(crate) fn require<'a>(

@@ -7,15 +7,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
+use crossborder_api::types::MessageResponse;
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use crate::business::BusinessRecord;
+use crate::collection::CollectionRecord;
 use crate::error::ApiError;
-use crate::funding::FundingRecord;
+use crate::idempotency::IdempotentRequest;
 use crate::payout::PayoutRecord;
 use crate::rates::QuoteRecord;
-use crate::transaction::TransactionRecord;
 
 /// Quotes kept before expired ones are pruned.
 const QUOTES_BEFORE_PRUNING: usize = 1024;
@@ -26,13 +27,13 @@ pub(crate) struct Account {
     balances: BTreeMap<Currency, Decimal>,
     quotes: HashMap<String, QuoteRecord>,
     /// Collections by the caller's paymentReference.
-    pub(crate) collections: HashMap<String, TransactionRecord>,
+    pub(crate) collections: HashMap<String, CollectionRecord>,
     /// paymentReference of each collection by its payRefrence memo.
     pub(crate) memos: HashMap<String, String>,
     /// Payouts by sessionId.
     pub(crate) payouts: HashMap<String, PayoutRecord>,
     /// Simulated fundings by sessionId.
-    pub(crate) fundings: HashMap<String, FundingRecord>,
+    pub(crate) fundings: HashMap<String, IdempotentRequest<MessageResponse>>,
     /// Sub-businesses by id.
     pub(crate) businesses: BTreeMap<String, BusinessRecord>,
     /// The registered webhook URL.

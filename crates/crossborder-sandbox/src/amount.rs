@@ -1,28 +1,20 @@
-//! Checks of amounts outside payouts (quotes, collections, funding), with
-//! the same wording as the payout rules of `crossborder-core`.
+//! The sandbox's own limit on amounts, on top of the API's amount rule
+//! (`crossborder_core::validate_amount`), and the reading of `Amount` fields
+//! (JSON numbers) for the core validators.
 
-use crossborder_core::{decimal_places, Currency, Rule, Violation};
+use crossborder_core::{Rule, Violation};
 use rust_decimal::Decimal;
 
-/// The largest amount the sandbox accepts anywhere: 1,000,000,000,000,000
-/// (a sandbox limit, so that no arithmetic can overflow).
+use crate::idempotency::WireFields;
+use crate::json::Reader;
+
+/// The largest amount the sandbox accepts in a quote, a collection or a
+/// simulated funding: 1,000,000,000,000,000 (a sandbox limit, so that no
+/// arithmetic can overflow; the API assumes no maximum).
 pub const MAX_AMOUNT: Decimal = Decimal::from_parts(2_764_472_320, 232_830, 0, false, 0);
 
-/// Checks that `amount` (of the field `field`, in `currency` when known) is
-/// greater than zero, at most [`MAX_AMOUNT`] and has no more decimal places
-/// than the currency's minor unit.
-pub(crate) fn check_amount(
-    field: &str,
-    amount: Decimal,
-    currency: Option<Currency>,
-) -> Result<Decimal, Violation> {
-    if amount <= Decimal::ZERO {
-        return Err(Violation::new(
-            field.to_owned(),
-            Rule::NotPositive,
-            "must be greater than zero",
-        ));
-    }
+/// Refuses an amount above [`MAX_AMOUNT`].
+pub(crate) fn check_max_amount(field: &str, amount: Decimal) -> Result<Decimal, Violation> {
     if amount > MAX_AMOUNT {
         return Err(Violation::new(
             field.to_owned(),
@@ -30,54 +22,63 @@ pub(crate) fn check_amount(
             format!("must be at most {MAX_AMOUNT}"),
         ));
     }
-    if let Some(currency) = currency {
-        let exponent = currency.minor_unit_exponent();
-        if decimal_places(amount) > exponent {
-            return Err(Violation::new(
-                field.to_owned(),
-                Rule::TooPrecise,
-                format!("has more decimal places than {currency} allows ({exponent})"),
-            ));
-        }
-    }
     Ok(amount)
+}
+
+/// Reads the `Amount` field `name` (a JSON number) into `fields` as exact
+/// decimal text without trailing zeros (`1e3` and `1000.00` read as
+/// `1000`), for a core validator to check. A wrong type or an amount above
+/// [`MAX_AMOUNT`] is recorded in `violations`, and the field is then left
+/// out.
+pub(crate) fn read_amount(
+    reader: &Reader<'_>,
+    name: &'static str,
+    fields: &mut WireFields,
+    violations: &mut Vec<Violation>,
+) {
+    let Some(amount) = reader.number(name, violations) else {
+        return;
+    };
+    match check_max_amount(&reader.path(name), amount) {
+        Ok(amount) => {
+            fields.insert(name, amount.normalize().to_string());
+        }
+        Err(violation) => violations.push(violation),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::parse_object;
 
     #[test]
     fn max_amount_is_one_quadrillion() {
         assert_eq!(MAX_AMOUNT.to_string(), "1000000000000000");
+        assert!(check_max_amount("amount", MAX_AMOUNT).is_ok());
     }
 
     #[test]
-    fn amounts_are_checked() {
-        let check = |text: &str, currency| {
-            check_amount("amount", Decimal::from_str_exact(text).unwrap(), currency)
-                .map(|amount| amount.to_string())
-                .map_err(|violation| violation.to_string())
-        };
+    fn amounts_are_read_as_exact_text() {
+        let body = parse_object(
+            br#"{"a": 1e3, "b": 100.50, "c": -5, "d": "7", "e": 1000000000000000.01}"#,
+        )
+        .unwrap();
+        let reader = Reader::new(&body);
+        let mut violations = Vec::new();
+        let mut fields = WireFields::new();
+        for name in ["a", "b", "c", "d", "e", "absent"] {
+            read_amount(&reader, name, &mut fields, &mut violations);
+        }
+        let read: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(name, text)| (*name, text.as_str()))
+            .collect();
+        assert_eq!(read, [("a", "1000"), ("b", "100.5"), ("c", "-5")]);
+        let messages: Vec<String> = violations.iter().map(ToString::to_string).collect();
         assert_eq!(
-            check("100.50", Some(Currency::Ngn)),
-            Ok("100.50".to_owned())
-        );
-        assert_eq!(
-            check("0", None),
-            Err("amount: must be greater than zero".to_owned())
-        );
-        assert_eq!(
-            check("-1", None),
-            Err("amount: must be greater than zero".to_owned())
-        );
-        assert_eq!(
-            check("1.5", Some(Currency::Ugx)),
-            Err("amount: has more decimal places than UGX allows (0)".to_owned())
-        );
-        assert_eq!(
-            check("1000000000000000.01", None),
-            Err("amount: must be at most 1000000000000000".to_owned())
+            messages,
+            ["d: must be a number", "e: must be at most 1000000000000000"]
         );
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! Requests are checked with the rules of `crossborder_core::kyb`
 //! (`validate_business_create`, `validate_business_update`,
-//! `validate_person`); this module adds the JSON types of every field, the
-//! `{url, key}` shape of each document, and the sandbox's lifecycle:
+//! `validate_person`, which include the optional `operatingAddress` and the
+//! `{url, key}` of each document); this module adds the JSON types of every
+//! field, and the sandbox's lifecycle:
 //!
 //! * create: a registration number already used by another business of the
 //!   same account is 409; the record gets the id `biz_` + 10 characters,
@@ -243,15 +244,20 @@ const ADDRESS_PARTS: [&str; 6] = [
 ];
 
 impl OwnedAddress {
-    fn read(reader: &Reader<'_>, name: &str, violations: &mut Vec<Violation>) -> OwnedAddress {
+    /// The address object `name`, or `None` when it is absent or not an
+    /// object.
+    fn read(
+        reader: &Reader<'_>,
+        name: &str,
+        violations: &mut Vec<Violation>,
+    ) -> Option<OwnedAddress> {
+        let object = reader.object(name, violations)?;
+        let nested = Reader::nested(&object, &reader.path(name));
         let mut address = OwnedAddress::default();
-        if let Some(object) = reader.object(name, violations) {
-            let nested = Reader::nested(&object, &reader.path(name));
-            for (slot, part) in address.parts.iter_mut().zip(ADDRESS_PARTS) {
-                *slot = nested.string(part, violations);
-            }
+        for (slot, part) in address.parts.iter_mut().zip(ADDRESS_PARTS) {
+            *slot = nested.string(part, violations);
         }
-        address
+        Some(address)
     }
 
     fn view(&self) -> AddressFields<'_> {
@@ -268,14 +274,42 @@ impl OwnedAddress {
     }
 }
 
+/// A document reference object `{ url, key }` read as owned strings.
+#[derive(Debug, Default)]
+struct OwnedLink {
+    url: Option<String>,
+    key: Option<String>,
+}
+
+impl OwnedLink {
+    /// The reference object `name`, or `None` when it is absent or not an
+    /// object.
+    fn read(reader: &Reader<'_>, name: &str, violations: &mut Vec<Violation>) -> Option<OwnedLink> {
+        let object = reader.object(name, violations)?;
+        let nested = Reader::nested(&object, &reader.path(name));
+        Some(OwnedLink {
+            url: nested.string("url", violations),
+            key: nested.string("key", violations),
+        })
+    }
+
+    fn view(&self) -> DocumentRefFields<'_> {
+        DocumentRefFields {
+            url: self.url.as_deref(),
+            key: self.key.as_deref(),
+        }
+    }
+}
+
 /// A business body read as owned values, with type violations.
 #[derive(Debug, Default)]
 struct BusinessBody {
     strings: BTreeMap<&'static str, String>,
     nature: [Option<String>; 2],
     business_address: OwnedAddress,
+    operating_address: Option<OwnedAddress>,
     proof: [Option<String>; 3],
-    documents: Vec<String>,
+    documents: Vec<(String, OwnedLink)>,
     has_website: Option<bool>,
 }
 
@@ -295,10 +329,9 @@ impl BusinessBody {
                 nested.string("code", violations),
             ];
         }
-        read.business_address = OwnedAddress::read(&reader, "businessAddress", violations);
-        // Only the types of operatingAddress are checked: the core rules have
-        // no view of it (it is optional and its parts are not required there).
-        OwnedAddress::read(&reader, "operatingAddress", violations);
+        read.business_address =
+            OwnedAddress::read(&reader, "businessAddress", violations).unwrap_or_default();
+        read.operating_address = OwnedAddress::read(&reader, "operatingAddress", violations);
         if let Some(object) = reader.object("proofOfAddress", violations) {
             let nested = Reader::nested(&object, "proofOfAddress");
             read.proof = [
@@ -308,9 +341,10 @@ impl BusinessBody {
             ];
         }
         if let Some(documents) = reader.object("documents", violations) {
+            let nested = Reader::nested(&documents, "documents");
             for key in documents.keys() {
-                read.documents.push(key.clone());
-                check_document_link(&documents, key, violations);
+                let link = OwnedLink::read(&nested, key, violations).unwrap_or_default();
+                read.documents.push((key.clone(), link));
             }
         }
         reader.string_list("activities", violations);
@@ -352,44 +386,20 @@ impl BusinessBody {
                 code: self.nature[1].as_deref(),
             },
             business_address: self.business_address.view(),
+            operating_address: self.operating_address.as_ref().map(OwnedAddress::view),
             proof_of_address: ProofOfAddressFields {
                 url: self.proof[0].as_deref(),
                 key: self.proof[1].as_deref(),
                 kind: self.proof[2].as_deref(),
             },
-            documents: self.documents.iter().map(String::as_str).collect(),
+            documents: self
+                .documents
+                .iter()
+                .map(|(key, link)| (key.as_str(), link.view()))
+                .collect(),
             has_website: self.has_website,
             business_website: string("businessWebsite"),
         }
-    }
-}
-
-/// A document of the documents map must be `{ url, key }` with strings.
-fn check_document_link(documents: &Object, key: &str, violations: &mut Vec<Violation>) {
-    let path = format!("documents.{key}");
-    let Some(raw) = documents.get(key) else {
-        return;
-    };
-    match serde_json::from_str::<Object>(raw.get()) {
-        Ok(link) => {
-            let nested = Reader::nested(&link, &path);
-            for part in ["url", "key"] {
-                let before = violations.len();
-                let value = nested.string(part, violations);
-                if value.is_none_or(|text| text.trim().is_empty()) && violations.len() == before {
-                    violations.push(Violation::new(
-                        format!("{path}.{part}"),
-                        Rule::Required,
-                        "is required",
-                    ));
-                }
-            }
-        }
-        Err(_) => violations.push(Violation::new(
-            path,
-            Rule::InvalidFormat,
-            "must be an object",
-        )),
     }
 }
 
@@ -636,18 +646,9 @@ async fn add_person(
             strings.insert(name, value);
         }
     }
-    let address = OwnedAddress::read(&reader, "address", &mut violations);
-    let read_link = |name: &str, violations: &mut Vec<Violation>| {
-        reader.object(name, violations).map(|object| {
-            let nested = Reader::nested(&object, name);
-            [
-                nested.string("url", violations),
-                nested.string("key", violations),
-            ]
-        })
-    };
-    let document = read_link("document", &mut violations).unwrap_or_default();
-    let additional = read_link("additionalDocument", &mut violations);
+    let address = OwnedAddress::read(&reader, "address", &mut violations).unwrap_or_default();
+    let document = OwnedLink::read(&reader, "document", &mut violations).unwrap_or_default();
+    let additional = OwnedLink::read(&reader, "additionalDocument", &mut violations);
     let string = |name: &str| strings.get(name).map(String::as_str);
     let fields = PersonFields {
         first_name: string("firstName"),
@@ -659,14 +660,8 @@ async fn add_person(
         id_type: string("idType"),
         id_document_url: string("idDocumentUrl"),
         address: address.view(),
-        document: DocumentRefFields {
-            url: document[0].as_deref(),
-            key: document[1].as_deref(),
-        },
-        additional_document: additional.as_ref().map(|link| DocumentRefFields {
-            url: link[0].as_deref(),
-            key: link[1].as_deref(),
-        }),
+        document: document.view(),
+        additional_document: additional.as_ref().map(OwnedLink::view),
         email: string("email"),
         job_title: string("jobTitle"),
         ownership_percentage: string("ownershipPercentage"),

@@ -8,27 +8,27 @@
 //! [`SandboxConfig::instruction_ttl`](crate::SandboxConfig::instruction_ttl)
 //! (24 h). It starts `PENDING` with `paidAmount` 0; simulated fundings move
 //! it to `PARTIALLY_PAID` and `COMPLETED`; it becomes `EXPIRED` when the
-//! instruction lapses with nothing paid. Collections carry no fee
+//! instruction lapses before it is fully paid (ASSUMPTIONS.md A2), keeping
+//! what was paid. The `paymentReference` is an idempotency key (see
+//! [`initiate_payment`]). Collections carry no fee
 //! (`fee` 0, `totalAmount` = `amount`); when the currencies differ, the
 //! rateKey's rate gives `toAmount`.
 
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::TransactionResponse;
-use crossborder_core::{Rule, Violation};
+use crossborder_core::collection::{validate_collection, CollectionFields};
 use rust_decimal::Decimal;
 
-use crate::amount::check_amount;
+use crate::amount::read_amount;
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
-use crate::params::{currency_field, required, PathParams};
+use crate::params::PathParams;
 use crate::state::AppState;
 use crate::transaction::{Instruction, TransactionKind, TransactionRecord, TransactionStatus};
 use crate::wire::round;
-
-/// The longest paymentReference accepted, in characters.
-pub const MAX_PAYMENT_REFERENCE_CHARS: usize = 100;
 
 /// The account payers of fiat collections pay into.
 pub const COLLECTION_ACCOUNT_NUMBER: &str = "9930001234";
@@ -39,7 +39,22 @@ pub const COLLECTION_BANK_NAME: &str = "Sandbox Bank";
 /// The network of a crypto collection when the request names none.
 pub const DEFAULT_NETWORK: &str = "ethereum";
 
+/// A collection as remembered for idempotency and tracking.
+#[derive(Debug, Clone)]
+pub(crate) struct CollectionRecord {
+    /// The request and its first response, replayed for an identical repeat.
+    request: IdempotentRequest<TransactionResponse>,
+    /// The transaction read by `GET /api/transaction/{paymentReference}`
+    /// and paid by simulated fundings.
+    pub(crate) transaction: TransactionRecord,
+}
+
 /// `POST /api/initiate-payment`.
+///
+/// Checked with `crossborder_core::collection::validate_collection`. The
+/// `paymentReference` is the idempotency key: an identical repeat gets the
+/// first response again and creates nothing; a different request with a
+/// used reference is 409 `paymentReference already used: <ref>`.
 pub(crate) async fn initiate_payment(
     State(state): State<AppState>,
     caller: Caller,
@@ -47,70 +62,52 @@ pub(crate) async fn initiate_payment(
 ) -> Result<Json<TransactionResponse>, ApiError> {
     let reader = Reader::new(&body);
     let mut violations = Vec::new();
-    let amount = reader.number("amount", &mut violations);
-    let from = reader.string("fromCurrency", &mut violations);
-    let to = reader.string("toCurrency", &mut violations);
-    let reference = reader.string("paymentReference", &mut violations);
-    let rate_key = reader.string("rateKey", &mut violations);
-    let network = reader.string("network", &mut violations);
-
-    let from = currency_field(&mut violations, "fromCurrency", from);
-    let to = currency_field(&mut violations, "toCurrency", to);
-    let amount = match amount {
-        Some(amount) => check_amount("amount", amount, from)
-            .map_err(|violation| violations.push(violation))
-            .ok(),
-        None => {
-            if !violations
-                .iter()
-                .any(|violation| violation.field == "amount")
-            {
-                violations.push(Violation::new("amount", Rule::Required, "is required"));
-            }
-            None
-        }
+    let mut fields = reader.strings(
+        &[
+            CollectionFields::FROM_CURRENCY,
+            CollectionFields::TO_CURRENCY,
+            CollectionFields::PAYMENT_REFERENCE,
+            CollectionFields::RATE_KEY,
+            CollectionFields::NETWORK,
+        ],
+        &mut violations,
+    );
+    read_amount(
+        &reader,
+        CollectionFields::AMOUNT,
+        &mut fields,
+        &mut violations,
+    );
+    let field = |name| fields.get(name).map(String::as_str);
+    let view = CollectionFields {
+        amount: field(CollectionFields::AMOUNT),
+        from_currency: field(CollectionFields::FROM_CURRENCY),
+        to_currency: field(CollectionFields::TO_CURRENCY),
+        payment_reference: field(CollectionFields::PAYMENT_REFERENCE),
+        rate_key: field(CollectionFields::RATE_KEY),
+        network: field(CollectionFields::NETWORK),
     };
-    let reference = required(&mut violations, "paymentReference", reference);
-    if let Some(reference) = &reference {
-        if reference.chars().count() > MAX_PAYMENT_REFERENCE_CHARS {
-            violations.push(Violation::new(
-                "paymentReference",
-                Rule::TooLong,
-                format!("must be at most {MAX_PAYMENT_REFERENCE_CHARS} characters"),
-            ));
-        }
-    }
-    if let (Some(from), Some(to)) = (from, to) {
-        if from != to && rate_key.as_deref().is_none_or(|key| key.trim().is_empty()) {
-            violations.push(Violation::new(
-                "rateKey",
-                Rule::Required,
-                format!("is required when fromCurrency ({from}) differs from toCurrency ({to})"),
-            ));
-        }
-    }
-    violations.sort_by_key(|violation| field_order(&violation.field));
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
-    let (Some(amount), Some(from), Some(to), Some(reference)) = (amount, from, to, reference)
-    else {
-        return Err(ApiError::bad_request("Invalid collection request"));
-    };
+    let collection = ApiError::checked(violations, validate_collection(&view))?;
+    let (amount, from, to) = (collection.amount, collection.from, collection.to);
+    let reference = view.payment_reference.unwrap_or_default().to_owned();
+    let network = view.network.map(str::to_owned);
 
     let now = state.now();
     let mut account = caller.account();
-    if account.collections.contains_key(&reference) {
-        return Err(ApiError::conflict(format!(
-            "paymentReference already used: {reference}"
-        )));
+    if let Some(existing) = account.collections.get(&reference) {
+        return existing
+            .request
+            .replay(&fields, || {
+                format!("paymentReference already used: {reference}")
+            })
+            .map(Json);
     }
     let (rate, rate_key) = if from == to {
         (Decimal::ONE, None)
     } else {
-        let key = rate_key.unwrap_or_default();
-        let quote = account.usable_quote(&key, from, to, now)?;
-        (quote.conversion.rate, Some(key))
+        let key = view.rate_key.unwrap_or_default();
+        let quote = account.usable_quote(key, from, to, now)?;
+        (quote.conversion.rate, Some(key.to_owned()))
     };
     let to_amount = amount
         .checked_mul(rate)
@@ -169,31 +166,20 @@ pub(crate) async fn initiate_payment(
         network,
         instructions: vec![instruction],
     };
-    let data = record.to_wire();
-    account.memos.insert(memo, reference.clone());
-    account.collections.insert(reference, record);
-    drop(account);
-
-    Ok(Json(TransactionResponse {
+    let response = TransactionResponse {
         message: "Payment initiated successfully".to_owned(),
-        data,
+        data: record.to_wire(),
         error: Some(false),
-    }))
-}
-
-/// Violations in the order of the request's fields.
-fn field_order(field: &str) -> usize {
-    [
-        "amount",
-        "fromCurrency",
-        "toCurrency",
-        "paymentReference",
-        "rateKey",
-        "network",
-    ]
-    .iter()
-    .position(|known| *known == field)
-    .unwrap_or(usize::MAX)
+    };
+    account.memos.insert(memo, reference.clone());
+    account.collections.insert(
+        reference,
+        CollectionRecord {
+            request: IdempotentRequest::new(fields, response.clone()),
+            transaction: record,
+        },
+    );
+    Ok(Json(response))
 }
 
 /// `GET /api/transaction/{paymentReference}`: a collection by its
@@ -207,8 +193,8 @@ pub(crate) async fn get_transaction(
     let now = state.now();
     let mut account = caller.account();
     let data = if let Some(collection) = account.collections.get_mut(&reference) {
-        collection.refresh(now);
-        collection.to_wire()
+        collection.transaction.refresh(now);
+        collection.transaction.to_wire()
     } else if let Some(payout) = account.payouts.get(&reference) {
         payout.transaction.to_wire()
     } else {

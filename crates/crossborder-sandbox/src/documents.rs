@@ -2,10 +2,12 @@
 //! store that serves uploaded documents back.
 //!
 //! The body is `multipart/form-data` with one required field `file`. The
-//! file may be at most
+//! file is checked with the API's upload rules
+//! (`crossborder_core::kyb::validate_upload_within`): not empty (400), at
+//! most
 //! [`SandboxConfig::max_upload_bytes`](crate::SandboxConfig::max_upload_bytes)
-//! (20 MiB; 413 above) and its type is told by its content, not its name
-//! or declared type: JPEG (`FF D8 FF`), PNG (`89 50 4E 47`) or PDF (`%PDF`),
+//! (20 MiB; 413 above), and of a type told by its content, not its name or
+//! declared type: JPEG (`FF D8 FF`), PNG (`89 50 4E 47`) or PDF (`%PDF`),
 //! anything else is 415. The link returned is
 //! `http://HOST:PORT/v1/documents/{id}`, served without authentication (the
 //! id is unguessable), so a link can be opened the way a reviewer would.
@@ -19,6 +21,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossborder_api::types::{UploadDocumentResponse, UploadedDocument};
+use crossborder_core::kyb::{validate_upload_within, DocumentKind, UploadError};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -30,45 +33,6 @@ const MULTIPART_OVERHEAD: usize = 64 * 1024;
 
 /// How many bytes of documents are kept; the oldest are dropped beyond it.
 const STORE_CAPACITY_BYTES: usize = 512 * 1024 * 1024;
-
-/// A file type the API accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DocumentKind {
-    Jpeg,
-    Png,
-    Pdf,
-}
-
-impl DocumentKind {
-    /// The type of `bytes` from their first bytes, if accepted.
-    pub(crate) fn sniff(bytes: &[u8]) -> Option<DocumentKind> {
-        if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-            Some(DocumentKind::Jpeg)
-        } else if bytes.starts_with(&[0x89, 0x50, 0x4E, 0x47]) {
-            Some(DocumentKind::Png)
-        } else if bytes.starts_with(b"%PDF") {
-            Some(DocumentKind::Pdf)
-        } else {
-            None
-        }
-    }
-
-    fn media_type(self) -> &'static str {
-        match self {
-            DocumentKind::Jpeg => "image/jpeg",
-            DocumentKind::Png => "image/png",
-            DocumentKind::Pdf => "application/pdf",
-        }
-    }
-
-    fn extension(self) -> &'static str {
-        match self {
-            DocumentKind::Jpeg => "jpg",
-            DocumentKind::Png => "png",
-            DocumentKind::Pdf => "pdf",
-        }
-    }
-}
 
 struct Document {
     kind: DocumentKind,
@@ -128,12 +92,6 @@ pub(crate) async fn upload_document(
     request: Request,
 ) -> Result<Json<UploadDocumentResponse>, ApiError> {
     let max_file = state.documents().max_file_bytes;
-    let file_too_large = || {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("file is larger than {max_file} bytes"),
-        )
-    };
     let (parts, body) = request.into_parts();
     let whole = read_body(
         &parts.headers,
@@ -143,7 +101,7 @@ pub(crate) async fn upload_document(
     .await
     .map_err(|error| {
         if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            file_too_large()
+            upload_refused(&UploadError::TooLarge { max: max_file })
         } else {
             error
         }
@@ -177,18 +135,7 @@ pub(crate) async fn upload_document(
     let Some(bytes) = file else {
         return Err(ApiError::bad_request("file: is required"));
     };
-    if bytes.is_empty() {
-        return Err(ApiError::bad_request("file: must not be empty"));
-    }
-    if bytes.len() > max_file {
-        return Err(file_too_large());
-    }
-    let kind = DocumentKind::sniff(&bytes).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Unsupported file type: only JPEG, PNG and PDF are accepted",
-        )
-    })?;
+    let kind = validate_upload_within(&bytes, max_file).map_err(|error| upload_refused(&error))?;
 
     let id = format!("doc_{}.{}", state.ids().hex(16), kind.extension());
     let link = format!("{}/documents/{id}", state.base_url());
@@ -198,6 +145,17 @@ pub(crate) async fn upload_document(
         data: UploadedDocument { link },
         error: Some(false),
     }))
+}
+
+/// The answer to a file the upload rules refuse, with their message: 400
+/// for an empty file, 413 for a large one, 415 for another type.
+fn upload_refused(error: &UploadError) -> ApiError {
+    let status = match error {
+        UploadError::Empty => StatusCode::BAD_REQUEST,
+        UploadError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        UploadError::UnsupportedType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+    };
+    ApiError::new(status, error.to_string())
 }
 
 /// `GET /v1/documents/{id}` (not in the spec): the uploaded bytes with their
@@ -216,24 +174,4 @@ pub(crate) async fn get_document(
         HeaderValue::from_static(kind.media_type()),
     );
     Ok(response)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn types_are_told_by_content() {
-        assert_eq!(
-            DocumentKind::sniff(&[0xFF, 0xD8, 0xFF, 0xE0]),
-            Some(DocumentKind::Jpeg)
-        );
-        assert_eq!(
-            DocumentKind::sniff(b"\x89PNG\r\n\x1a\n"),
-            Some(DocumentKind::Png)
-        );
-        assert_eq!(DocumentKind::sniff(b"%PDF-1.7"), Some(DocumentKind::Pdf));
-        assert_eq!(DocumentKind::sniff(b"GIF89a"), None);
-        assert_eq!(DocumentKind::sniff(b""), None);
-    }
 }

@@ -95,6 +95,31 @@ impl ApiError {
         }
     }
 
+    /// The outcome of a core validator run on a body whose reading found
+    /// the type violations `read`: 400 listing them all, the type violations
+    /// first (a field with one is not reported again by the validator, for
+    /// example as missing), or the validated value.
+    pub(crate) fn checked<T>(
+        mut read: Vec<Violation>,
+        validated: Result<T, Violations>,
+    ) -> Result<T, ApiError> {
+        let broken = read.len();
+        if let Err(violations) = &validated {
+            for violation in violations.iter() {
+                if !read[..broken]
+                    .iter()
+                    .any(|seen| seen.field == violation.field)
+                {
+                    read.push(violation.clone());
+                }
+            }
+        }
+        match validated {
+            Ok(value) if read.is_empty() => Ok(value),
+            _ => Err(ApiError::invalid(&read)),
+        }
+    }
+
     /// 400 for one violation.
     pub(crate) fn violation(violation: Violation) -> ApiError {
         ApiError::invalid(&[violation])

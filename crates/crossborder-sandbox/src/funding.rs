@@ -3,9 +3,10 @@
 //! It behaves as if a payer had paid a collection:
 //!
 //! * a `live_` key gets 400 `Funding simulation is only available in staging`;
-//! * `currency`, `amount` (a JSON number, above zero, within the currency's
-//!   minor unit), `narration` and `sessionId` (1 to 100 characters) are
-//!   required;
+//! * the request is checked with
+//!   `crossborder_core::funding::validate_simulate_funding`: `currency`,
+//!   `amount` (a JSON number, above zero, within the currency's minor unit),
+//!   `narration` and `sessionId` (1 to 100 characters) are required;
 //! * the narration (trimmed) must equal the `payRefrence` of one of the
 //!   caller's collections (404 `No collection matches narration: <narration>`),
 //!   `currency` must be that collection's `fromCurrency` (400), and an
@@ -23,29 +24,19 @@
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{MessageResponse, WebhookEvent, WebhookStatus};
-use crossborder_core::{Currency, Rule, Violation};
+use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields};
+use crossborder_core::{Rule, Violation};
 use rust_decimal::Decimal;
 
-use crate::amount::check_amount;
+use crate::amount::read_amount;
 use crate::auth::Caller;
 use crate::config::Environment;
 use crate::error::ApiError;
+use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
-use crate::params::{currency_field, required};
 use crate::state::AppState;
 use crate::transaction::TransactionStatus;
 use crate::wire;
-
-/// The longest simulation sessionId accepted, in characters.
-pub const MAX_SESSION_ID_CHARS: usize = 100;
-
-/// A simulated funding, remembered for idempotency.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct FundingRecord {
-    currency: Currency,
-    amount: Decimal,
-    narration: String,
-}
 
 /// `POST /api/simulate-funding`.
 pub(crate) async fn simulate_funding(
@@ -60,71 +51,58 @@ pub(crate) async fn simulate_funding(
     }
     let reader = Reader::new(&body);
     let mut violations = Vec::new();
-    let currency = reader.string("currency", &mut violations);
-    let amount = reader.number("amount", &mut violations);
-    let narration = reader.string("narration", &mut violations);
-    let session_id = reader.string("sessionId", &mut violations);
-
-    let currency = currency_field(&mut violations, "currency", currency);
-    let amount = match amount {
-        Some(amount) => check_amount("amount", amount, currency)
-            .map_err(|violation| violations.push(violation))
-            .ok(),
-        None => {
-            if !violations
-                .iter()
-                .any(|violation| violation.field == "amount")
-            {
-                violations.push(Violation::new("amount", Rule::Required, "is required"));
-            }
-            None
-        }
-    };
-    let narration = required(&mut violations, "narration", narration);
-    let session_id = required(&mut violations, "sessionId", session_id);
-    if let Some(session_id) = &session_id {
-        if session_id.chars().count() > MAX_SESSION_ID_CHARS {
-            violations.push(Violation::new(
-                "sessionId",
-                Rule::TooLong,
-                format!("must be at most {MAX_SESSION_ID_CHARS} characters"),
-            ));
-        }
+    let mut fields = reader.strings(
+        &[
+            SimulateFundingFields::CURRENCY,
+            SimulateFundingFields::NARRATION,
+            SimulateFundingFields::SESSION_ID,
+        ],
+        &mut violations,
+    );
+    read_amount(
+        &reader,
+        SimulateFundingFields::AMOUNT,
+        &mut fields,
+        &mut violations,
+    );
+    // The narration is matched trimmed, so a repeat is judged on it trimmed.
+    if let Some(narration) = fields.get_mut(SimulateFundingFields::NARRATION) {
+        *narration = narration.trim().to_owned();
     }
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
-    let (Some(currency), Some(amount), Some(narration), Some(session_id)) =
-        (currency, amount, narration, session_id)
-    else {
-        return Err(ApiError::bad_request("Invalid funding request"));
+    let field = |name| fields.get(name).map(String::as_str);
+    let view = SimulateFundingFields {
+        currency: field(SimulateFundingFields::CURRENCY),
+        amount: field(SimulateFundingFields::AMOUNT),
+        narration: field(SimulateFundingFields::NARRATION),
+        session_id: field(SimulateFundingFields::SESSION_ID),
     };
-    let narration = narration.trim().to_owned();
-    let funding = FundingRecord {
-        currency,
-        amount,
-        narration: narration.clone(),
-    };
-    let replied = Json(MessageResponse {
+    let funding = ApiError::checked(violations, validate_simulate_funding(&view))?;
+    let (currency, amount) = (funding.currency, funding.amount);
+    let narration = view.narration.unwrap_or_default().to_owned();
+    let session_id = view.session_id.unwrap_or_default().to_owned();
+    let replied = MessageResponse {
         message: "Funding simulated successfully".to_owned(),
-    });
+    };
 
     let now = state.now();
     let mut account = caller.account();
     if let Some(existing) = account.fundings.get(&session_id) {
-        if *existing == funding {
-            return Ok(replied);
-        }
-        return Err(ApiError::conflict(format!(
-            "sessionId already used for a different funding: {session_id}"
-        )));
+        return existing
+            .replay(&fields, || {
+                format!("sessionId already used for a different funding: {session_id}")
+            })
+            .map(Json);
     }
     let Some(reference) = account.memos.get(&narration).cloned() else {
         return Err(ApiError::not_found(format!(
             "No collection matches narration: {narration}"
         )));
     };
-    let Some(collection) = account.collections.get_mut(&reference) else {
+    let Some(collection) = account
+        .collections
+        .get_mut(&reference)
+        .map(|collection| &mut collection.transaction)
+    else {
         return Err(ApiError::not_found(format!(
             "No collection matches narration: {narration}"
         )));
@@ -173,15 +151,17 @@ pub(crate) async fn simulate_funding(
 
     account.credit(currency, amount)?;
     if let Some(collection) = account.collections.get_mut(&reference) {
-        collection.paid_amount = Some(paid);
-        collection.status = updated_status;
+        collection.transaction.paid_amount = Some(paid);
+        collection.transaction.status = updated_status;
     }
-    account.fundings.insert(session_id, funding);
+    account
+        .fundings
+        .insert(session_id, IdempotentRequest::new(fields, replied.clone()));
     let webhook_url = account.webhook_url.clone();
     drop(account);
 
     if let Some(url) = webhook_url {
         state.webhooks().send(url, &event, now);
     }
-    Ok(replied)
+    Ok(Json(replied))
 }

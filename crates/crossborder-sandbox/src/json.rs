@@ -19,6 +19,7 @@ use serde_json::error::Category;
 use serde_json::value::RawValue;
 
 use crate::error::ApiError;
+use crate::idempotency::WireFields;
 use crate::state::AppState;
 
 /// A JSON object with its values still as raw JSON text.
@@ -128,6 +129,18 @@ impl<'a> Reader<'a> {
                 None
             }
         }
+    }
+
+    /// The string fields `names` that are present, by wire name.
+    pub(crate) fn strings(
+        &self,
+        names: &[&'static str],
+        violations: &mut Vec<Violation>,
+    ) -> WireFields {
+        names
+            .iter()
+            .filter_map(|name| Some((*name, self.string(name, violations)?)))
+            .collect()
     }
 
     /// A number field, read exactly from its JSON text (a string holding a

@@ -39,6 +39,7 @@ mod config;
 mod documents;
 mod error;
 mod funding;
+mod idempotency;
 mod ids;
 mod json;
 mod params;
@@ -57,12 +58,12 @@ pub use business::REJECTION_REASON;
 pub use clock::Clock;
 pub use collection::{
     COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME, DEFAULT_NETWORK,
-    MAX_PAYMENT_REFERENCE_CHARS,
 };
 pub use config::{
     default_starting_balances, parse_keys_file, ApiKeySpec, Environment, KeyError, KeysFileError,
     SandboxConfig, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
 };
+pub use crossborder_core::collection::MAX_PAYMENT_REFERENCE_CHARS;
 pub use crossborder_core::Currency;
 pub use rust_decimal::Decimal;
 pub use server::{Sandbox, SandboxHandle, StartError};

@@ -24,8 +24,6 @@
 //! sessionId. A `bankCode` must be one of the bank list of `toCurrency`
 //! when that list is not empty (400 `Unknown bank code <code> for <CUR>`).
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::PayoutResponse;
@@ -35,6 +33,7 @@ use rust_decimal::Decimal;
 use crate::auth::Caller;
 use crate::banks::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
 use crate::error::ApiError;
+use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
 use crate::state::AppState;
 use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
@@ -43,10 +42,9 @@ use crate::wire::round;
 /// A payout as remembered for idempotency and tracking.
 #[derive(Debug, Clone)]
 pub(crate) struct PayoutRecord {
-    /// The payout fields as sent (absent fields left out).
-    fields: BTreeMap<&'static str, String>,
-    /// The first response, replayed for an identical retry.
-    response: PayoutResponse,
+    /// The payout fields as sent and the first response, replayed for an
+    /// identical retry.
+    request: IdempotentRequest<PayoutResponse>,
     /// The transaction read by `GET /api/transaction/{sessionId}`.
     pub(crate) transaction: TransactionRecord,
 }
@@ -59,12 +57,7 @@ pub(crate) async fn create_payout(
 ) -> Result<Json<PayoutResponse>, ApiError> {
     let reader = Reader::new(&body);
     let mut violations = Vec::new();
-    let mut fields = BTreeMap::new();
-    for name in PayoutFields::WIRE_NAMES {
-        if let Some(value) = reader.string(name, &mut violations) {
-            fields.insert(name, value);
-        }
-    }
+    let fields = reader.strings(&PayoutFields::WIRE_NAMES, &mut violations);
     if !violations.is_empty() {
         return Err(ApiError::invalid(&violations));
     }
@@ -83,12 +76,12 @@ pub(crate) async fn create_payout(
     let now = state.now();
     let mut account = caller.account();
     if let Some(existing) = account.payouts.get(session_id.as_str()) {
-        if existing.fields == fields {
-            return Ok(Json(existing.response.clone()));
-        }
-        return Err(ApiError::conflict(format!(
-            "sessionId already used for a different payout: {session_id}"
-        )));
+        return existing
+            .request
+            .replay(&fields, || {
+                format!("sessionId already used for a different payout: {session_id}")
+            })
+            .map(Json);
     }
 
     let (rate, rate_key) = if payout.from == payout.to {
@@ -139,8 +132,7 @@ pub(crate) async fn create_payout(
     account.payouts.insert(
         session_id,
         PayoutRecord {
-            fields,
-            response: response.clone(),
+            request: IdempotentRequest::new(fields, response.clone()),
             transaction,
         },
     );

@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Quote, QuoteResponse};
-use crossborder_core::{parse_amount, AmountError, Rail, Rule, Violation};
+use crossborder_core::{validate_amount, AmountWire, Rail};
 
-use crate::amount::check_amount;
+use crate::amount::check_max_amount;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::params::{currency_param, PathParams, QueryParams};
@@ -34,20 +34,14 @@ pub(crate) async fn get_quote(
 ) -> Result<Json<QuoteResponse>, ApiError> {
     let from = currency_param(&from)?;
     let to = currency_param(&to)?;
-    let amount = match parse_amount(&amount) {
-        Ok(amount) => check_amount("amount", amount, Some(from)),
-        Err(AmountError::OutOfRange(_)) => Err(Violation::new(
-            "amount",
-            Rule::InvalidFormat,
-            "has more digits than can be represented exactly",
-        )),
-        Err(_) => Err(Violation::new(
-            "amount",
-            Rule::InvalidFormat,
-            "must be a decimal number such as 1500.50",
-        )),
-    };
-    let amount = amount.map_err(ApiError::violation)?;
+    let amount = validate_amount(
+        "amount",
+        Some(&amount),
+        Some(from),
+        AmountWire::UnsignedString,
+    )
+    .and_then(|amount| check_max_amount("amount", amount))
+    .map_err(ApiError::violation)?;
     let rail = query
         .get("rail")
         .map(|rail| rail.parse::<Rail>())

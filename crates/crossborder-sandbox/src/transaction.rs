@@ -31,8 +31,8 @@ impl TransactionKind {
 /// The states the sandbox uses.
 ///
 /// Collections: `PENDING` -> `PARTIALLY_PAID` -> `COMPLETED`, or `EXPIRED`
-/// when the payment instruction lapses with nothing paid. Payouts are
-/// settled at once: `COMPLETED`, or `FAILED` (refunded) for the failure
+/// when the payment instruction lapses before the collection is fully paid.
+/// Payouts are settled at once: `COMPLETED`, or `FAILED` (refunded) for the failure
 /// trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TransactionStatus {
@@ -42,7 +42,7 @@ pub(crate) enum TransactionStatus {
     PartiallyPaid,
     /// Fully paid (collections) or paid out (payouts).
     Completed,
-    /// The payment instruction lapsed unpaid.
+    /// The payment instruction lapsed before the collection was fully paid.
     Expired,
     /// The payout failed and was refunded.
     Failed,
@@ -97,13 +97,19 @@ pub(crate) struct TransactionRecord {
 }
 
 impl TransactionRecord {
-    /// Marks an unpaid collection `EXPIRED` once its instructions lapsed.
+    /// Marks a collection that is not fully paid (`PENDING` or
+    /// `PARTIALLY_PAID`) `EXPIRED` once its instructions lapsed
+    /// (ASSUMPTIONS.md A2); what was paid is kept.
     pub(crate) fn refresh(&mut self, now: SystemTime) {
         let lapsed = self
             .instructions
             .iter()
             .all(|instruction| instruction.valid_until < now);
-        if self.status == TransactionStatus::Pending && !self.instructions.is_empty() && lapsed {
+        let open = matches!(
+            self.status,
+            TransactionStatus::Pending | TransactionStatus::PartiallyPaid
+        );
+        if open && !self.instructions.is_empty() && lapsed {
             self.status = TransactionStatus::Expired;
         }
     }

@@ -20,7 +20,7 @@ use axum::Router;
 use crossborder::{
     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, Decimal, DocumentLink,
     Documents, IdType, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
-    ProofOfAddress, ProofOfAddressType, RetryPolicy,
+    ProofOfAddress, ProofOfAddressType, RetryPolicy, Violations,
 };
 use crossborder_sandbox::{Clock, Sandbox, SandboxConfig, SandboxHandle};
 use serde_json::{json, Map, Value};
@@ -193,6 +193,26 @@ pub fn assert_error_body(reply: &Reply, status: u16, message: &str, method: &str
     assert!(
         timestamp.ends_with('Z') && &timestamp[10..11] == "T" && &timestamp[19..20] == ".",
         "{timestamp}"
+    );
+}
+
+/// Violations as `(field, message)` pairs, as [`field_errors`] gives them.
+pub fn violation_pairs(violations: &Violations) -> Vec<(String, String)> {
+    violations
+        .iter()
+        .map(|violation| (violation.field.to_string(), violation.message.clone()))
+        .collect()
+}
+
+/// Asserts that `reply` is a 400 for exactly the violations the SDK found:
+/// every one in the message, joined with `; `, and each in `errors`.
+pub fn assert_same_violations(reply: &Reply, violations: &Violations, method: &str, url: &str) {
+    assert_error_body(reply, 400, &violations.to_string(), method, url);
+    assert_eq!(
+        field_errors(&reply.body),
+        violation_pairs(violations),
+        "{}",
+        reply.text
     );
 }
 

@@ -6,8 +6,8 @@ use crossborder::{
     UpdateBusinessRequest,
 };
 use crossborder_contract_tests::{
-    assert_error_body, business_json, business_request, person_request, reply, sdk_client, Env,
-    Proxy, Rewrite, GIF, PDF, STAGING_KEY,
+    assert_error_body, assert_same_violations, business_json, business_request, person_request,
+    reply, sdk_client, Env, Proxy, Rewrite, GIF, PDF, STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -400,15 +400,7 @@ async fn kyb_error_answers() {
             &business_json("RC9990002", &link, documents),
         )
         .await;
-    assert_error_body(&raw, 400, &violations.to_string(), "POST", "/api/business");
-    let expected: Vec<(String, String)> = violations
-        .iter()
-        .map(|v| (v.field.to_string(), v.message.clone()))
-        .collect();
-    assert_eq!(
-        crossborder_contract_tests::field_errors(&raw.body),
-        expected
-    );
+    assert_same_violations(&raw, &violations, "POST", "/api/business");
 
     // The name cannot be changed (the SDK's update type cannot even carry it).
     let created = client
@@ -431,4 +423,54 @@ async fn kyb_error_answers() {
         "PATCH",
         &format!("/api/business/{}", created.id),
     );
+}
+
+/// `operatingAddress` (when sent) has the rules of `businessAddress`, and
+/// every document needs its `url` and `key`: the SDK refuses such a request
+/// before sending, and the sandbox answers it with the same violations.
+#[tokio::test]
+async fn operating_address_and_document_references_are_checked_by_both() {
+    let env = Env::start().await;
+    let link = "https://files.crossborder.invalid/kyb/doc.pdf";
+    let mut request = business_request("RC7000002", link);
+    request.details.operating_address = Some(Address {
+        city: " ".into(),
+        ..crossborder_contract_tests::lagos_address()
+    });
+    request.documents.insert(
+        "bank_statement".into(),
+        crossborder::DocumentLink::new("", "statement-6m"),
+    );
+
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let client = sdk_client(proxy.base_url(), STAGING_KEY);
+    let error = client.businesses().create(&request).await.unwrap_err();
+    let violations = error.violations().expect("a validation error").clone();
+    assert_eq!(
+        violations.to_string(),
+        "operatingAddress.city: is required; documents.bank_statement.url: is required"
+    );
+    assert_eq!(proxy.requests_seen(), 0);
+
+    let documents = json!({
+        "cac_document": {"url": link, "key": "cac-cert"},
+        "bank_statement": {"url": "", "key": "statement-6m"},
+        "application_letter": {"url": link, "key": "letter"},
+        "cac_status_report": {"url": link, "key": "status-report"},
+    });
+    let mut body = business_json("RC7000002", link, documents);
+    body["operatingAddress"] = json!({"houseNumber": "12", "street": "Admiralty Way",
+        "city": " ", "state": "Lagos", "zipCode": "106104"});
+    let raw = env
+        .raw_post("/api/business", Some(STAGING_KEY), &body)
+        .await;
+    assert_same_violations(&raw, &violations, "POST", "/api/business");
+
+    // Complete, both are accepted.
+    body["operatingAddress"]["city"] = json!("Lekki");
+    body["documents"]["bank_statement"]["url"] = json!(link);
+    let raw = env
+        .raw_post("/api/business", Some(STAGING_KEY), &body)
+        .await;
+    assert_eq!(raw.status, 200, "{}", raw.text);
 }

@@ -642,8 +642,6 @@ async fn collection_reference_reused_with_a_different_body_is_409() {
 /// second effect; a different body is 409" (and the SDK's docs tell callers
 /// that repeating a write after a timeout with the same id is safe).
 #[tokio::test]
-#[ignore = "sandbox defect: an identical repeat of POST /api/initiate-payment is 409 \
-            `paymentReference already used`, not the original response (ASSUMPTIONS.md B3)"]
 async fn identical_collection_repeat_returns_the_original() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
@@ -659,8 +657,6 @@ async fn identical_collection_repeat_returns_the_original() {
 /// instruction lapses". Without it a lapsed, partly paid collection never
 /// reaches a terminal status and `wait_until_settled` can only time out.
 #[tokio::test]
-#[ignore = "sandbox defect: a PARTIALLY_PAID collection stays PARTIALLY_PAID after validUntil \
-            (only unpaid ones expire), against ASSUMPTIONS.md A2"]
 async fn partially_paid_collection_expires_when_its_instruction_lapses() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);

@@ -4,9 +4,10 @@
 //! same rules (`crossborder_core::payout::validate_payout`).
 
 use crossborder::rules::payout::{validate_payout, PayoutFields};
-use crossborder::{Currency, Decimal, Error, PayoutRequest, Violations};
+use crossborder::{Currency, Decimal, Error, PayoutRequest};
 use crossborder_contract_tests::{
-    assert_error_body, d, field_errors, payout_json, sdk_client, Env, Proxy, Rewrite, STAGING_KEY,
+    assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
+    Rewrite, STAGING_KEY,
 };
 use serde_json::{json, Map, Value};
 
@@ -114,13 +115,6 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
     ]
 }
 
-fn pairs(violations: &Violations) -> Vec<(String, String)> {
-    violations
-        .iter()
-        .map(|violation| (violation.field.to_string(), violation.message.clone()))
-        .collect()
-}
-
 #[tokio::test]
 async fn sdk_and_sandbox_refuse_the_same_payouts_with_the_same_violations() {
     let env = Env::start().await;
@@ -140,7 +134,7 @@ async fn sdk_and_sandbox_refuse_the_same_payouts_with_the_same_violations() {
         assert_error_body(&reply, 400, &violations.to_string(), "POST", "/api/payout");
         assert_eq!(
             field_errors(&reply.body),
-            pairs(&violations),
+            violation_pairs(&violations),
             "{label}: {}",
             reply.text
         );
@@ -214,7 +208,7 @@ async fn sandbox_answers_what_the_sdks_rule_function_says_for_raw_bodies() {
         assert_error_body(&reply, 400, &message, "POST", "/api/payout");
         assert_eq!(
             field_errors(&reply.body),
-            pairs(&violations),
+            violation_pairs(&violations),
             "{fields:?}: {}",
             reply.text
         );

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use crate::kyb::address::AddressFields;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
 use crate::kyb::documents::{
-    missing_documents, normalise_document_key, DocumentKeyError, DocumentType,
+    missing_documents, normalise_document_key, DocumentKeyError, DocumentRefFields, DocumentType,
 };
 use crate::kyb::Mode;
 use crate::violation::{present, Collector, Rule, Violations};
@@ -108,8 +108,9 @@ pub struct ProofOfAddressFields<'a> {
 /// not part of the view.
 ///
 /// A nested object that was not sent is left at its default (every part
-/// `None`). `documents` holds the keys of the documents map, in the order
-/// they were sent.
+/// `None`), except the optional `operatingAddress`, which is `None`.
+/// `documents` holds the entries of the documents map, in the order they
+/// were sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BusinessFields<'a> {
     /// `name`: the registered business name (create only).
@@ -126,10 +127,14 @@ pub struct BusinessFields<'a> {
     pub nature_of_business: NatureOfBusinessFields<'a>,
     /// `businessAddress`.
     pub business_address: AddressFields<'a>,
+    /// `operatingAddress` (optional, `None` when not sent): when sent, it has
+    /// the shape and rules of `businessAddress`.
+    pub operating_address: Option<AddressFields<'a>>,
     /// `proofOfAddress`.
     pub proof_of_address: ProofOfAddressFields<'a>,
-    /// The keys of the `documents` map, in the order sent.
-    pub documents: Vec<&'a str>,
+    /// The entries of the `documents` map, in the order sent: each key with
+    /// its `{ url, key }` value.
+    pub documents: Vec<(&'a str, DocumentRefFields<'a>)>,
     /// `hasWebsite`.
     pub has_website: Option<bool>,
     /// `businessWebsite`: required when `hasWebsite` is true.
@@ -141,11 +146,12 @@ pub struct BusinessFields<'a> {
 ///
 /// Required: `name`, `businessType`, `registrationNumber`, `email`,
 /// `phoneNumber`, `natureOfBusiness.nature` and `.code`, the five required
-/// parts of `businessAddress`, `proofOfAddress.url`, `.key` and `.type`, and
-/// the documents the business type requires (see
-/// [`missing_documents`]). Each document key must be recognised
-/// (`documents.<key>: Unrecognized document key: <key>`) and name a type no
-/// other key names. When `businessType` is valid, each missing requirement is
+/// parts of `businessAddress` (and of `operatingAddress` when it is sent),
+/// `proofOfAddress.url`, `.key` and `.type`, and the documents the business
+/// type requires (see [`missing_documents`]). Each document key must be
+/// recognised (`documents.<key>: Unrecognized document key: <key>`) and name
+/// a type no other key names, and each document needs its `url` and `key`
+/// (`documents.<key>.url: is required`). When `businessType` is valid, each missing requirement is
 /// reported on `documents` as `missing <requirement>`; when it is not, an
 /// empty documents map is reported as `documents: is required`.
 ///
@@ -166,15 +172,29 @@ pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Viola
 /// Checks a `PATCH /api/business/{businessId}` request: every field is
 /// optional, but a field that is sent must be valid and not blank. `name`
 /// and `registrationNumber` cannot be updated. Document keys that are sent
-/// must be recognised and distinct; the required set is not enforced, since
+/// must be recognised and distinct, each with its `url` and `key`; the
+/// required set is not enforced, since
 /// an update sends only what changes. For the same reason `hasWebsite: true`
 /// does not require `businessWebsite` (the stored record may have one).
 ///
 /// ```
-/// use crossborder_core::kyb::{validate_business_update, BusinessFields};
+/// use crossborder_core::kyb::{validate_business_update, BusinessFields, DocumentRefFields};
 ///
-/// let fields = BusinessFields { documents: vec!["tax_clearance_certificate"], ..BusinessFields::default() };
+/// let certificate = DocumentRefFields { url: Some("https://files.example/tcc.pdf"), key: Some("tcc") };
+/// let fields = BusinessFields {
+///     documents: vec![("tax_clearance_certificate", certificate)],
+///     ..BusinessFields::default()
+/// };
 /// assert!(validate_business_update(&fields).is_ok());
+///
+/// let fields = BusinessFields {
+///     documents: vec![("tax_clearance_certificate", DocumentRefFields { key: None, ..certificate })],
+///     ..BusinessFields::default()
+/// };
+/// assert_eq!(
+///     validate_business_update(&fields).unwrap_err().to_string(),
+///     "documents.tax_clearance_certificate.key: is required"
+/// );
 ///
 /// let fields = BusinessFields { name: Some("New name"), ..BusinessFields::default() };
 /// assert_eq!(
@@ -254,6 +274,9 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
     fields
         .business_address
         .check(&mut collector, "businessAddress", mode);
+    if let Some(address) = &fields.operating_address {
+        address.check(&mut collector, "operatingAddress", mode);
+    }
 
     let proof = &fields.proof_of_address;
     mode.field(&mut collector, "proofOfAddress.url", proof.url);
@@ -288,17 +311,18 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
     collector.finish(|| ())
 }
 
-/// Reports unrecognised and duplicate keys on `documents.<key>`, then (on
+/// Reports unrecognised and duplicate keys on `documents.<key>` and missing
+/// parts of each `{ url, key }` on `documents.<key>.url` and `.key`, then (on
 /// create) the missing requirements on `documents`.
 fn check_documents(
     collector: &mut Collector,
-    keys: &[&str],
+    documents: &[(&str, DocumentRefFields<'_>)],
     business_type: Option<BusinessType>,
     mode: Mode,
 ) {
     let mut present = BTreeSet::new();
     let mut first_keys: Vec<(DocumentType, &str)> = Vec::new();
-    for key in keys {
+    for (key, link) in documents {
         match normalise_document_key(key) {
             Err(unknown) => collector.push(
                 format!("documents.{key}"),
@@ -323,6 +347,7 @@ fn check_documents(
                 }
             }
         }
+        link.check(collector, &format!("documents.{key}"));
     }
 
     if mode == Mode::Update {
@@ -338,7 +363,7 @@ fn check_documents(
                 );
             }
         }
-        None if keys.is_empty() => collector.push("documents", Rule::Required, "is required"),
+        None if documents.is_empty() => collector.push("documents", Rule::Required, "is required"),
         None => {}
     }
 }
@@ -346,6 +371,19 @@ fn check_documents(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Documents map entries with both parts of each `{ url, key }`.
+    fn documents(keys: &[&'static str]) -> Vec<(&'static str, DocumentRefFields<'static>)> {
+        keys.iter()
+            .map(|key| {
+                let link = DocumentRefFields {
+                    url: Some("https://files.example/doc.pdf"),
+                    key: Some(key),
+                };
+                (*key, link)
+            })
+            .collect()
+    }
 
     fn complete() -> BusinessFields<'static> {
         BusinessFields {
@@ -371,12 +409,13 @@ mod tests {
                 key: Some("poa-1"),
                 kind: Some("Utility bill"),
             },
-            documents: vec![
+            operating_address: None,
+            documents: documents(&[
                 "cac",
                 "bank_statement",
                 "application_letter",
                 "cac_status_report",
-            ],
+            ]),
             has_website: Some(false),
             business_website: None,
         }
@@ -516,14 +555,14 @@ mod tests {
     #[test]
     fn document_keys_are_checked_one_by_one() {
         let fields = BusinessFields {
-            documents: vec![
+            documents: documents(&[
                 "cac",
                 "bank_statement",
                 "selfie",
                 "application_letter",
                 "bn1",
                 "cac_document",
-            ],
+            ]),
             ..complete()
         };
         assert_eq!(
@@ -543,7 +582,7 @@ mod tests {
     fn missing_documents_are_reported_per_requirement() {
         let fields = BusinessFields {
             business_type: Some("SoleProprietorship"),
-            documents: vec!["business_license"],
+            documents: documents(&["business_license"]),
             ..complete()
         };
         assert_eq!(
@@ -568,7 +607,7 @@ mod tests {
             ]
         );
         let fields = BusinessFields {
-            documents: vec![],
+            documents: Vec::new(),
             ..complete()
         };
         let messages: Vec<String> = validate_business_create(&fields)
@@ -588,7 +627,7 @@ mod tests {
         // An unknown type cannot say what is missing, so no noise; unknown keys still count.
         let fields = BusinessFields {
             business_type: Some("NGO"),
-            documents: vec!["passport"],
+            documents: documents(&["passport"]),
             ..complete()
         };
         assert_eq!(
@@ -610,7 +649,7 @@ mod tests {
             email: Some("ops@acme.ng"),
             phone_number: Some("+2348012345678"),
             business_type: Some("LLP"),
-            documents: vec!["memart"],
+            documents: documents(&["memart"]),
             ..BusinessFields::default()
         };
         assert_eq!(violations(validate_business_update(&fields)), Vec::new());
@@ -630,7 +669,7 @@ mod tests {
                 kind: Some("Selfie"),
                 ..ProofOfAddressFields::default()
             },
-            documents: vec!["cv"],
+            documents: documents(&["cv"]),
             has_website: Some(true),
             business_website: Some(""),
             ..BusinessFields::default()
@@ -654,6 +693,86 @@ mod tests {
                 "documents.cv: Unrecognized document key: cv",
                 "businessWebsite: must not be empty",
             ]
+        );
+    }
+
+    #[test]
+    fn operating_address_has_the_rules_of_business_address_when_sent() {
+        let operating = AddressFields {
+            street: Some(" "),
+            ..complete().business_address
+        };
+        let fields = BusinessFields {
+            operating_address: Some(operating),
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&fields)),
+            one("operatingAddress.street", Rule::Required, "is required")
+        );
+        let fields = BusinessFields {
+            operating_address: Some(AddressFields::default()),
+            ..complete()
+        };
+        assert_eq!(
+            validate_business_create(&fields)
+                .unwrap_err()
+                .fields()
+                .collect::<Vec<_>>(),
+            [
+                "operatingAddress.houseNumber",
+                "operatingAddress.street",
+                "operatingAddress.city",
+                "operatingAddress.state",
+                "operatingAddress.zipCode",
+            ]
+        );
+        let fields = BusinessFields {
+            operating_address: Some(complete().business_address),
+            ..complete()
+        };
+        assert_eq!(violations(validate_business_create(&fields)), Vec::new());
+
+        // An update may send only some parts, but none blank.
+        let fields = BusinessFields {
+            operating_address: Some(AddressFields {
+                city: Some("Abuja"),
+                zip_code: Some(""),
+                ..AddressFields::default()
+            }),
+            ..BusinessFields::default()
+        };
+        assert_eq!(
+            violations(validate_business_update(&fields)),
+            one("operatingAddress.zipCode", Rule::Empty, "must not be empty")
+        );
+    }
+
+    #[test]
+    fn each_document_needs_its_url_and_key() {
+        let mut fields = complete();
+        fields.documents[1].1.url = Some(" ");
+        fields.documents[3].1 = DocumentRefFields::default();
+        assert_eq!(
+            validate_business_create(&fields)
+                .unwrap_err()
+                .iter()
+                .map(|v| (v.field.as_ref(), v.rule))
+                .collect::<Vec<_>>(),
+            [
+                ("documents.bank_statement.url", Rule::Required),
+                ("documents.cac_status_report.url", Rule::Required),
+                ("documents.cac_status_report.key", Rule::Required),
+            ]
+        );
+        // On update too: a document that is sent must be complete.
+        let fields = BusinessFields {
+            documents: vec![("memart", DocumentRefFields::default())],
+            ..BusinessFields::default()
+        };
+        assert_eq!(
+            validate_business_update(&fields).unwrap_err().to_string(),
+            "documents.memart.url: is required; documents.memart.key: is required"
         );
     }
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::kyb::business::BusinessType;
+use crate::violation::Collector;
 use crate::wire_enum::wire_enum;
 
 wire_enum! {
@@ -95,6 +96,15 @@ pub struct DocumentRefFields<'a> {
     pub url: Option<&'a str>,
     /// `key`: the caller's identifier for the document.
     pub key: Option<&'a str>,
+}
+
+impl DocumentRefFields<'_> {
+    /// Requires both parts, reporting them as `<prefix>.url` and
+    /// `<prefix>.key`.
+    pub(crate) fn check(&self, collector: &mut Collector, prefix: &str) {
+        collector.require(format!("{prefix}.url"), self.url);
+        collector.require(format!("{prefix}.key"), self.key);
+    }
 }
 
 /// The aliases of the documents map, after [`normalise_document_key`] has

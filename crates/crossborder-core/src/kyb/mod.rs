@@ -22,7 +22,9 @@ pub use documents::{
     DOCUMENT_KEY_ALIASES,
 };
 pub use person::{validate_person, IdType, PersonFields, PersonRole, UnknownIdType};
-pub use upload::{validate_upload, DocumentKind, UploadError, MAX_UPLOAD_BYTES};
+pub use upload::{
+    validate_upload, validate_upload_within, DocumentKind, UploadError, MAX_UPLOAD_BYTES,
+};
 
 use std::borrow::Cow;
 

@@ -175,11 +175,9 @@ pub fn validate_person(fields: &PersonFields<'_>, role: PersonRole) -> Result<()
     fields
         .address
         .check(&mut collector, "address", crate::kyb::Mode::Create);
-    collector.require("document.url", fields.document.url);
-    collector.require("document.key", fields.document.key);
+    fields.document.check(&mut collector, "document");
     if let Some(additional) = &fields.additional_document {
-        collector.require("additionalDocument.url", additional.url);
-        collector.require("additionalDocument.key", additional.key);
+        additional.check(&mut collector, "additionalDocument");
     }
 
     if let Some(email) = present(fields.email) {

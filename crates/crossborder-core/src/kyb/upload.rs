@@ -76,15 +76,27 @@ pub enum UploadError {
     /// The file has no bytes.
     #[error("File is empty")]
     Empty,
-    /// The file is larger than [`MAX_UPLOAD_BYTES`] (HTTP 413 from the API).
-    #[error("File is larger than 20 MB ({MAX_UPLOAD_BYTES} bytes)")]
+    /// The file is larger than the limit, [`MAX_UPLOAD_BYTES`] for the API
+    /// (HTTP 413 from the API).
+    #[error("{}", too_large_message(*.max))]
     TooLarge {
-        /// The file's size in bytes.
-        size: usize,
+        /// The largest size accepted, in bytes.
+        max: usize,
     },
     /// The file is not a JPEG, PNG or PDF by content (HTTP 415 from the API).
     #[error("Unsupported file type: only JPEG, PNG and PDF are accepted")]
     UnsupportedType,
+}
+
+/// `File is larger than 20 MB (20971520 bytes)`, or without the megabytes
+/// when the limit is not a whole number of them.
+fn too_large_message(max: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if max >= MIB && max.is_multiple_of(MIB) {
+        format!("File is larger than {} MB ({max} bytes)", max / MIB)
+    } else {
+        format!("File is larger than {max} bytes")
+    }
 }
 
 impl UploadError {
@@ -118,11 +130,30 @@ impl UploadError {
 /// );
 /// ```
 pub fn validate_upload(bytes: &[u8]) -> Result<DocumentKind, UploadError> {
+    validate_upload_within(bytes, MAX_UPLOAD_BYTES)
+}
+
+/// [`validate_upload`] with another size limit than the API's, for a local
+/// server configured to accept less (or more).
+///
+/// ```
+/// use crossborder_core::kyb::{validate_upload_within, UploadError};
+///
+/// assert_eq!(
+///     validate_upload_within(b"%PDF-1.7", 4),
+///     Err(UploadError::TooLarge { max: 4 })
+/// );
+/// assert_eq!(
+///     UploadError::TooLarge { max: 4 }.to_string(),
+///     "File is larger than 4 bytes"
+/// );
+/// ```
+pub fn validate_upload_within(bytes: &[u8], max: usize) -> Result<DocumentKind, UploadError> {
     if bytes.is_empty() {
         return Err(UploadError::Empty);
     }
-    if bytes.len() > MAX_UPLOAD_BYTES {
-        return Err(UploadError::TooLarge { size: bytes.len() });
+    if bytes.len() > max {
+        return Err(UploadError::TooLarge { max });
     }
     DocumentKind::sniff(bytes).ok_or(UploadError::UnsupportedType)
 }
@@ -158,7 +189,7 @@ mod tests {
         assert_eq!(
             error,
             UploadError::TooLarge {
-                size: MAX_UPLOAD_BYTES + 1
+                max: MAX_UPLOAD_BYTES
             }
         );
         assert_eq!(

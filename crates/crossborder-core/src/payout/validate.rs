@@ -3,8 +3,9 @@
 
 use rust_decimal::Decimal;
 
+use crate::amount::AmountWire;
 use crate::currency::Currency;
-use crate::field_rules::{check_amount, known, parse_currency, report_currency, AmountWire};
+use crate::field_rules::{check_amount, known, parse_currency, report_currency};
 use crate::money::Money;
 use crate::payout::fields::PayoutFields;
 use crate::violation::{present, Collector, Rule, Violations};

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{assert_error, Api};
+use crate::common::{assert_error, ngn_collection, Api};
 
 #[tokio::test]
 async fn same_currency_collection_lifecycle() {
@@ -65,14 +65,26 @@ async fn same_currency_collection_lifecycle() {
     assert_eq!(read.body["message"], "Transaction retrieved successfully");
     assert_eq!(read.body["data"], created.body["data"]);
 
+    // An identical repeat gets the original response and creates nothing;
+    // a different request with the same paymentReference is 409.
     let again = api.post("/api/initiate-payment", &body).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.body, created.body);
+    let mut different = body.clone();
+    different["amount"] = json!(50001);
+    let conflict = api.post("/api/initiate-payment", &different).await;
     assert_error(
-        &again,
+        &conflict,
         409,
         "paymentReference already used: order-10045",
         "POST",
         "/api/initiate-payment",
     );
+    // The same amount written otherwise is the same request.
+    let mut same = body.clone();
+    same["amount"] = json!(50000.00);
+    let replayed = api.post("/api/initiate-payment", &same).await;
+    assert_eq!(replayed.body, created.body);
 
     let missing = api.get("/api/transaction/order-99999").await;
     assert_error(
@@ -87,6 +99,42 @@ async fn same_currency_collection_lifecycle() {
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
     let expired = api.get("/api/transaction/order-10045").await;
     assert_eq!(expired.body["data"]["status"], "EXPIRED");
+}
+
+#[tokio::test]
+async fn partly_paid_collection_expires_when_its_instruction_lapses() {
+    let api = Api::start().await;
+    let memo = ngn_collection(&api, "order-half", 5000).await;
+    let funding = json!({"currency": "NGN", "amount": 1000, "narration": memo, "sessionId": "f-1"});
+    let reply = api.post("/api/simulate-funding", &funding).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+
+    // Still payable up to the last instant of its instruction.
+    api.clock.advance(Duration::from_secs(24 * 3600));
+    let read = api.get("/api/transaction/order-half").await;
+    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+
+    api.clock.advance(Duration::from_secs(1));
+    let read = api.get("/api/transaction/order-half").await;
+    assert_eq!(read.body["data"]["status"], "EXPIRED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(1000));
+    let late = json!({"currency": "NGN", "amount": 4000, "narration": memo, "sessionId": "f-2"});
+    let reply = api.post("/api/simulate-funding", &late).await;
+    assert_error(
+        &reply,
+        400,
+        "Collection order-half has expired",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    // A fully paid collection stays COMPLETED.
+    let memo = ngn_collection(&api, "order-paid", 5000).await;
+    let funding = json!({"currency": "NGN", "amount": 5000, "narration": memo, "sessionId": "f-3"});
+    api.post("/api/simulate-funding", &funding).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let read = api.get("/api/transaction/order-paid").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
 }
 
 #[tokio::test]

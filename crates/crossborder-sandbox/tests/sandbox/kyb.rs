@@ -296,3 +296,53 @@ async fn business_validation() {
         &url,
     );
 }
+
+#[tokio::test]
+async fn operating_address_and_document_references() {
+    let api = Api::start().await;
+    let mut body = business("RC6");
+    body["operatingAddress"] = json!({"houseNumber": "3", "street": "Broad Street",
+                                      "state": "Lagos", "zipCode": "102273"});
+    body["documents"]["cac_document"] = json!({"url": "https://files.example/cac.pdf"});
+    body["documents"]["application_letter"] = json!("https://files.example/letter.pdf");
+    let reply = api.post("/api/business", &body).await;
+    assert_error(
+        &reply,
+        400,
+        "documents.application_letter: must be an object; operatingAddress.city: is required; \
+         documents.application_letter.url: is required; documents.application_letter.key: is required; \
+         documents.cac_document.key: is required",
+        "POST",
+        "/api/business",
+    );
+
+    body["operatingAddress"]["city"] = json!("Lagos Island");
+    body["documents"]["cac_document"]["key"] = json!("cac-cert");
+    body["documents"]["application_letter"] =
+        json!({"url": "https://files.example/letter.pdf", "key": "letter"});
+    let created = api.post("/api/business", &body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    assert_eq!(
+        created.body["data"]["fieldStatuses"]["operatingAddress"],
+        "PENDING"
+    );
+
+    // An update may send part of it, but nothing blank.
+    let id = created.body["data"]["id"].as_str().unwrap();
+    let url = format!("/api/business/{id}");
+    let reply = api
+        .send(
+            reqwest::Method::PATCH,
+            &url,
+            Some(crossborder_sandbox::STAGING_KEY),
+            Some(&json!({"operatingAddress": {"zipCode": " "}})),
+        )
+        .await;
+    assert_error(
+        &reply,
+        400,
+        "operatingAddress.zipCode: must not be empty",
+        "PATCH",
+        &url,
+    );
+}

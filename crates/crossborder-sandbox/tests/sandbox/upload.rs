@@ -84,6 +84,8 @@ async fn other_types_missing_files_and_limits() {
         "POST",
         "/api/upload-document",
     );
+    let empty = upload(&api, multipart("file", "a.pdf", b"")).await;
+    assert_error(&empty, 400, "File is empty", "POST", "/api/upload-document");
     let not_multipart = api.post_raw("/api/upload-document", "{}").await;
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
 
@@ -94,7 +96,7 @@ async fn other_types_missing_files_and_limits() {
     assert_error(
         &too_large,
         413,
-        "file is larger than 20971520 bytes",
+        "File is larger than 20 MB (20971520 bytes)",
         "POST",
         "/api/upload-document",
     );
@@ -110,7 +112,13 @@ async fn the_upload_limit_is_configurable() {
     let mut file = b"%PDF-1.7\n".to_vec();
     file.resize(1025, b'0');
     let too_large = upload(&api, multipart("file", "a.pdf", &file)).await;
-    assert_eq!(too_large.status, 413, "{}", too_large.text);
+    assert_error(
+        &too_large,
+        413,
+        "File is larger than 1024 bytes",
+        "POST",
+        "/api/upload-document",
+    );
     file.truncate(1024);
     let accepted = upload(&api, multipart("file", "a.pdf", &file)).await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
     validate_business_create, validate_business_update, AddressFields, BusinessFields,
-    NatureOfBusinessFields, ProofOfAddressFields,
+    DocumentRefFields, NatureOfBusinessFields, ProofOfAddressFields,
 };
 use rust_decimal::Decimal;
 
@@ -219,6 +219,13 @@ fn proof_fields(proof: Option<&ProofOfAddress>) -> ProofOfAddressFields<'_> {
         .unwrap_or_default()
 }
 
+fn document_fields(documents: &Documents) -> Vec<(&str, DocumentRefFields<'_>)> {
+    documents
+        .iter()
+        .map(|(key, link)| (key.as_str(), link.fields()))
+        .collect()
+}
+
 impl CreateBusinessRequest {
     /// Checks the request with the API's KYB rules (required fields, email
     /// and phone formats, document keys and the documents the business type
@@ -232,8 +239,9 @@ impl CreateBusinessRequest {
             phone_number: Some(&self.phone_number),
             nature_of_business: nature_fields(Some(&self.nature_of_business)),
             business_address: self.business_address.fields(),
+            operating_address: self.details.operating_address.as_ref().map(Address::fields),
             proof_of_address: proof_fields(Some(&self.proof_of_address)),
-            documents: self.documents.keys().map(String::as_str).collect(),
+            documents: document_fields(&self.documents),
             has_website: self.details.has_website,
             business_website: self.details.business_website.as_deref(),
         };
@@ -295,12 +303,13 @@ impl UpdateBusinessRequest {
                 .as_ref()
                 .map(Address::fields)
                 .unwrap_or_default(),
+            operating_address: self.details.operating_address.as_ref().map(Address::fields),
             proof_of_address: proof_fields(self.proof_of_address.as_ref()),
             documents: self
                 .documents
-                .iter()
-                .flat_map(|documents| documents.keys().map(String::as_str))
-                .collect(),
+                .as_ref()
+                .map(document_fields)
+                .unwrap_or_default(),
             has_website: self.details.has_website,
             business_website: self.details.business_website.as_deref(),
         };

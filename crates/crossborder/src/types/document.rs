@@ -1,6 +1,7 @@
 //! Uploaded documents and references to them.
 
 use crossborder_api::types as wire;
+use crossborder_core::kyb::DocumentRefFields;
 
 /// A document stored by `upload_document`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +33,14 @@ impl DocumentLink {
         DocumentLink {
             url: url.into(),
             key: key.into(),
+        }
+    }
+
+    /// The view the core rules check.
+    pub(crate) fn fields(&self) -> DocumentRefFields<'_> {
+        DocumentRefFields {
+            url: Some(&self.url),
+            key: Some(&self.key),
         }
     }
 

@@ -4,7 +4,7 @@ use std::convert::Infallible;
 use std::str::FromStr;
 
 use crossborder_api::types as wire;
-use crossborder_core::kyb::{self, validate_person, DocumentRefFields, PersonFields};
+use crossborder_core::kyb::{self, validate_person, PersonFields};
 use rust_decimal::Decimal;
 
 use crate::types::business::business_status;
@@ -56,13 +56,6 @@ pub struct PersonRequest {
     pub details: PersonDetails,
 }
 
-fn document_fields(link: &DocumentLink) -> DocumentRefFields<'_> {
-    DocumentRefFields {
-        url: Some(&link.url),
-        key: Some(&link.key),
-    }
-}
-
 impl PersonRequest {
     /// Checks the request with the API's rules for a person in `role` and
     /// returns all violations at once.
@@ -78,12 +71,12 @@ impl PersonRequest {
             id_type: Some(self.id_type.as_str()),
             id_document_url: Some(&self.id_document_url),
             address: self.address.fields(),
-            document: document_fields(&self.document),
+            document: self.document.fields(),
             additional_document: self
                 .details
                 .additional_document
                 .as_ref()
-                .map(document_fields),
+                .map(DocumentLink::fields),
             email: self.details.email.as_deref(),
             job_title: self.details.job_title.as_deref(),
             ownership_percentage: percentage.as_deref(),
