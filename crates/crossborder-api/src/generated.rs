@@ -734,24 +734,89 @@ pub mod types {
         pub amount: crate::decimal::Amount,
         #[serde(rename = "fromCurrency")]
         pub from_currency: Currency,
-        ///Crypto network the payer sends on, when fromCurrency is crypto.
+        ///Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub network: ::std::option::Option<::std::string::String>,
+        pub network: ::std::option::Option<InitiatePaymentRequestNetwork>,
         ///The caller's own unique reference for this collection, used to read it back and echoed in the webhook.
         #[serde(rename = "paymentReference")]
         pub payment_reference: InitiatePaymentRequestPaymentReference,
-        ///Required when fromCurrency differs from toCurrency.
+        ///Required when fromCurrency differs from toCurrency; never blank when sent.
         #[serde(
             rename = "rateKey",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub rate_key: ::std::option::Option<::std::string::String>,
+        pub rate_key: ::std::option::Option<InitiatePaymentRequestRateKey>,
         #[serde(rename = "toCurrency")]
         pub to_currency: Currency,
     }
     impl InitiatePaymentRequest {
         pub fn builder() -> builder::InitiatePaymentRequest {
             Default::default()
+        }
+    }
+    ///Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent.
+    #[derive(
+        ::serde::Serialize,
+        Clone,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd,
+        schemars::JsonSchema
+    )]
+    #[serde(transparent)]
+    pub struct InitiatePaymentRequestNetwork(::std::string::String);
+    impl ::std::ops::Deref for InitiatePaymentRequestNetwork {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<InitiatePaymentRequestNetwork> for ::std::string::String {
+        fn from(value: InitiatePaymentRequestNetwork) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for InitiatePaymentRequestNetwork {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for InitiatePaymentRequestNetwork {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for InitiatePaymentRequestNetwork {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InitiatePaymentRequestNetwork {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
         }
     }
     ///The caller's own unique reference for this collection, used to read it back and echoed in the webhook.
@@ -812,6 +877,71 @@ pub mod types {
         }
     }
     impl<'de> ::serde::Deserialize<'de> for InitiatePaymentRequestPaymentReference {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///Required when fromCurrency differs from toCurrency; never blank when sent.
+    #[derive(
+        ::serde::Serialize,
+        Clone,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd,
+        schemars::JsonSchema
+    )]
+    #[serde(transparent)]
+    pub struct InitiatePaymentRequestRateKey(::std::string::String);
+    impl ::std::ops::Deref for InitiatePaymentRequestRateKey {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<InitiatePaymentRequestRateKey> for ::std::string::String {
+        fn from(value: InitiatePaymentRequestRateKey) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for InitiatePaymentRequestRateKey {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for InitiatePaymentRequestRateKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for InitiatePaymentRequestRateKey {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InitiatePaymentRequestRateKey {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
         where
             D: ::serde::Deserializer<'de>,
@@ -3916,7 +4046,7 @@ pub mod types {
             amount: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
             from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
             network: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::option::Option<super::InitiatePaymentRequestNetwork>,
                 ::std::string::String,
             >,
             payment_reference: ::std::result::Result<
@@ -3924,7 +4054,7 @@ pub mod types {
                 ::std::string::String,
             >,
             rate_key: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::option::Option<super::InitiatePaymentRequestRateKey>,
                 ::std::string::String,
             >,
             to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
@@ -3972,7 +4102,9 @@ pub mod types {
             }
             pub fn network<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InitiatePaymentRequestNetwork>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.network = value
@@ -4000,7 +4132,9 @@ pub mod types {
             }
             pub fn rate_key<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InitiatePaymentRequestRateKey>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.rate_key = value

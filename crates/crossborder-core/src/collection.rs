@@ -8,7 +8,7 @@ use crate::amount::AmountWire;
 use crate::currency::Currency;
 use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
 use crate::money::Money;
-use crate::violation::{present, Collector, Rule, Violations};
+use crate::violation::{Collector, Rule, Violations};
 
 /// The longest `paymentReference` accepted, in characters.
 pub const MAX_PAYMENT_REFERENCE_CHARS: usize = 100;
@@ -126,8 +126,11 @@ pub fn validate_collection(
             MAX_PAYMENT_REFERENCE_CHARS,
         );
     }
+    // Optional fields are never blank when sent (the spec's minLength 1).
+    let rate_key = collector.optional(CollectionFields::RATE_KEY, fields.rate_key);
+    collector.optional(CollectionFields::NETWORK, fields.network);
     if let (Some(from), Some(to)) = (known_from, known_to) {
-        if from != to && present(fields.rate_key).is_none() {
+        if from != to && rate_key.is_none() && fields.rate_key.is_none() {
             collector.push(
                 CollectionFields::RATE_KEY,
                 Rule::Required,
@@ -248,12 +251,33 @@ mod tests {
             rate_key: Some("  "),
             ..usd
         };
-        assert_eq!(rules(&blank)[0].0, "rateKey");
+        assert_eq!(
+            rules(&blank),
+            [(
+                "rateKey".to_owned(),
+                Rule::Empty,
+                "must not be empty".to_owned()
+            )]
+        );
         let keyed = CollectionFields {
             rate_key: Some("rk_1"),
             ..usd
         };
         assert!(validate_collection(&keyed).is_ok());
+    }
+
+    #[test]
+    fn optional_fields_are_never_blank_when_sent() {
+        let fields = CollectionFields {
+            rate_key: Some(""),
+            network: Some(" "),
+            ..ngn()
+        };
+        let violations = validate_collection(&fields).unwrap_err();
+        assert_eq!(
+            violations.to_string(),
+            "rateKey: must not be empty; network: must not be empty"
+        );
     }
 
     #[test]

@@ -230,6 +230,21 @@ impl Collector {
         value
     }
 
+    /// Reads an optional field: absent is fine, but a value sent blank is
+    /// `must not be empty` (it would stand for nothing, or erase a stored
+    /// value). Returns the value when it is there and not blank.
+    pub(crate) fn optional<'a>(
+        &mut self,
+        field: impl Into<Cow<'static, str>>,
+        value: Option<&'a str>,
+    ) -> Option<&'a str> {
+        let kept = present(value);
+        if value.is_some() && kept.is_none() {
+            self.push(field, Rule::Empty, "must not be empty");
+        }
+        kept
+    }
+
     /// The recorded violations, for a validator that already knows it failed
     /// (a field it needs is missing, so something was recorded). Should that
     /// ever not hold, a generic violation is returned rather than a panic.

@@ -28,7 +28,7 @@ pub use upload::{
 
 use std::borrow::Cow;
 
-use crate::violation::{present, Collector, Rule};
+use crate::violation::Collector;
 
 /// Whether a request creates a record (required fields must be there) or
 /// updates one (everything is optional, but what is sent must be valid).
@@ -50,13 +50,7 @@ impl Mode {
     ) -> Option<&'a str> {
         match self {
             Mode::Create => collector.require(field, value),
-            Mode::Update => {
-                let kept = present(value);
-                if value.is_some() && kept.is_none() {
-                    collector.push(field, Rule::Empty, "must not be empty");
-                }
-                kept
-            }
+            Mode::Update => collector.optional(field, value),
         }
     }
 }

@@ -34,8 +34,8 @@ impl Collections<'_> {
                 payment_reference: request.payment_reference.as_str().try_into().map_err(|e| {
                     violation("paymentReference", Rule::InvalidFormat, format!("{e}"))
                 })?,
-                rate_key: request.rate_key.clone(),
-                network: request.network.clone(),
+                rate_key: optional(&request.rate_key, "rateKey")?,
+                network: optional(&request.network, "network")?,
             };
         let api = self.client.api();
         let response = self
@@ -113,4 +113,19 @@ pub(crate) async fn wait_until_settled(
 fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {
     let copy = data.clone();
     Transaction::try_from(data).map_err(|message| mismatch(status, message, &copy))
+}
+
+/// An optional string as its generated non-blank newtype. `validate` has
+/// already refused a blank value, so a failure here is a conversion error.
+fn optional<T>(value: &Option<String>, field: &'static str) -> Result<Option<T>>
+where
+    T: for<'s> TryFrom<&'s str>,
+    for<'s> <T as TryFrom<&'s str>>::Error: std::fmt::Display,
+{
+    value
+        .as_deref()
+        .map(|text| {
+            T::try_from(text).map_err(|e| violation(field, Rule::InvalidFormat, e.to_string()))
+        })
+        .transpose()
 }
