@@ -31,6 +31,7 @@ pub struct Report {
 pub fn preprocess(spec: &mut OpenAPI) -> Report {
     let mut report = Report::default();
     skip_multipart_operations(spec, &mut report);
+    drop_error_responses(spec, &mut report);
     disambiguate_case_collisions(spec, &mut report);
     note_callbacks(spec, &mut report);
     report
@@ -99,6 +100,59 @@ fn skip_multipart_operations(spec: &mut OpenAPI, report: &mut Report) {
                 ));
                 *slot = None;
             }
+        }
+    }
+}
+
+/// Whether a response key of an operation is an error status (`4XX`,
+/// `5XX`, or a code from 400 to 599). `default` is not: progenitor also
+/// treats it as a success.
+fn is_error_status(key: &openapiv3::StatusCode) -> bool {
+    match key {
+        openapiv3::StatusCode::Code(code) => (400..=599).contains(code),
+        openapiv3::StatusCode::Range(range) => matches!(range, 4 | 5),
+    }
+}
+
+/// (a2) Removes the 4xx/5xx responses of every operation given to
+/// progenitor. For a declared error status, progenitor decodes the body as
+/// the declared schema and, when that fails, returns
+/// `Error::InvalidResponsePayload(bytes, _)`, which has no status and no
+/// headers: a plain-text 429 would lose its status and `Retry-After`, and a
+/// body that differs slightly from `ErrorResponse` would not be mapped.
+/// With only 2xx responses declared, the generated error type is `()` and
+/// every error status arrives as `Error::UnexpectedResponse(response)`, with
+/// status, headers and raw body, which the SDK maps tolerantly. The spec
+/// itself keeps its documented error responses.
+fn drop_error_responses(spec: &mut OpenAPI, report: &mut Report) {
+    for (path, item) in spec.paths.paths.iter_mut() {
+        let ReferenceOr::Item(item) = item else {
+            continue;
+        };
+        for (method, slot) in operations_mut(item) {
+            let Some(op) = slot.as_mut() else { continue };
+            let dropped: Vec<String> = op
+                .responses
+                .responses
+                .keys()
+                .filter(|key| is_error_status(key))
+                .map(ToString::to_string)
+                .collect();
+            if dropped.is_empty() {
+                continue;
+            }
+            op.responses
+                .responses
+                .retain(|key, _| !is_error_status(key));
+            let id = op
+                .operation_id
+                .clone()
+                .unwrap_or_else(|| format!("{} {path}", method.to_uppercase()));
+            report.notes.push(format!(
+                "{id} ({} {path}): error responses {} not given to progenitor, so every error status arrives as Error::UnexpectedResponse with its status, headers and raw body (the SDK maps it)",
+                method.to_uppercase(),
+                dropped.join(", ")
+            ));
         }
     }
 }
@@ -330,4 +384,76 @@ pub fn restore_wire_names(code: &str, renames: &[WireRename]) -> String {
         code = code.replace(&format!("\"{}\"", r.sentinel), &format!("\"{}\"", r.wire));
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {id: {type: string}}}
+        '404': {$ref: '#/components/responses/NotFound'}
+        '429':
+          description: slow down
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ErrorResponse'}
+        5XX:
+          description: server
+components:
+  responses:
+    NotFound:
+      description: not found
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/ErrorResponse'}
+  schemas:
+    ErrorResponse:
+      type: object
+      required: [message]
+      properties: {message: {type: string}}
+"#;
+
+    #[test]
+    fn error_responses_are_not_given_to_the_generator() {
+        let mut spec: OpenAPI = serde_yaml_ng::from_str(SPEC).unwrap();
+        let report = preprocess(&mut spec);
+        let op = spec.paths.paths["/things/{id}"]
+            .as_item()
+            .and_then(|item| item.get.as_ref())
+            .unwrap();
+        let kept: Vec<String> = op
+            .responses
+            .responses
+            .keys()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(kept, ["200"]);
+        assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+        assert!(
+            report.notes[0]
+                .starts_with("getThing (GET /things/{id}): error responses 404, 429, 5XX"),
+            "{}",
+            report.notes[0]
+        );
+        // The error schema is still a component, so its type is generated.
+        assert!(spec
+            .components
+            .unwrap()
+            .schemas
+            .contains_key("ErrorResponse"));
+    }
 }

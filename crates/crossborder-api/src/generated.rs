@@ -8195,7 +8195,7 @@ pub mod builder {
         ///Sends a `GET` request to `/api/qoutes/{fromCurrency}/{toCurrency}/{amount}`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::QuoteResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::QuoteResponse>, Error<()>> {
             let Self { client, from_currency, to_currency, amount, rail } = self;
             let from_currency = from_currency.map_err(Error::InvalidRequest)?;
             let to_currency = to_currency.map_err(Error::InvalidRequest)?;
@@ -8235,41 +8235,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8318,10 +8283,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/initiate-payment`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::TransactionResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::TransactionResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -8358,55 +8320,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                409u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8443,10 +8356,7 @@ pub mod builder {
         ///Sends a `GET` request to `/api/transaction/{paymentReference}`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::TransactionResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::TransactionResponse>, Error<()>> {
             let Self { client, payment_reference } = self;
             let payment_reference = payment_reference.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -8481,41 +8391,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8547,7 +8422,7 @@ pub mod builder {
         ///Sends a `GET` request to `/api/balance/{currency}`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::BalanceResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::BalanceResponse>, Error<()>> {
             let Self { client, currency } = self;
             let currency = currency.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -8581,41 +8456,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8662,10 +8502,7 @@ pub mod builder {
         ///Sends a `GET` request to `/api/bank-list/{fromCurrency}/{toCurrency}`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::BankListResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::BankListResponse>, Error<()>> {
             let Self { client, from_currency, to_currency } = self;
             let from_currency = from_currency.map_err(Error::InvalidRequest)?;
             let to_currency = to_currency.map_err(Error::InvalidRequest)?;
@@ -8701,41 +8538,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8782,10 +8584,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/resolve-bank`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::ResolveBankResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::ResolveBankResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -8822,55 +8621,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8915,7 +8665,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/payout`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::PayoutResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::PayoutResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -8952,55 +8702,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                409u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9049,10 +8750,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/business`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::BusinessResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::BusinessResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -9089,55 +8787,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                409u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9172,10 +8821,7 @@ pub mod builder {
         ///Sends a `GET` request to `/api/business/{businessId}`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::BusinessResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::BusinessResponse>, Error<()>> {
             let Self { client, business_id } = self;
             let business_id = business_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -9210,41 +8856,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9307,10 +8918,7 @@ pub mod builder {
         ///Sends a `PATCH` request to `/api/business/{businessId}`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<types::BusinessResponse>,
-            Error<types::ErrorResponse>,
-        > {
+        ) -> Result<ResponseValue<types::BusinessResponse>, Error<()>> {
             let Self { client, business_id, body } = self;
             let business_id = business_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -9351,55 +8959,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9458,7 +9017,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/business/{businessId}/director`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::PersonResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::PersonResponse>, Error<()>> {
             let Self { client, business_id, body } = self;
             let business_id = business_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -9499,55 +9058,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9606,7 +9116,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/business/{businessId}/ubo`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::PersonResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::PersonResponse>, Error<()>> {
             let Self { client, business_id, body } = self;
             let business_id = business_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -9647,55 +9157,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9742,7 +9203,7 @@ pub mod builder {
         ///Sends a `PUT` request to `/api/set-webhook`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::MessageResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::MessageResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -9779,48 +9240,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -9869,7 +9288,7 @@ pub mod builder {
         ///Sends a `POST` request to `/api/simulate-funding`
         pub async fn send(
             self,
-        ) -> Result<ResponseValue<types::MessageResponse>, Error<types::ErrorResponse>> {
+        ) -> Result<ResponseValue<types::MessageResponse>, Error<()>> {
             let Self { client, body } = self;
             let body = body
                 .and_then(|v| {
@@ -9906,62 +9325,6 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                409u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                413u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

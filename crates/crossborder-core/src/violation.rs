@@ -147,6 +147,21 @@ impl Violations {
     }
 }
 
+impl From<Violation> for Violations {
+    /// The list of one violation (a single rule, such as
+    /// [`validate_amount`](crate::validate_amount), reports one).
+    ///
+    /// ```
+    /// use crossborder_core::{Rule, Violation, Violations};
+    ///
+    /// let one = Violations::from(Violation::new("amount", Rule::Required, "is required"));
+    /// assert_eq!(one.to_string(), "amount: is required");
+    /// ```
+    fn from(violation: Violation) -> Violations {
+        Violations(vec![violation])
+    }
+}
+
 impl Deref for Violations {
     type Target = [Violation];
 

@@ -25,6 +25,13 @@ pub(crate) fn check_max_amount(field: &str, amount: Decimal) -> Result<Decimal, 
     Ok(amount)
 }
 
+/// An amount as idempotency compares it: exact decimal text without
+/// trailing zeros (`100`, `100.0` and `100.00` all give `100`), so that a
+/// repeat is judged on the value, not on how it was written.
+pub(crate) fn amount_key(amount: Decimal) -> String {
+    amount.normalize().to_string()
+}
+
 /// Reads the `Amount` field `name` (a JSON number) into `fields` as exact
 /// decimal text without trailing zeros (`1e3` and `1000.00` read as
 /// `1000`), for a core validator to check. A wrong type or an amount above
@@ -41,7 +48,7 @@ pub(crate) fn read_amount(
     };
     match check_max_amount(&reader.path(name), amount) {
         Ok(amount) => {
-            fields.insert(name, amount.normalize().to_string());
+            fields.insert(name, amount_key(amount));
         }
         Err(violation) => violations.push(violation),
     }

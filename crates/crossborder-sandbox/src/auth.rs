@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use crate::account::Account;
 use crate::config::Environment;
 use crate::error::ApiError;
-use crate::state::{lock, AppState};
+use crate::state::{lock, AppState, BusinessId};
 
 /// The header that carries the API key.
 pub(crate) const API_KEY_HEADER: &str = "x-api-key";
@@ -20,10 +20,16 @@ pub(crate) const API_KEY_HEADER: &str = "x-api-key";
 /// The authenticated caller: the environment of its key and its account.
 pub(crate) struct Caller {
     environment: Environment,
+    business: BusinessId,
     account: Arc<Mutex<Account>>,
 }
 
 impl Caller {
+    /// The business behind the key.
+    pub(crate) fn business(&self) -> BusinessId {
+        self.business
+    }
+
     /// The environment of the key (`test_` staging, `live_` production).
     pub(crate) fn environment(&self) -> Environment {
         self.environment
@@ -65,7 +71,26 @@ impl FromRequestParts<AppState> for Caller {
         }
         Ok(Caller {
             environment: entry.environment,
+            business: entry.business,
             account: Arc::clone(&entry.account),
         })
+    }
+}
+
+/// For a path that also works without a key (document links): no
+/// `x-api-key` header at all gives `None`; otherwise the key is checked as
+/// for [`Caller`], with the same refusals.
+pub(crate) struct OptionalCaller(pub(crate) Option<Caller>);
+
+impl FromRequestParts<AppState> for OptionalCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if !parts.headers.contains_key(API_KEY_HEADER) {
+            return Ok(OptionalCaller(None));
+        }
+        Caller::from_request_parts(parts, state)
+            .await
+            .map(|caller| OptionalCaller(Some(caller)))
     }
 }

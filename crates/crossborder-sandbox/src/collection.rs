@@ -54,7 +54,10 @@ pub(crate) struct CollectionRecord {
 /// Checked with `crossborder_core::collection::validate_collection`. The
 /// `paymentReference` is the idempotency key: an identical repeat gets the
 /// first response again and creates nothing; a different request with a
-/// used reference is 409 `paymentReference already used: <ref>`.
+/// used reference is 409 `paymentReference already used: <ref>`. A
+/// transaction id is unique per business across collections and payouts:
+/// a reference that is a payout's sessionId is 409
+/// `paymentReference already used by a payout: <ref>`.
 pub(crate) async fn initiate_payment(
     State(state): State<AppState>,
     caller: Caller,
@@ -101,6 +104,11 @@ pub(crate) async fn initiate_payment(
                 format!("paymentReference already used: {reference}")
             })
             .map(Json);
+    }
+    if account.payouts.contains_key(&reference) {
+        return Err(ApiError::conflict(format!(
+            "paymentReference already used by a payout: {reference}"
+        )));
     }
     let (rate, rate_key) = if from == to {
         (Decimal::ONE, None)
@@ -183,8 +191,8 @@ pub(crate) async fn initiate_payment(
 }
 
 /// `GET /api/transaction/{paymentReference}`: a collection by its
-/// paymentReference, else a payout by its sessionId; 404
-/// `Transaction not found: <ref>`.
+/// paymentReference, else a payout by its sessionId (creation keeps the two
+/// apart, so at most one matches); 404 `Transaction not found: <ref>`.
 pub(crate) async fn get_transaction(
     State(state): State<AppState>,
     caller: Caller,

@@ -67,4 +67,4 @@ pub use crossborder_core::collection::MAX_PAYMENT_REFERENCE_CHARS;
 pub use crossborder_core::Currency;
 pub use rust_decimal::Decimal;
 pub use server::{Sandbox, SandboxHandle, StartError};
-pub use webhook::WebhookDelivery;
+pub use webhook::{WebhookDelivery, MAX_WEBHOOK_DELIVERIES};

@@ -5,21 +5,30 @@
 //! filled). Then, under the account's lock:
 //!
 //! 1. `sessionId` is the idempotency key: an identical request (same
-//!    payout fields; unknown fields are ignored) returns the first response
-//!    again without paying twice; a different request with a used
+//!    payout fields, the amount compared by value so that `100` and
+//!    `100.00` are the same; unknown fields are ignored) returns the first
+//!    response again without paying twice; a different request with a used
 //!    sessionId is 409 `sessionId already used for a different payout: <id>`.
-//! 2. When the currencies differ, `rateKey` must be a known, unexpired
+//! 2. A transaction id is unique per business across collections and
+//!    payouts (`GET /api/transaction/{id}` reads either): a sessionId that
+//!    is a collection's paymentReference is 409
+//!    `sessionId already used by a collection: <id>`.
+//! 3. When the currencies differ, `rateKey` must be a known, unexpired
 //!    quote of the same pair (400 `rateKey is unknown or expired`, or
 //!    `rateKey was issued for USD/NGN, not EUR/NGN`); its rate gives
-//!    `toAmount`.
-//! 3. The `fromCurrency` wallet is debited by `amount` (payouts carry no
-//!    fee in the sandbox), or 400
-//!    `Insufficient balance: available 100.00 USD, required 150.00 USD`.
-//! 4. The payout is settled at once: `COMPLETED`, except to the account
+//!    `toAmount`, and the quote's fee rule gives the fee: 0.5 % of `amount`
+//!    in `fromCurrency`, rounded to its minor unit
+//!    ([`crate::rates::convert_at`], as the quote computes it).
+//!    Same-currency payouts carry no fee.
+//! 4. The `fromCurrency` wallet is debited by `totalAmount` = `amount` +
+//!    fee, or 400
+//!    `Insufficient balance: available 100.00 USD, required 150.50 USD`.
+//! 5. The payout is settled at once: `COMPLETED`, except to the account
 //!    number `0000000000` (see [`UNRESOLVABLE_ACCOUNT`]), which is `FAILED`
-//!    and refunded. Either way the response is 200 and the outcome is read
-//!    with `GET /api/transaction/{sessionId}`.
+//!    and refunded (amount and fee). Either way the response is 200 and the
+//!    outcome is read with `GET /api/transaction/{sessionId}`.
 //!
+//! Every check happens under the account's lock, before any effect.
 //! Refused requests (validation, rate key, balance) do not use up their
 //! sessionId. A `bankCode` must be one of the bank list of `toCurrency`
 //! when that list is not empty (400 `Unknown bank code <code> for <CUR>`).
@@ -30,14 +39,15 @@ use crossborder_api::types::PayoutResponse;
 use crossborder_core::payout::{validate_payout, PayoutFields};
 use rust_decimal::Decimal;
 
+use crate::amount::amount_key;
 use crate::auth::Caller;
 use crate::banks::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
+use crate::rates::convert_at;
 use crate::state::AppState;
 use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
-use crate::wire::round;
 
 /// A payout as remembered for idempotency and tracking.
 #[derive(Debug, Clone)]
@@ -73,15 +83,25 @@ pub(crate) async fn create_payout(
         }
     }
 
+    // A repeat is judged on the amount's value, not its spelling: `100`
+    // and `100.00` are the same payout.
+    let mut compared = fields.clone();
+    compared.insert(PayoutFields::AMOUNT, amount_key(payout.amount));
+
     let now = state.now();
     let mut account = caller.account();
     if let Some(existing) = account.payouts.get(session_id.as_str()) {
         return existing
             .request
-            .replay(&fields, || {
+            .replay(&compared, || {
                 format!("sessionId already used for a different payout: {session_id}")
             })
             .map(Json);
+    }
+    if account.collections.contains_key(session_id.as_str()) {
+        return Err(ApiError::conflict(format!(
+            "sessionId already used by a collection: {session_id}"
+        )));
     }
 
     let (rate, rate_key) = if payout.from == payout.to {
@@ -91,16 +111,15 @@ pub(crate) async fn create_payout(
         let quote = account.usable_quote(key, payout.from, payout.to, now)?;
         (quote.conversion.rate, Some(key.to_owned()))
     };
-    let to_amount = payout
-        .amount
-        .checked_mul(rate)
-        .map(|product| round(product, payout.to))
+    // The quote's arithmetic at the rateKey's rate: the fee (0 for the same
+    // currency) is charged in fromCurrency on top of the amount.
+    let conversion = convert_at(payout.amount, payout.from, payout.to, rate)
         .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
 
-    account.debit(payout.from, payout.amount)?;
+    account.debit(payout.from, conversion.total_amount)?;
     let fails = view.account_number.map(str::trim) == Some(UNRESOLVABLE_ACCOUNT);
     let status = if fails {
-        account.credit(payout.from, payout.amount)?;
+        account.credit(payout.from, conversion.total_amount)?;
         TransactionStatus::Failed
     } else {
         TransactionStatus::Completed
@@ -116,11 +135,11 @@ pub(crate) async fn create_payout(
         pay_refrence: None,
         payment_reference: session_id.clone(),
         amount: payout.amount,
-        to_amount,
-        total_amount: payout.amount,
+        to_amount: conversion.to_amount,
+        total_amount: conversion.total_amount,
         paid_amount: None,
         rate,
-        fee: Decimal::ZERO,
+        fee: conversion.fee,
         status,
         rate_key,
         from: payout.from,
@@ -132,7 +151,7 @@ pub(crate) async fn create_payout(
     account.payouts.insert(
         session_id,
         PayoutRecord {
-            request: IdempotentRequest::new(fields, response.clone()),
+            request: IdempotentRequest::new(compared, response.clone()),
             transaction,
         },
     );

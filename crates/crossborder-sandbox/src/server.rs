@@ -122,13 +122,17 @@ impl SandboxHandle {
         &self.clock
     }
 
-    /// Every finished webhook delivery attempt so far, oldest first.
+    /// The finished webhook delivery attempts, oldest first: the last
+    /// [`MAX_WEBHOOK_DELIVERIES`](crate::MAX_WEBHOOK_DELIVERIES) (1000), older
+    /// ones are forgotten.
     pub fn webhook_deliveries(&self) -> Vec<WebhookDelivery> {
         self.webhooks.deliveries()
     }
 
-    /// Waits until at least `count` delivery attempts have finished, or
-    /// `timeout` has passed, and returns the attempts so far.
+    /// Waits until at least `count` delivery attempts have finished since
+    /// the start (counting those the log no longer keeps), or `timeout` has
+    /// passed, and returns the attempts kept (see
+    /// [`webhook_deliveries`](Self::webhook_deliveries)).
     pub async fn wait_for_webhook_deliveries(
         &self,
         count: usize,
@@ -136,9 +140,8 @@ impl SandboxHandle {
     ) -> Vec<WebhookDelivery> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let deliveries = self.webhooks.deliveries();
-            if deliveries.len() >= count || tokio::time::Instant::now() >= deadline {
-                return deliveries;
+            if self.webhooks.finished() >= count || tokio::time::Instant::now() >= deadline {
+                return self.webhooks.deliveries();
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }

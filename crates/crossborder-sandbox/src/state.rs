@@ -24,8 +24,15 @@ struct Shared {
     base_url: String,
 }
 
+/// Which business a key belongs to (one business per key), for state kept
+/// outside the account, such as uploaded documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct BusinessId(usize);
+
 /// What an API key gives access to.
 pub(crate) struct KeyEntry {
+    /// The business behind the key.
+    pub(crate) business: BusinessId,
     /// From the key's prefix.
     pub(crate) environment: Environment,
     /// Whether the business may use the API at all.
@@ -46,8 +53,10 @@ impl AppState {
         let keys = config
             .keys
             .iter()
-            .map(|spec| {
+            .enumerate()
+            .map(|(index, spec)| {
                 let entry = KeyEntry {
+                    business: BusinessId(index),
                     environment: spec.environment(),
                     api_access: spec.has_api_access(),
                     account: Arc::new(Mutex::new(Account::new(&config.starting_balances))),
@@ -107,4 +116,12 @@ impl AppState {
 /// panic, and a poisoned lock must not take the whole sandbox down).
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+impl BusinessId {
+    /// A business id for unit tests.
+    pub(crate) fn for_tests(index: usize) -> BusinessId {
+        BusinessId(index)
+    }
 }

@@ -7,10 +7,13 @@
 //! sent from a background task so the request that caused it is not
 //! delayed. No signature is sent (the spec shows none). Every attempt is
 //! recorded and can be read with
-//! [`SandboxHandle::webhook_deliveries`](crate::SandboxHandle::webhook_deliveries).
+//! [`SandboxHandle::webhook_deliveries`](crate::SandboxHandle::webhook_deliveries);
+//! the log keeps the last [`MAX_WEBHOOK_DELIVERIES`] attempts, so a
+//! long-running sandbox does not grow without bound.
 //!
 //! [`WebhookEvent`]: crossborder_api::types::WebhookEvent
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -52,11 +55,45 @@ impl WebhookDelivery {
     }
 }
 
+/// How many webhook delivery attempts the sandbox remembers: beyond this,
+/// the oldest are forgotten.
+pub const MAX_WEBHOOK_DELIVERIES: usize = 1000;
+
+/// The last attempts (at most `capacity`, oldest first) and how many have
+/// finished in all.
+#[derive(Debug)]
+struct DeliveryLog {
+    capacity: usize,
+    kept: VecDeque<WebhookDelivery>,
+    finished: usize,
+}
+
+impl DeliveryLog {
+    fn new(capacity: usize) -> DeliveryLog {
+        DeliveryLog {
+            capacity,
+            kept: VecDeque::new(),
+            finished: 0,
+        }
+    }
+
+    fn push(&mut self, delivery: WebhookDelivery) {
+        self.finished = self.finished.saturating_add(1);
+        if self.capacity == 0 {
+            return;
+        }
+        while self.kept.len() >= self.capacity {
+            self.kept.pop_front();
+        }
+        self.kept.push_back(delivery);
+    }
+}
+
 /// Sends events and keeps the log of attempts.
 #[derive(Debug, Clone)]
 pub(crate) struct WebhookSender {
     client: reqwest::Client,
-    log: Arc<Mutex<Vec<WebhookDelivery>>>,
+    log: Arc<Mutex<DeliveryLog>>,
 }
 
 impl WebhookSender {
@@ -70,13 +107,19 @@ impl WebhookSender {
             .build()?;
         Ok(WebhookSender {
             client,
-            log: Arc::new(Mutex::new(Vec::new())),
+            log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
         })
     }
 
-    /// Every attempt so far (finished ones), oldest first.
+    /// The last [`MAX_WEBHOOK_DELIVERIES`] finished attempts, oldest first.
     pub(crate) fn deliveries(&self) -> Vec<WebhookDelivery> {
-        lock(&self.log).clone()
+        lock(&self.log).kept.iter().cloned().collect()
+    }
+
+    /// How many attempts have finished since the start, including those
+    /// no longer kept.
+    pub(crate) fn finished(&self) -> usize {
+        lock(&self.log).finished
     }
 
     /// POSTs `event` to `url` once, in a background task.
@@ -170,6 +213,36 @@ fn check_url(url: &str) -> Result<(), Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn delivery(index: usize) -> WebhookDelivery {
+        WebhookDelivery {
+            url: format!("http://127.0.0.1/{index}"),
+            body: "{}".to_owned(),
+            attempted_at: SystemTime::UNIX_EPOCH,
+            status: Some(200),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_delivery_log_keeps_only_the_last_attempts() {
+        let mut log = DeliveryLog::new(MAX_WEBHOOK_DELIVERIES);
+        for index in 0..MAX_WEBHOOK_DELIVERIES + 250 {
+            log.push(delivery(index));
+        }
+        assert_eq!(log.kept.len(), MAX_WEBHOOK_DELIVERIES);
+        assert_eq!(log.finished, MAX_WEBHOOK_DELIVERIES + 250);
+        assert_eq!(log.kept.front(), Some(&delivery(250)));
+        assert_eq!(
+            log.kept.back(),
+            Some(&delivery(MAX_WEBHOOK_DELIVERIES + 249))
+        );
+
+        let mut none = DeliveryLog::new(0);
+        none.push(delivery(0));
+        assert!(none.kept.is_empty());
+        assert_eq!(none.finished, 1);
+    }
 
     #[test]
     fn only_absolute_http_urls_are_accepted() {

@@ -70,7 +70,12 @@ pub enum Error {
         code: String,
     },
 
-    /// Any other error answered by the API, with its documented error body.
+    /// Any other error answered by the API, with its error body. `message`
+    /// is the body's `message`, or its items joined with `; ` when it is an
+    /// array of strings; `status` is always the HTTP status. One exception
+    /// is raised by the SDK itself:
+    /// [`Payouts::get`](crate::Payouts::get) on a collection's reference is
+    /// status 404 `Payout not found: ...` with an empty `body`.
     #[error("HTTP {status}: {message}")]
     Api {
         /// The HTTP status.
@@ -81,10 +86,8 @@ pub enum Error {
         path: Option<String>,
         /// The `timestamp` of the error body, when present.
         timestamp: Option<String>,
-        /// The error body, as text. For the statuses the OpenAPI document
-        /// declares, the low-level client has already parsed it, so this is
-        /// that parsed body written back as JSON; for other statuses it is
-        /// the raw body.
+        /// The raw error body, as text (invalid UTF-8 replaced, the API key
+        /// scrubbed).
         body: String,
     },
 
@@ -103,7 +106,8 @@ pub enum Error {
     /// type).
     #[error("could not decode the response{}: {message}", status_suffix(*status))]
     Decode {
-        /// The HTTP status, when it is known.
+        /// The HTTP status of the response (the SDK always sets it: the
+        /// server answered).
         status: Option<u16>,
         /// What was wrong with the body.
         message: String,

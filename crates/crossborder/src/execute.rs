@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use progenitor_client::{Error as LowError, ResponseValue};
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::StatusCode;
-use serde::Deserialize;
+use serde_json::Value;
 use tracing::Instrument;
 
 use crate::api_key::ApiKey;
@@ -165,6 +165,13 @@ fn record(started: Instant, attempts: u32, status: Option<StatusCode>) {
     span.record("attempts", attempts);
 }
 
+/// The only status whose body the generated operations (and the
+/// hand-written upload) decode: the success status of every operation of the
+/// spec. Error statuses are never decoded by the low-level client (checked
+/// by `crates/crossborder-api/tests/error_statuses.rs`), so a body that does
+/// not decode came with this status.
+const DECODED_STATUS: u16 = 200;
+
 /// Maps an error of the low-level client, reading the body of an unexpected
 /// response.
 pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &ApiKey) -> Failure {
@@ -183,6 +190,9 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             failure.status = status;
             failure
         }
+        // No generated operation declares an error response (the xtask
+        // gives progenitor only the 2xx ones), so error statuses arrive as
+        // `UnexpectedResponse`; this arm only keeps the mapping total.
         LowError::ErrorResponse(value) => {
             let status = value.status();
             let retry_after = retry_after(value.headers());
@@ -195,7 +205,7 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             }
         }
         LowError::InvalidResponsePayload(body, error) => Failure::plain(Error::Decode {
-            status: None,
+            status: Some(DECODED_STATUS),
             message: key.redact(&error.to_string()),
             body_prefix: key.redact(&body_prefix(&body)),
         }),
@@ -246,14 +256,41 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     parse_retry_after(headers.get(RETRY_AFTER)?.to_str().ok()?)
 }
 
-/// The documented error body, read leniently: only `message` is needed.
-#[derive(Deserialize)]
+/// The documented error body, read tolerantly (see [`read_error_body`]).
+#[derive(Debug, PartialEq, Eq)]
 struct WireError {
     message: String,
-    #[serde(default)]
     path: Option<String>,
-    #[serde(default)]
     timestamp: Option<String>,
+}
+
+/// Reads an error body: a JSON object whose `message` is a string, or an
+/// array of strings (as NestJS validation errors send it), joined with
+/// `; `. `statusCode` is not needed (the status is the HTTP response's);
+/// `path` and `timestamp` are kept when they are strings. Anything else is
+/// described in the `Err`.
+fn read_error_body(body: &[u8]) -> Result<WireError, String> {
+    let value: Value = serde_json::from_slice(body).map_err(|error| error.to_string())?;
+    let Value::Object(object) = value else {
+        return Err("the body is not a JSON object".to_owned());
+    };
+    let message = match object.get("message") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str())
+            .collect::<Option<Vec<_>>>()
+            .ok_or("`message` is an array with an item that is not a string")?
+            .join("; "),
+        Some(_) => return Err("`message` is neither a string nor an array of strings".to_owned()),
+        None => return Err("the body has no `message`".to_owned()),
+    };
+    let text = |name: &str| object.get(name).and_then(Value::as_str).map(str::to_owned);
+    Ok(WireError {
+        message,
+        path: text("path"),
+        timestamp: text("timestamp"),
+    })
 }
 
 /// The message prefix of the 400 for an unsupported currency.
@@ -261,9 +298,10 @@ const INVALID_CURRENCY: &str = "Invalid currency: ";
 /// The exact message of the 401 for an unknown key.
 const INVALID_API_KEY: &str = "Invalid api key";
 
-/// Maps an error status and its body to the matching variant.
+/// Maps an error status and its raw body to the matching variant. The
+/// status is always the HTTP response's, whatever the body says.
 pub(crate) fn api_error(status: StatusCode, body: &[u8], key: &ApiKey) -> Error {
-    let wire: WireError = match serde_json::from_slice(body) {
+    let wire = match read_error_body(body) {
         Ok(wire) => wire,
         Err(error) => {
             return Error::Decode {
@@ -271,7 +309,10 @@ pub(crate) fn api_error(status: StatusCode, body: &[u8], key: &ApiKey) -> Error 
                 message: if body.is_empty() {
                     format!("HTTP {status} with an empty body")
                 } else {
-                    format!("HTTP {status} with a body that is not an API error: {error}")
+                    format!(
+                        "HTTP {status} with a body that is not an API error: {}",
+                        key.redact(&error)
+                    )
                 },
                 body_prefix: key.redact(&body_prefix(body)),
             }
@@ -376,6 +417,63 @@ mod tests {
                 }
                 other => panic!("{other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn error_bodies_are_read_tolerantly() {
+        let k = key();
+        // No statusCode: the status is the response's.
+        assert!(matches!(
+            api_error(StatusCode::UNAUTHORIZED, br#"{"message":"Invalid api key"}"#, &k),
+            Error::InvalidApiKey { message } if message == "Invalid api key"
+        ));
+        // A statusCode that disagrees with the response does not matter.
+        assert!(matches!(
+            api_error(
+                StatusCode::FORBIDDEN,
+                &body(500, "API key header needed"),
+                &k
+            ),
+            Error::MissingApiKeyHeader { .. }
+        ));
+        // NestJS validation errors: an array of messages.
+        let raw = br#"{"statusCode":400,"message":["a","b"],"path":7}"#;
+        match api_error(StatusCode::BAD_REQUEST, raw, &k) {
+            Error::Api {
+                status,
+                message,
+                path,
+                body,
+                ..
+            } => {
+                assert_eq!(status, 400);
+                assert_eq!(message, "a; b");
+                assert_eq!(path, None);
+                assert_eq!(body.as_bytes(), raw);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            api_error(StatusCode::BAD_REQUEST, br#"{"message":["Invalid currency: ABC"]}"#, &k),
+            Error::InvalidCurrency { code } if code == "ABC"
+        ));
+        for raw in [
+            &br#"{"message":["a",1]}"#[..],
+            br#"{"error":"Bad Request"}"#,
+            br#"["message"]"#,
+        ] {
+            assert!(
+                matches!(
+                    api_error(StatusCode::BAD_REQUEST, raw, &k),
+                    Error::Decode {
+                        status: Some(400),
+                        ..
+                    }
+                ),
+                "{}",
+                String::from_utf8_lossy(raw)
+            );
         }
     }
 

@@ -87,7 +87,7 @@
 //! Every operation returns [`Error`], whose variants a caller can match on:
 //! client-side [`Error::Validation`] (all violations at once, nothing sent),
 //! the documented authentication and currency errors, other API errors with
-//! their body, transport failures and timeouts, and [`Error::Decode`] for a
+//! their raw body, transport failures and timeouts, and [`Error::Decode`] for a
 //! body that is not what the API documents (an HTML error page, an empty or
 //! truncated body).
 //!
@@ -132,7 +132,7 @@ pub use error::{Error, Result, BODY_PREFIX_LEN};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
 pub use types::*;
-pub use wait::WaitOptions;
+pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
 
 pub use crossborder_core::kyb::{
     BusinessType, DocumentKind, IdType, ProofOfAddressType, UploadError, MAX_UPLOAD_BYTES,
@@ -150,6 +150,7 @@ pub mod rules {
     pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
+    pub use crossborder_core::{validate_amount, AmountWire};
 }
 
 /// The generated low-level client and wire types, for what this SDK does

@@ -142,6 +142,12 @@ pub(crate) fn is_retryable_status(status: StatusCode) -> bool {
 
 /// Reads `Retry-After` as a number of seconds (`"2"`, or `"0.05"` for tests
 /// and servers that send fractions). HTTP dates are not used by this API.
+///
+/// A number of seconds too large for a [`Duration`] saturates to
+/// [`Duration::MAX`]: longer than any policy's maximum wait, so the error is
+/// returned rather than retried, as for any too long `Retry-After`. A
+/// negative or non-numeric value is ignored (`None`). No header value can
+/// make this panic.
 pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     let text = value.trim();
     if let Ok(seconds) = text.parse::<u64>() {
@@ -152,8 +158,16 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     if seconds.is_sign_negative() {
         return None;
     }
-    let nanos = (seconds * rust_decimal::Decimal::from(1_000_000_000u64)).trunc();
-    u64::try_from(nanos).ok().map(Duration::from_nanos)
+    let Ok(whole) = u64::try_from(seconds.trunc()) else {
+        return Some(Duration::MAX);
+    };
+    // The fraction is below one, so its nanoseconds fit in a u32.
+    let nanos = seconds
+        .fract()
+        .checked_mul(rust_decimal::Decimal::from(1_000_000_000u32))
+        .and_then(|nanos| u32::try_from(nanos.trunc()).ok())
+        .unwrap_or(0);
+    Some(Duration::new(whole, nanos))
 }
 
 #[cfg(test)]
@@ -190,6 +204,31 @@ mod tests {
         assert_eq!(parse_retry_after("-1"), None);
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(parse_retry_after("NaN"), None);
+        assert_eq!(parse_retry_after("2.000000001"), Some(Duration::new(2, 1)));
+    }
+
+    #[test]
+    fn absurd_retry_after_saturates_without_panicking() {
+        assert_eq!(
+            parse_retry_after("100000000000000000000000.5"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(
+            parse_retry_after("18446744073709551616"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(
+            parse_retry_after("18446744073709551615.999999999"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(
+            parse_retry_after("79228162514264337593543950335"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(
+            parse_retry_after("0.0000000000000000000000000001"),
+            Some(Duration::ZERO)
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub(crate) async fn send(
     bytes: Bytes,
     file_name: String,
     kind: DocumentKind,
-) -> Result<ResponseValue<wire::UploadDocumentResponse>, LowError<wire::ErrorResponse>> {
+) -> Result<ResponseValue<wire::UploadDocumentResponse>, LowError<()>> {
     let part = Part::stream_with_length(reqwest::Body::from(bytes.clone()), bytes.len() as u64)
         .file_name(file_name)
         .mime_str(kind.media_type())

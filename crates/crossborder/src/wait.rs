@@ -1,6 +1,15 @@
 //! Polling a transaction until it settles.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The shortest wait between two reads, whatever the options say, so a zero
+/// interval never turns polling into a busy loop.
+pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(10);
+
+/// The deadline used when `timeout` is too large to add to the current
+/// time (such as [`Duration::MAX`]): about 30 years, so in practice the
+/// wait ends only at a terminal status.
+const FAR_FUTURE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 /// How [`Collections::wait_until_settled`](crate::Collections::wait_until_settled)
 /// polls: the first wait, how it grows, its cap, and the overall deadline.
@@ -18,11 +27,14 @@ use std::time::Duration;
 pub struct WaitOptions {
     /// How long to keep polling before giving up with
     /// [`Error::WaitTimeout`](crate::Error::WaitTimeout). Default 5 minutes.
+    /// A value too large to add to the current time (such as
+    /// [`Duration::MAX`]) means about 30 years: no deadline in practice.
     pub timeout: Duration,
-    /// The wait after the first read. Default 1 s.
+    /// The wait after the first read. Default 1 s; at least
+    /// [`MIN_POLL_INTERVAL`].
     pub initial_interval: Duration,
     /// The longest wait between two reads; each wait doubles up to it.
-    /// Default 15 s.
+    /// Default 15 s; at least [`MIN_POLL_INTERVAL`].
     pub max_interval: Duration,
 }
 
@@ -55,8 +67,64 @@ impl WaitOptions {
         self
     }
 
-    /// The wait after `interval`: doubled, capped at `max_interval`.
+    /// The deadline of a wait that starts at `now` (never panics).
+    pub(crate) fn deadline(&self, now: Instant) -> Instant {
+        now.checked_add(self.timeout)
+            .or_else(|| now.checked_add(FAR_FUTURE))
+            .unwrap_or(now)
+    }
+
+    /// The wait after the first read: `initial_interval`, at least
+    /// [`MIN_POLL_INTERVAL`].
+    pub(crate) fn first_interval(&self) -> Duration {
+        self.initial_interval.max(MIN_POLL_INTERVAL)
+    }
+
+    /// The wait after `interval`: doubled, capped at `max_interval`, at
+    /// least [`MIN_POLL_INTERVAL`].
     pub(crate) fn next_interval(&self, interval: Duration) -> Duration {
-        interval.saturating_mul(2).min(self.max_interval)
+        interval
+            .saturating_mul(2)
+            .min(self.max_interval)
+            .max(MIN_POLL_INTERVAL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_timeout_does_not_panic() {
+        let now = Instant::now();
+        let deadline = WaitOptions::default().timeout(Duration::MAX).deadline(now);
+        assert!(deadline >= now + Duration::from_secs(365 * 86_400));
+        let deadline = WaitOptions::default()
+            .timeout(Duration::from_secs(2))
+            .deadline(now);
+        assert_eq!(deadline, now + Duration::from_secs(2));
+    }
+
+    #[test]
+    fn intervals_never_drop_below_the_minimum() {
+        let options = WaitOptions::default()
+            .initial_interval(Duration::ZERO)
+            .max_interval(Duration::ZERO);
+        assert_eq!(options.first_interval(), MIN_POLL_INTERVAL);
+        assert_eq!(options.next_interval(Duration::ZERO), MIN_POLL_INTERVAL);
+        let options = WaitOptions::default();
+        assert_eq!(options.first_interval(), Duration::from_secs(1));
+        assert_eq!(
+            options.next_interval(Duration::from_secs(1)),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            options.next_interval(Duration::from_secs(10)),
+            Duration::from_secs(15)
+        );
+        assert_eq!(
+            options.next_interval(Duration::MAX),
+            Duration::from_secs(15)
+        );
     }
 }

@@ -247,10 +247,83 @@ async fn html_500_on_a_documented_status_is_a_decode_error() {
         .address("0xabc")
         .network("ethereum");
     let error = client.payouts().create(&payout).await.unwrap_err();
-    match error {
-        Error::Decode { body_prefix, .. } => assert_eq!(body_prefix, "<h1>oops</h1>"),
+    match &error {
+        Error::Decode {
+            status,
+            body_prefix,
+            ..
+        } => {
+            assert_eq!(*status, Some(500));
+            assert_eq!(body_prefix, "<h1>oops</h1>");
+        }
         other => panic!("{other:?}"),
     }
+    assert_eq!(error.status(), Some(500));
+}
+
+#[tokio::test]
+async fn invalid_api_key_without_status_code_is_still_invalid_api_key() {
+    let reply = ResponseTemplate::new(401).set_body_json(json!({"message": "Invalid api key"}));
+    match balance_error(reply).await {
+        Error::InvalidApiKey { message } => assert_eq!(message, "Invalid api key"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_message_array_is_joined() {
+    let raw = r#"{"statusCode":400,"message":["amount must be positive","toCurrency is required"],"error":"Bad Request"}"#;
+    let error =
+        balance_error(ResponseTemplate::new(400).set_body_raw(raw, "application/json")).await;
+    match error {
+        Error::Api {
+            status,
+            message,
+            path,
+            body,
+            ..
+        } => {
+            assert_eq!(status, 400);
+            assert_eq!(message, "amount must be positive; toCurrency is required");
+            assert_eq!(path, None);
+            assert_eq!(body, raw);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn api_error_body_is_the_raw_body() {
+    // Key order, spacing and fields the spec does not list are kept as sent.
+    let raw = r#"{ "path": "/v1/api/balance/NGN", "message": "Conflict", "statusCode": 409, "traceId": "abc" }"#;
+    let error =
+        balance_error(ResponseTemplate::new(409).set_body_raw(raw, "application/json")).await;
+    match error {
+        Error::Api { status, body, .. } => {
+            assert_eq!(status, 409);
+            assert_eq!(body, raw);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_status_is_the_responses_not_the_bodys() {
+    let error = balance_error(documented(400, "Rate limited")).await;
+    let error = match error {
+        Error::Api { .. } => error,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(error.status(), Some(400));
+    let reply = ResponseTemplate::new(404).set_body_json(error_body(
+        500,
+        "Transaction not found: x",
+        "/v1/api/balance/NGN",
+    ));
+    assert!(matches!(
+        balance_error(reply).await,
+        Error::Api { status: 404, .. }
+    ));
 }
 
 #[tokio::test]

@@ -88,6 +88,41 @@ async fn quote_without_rail_sends_no_query() {
 }
 
 #[tokio::test]
+async fn invalid_quote_amounts_are_refused_without_sending() {
+    let (server, client) = setup().await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(500))
+        .expect(0)
+        .mount(&server)
+        .await;
+    for (request, message) in [
+        (
+            QuoteRequest::new(Currency::Usd, Currency::Ngn, dec("0")),
+            "must be greater than zero",
+        ),
+        (
+            QuoteRequest::new(Currency::Usd, Currency::Ngn, dec("-5")),
+            "must be greater than zero",
+        ),
+        (
+            QuoteRequest::new(Currency::Usd, Currency::Ngn, dec("1.001")),
+            "has more decimal places than USD allows (2)",
+        ),
+        (
+            QuoteRequest::new(Currency::Ugx, Currency::Ngn, dec("1.5")),
+            "has more decimal places than UGX allows (0)",
+        ),
+    ] {
+        let error = client.quotes().get(request).await.unwrap_err();
+        let violations = error.violations().unwrap_or_else(|| panic!("{error:?}"));
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].field, "amount");
+        assert_eq!(violations[0].message, message);
+    }
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+#[tokio::test]
 async fn create_collection() {
     let (server, client) = setup().await;
     Mock::given(method("POST"))
@@ -231,6 +266,158 @@ async fn wait_until_settled_times_out_with_the_last_state() {
     assert!(server.received_requests().await.unwrap().len() >= 2);
 }
 
+async fn pending_then_completed(server: &wiremock::MockServer) {
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
+        .with_priority(2)
+        .mount(server)
+        .await;
+}
+
+#[tokio::test]
+async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
+    let (server, client) = setup().await;
+    pending_then_completed(&server).await;
+    let options = WaitOptions::default()
+        .timeout(Duration::MAX)
+        .initial_interval(Duration::from_millis(1));
+    let settled = client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
+        .unwrap();
+    assert_eq!(settled.status, TransactionStatus::Completed);
+}
+
+#[tokio::test]
+async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
+        .mount(&server)
+        .await;
+    let options = WaitOptions::default()
+        .timeout(Duration::from_millis(100))
+        .initial_interval(Duration::ZERO)
+        .max_interval(Duration::ZERO);
+    let error = client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::WaitTimeout { .. }), "{error:?}");
+    // At least 10 ms between reads: about 100 / 10 + 1 reads, not thousands.
+    let reads = server.received_requests().await.unwrap().len();
+    assert!((2..=15).contains(&reads), "{reads} reads");
+}
+
+#[tokio::test]
+async fn wait_until_settled_polls_through_a_transient_error() {
+    let server = wiremock::MockServer::start().await;
+    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    pending_then_completed(&server).await;
+    let options = WaitOptions::default()
+        .timeout(Duration::from_secs(5))
+        .initial_interval(Duration::from_millis(1));
+    let settled = client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
+        .unwrap();
+    assert_eq!(settled.status, TransactionStatus::Completed);
+    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
+    let server = wiremock::MockServer::start().await;
+    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PARTIALLY_PAID")))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(503))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let options = WaitOptions::default()
+        .timeout(Duration::from_millis(60))
+        .initial_interval(Duration::from_millis(10));
+    match client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
+        .unwrap_err()
+    {
+        Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
+        other => panic!("{other:?}"),
+    }
+    assert!(server.received_requests().await.unwrap().len() >= 3);
+}
+
+#[tokio::test]
+async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
+    let server = wiremock::MockServer::start().await;
+    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let options = WaitOptions::default()
+        .timeout(Duration::from_millis(60))
+        .initial_interval(Duration::from_millis(10));
+    let error = client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(503), "{error:?}");
+    assert!(server.received_requests().await.unwrap().len() >= 3);
+}
+
+#[tokio::test]
+async fn wait_until_settled_stops_at_once_on_a_lasting_error() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(404).set_body_json(common::error_body(
+            404,
+            "Transaction not found: order-10045",
+            "/v1/api/transaction/order-10045",
+        )))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client
+        .collections()
+        .wait_until_settled("order-10045", WaitOptions::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Api { status: 404, .. }), "{error:?}");
+}
+
 #[tokio::test]
 async fn wallet_balance() {
     let (server, client) = setup().await;
@@ -364,6 +551,52 @@ async fn create_and_track_a_payout() {
     let state = client.payouts().get(&receipt.session_id).await.unwrap();
     assert_eq!(state.status, TransactionStatus::Processing);
     assert_eq!(state.kind, Some(TransactionType::Payout));
+}
+
+#[tokio::test]
+async fn payouts_get_on_a_collection_is_not_found() {
+    let (server, client) = setup().await;
+    // transaction_json is a collection (`type: COLLECTION`).
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-10045"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.payouts().get("order-10045").await.unwrap_err();
+    match &error {
+        Error::Api {
+            status,
+            message,
+            body,
+            ..
+        } => {
+            assert_eq!(*status, 404);
+            assert_eq!(
+                message,
+                "Payout not found: order-10045 (this reference is a collection)"
+            );
+            assert_eq!(body, "");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.status(), Some(404));
+}
+
+#[tokio::test]
+async fn payouts_get_without_a_type_returns_the_transaction() {
+    let (server, client) = setup().await;
+    let mut untyped = transaction_json("PROCESSING");
+    untyped["data"].as_object_mut().unwrap().remove("type");
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/payout-1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(untyped))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let state = client.payouts().get("payout-1").await.unwrap();
+    assert_eq!(state.kind, None);
+    assert_eq!(state.status, TransactionStatus::Processing);
 }
 
 #[tokio::test]

@@ -96,6 +96,57 @@ async fn retry_after_is_honoured_on_429() {
 }
 
 #[tokio::test]
+async fn a_plain_text_429_is_retried_then_succeeds() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "0")
+                .set_body_raw("Too Many Requests", "text/plain"),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(balance_ok())
+        .with_priority(2)
+        .expect(1)
+        .mount(&server)
+        .await;
+    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(balance.amount, dec("10.5"));
+}
+
+#[tokio::test]
+async fn an_absurd_retry_after_on_503_does_not_panic() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(
+            ResponseTemplate::new(503).insert_header("retry-after", "100000000000000000000000.5"),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/balance/NGN"))
+        .respond_with(balance_ok())
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    // The header is beyond any wait: the error is returned, as for any
+    // Retry-After longer than the policy's maximum wait.
+    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
+    assert_eq!(error.status(), Some(503));
+}
+
+#[tokio::test]
 async fn retry_after_beyond_the_cap_is_not_waited_for() {
     let (server, client) = setup().await;
     Mock::given(method("GET"))

@@ -42,7 +42,9 @@ async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
         "/api/balance/ABC",
     );
 
-    // The low-level client without a key: the documented 403 body, parsed.
+    // The low-level client without a key: every error status arrives as
+    // `UnexpectedResponse` with its status and raw body, which is the
+    // documented 403 body.
     let low = low_level::Client::new(env.base_url(), ClientState::new());
     match low
         .get_balance()
@@ -50,11 +52,20 @@ async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
         .send()
         .await
     {
-        Err(low_level::Error::ErrorResponse(response)) => {
-            assert_eq!(response.status().as_u16(), 403);
-            assert_eq!(response.message, "API key header needed");
-            assert_eq!(response.status_code, 403);
-            assert_eq!(response.path.as_deref(), Some("/v1/api/balance/NGN"));
+        Err(low_level::Error::UnexpectedResponse(response)) => {
+            let answer = crossborder_contract_tests::reply(response).await;
+            assert_error_body(
+                &answer,
+                403,
+                "API key header needed",
+                "GET",
+                "/api/balance/NGN",
+            );
+            let parsed: low_level::types::ErrorResponse =
+                serde_json::from_str(&answer.text).expect("an ErrorResponse");
+            assert_eq!(parsed.message, "API key header needed");
+            assert_eq!(parsed.status_code, 403);
+            assert_eq!(parsed.path.as_deref(), Some("/v1/api/balance/NGN"));
         }
         other => panic!("{other:?}"),
     }

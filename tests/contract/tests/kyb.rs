@@ -7,7 +7,7 @@ use crossborder::{
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, person_request,
-    reply, sdk_client, Env, Proxy, Rewrite, GIF, PDF, STAGING_KEY,
+    reply, sdk_client, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -84,6 +84,27 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
     let served = env.http.get(&link).send().await.unwrap();
     assert_eq!(served.status().as_u16(), 200);
     assert_eq!(served.bytes().await.unwrap().as_ref(), PDF);
+    // Fetched with a key, it is the uploading business's document only:
+    // another business gets the 404 of an unknown link.
+    let own = env
+        .http
+        .get(&link)
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status().as_u16(), 200);
+    let other = env
+        .http
+        .get(&link)
+        .header("x-api-key", PRODUCTION_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status().as_u16(), 404);
+    let id = link.rsplit('/').next().unwrap();
+    let body: serde_json::Value = other.json().await.unwrap();
+    assert_eq!(body["message"], format!("Document not found: {id}"));
 
     // PNG and JPEG are accepted too, told by content.
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();

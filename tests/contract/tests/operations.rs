@@ -437,6 +437,9 @@ async fn same_currency_ngn_payout_is_debited_and_tracked() {
     assert_eq!(state.status, TransactionStatus::Completed);
     assert_eq!(state.payment_reference, "payout-ngn-0001");
     assert_eq!(state.amount, d("150000.50"));
+    // Same-currency payouts carry no fee.
+    assert_eq!(state.fee, Some(d("0")));
+    assert_eq!(state.total_amount, Some(d("150000.50")));
     assert_eq!(state.from_currency, Currency::Ngn);
     assert_eq!(state.to_currency, Currency::Ngn);
 }
@@ -459,11 +462,12 @@ async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
     let receipt = client.payouts().create(&payout).await.unwrap();
     assert_eq!(receipt.session_id, "payout-usd-0001");
 
-    // The USD wallet is debited by the amount (no fee on sandbox payouts);
-    // the NGN wallet is not touched.
+    // The USD wallet is debited by the amount plus the quote's fee (0.5 %
+    // of 100 = 0.50 USD); the NGN wallet is not touched.
+    assert_eq!(quote.fee, Some(d("0.5")));
     assert_eq!(
         client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("9900")
+        d("9899.5")
     );
     assert_eq!(
         client.wallet().balance(Currency::Ngn).await.unwrap().amount,
@@ -476,6 +480,8 @@ async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
     assert_eq!(state.amount, d("100"));
     assert_eq!(state.rate, Some(d("1530.25")));
     assert_eq!(state.to_amount, Some(d("153025")));
+    assert_eq!(state.fee, quote.fee);
+    assert_eq!(state.total_amount, Some(d("100.5")));
     assert_eq!(state.rate_key.as_deref(), Some(quote.rate_key.as_str()));
     assert_eq!(state.from_currency, Currency::Usd);
     assert_eq!(state.to_currency, Currency::Ngn);
@@ -489,6 +495,9 @@ async fn payout_idempotency_by_session_id() {
     let first = client.payouts().create(&payout).await.unwrap();
     let second = client.payouts().create(&payout).await.unwrap();
     assert_eq!(first, second);
+    // The amount is compared by value: 2500.750 is the same payout.
+    let rescaled = ngn_payout("payout-idem-0001", "2500.750");
+    assert_eq!(client.payouts().create(&rescaled).await.unwrap(), first);
     // One debit only.
     assert_eq!(
         client.wallet().balance(Currency::Ngn).await.unwrap().amount,
@@ -514,6 +523,73 @@ async fn payout_idempotency_by_session_id() {
     );
     let state = client.payouts().get("payout-idem-0001").await.unwrap();
     assert_eq!(state.amount, d("2500.75"));
+}
+
+#[tokio::test]
+async fn collections_and_payouts_share_one_id_space() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    client
+        .collections()
+        .create(&CollectionRequest::new(
+            "shared-0001",
+            d("100"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    match client
+        .payouts()
+        .create(&ngn_payout("shared-0001", "1000"))
+        .await
+    {
+        Err(Error::Api {
+            status: 409,
+            message,
+            ..
+        }) => assert_eq!(
+            message,
+            "sessionId already used by a collection: shared-0001"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
+        d("5000000")
+    );
+
+    client
+        .payouts()
+        .create(&ngn_payout("shared-0002", "1000"))
+        .await
+        .unwrap();
+    match client
+        .collections()
+        .create(&CollectionRequest::new(
+            "shared-0002",
+            d("100"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+    {
+        Err(Error::Api {
+            status: 409,
+            message,
+            ..
+        }) => assert_eq!(
+            message,
+            "paymentReference already used by a payout: shared-0002"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // Each id still tracks its own transaction.
+    let collection = client.collections().get("shared-0001").await.unwrap();
+    assert_eq!(collection.kind, Some(TransactionType::Collection));
+    let payout = client.payouts().get("shared-0002").await.unwrap();
+    assert_eq!(payout.kind, Some(TransactionType::Payout));
+    assert_eq!(payout.amount, d("1000"));
 }
 
 #[tokio::test]

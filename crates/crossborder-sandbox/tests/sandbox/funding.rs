@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crossborder_sandbox::{PRODUCTION_KEY, STAGING_KEY};
+use crossborder_sandbox::{MAX_WEBHOOK_DELIVERIES, PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::json;
 
@@ -234,4 +234,45 @@ async fn webhook_url_must_be_absolute_http() {
         "PUT",
         "/api/set-webhook",
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_delivery_log_keeps_the_last_thousand_attempts() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    let set = api
+        .send(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(&json!({"webhookUrl": receiver.url})),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.text);
+    let memo = ngn_collection(&api, "many-payments", 1_000_000).await;
+    let total = MAX_WEBHOOK_DELIVERIES + 5;
+    for index in 0..total {
+        let funding = json!({"currency": "NGN", "amount": 1, "narration": memo,
+                             "sessionId": format!("many-{index}")});
+        let reply = api.post("/api/simulate-funding", &funding).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+    }
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(total, Duration::from_secs(60))
+        .await;
+    assert_eq!(receiver.received().len(), total);
+    assert_eq!(deliveries.len(), MAX_WEBHOOK_DELIVERIES);
+    assert_eq!(
+        api.sandbox.webhook_deliveries().len(),
+        MAX_WEBHOOK_DELIVERIES
+    );
+    // The newest attempts are the ones kept.
+    let paid: Vec<u64> = deliveries
+        .iter()
+        .map(|delivery| delivery.json()["paidAmount"].as_u64().unwrap())
+        .collect();
+    let total = u64::try_from(total).unwrap();
+    assert_eq!(paid.iter().max(), Some(&total));
+    assert!(!paid.contains(&1), "{paid:?}");
 }

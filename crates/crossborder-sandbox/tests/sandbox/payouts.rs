@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crossborder_sandbox::{SandboxConfig, STAGING_KEY};
+use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
 use serde_json::json;
 
 use crate::common::{assert_error, ngn_payout, Api};
@@ -76,6 +76,9 @@ async fn same_currency_payout_debits_once_and_is_idempotent() {
     assert_eq!(data["paymentReference"], "payout-0001");
     assert_eq!(data["amount"], json!(1500.5));
     assert_eq!(data["toAmount"], json!(1500.5));
+    // Same-currency payouts carry no fee.
+    assert_eq!(data["fee"], json!(0));
+    assert_eq!(data["totalAmount"], json!(1500.5));
     assert_eq!(data["fromCurrency"], "NGN");
     assert!(data.get("payRefrence").is_none());
 }
@@ -89,7 +92,8 @@ async fn cross_currency_payout_uses_the_rate_key() {
     body["rateKey"] = json!(rate_key);
     let reply = api.post("/api/payout", &body).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
-    assert_eq!(api.balance(STAGING_KEY, "USD").await, "9900");
+    // The quote's 0.5 % fee is charged on top of the amount, in USD.
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "9899.5");
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
     let transaction = api.get("/api/transaction/x-1").await;
     assert!(
@@ -97,7 +101,11 @@ async fn cross_currency_payout_uses_the_rate_key() {
         "{}",
         transaction.text
     );
-    assert_eq!(transaction.body["data"]["rateKey"], json!(rate_key));
+    let data = &transaction.body["data"];
+    assert_eq!(data["rateKey"], json!(rate_key));
+    assert_eq!(data["amount"], json!(100));
+    assert_eq!(data["fee"], json!(0.5));
+    assert_eq!(data["totalAmount"], json!(100.5));
 
     let mut wrong_pair = ngn_payout("x-2", "100");
     wrong_pair["fromCurrency"] = json!("EUR");
@@ -161,7 +169,7 @@ async fn insufficient_balance_is_refused_with_both_amounts() {
     assert_error(
         &reply,
         400,
-        "Insufficient balance: available 10000.00 USD, required 20000.00 USD",
+        "Insufficient balance: available 10000.00 USD, required 20100.00 USD",
         "POST",
         "/api/payout",
     );
@@ -174,7 +182,7 @@ async fn insufficient_balance_is_refused_with_both_amounts() {
     assert_error(
         &reply,
         400,
-        "Insufficient balance: available 0.00 GBP, required 1.00 GBP",
+        "Insufficient balance: available 0.00 GBP, required 1.01 GBP",
         "POST",
         "/api/payout",
     );
@@ -214,4 +222,152 @@ async fn crypto_and_unknown_bank_payouts() {
         "POST",
         "/api/payout",
     );
+}
+
+#[tokio::test]
+async fn a_payout_amount_written_otherwise_is_the_same_request() {
+    let api = Api::start().await;
+    let first = api.post("/api/payout", &ngn_payout("same-1", "100")).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    for written in ["100.00", "100.0"] {
+        let again = api
+            .post("/api/payout", &ngn_payout("same-1", written))
+            .await;
+        assert_eq!(again.status, 200, "{written}: {}", again.text);
+        assert_eq!(again.text, first.text, "{written}");
+    }
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999900");
+    let different = api
+        .post("/api/payout", &ngn_payout("same-1", "100.01"))
+        .await;
+    assert_error(
+        &different,
+        409,
+        "sessionId already used for a different payout: same-1",
+        "POST",
+        "/api/payout",
+    );
+    let transaction = api.get("/api/transaction/same-1").await;
+    assert_eq!(transaction.body["data"]["amount"], json!(100));
+}
+
+#[tokio::test]
+async fn a_converting_payout_debits_the_quote_fee_too() {
+    let api = Api::start_with(
+        SandboxConfig::default().with_starting_balance(Currency::Gbp, Decimal::new(1000, 0)),
+    )
+    .await;
+    // GBP -> KES 250.75: fee 0.5 % = 1.25375, rounded to 1.25, as the quote says.
+    let quote = api.get("/api/qoutes/GBP/KES/250.75").await;
+    assert_eq!(quote.body["data"]["fee"], json!(1.25), "{}", quote.text);
+    assert_eq!(
+        quote.body["data"]["totalAmount"],
+        json!(252),
+        "{}",
+        quote.text
+    );
+    let rate_key = quote.body["data"]["rateKey"].as_str().unwrap().to_owned();
+    let body = json!({"amount": "250.75", "fromCurrency": "GBP", "toCurrency": "KES",
+                      "sessionId": "gbp-kes-1", "rateKey": rate_key, "narration": "Rent",
+                      "accountNumber": "0123456789", "accountName": "ADAEZE OKAFOR",
+                      "bankName": "KCB", "bankCode": "01"});
+    let reply = api.post("/api/payout", &body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "GBP").await, "748");
+    let data = &api.get("/api/transaction/gbp-kes-1").await.body["data"];
+    assert_eq!(data["fee"], json!(1.25));
+    assert_eq!(data["totalAmount"], json!(252));
+    assert_eq!(data["toAmount"], quote.body["data"]["toAmount"]);
+
+    // The same rateKey for another amount: the fee rate applies to that
+    // amount (0.5 % of 1 = 0.005, rounded half away from zero to 0.01).
+    let mut small = body.clone();
+    small["sessionId"] = json!("gbp-kes-2");
+    small["amount"] = json!("1");
+    let reply = api.post("/api/payout", &small).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "GBP").await, "746.99");
+
+    // A failed converting payout refunds the amount and the fee.
+    let mut failing = body.clone();
+    failing["sessionId"] = json!("gbp-kes-3");
+    failing["accountNumber"] = json!("0000000000");
+    let reply = api.post("/api/payout", &failing).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let data = &api.get("/api/transaction/gbp-kes-3").await.body["data"];
+    assert_eq!(data["status"], "FAILED");
+    assert_eq!(data["fee"], json!(1.25));
+    assert_eq!(api.balance(STAGING_KEY, "GBP").await, "746.99");
+}
+
+#[tokio::test]
+async fn the_balance_must_cover_the_amount_and_the_fee() {
+    let api = Api::start().await;
+    let rate_key = api.rate_key("USD", "NGN", "9990").await;
+    let mut body = ngn_payout("fee-1", "9990");
+    body["fromCurrency"] = json!("USD");
+    body["rateKey"] = json!(rate_key);
+    let reply = api.post("/api/payout", &body).await;
+    assert_error(
+        &reply,
+        400,
+        "Insufficient balance: available 10000.00 USD, required 10039.95 USD",
+        "POST",
+        "/api/payout",
+    );
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    body["amount"] = json!("9950.24");
+    let reply = api.post("/api/payout", &body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    // 9950.24 + 49.75 (0.5 % = 49.7512, rounded) = 9999.99.
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "0.01");
+}
+
+#[tokio::test]
+async fn payout_and_collection_ids_never_collide() {
+    let api = Api::start().await;
+    crate::common::ngn_collection(&api, "shared-1", 100).await;
+    let reply = api
+        .post("/api/payout", &ngn_payout("shared-1", "1000"))
+        .await;
+    assert_error(
+        &reply,
+        409,
+        "sessionId already used by a collection: shared-1",
+        "POST",
+        "/api/payout",
+    );
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let tracked = api.get("/api/transaction/shared-1").await;
+    assert_eq!(
+        tracked.body["data"]["type"], "COLLECTION",
+        "{}",
+        tracked.text
+    );
+
+    let reply = api
+        .post("/api/payout", &ngn_payout("shared-2", "1000"))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let collection = json!({"amount": 100, "fromCurrency": "NGN", "toCurrency": "NGN",
+                            "paymentReference": "shared-2"});
+    let reply = api.post("/api/initiate-payment", &collection).await;
+    assert_error(
+        &reply,
+        409,
+        "paymentReference already used by a payout: shared-2",
+        "POST",
+        "/api/initiate-payment",
+    );
+    let tracked = api.get("/api/transaction/shared-2").await;
+    assert_eq!(tracked.body["data"]["type"], "PAYOUT", "{}", tracked.text);
+    assert_eq!(tracked.body["data"]["amount"], json!(1000));
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999000");
+
+    // Identical repeats of each still replay.
+    let again = api
+        .post("/api/payout", &ngn_payout("shared-2", "1000"))
+        .await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999000");
 }

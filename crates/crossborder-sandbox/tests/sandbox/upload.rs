@@ -1,6 +1,6 @@
 //! Document upload: type by content, size limits, serving links back.
 
-use crossborder_sandbox::{SandboxConfig, STAGING_KEY};
+use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY};
 
 use crate::common::{assert_error, reply, Api};
 
@@ -122,4 +122,70 @@ async fn the_upload_limit_is_configurable() {
     file.truncate(1024);
     let accepted = upload(&api, multipart("file", "a.pdf", &file)).await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
+}
+
+#[tokio::test]
+async fn documents_belong_to_the_business_that_uploaded_them() {
+    let second = "test_second_merchant";
+    let api =
+        Api::start_with(SandboxConfig::default().with_key(ApiKeySpec::new(second).unwrap())).await;
+    let pdf = b"%PDF-1.7\nmine\n".to_vec();
+    let stored = upload(&api, multipart("file", "cac.pdf", &pdf)).await;
+    assert_eq!(stored.status, 200, "{}", stored.text);
+    let link = stored.body["data"]["link"].as_str().unwrap().to_owned();
+    let id = link.rsplit('/').next().unwrap().to_owned();
+    // 128 unpredictable bits: `doc_` + 32 hex digits + the extension.
+    let digits = id
+        .strip_prefix("doc_")
+        .and_then(|rest| rest.strip_suffix(".pdf"))
+        .unwrap();
+    assert_eq!(digits.len(), 32, "{id}");
+    assert!(digits.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+
+    let fetch = |key: Option<&'static str>| {
+        let mut request = api.client.get(&link);
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        async move { reply(request.send().await.unwrap()).await }
+    };
+    // The owner, with its key or with the bare link (a capability).
+    for key in [Some(STAGING_KEY), None] {
+        let served = fetch(key).await;
+        assert_eq!(served.status, 200, "{key:?}: {}", served.text);
+        assert_eq!(served.text.as_bytes(), pdf.as_slice());
+    }
+    // Another business, authenticated: as if the document did not exist.
+    for key in [second, PRODUCTION_KEY] {
+        let refused = fetch(Some(key)).await;
+        assert_error(
+            &refused,
+            404,
+            &format!("Document not found: {id}"),
+            "GET",
+            &format!("/documents/{id}"),
+        );
+    }
+    // A key is checked as on every other path.
+    let unknown = fetch(Some("test_not_a_key")).await;
+    assert_error(
+        &unknown,
+        401,
+        "Invalid api key",
+        "GET",
+        &format!("/documents/{id}"),
+    );
+
+    // Nothing lists documents.
+    for path in ["/documents", "/documents/", "/api/documents"] {
+        for key in [Some(STAGING_KEY), None] {
+            let mut request = api.client.get(api.url(path));
+            if let Some(key) = key {
+                request = request.header("x-api-key", key);
+            }
+            let listed = reply(request.send().await.unwrap()).await;
+            assert_eq!(listed.status, 404, "{path} {key:?}: {}", listed.text);
+            assert!(!listed.text.contains(&id), "{path}: {}", listed.text);
+        }
+    }
 }

@@ -58,7 +58,14 @@ impl Collections<'_> {
     /// status (`COMPLETED`, `EXPIRED`, `FAILED`) and returns it, or fails with
     /// [`Error::WaitTimeout`] carrying the last state read once
     /// `options.timeout` has passed. Waits start at
-    /// `options.initial_interval` and double up to `options.max_interval`.
+    /// `options.initial_interval` and double up to `options.max_interval`
+    /// (never less than [`MIN_POLL_INTERVAL`](crate::MIN_POLL_INTERVAL)).
+    ///
+    /// A transient failure of one read (transport error, timeout, HTTP 429
+    /// or 5xx, after the client's own retries) does not end the wait: polling
+    /// goes on until the deadline, which then returns [`Error::WaitTimeout`]
+    /// with the last state read, or that failure when no read ever
+    /// succeeded. Any other error is returned at once.
     pub async fn wait_until_settled(
         &self,
         payment_reference: &str,
@@ -86,28 +93,49 @@ pub(crate) async fn wait_until_settled(
     reference: &str,
     options: WaitOptions,
 ) -> Result<Transaction> {
-    let deadline = Instant::now() + options.timeout;
-    let mut interval = options.initial_interval;
+    let deadline = options.deadline(Instant::now());
+    let mut interval = options.first_interval();
+    let mut last: Option<Transaction> = None;
     loop {
-        let last = get_transaction(client, reference).await?;
-        if last.status.is_terminal() {
-            return Ok(last);
+        let wait_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
+        match get_transaction(client, reference).await {
+            Ok(read) if read.status.is_terminal() => return Ok(read),
+            Ok(read) => {
+                if Instant::now() >= deadline {
+                    return Err(Error::WaitTimeout {
+                        last: Box::new(read),
+                    });
+                }
+                tracing::debug!(reference, status = %read.status, wait_ms, "transaction not settled yet");
+                last = Some(read);
+            }
+            Err(error) if is_transient(&error) => {
+                if Instant::now() >= deadline {
+                    return Err(match last {
+                        Some(last) => Error::WaitTimeout {
+                            last: Box::new(last),
+                        },
+                        None => error,
+                    });
+                }
+                tracing::debug!(reference, error = %error, wait_ms, "transient error while polling");
+            }
+            Err(error) => return Err(error),
         }
-        let now = Instant::now();
-        if now >= deadline {
-            return Err(Error::WaitTimeout {
-                last: Box::new(last),
-            });
-        }
-        tracing::debug!(
-            reference,
-            status = %last.status,
-            wait_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX),
-            "transaction not settled yet"
-        );
-        tokio::time::sleep(interval.min(deadline - now)).await;
+        let left = deadline.saturating_duration_since(Instant::now());
+        tokio::time::sleep(interval.min(left)).await;
         interval = options.next_interval(interval);
     }
+}
+
+/// Whether polling may go on after `error`: a transport failure, a timeout,
+/// HTTP 429 or a server error (5xx). Anything else (authentication, an
+/// unknown reference, an undecodable transaction) would fail again.
+fn is_transient(error: &Error) -> bool {
+    matches!(error, Error::Transport(_) | Error::Timeout(_))
+        || error
+            .status()
+            .is_some_and(|status| status == 429 || status >= 500)
 }
 
 fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {

@@ -3,7 +3,7 @@
 use crate::error::Error;
 use crate::execute::Operation;
 use crate::resources::collections::get_transaction;
-use crate::{Client, PayoutReceipt, PayoutRequest, Result, Transaction};
+use crate::{Client, PayoutReceipt, PayoutRequest, Result, Transaction, TransactionType};
 
 /// Payouts. Obtained with [`Client::payouts`].
 #[derive(Debug, Clone, Copy)]
@@ -36,7 +36,29 @@ impl Payouts<'_> {
     /// The state of a payout, by its session id
     /// (`GET /api/transaction/{sessionId}`). Payout completion is not pushed
     /// by webhook: poll this.
+    ///
+    /// Collections and payouts share that endpoint. When the transaction
+    /// found is a collection (its `type` is `COLLECTION`), there is no payout
+    /// with this session id, so this answers as a lookup of a missing payout
+    /// does: [`Error::Api`] with status 404, the message
+    /// `Payout not found: <sessionId> (this reference is a collection)` and
+    /// an empty `body` (the server answered 200 with the collection; read it
+    /// with [`Collections::get`](crate::Collections::get)). A transaction
+    /// without `type`, or with a type this SDK does not know, is returned.
     pub async fn get(&self, session_id: &str) -> Result<Transaction> {
-        get_transaction(self.client, session_id).await
+        let transaction = get_transaction(self.client, session_id).await?;
+        if transaction.kind == Some(TransactionType::Collection) {
+            return Err(Error::Api {
+                status: 404,
+                message: format!(
+                    "Payout not found: {} (this reference is a collection)",
+                    self.client.inner.key.redact(session_id)
+                ),
+                path: None,
+                timestamp: None,
+                body: String::new(),
+            });
+        }
+        Ok(transaction)
     }
 }

@@ -2,6 +2,7 @@
 
 use crossborder_api::decimal::Amount;
 
+use crate::error::Error;
 use crate::execute::Operation;
 use crate::wire::{currency_to_wire, rail_to_wire};
 use crate::{Client, Quote, QuoteRequest, Result};
@@ -17,6 +18,11 @@ impl Quotes<'_> {
     /// `request.from_currency` into `request.to_currency`
     /// (`GET /api/qoutes/{from}/{to}/{amount}`).
     ///
+    /// The amount is checked first ([`QuoteRequest::validate`]): when it is
+    /// not greater than zero or has more decimal places than
+    /// `from_currency` allows, [`Error::Validation`] names the field
+    /// `amount` and nothing is sent.
+    ///
     /// ```no_run
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
     /// use crossborder::{Currency, Decimal, QuoteRequest, Rail};
@@ -29,6 +35,7 @@ impl Quotes<'_> {
     /// # Ok(()) }
     /// ```
     pub async fn get(&self, request: QuoteRequest) -> Result<Quote> {
+        request.validate().map_err(Error::Validation)?;
         let api = self.client.api();
         let response = self
             .client

@@ -1,6 +1,7 @@
 //! Exchange quotes.
 
 use crossborder_api::types as wire;
+use crossborder_core::{validate_amount, AmountWire};
 use rust_decimal::Decimal;
 
 use crate::wire::currency_from_wire;
@@ -43,6 +44,35 @@ impl QuoteRequest {
     pub fn rail(mut self, rail: Rail) -> QuoteRequest {
         self.rail = Some(rail);
         self
+    }
+
+    /// Checks the amount with the API's shared amount rule
+    /// ([`validate_amount`](crate::rules::validate_amount)): greater than
+    /// zero, with no more decimal places than `from_currency` allows. The
+    /// violation names the wire field `amount`.
+    ///
+    /// ```
+    /// use crossborder::{Currency, Decimal, QuoteRequest};
+    ///
+    /// assert!(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(10050, 2)).validate().is_ok());
+    /// let zero = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::ZERO);
+    /// assert_eq!(zero.validate().unwrap_err().to_string(), "amount: must be greater than zero");
+    /// let fraction = QuoteRequest::new(Currency::Ugx, Currency::Ngn, Decimal::new(15, 1));
+    /// assert_eq!(
+    ///     fraction.validate().unwrap_err().to_string(),
+    ///     "amount: has more decimal places than UGX allows (0)"
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), crate::Violations> {
+        let amount = self.amount.to_string();
+        validate_amount(
+            "amount",
+            Some(&amount),
+            Some(self.from_currency),
+            AmountWire::Number,
+        )
+        .map(|_| ())
+        .map_err(Into::into)
     }
 }
 

@@ -188,10 +188,25 @@ pub struct Transaction {
 }
 
 impl Transaction {
-    /// `amount - paid_amount`, when the server sent `paid_amount`; zero
-    /// means fully paid.
+    /// What is left to pay, `amount - paid_amount`, when the server sent
+    /// `paid_amount`; zero means fully paid.
+    ///
+    /// Never negative: an overpaid transaction has zero left, as the
+    /// webhook's `remainingAmount` says. The subtraction saturates, so no
+    /// value the server sends can make it panic.
+    ///
+    /// ```
+    /// # fn check(mut transaction: crossborder::Transaction) {
+    /// use crossborder::Decimal;
+    ///
+    /// transaction.amount = Decimal::new(100, 0);
+    /// transaction.paid_amount = Some(Decimal::new(120, 0));
+    /// assert_eq!(transaction.remaining_amount(), Some(Decimal::ZERO));
+    /// # }
+    /// ```
     pub fn remaining_amount(&self) -> Option<Decimal> {
-        self.paid_amount.map(|paid| self.amount - paid)
+        self.paid_amount
+            .map(|paid| self.amount.saturating_sub(paid).max(Decimal::ZERO))
     }
 }
 
@@ -229,5 +244,54 @@ impl TryFrom<wire::Transaction> for Transaction {
             network: value.network,
             payment_instructions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transaction(amount: Decimal, paid: Option<Decimal>) -> Transaction {
+        Transaction {
+            transaction_id: "txn_1".into(),
+            kind: None,
+            pay_reference: None,
+            payment_reference: "order-1".into(),
+            amount,
+            to_amount: None,
+            total_amount: None,
+            paid_amount: paid,
+            rate: None,
+            status: TransactionStatus::PartiallyPaid,
+            fee: None,
+            rate_key: None,
+            from_currency: Currency::Ngn,
+            to_currency: Currency::Ngn,
+            address: None,
+            network: None,
+            payment_instructions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn remaining_amount_is_never_negative_and_never_panics() {
+        let d = |text| Decimal::from_str_exact(text).unwrap();
+        assert_eq!(
+            transaction(d("50000"), Some(d("20000.5"))).remaining_amount(),
+            Some(d("29999.5"))
+        );
+        assert_eq!(transaction(d("50000"), None).remaining_amount(), None);
+        assert_eq!(
+            transaction(d("100"), Some(d("120"))).remaining_amount(),
+            Some(Decimal::ZERO)
+        );
+        assert_eq!(
+            transaction(Decimal::MAX, Some(-Decimal::MAX)).remaining_amount(),
+            Some(Decimal::MAX)
+        );
+        assert_eq!(
+            transaction(-Decimal::MAX, Some(Decimal::MAX)).remaining_amount(),
+            Some(Decimal::ZERO)
+        );
     }
 }
