@@ -19,7 +19,8 @@ pub const MAX_FUNDING_SESSION_ID_CHARS: usize = 100;
 /// JSON number's text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SimulateFundingFields<'a> {
-    /// `currency`: the wallet credited.
+    /// `currency`: the currency of the simulated transfer (the collection's
+    /// `fromCurrency`).
     pub currency: Option<&'a str>,
     /// `amount`: the amount paid.
     pub amount: Option<&'a str>,
@@ -44,7 +45,7 @@ impl SimulateFundingFields<'_> {
 /// A funding simulation that passed [`validate_simulate_funding`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValidatedFunding {
-    /// The wallet credited.
+    /// The currency of the simulated transfer.
     pub currency: Currency,
     /// The amount paid, exact and greater than zero.
     pub amount: Decimal,

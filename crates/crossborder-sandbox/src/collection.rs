@@ -12,7 +12,9 @@
 //! what was paid. The `paymentReference` is an idempotency key (see
 //! [`initiate_payment`]). Collections carry no fee
 //! (`fee` 0, `totalAmount` = `amount`); when the currencies differ, the
-//! rateKey's rate gives `toAmount`.
+//! rateKey's rate gives `toAmount`, and that rate, kept on the collection,
+//! converts each simulated funding into the `toCurrency` wallet it credits
+//! (see [`crate::funding`]).
 
 use axum::extract::State;
 use axum::Json;
@@ -26,9 +28,9 @@ use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
 use crate::params::PathParams;
+use crate::rates::converted_amount;
 use crate::state::AppState;
 use crate::transaction::{Instruction, TransactionKind, TransactionRecord, TransactionStatus};
-use crate::wire::round;
 
 /// The account payers of fiat collections pay into.
 pub const COLLECTION_ACCOUNT_NUMBER: &str = "9930001234";
@@ -117,9 +119,7 @@ pub(crate) async fn initiate_payment(
         let quote = account.usable_quote(key, from, to, now)?;
         (quote.conversion.rate, Some(key.to_owned()))
     };
-    let to_amount = amount
-        .checked_mul(rate)
-        .map(|product| round(product, to))
+    let to_amount = converted_amount(amount, to, rate)
         .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
 
     let memo = loop {

@@ -15,11 +15,21 @@
 //!   currency, amount and narration replays the 200 without crediting again;
 //!   with anything different it is 409
 //!   `sessionId already used for a different funding: <id>`;
-//! * the wallet in `currency` is credited by `amount`, the collection's
-//!   `paidAmount` grows by it (over-payment is kept), and its status becomes
-//!   `PARTIALLY_PAID`, or `COMPLETED` once `paidAmount` reaches `amount`;
+//! * `currency` is the currency of the simulated transfer, what the payer
+//!   sends; the business is credited in the collection's `toCurrency`: the
+//!   `toCurrency` wallet grows by `amount` converted at the collection's rate
+//!   (the rate its rateKey fixed when it was created; 1 for a same-currency
+//!   collection), rounded to `toCurrency`'s minor unit exactly as a quote's
+//!   `toAmount` is ([`rates::converted_amount`]). An over-payment credits the
+//!   whole converted amount; the `fromCurrency` wallet of a converting
+//!   collection is not touched;
+//! * the collection's `paidAmount` grows by `amount` (in `fromCurrency`,
+//!   over-payment is kept), and its status becomes `PARTIALLY_PAID`, or
+//!   `COMPLETED` once `paidAmount` reaches `amount`;
 //! * when a webhook URL is set, one event is POSTed for each applied funding
-//!   (not for a replay), in the background.
+//!   (not for a replay), in the background. It describes the payer's side:
+//!   `amount`, `paidAmount`, `remainingAmount` and `currency` are in
+//!   `fromCurrency`.
 
 use axum::extract::State;
 use axum::Json;
@@ -34,6 +44,7 @@ use crate::config::Environment;
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::json::{JsonObject, Reader};
+use crate::rates;
 use crate::state::AppState;
 use crate::transaction::TransactionStatus;
 use crate::wire;
@@ -128,6 +139,10 @@ pub(crate) async fn simulate_funding(
         .unwrap_or_default()
         .checked_add(amount)
         .ok_or_else(|| ApiError::bad_request("amount: would overflow the paid amount"))?;
+    // What the transfer is worth in the wallet the collection pays into.
+    let credited = rates::converted_amount(amount, collection.to, collection.rate)
+        .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
+    let credited_currency = collection.to;
     let completed = paid >= collection.amount;
     let event = WebhookEvent {
         reference: reference.clone(),
@@ -149,7 +164,7 @@ pub(crate) async fn simulate_funding(
         TransactionStatus::PartiallyPaid
     };
 
-    account.credit(currency, amount)?;
+    account.credit(credited_currency, credited)?;
     if let Some(collection) = account.collections.get_mut(&reference) {
         collection.transaction.paid_amount = Some(paid);
         collection.transaction.status = updated_status;

@@ -114,6 +114,25 @@ pub fn convert(amount: Decimal, from: Currency, to: Currency) -> Option<Conversi
     convert_at(amount, from, to, rate(from, to))
 }
 
+/// `amount` of a source currency converted into `to` at `rate`: `amount *
+/// rate` rounded half away from zero to `to`'s minor unit; `None` when the
+/// product overflows. This is the quote's `toAmount`, and it is used
+/// wherever an amount is converted: a collection's `toAmount` and the credit
+/// of a simulated funding of a converting collection.
+///
+/// ```
+/// use crossborder_core::Currency;
+/// use crossborder_sandbox::rates::{converted_amount, rate};
+/// use rust_decimal::Decimal;
+///
+/// let ngn_usd = rate(Currency::Ngn, Currency::Usd);
+/// let usd = converted_amount(Decimal::new(100_000, 0), Currency::Usd, ngn_usd).unwrap();
+/// assert_eq!(usd.to_string(), "65.35");
+/// ```
+pub fn converted_amount(amount: Decimal, to: Currency, rate: Decimal) -> Option<Decimal> {
+    Some(round(amount.checked_mul(rate)?, to))
+}
+
 /// Computes a conversion at a given rate (the rate a rateKey locked).
 pub fn convert_at(
     amount: Decimal,
@@ -129,7 +148,7 @@ pub fn convert_at(
     Some(Conversion {
         rate,
         fee,
-        to_amount: round(amount.checked_mul(rate)?, to),
+        to_amount: converted_amount(amount, to, rate)?,
         total_amount: amount.checked_add(fee)?,
     })
 }

@@ -136,7 +136,11 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(usd_before.currency, Currency::Usd);
     assert_eq!(usd_before.amount, d("10000"));
 
-    // A converting collection: 200 USD paid, credited at the quote's rate.
+    let ngn_before = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(ngn_before.amount, d("5000000"));
+
+    // A converting collection: 200 USD paid, credited in NGN at the quote's
+    // rate.
     let quote = client
         .quotes()
         .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("200")))
@@ -214,11 +218,15 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(settled.payment_reference, "order-10045");
     assert_eq!(settled.pay_reference.as_deref(), Some(memo.as_str()));
 
+    // The NGN wallet (toCurrency) got each transfer at the collection's
+    // rate, rounded to kobo: 50.25 × 1530.25 = 76895.0625 → 76895.06 and
+    // 149.75 × 1530.25 = 229154.9375 → 229154.94, 306050 (toAmount) in all.
+    // The USD wallet (the payer's currency) is unchanged.
+    let ngn_after = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(ngn_after.amount, d("5306050"));
+    assert_eq!(ngn_after.amount - ngn_before.amount, d("306050"));
     let usd_after = client.wallet().balance(Currency::Usd).await.unwrap();
-    assert_eq!(usd_after.amount, d("10200"));
-    assert_eq!(usd_after.amount - usd_before.amount, d("200"));
-    let ngn = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(ngn.amount, d("5000000"));
+    assert_eq!(usd_after.amount, usd_before.amount);
 
     // Exactly one webhook per applied funding: two, none for the replay.
     // (A third POST is given 100 ms to show up, polling every 2 ms.)
@@ -256,6 +264,73 @@ async fn collection_funding_webhook_and_balance() {
         assert_eq!(event["status"], status, "{event}");
         assert_eq!(event["message"], message, "{event}");
     }
+}
+
+/// A converting collection is paid in its fromCurrency and credits its
+/// toCurrency wallet: each transfer converted at the collection's rate
+/// (fixed by its rateKey) and rounded to toCurrency's minor unit, as a
+/// quote's `toAmount`.
+#[tokio::test]
+async fn converting_collection_funding_credits_the_to_currency_wallet() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let usd_before = client.wallet().balance(Currency::Usd).await.unwrap();
+    let ngn_before = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(usd_before.amount, d("10000"));
+    assert_eq!(ngn_before.amount, d("5000000"));
+
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Ngn, Currency::Usd, d("153025")))
+        .await
+        .unwrap();
+    assert_eq!(quote.rate, d("0.000653487992"));
+    assert_eq!(quote.to_amount, Some(d("100")));
+    let request = CollectionRequest::new("order-fx", d("153025"), Currency::Ngn, Currency::Usd)
+        .rate_key(quote.rate_key.clone());
+    let created = client.collections().create(&request).await.unwrap();
+    assert_eq!(created.rate, Some(d("0.000653487992")));
+    assert_eq!(created.to_amount, Some(d("100")));
+    let memo = created.pay_reference.clone().expect("a payRefrence memo");
+
+    // 60000.75 NGN × 0.000653487992 = 39.209769635994 → 39.21 USD.
+    let first = SimulateFundingRequest::new(Currency::Ngn, d("60000.75"), memo.clone(), "fx-1");
+    client.sandbox().simulate_funding(&first).await.unwrap();
+    let usd = client.wallet().balance(Currency::Usd).await.unwrap();
+    assert_eq!(usd.amount - usd_before.amount, d("39.21"));
+    let partial = client.collections().get("order-fx").await.unwrap();
+    assert_eq!(partial.status, TransactionStatus::PartiallyPaid);
+    assert_eq!(partial.paid_amount, Some(d("60000.75")));
+    assert_eq!(partial.remaining_amount(), Some(d("93024.25")));
+
+    // A replay credits nothing.
+    client.sandbox().simulate_funding(&first).await.unwrap();
+    let usd = client.wallet().balance(Currency::Usd).await.unwrap();
+    assert_eq!(usd.amount - usd_before.amount, d("39.21"));
+
+    // Paying in the collection's toCurrency is refused, as before.
+    let in_usd = SimulateFundingRequest::new(Currency::Usd, d("60.79"), memo.clone(), "fx-usd");
+    match client.sandbox().simulate_funding(&in_usd).await {
+        Err(Error::Api { status: 400, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+
+    // 93024.25 NGN × 0.000653487992 = 60.790230339806 → 60.79 USD.
+    let rest = SimulateFundingRequest::new(Currency::Ngn, d("93024.25"), memo, "fx-2");
+    client.sandbox().simulate_funding(&rest).await.unwrap();
+    let settled = client.collections().get("order-fx").await.unwrap();
+    assert_eq!(settled.status, TransactionStatus::Completed);
+    assert_eq!(settled.paid_amount, Some(d("153025")));
+    assert_eq!(settled.remaining_amount(), Some(d("0")));
+
+    let usd_after = client.wallet().balance(Currency::Usd).await.unwrap();
+    assert_eq!(usd_after.amount, d("10100"));
+    assert_eq!(
+        usd_after.amount - usd_before.amount,
+        d("39.21") + d("60.79")
+    );
+    let ngn_after = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(ngn_after.amount, ngn_before.amount);
 }
 
 #[tokio::test]

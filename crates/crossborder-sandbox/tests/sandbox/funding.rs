@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crossborder_sandbox::{MAX_WEBHOOK_DELIVERIES, PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::common::{assert_error, ngn_collection, Api, Receiver};
 
@@ -275,4 +275,120 @@ async fn the_delivery_log_keeps_the_last_thousand_attempts() {
     let total = u64::try_from(total).unwrap();
     assert_eq!(paid.iter().max(), Some(&total));
     assert!(!paid.contains(&1), "{paid:?}");
+}
+
+/// Creates a converting collection with a fresh rateKey and returns its memo.
+async fn converting_collection(
+    api: &Api,
+    reference: &str,
+    amount: u64,
+    from: &str,
+    to: &str,
+) -> (String, Value) {
+    let rate_key = api.rate_key(from, to, &amount.to_string()).await;
+    let reply = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": amount, "fromCurrency": from,
+                    "toCurrency": to, "paymentReference": reference, "rateKey": rate_key}),
+        )
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let memo = reply.body["data"]["payRefrence"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (memo, reply.body["data"].clone())
+}
+
+#[tokio::test]
+async fn a_converting_collection_credits_its_to_currency_wallet() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+
+    // 153025 NGN at 0.000653487992 USD per NGN: toAmount 100 USD.
+    let (memo, created) = converting_collection(&api, "fx-1", 153_025, "NGN", "USD").await;
+    assert_eq!(created["rate"], json!(0.000653487992));
+    assert_eq!(created["toAmount"], json!(100));
+
+    // The payer sends NGN; the business is credited in USD.
+    let first =
+        json!({"currency": "NGN", "amount": 100000, "narration": memo, "sessionId": "fx-f1"});
+    let reply = api.post("/api/simulate-funding", &first).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    // 100000 × 0.000653487992 = 65.3487992 → 65.35 USD.
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10065.35");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let read = api.get("/api/transaction/fx-1").await;
+    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+    assert_eq!(read.body["data"]["paidAmount"], json!(100000));
+
+    // A replay credits nothing.
+    let replay = api.post("/api/simulate-funding", &first).await;
+    assert_eq!(replay.status, 200, "{}", replay.text);
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10065.35");
+
+    // The transfer's currency is still the collection's fromCurrency.
+    let in_usd = api
+        .post(
+            "/api/simulate-funding",
+            &json!({"currency": "USD", "amount": 34.65, "narration": memo, "sessionId": "fx-usd"}),
+        )
+        .await;
+    assert_error(
+        &in_usd,
+        400,
+        "currency: must be NGN, the currency collection fx-1 is paid in",
+        "POST",
+        "/api/simulate-funding",
+    );
+
+    // 53025 × 0.000653487992 = 34.6512007758 → 34.65 USD: 100 USD in all.
+    let rest = json!({"currency": "NGN", "amount": 53025, "narration": memo, "sessionId": "fx-f2"});
+    let reply = api.post("/api/simulate-funding", &rest).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10100");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let read = api.get("/api/transaction/fx-1").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(153025));
+
+    // The webhook describes the payer's side, in NGN.
+    api.sandbox
+        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
+        .await;
+    let received = receiver.received();
+    assert_eq!(
+        received,
+        vec![
+            json!({"reference": "fx-1", "memo": memo, "amount": 153025, "paidAmount": 100000,
+                   "remainingAmount": 53025, "currency": "NGN", "status": false,
+                   "message": "Partial payment received"}),
+            json!({"reference": "fx-1", "memo": memo, "amount": 153025, "paidAmount": 153025,
+                   "remainingAmount": 0, "currency": "NGN", "status": true,
+                   "message": "Payment completed"}),
+        ]
+    );
+
+    // Rounded to toCurrency's minor unit (6 places for USDT), and an
+    // over-payment credits the whole converted amount:
+    // 1000.5 × 0.000653487992 = 0.653814735996 → 0.653815 USDT.
+    let (memo, created) = converting_collection(&api, "fx-2", 1000, "NGN", "USDT").await;
+    assert_eq!(created["toAmount"], json!(0.653488));
+    let over =
+        json!({"currency": "NGN", "amount": 1000.5, "narration": memo, "sessionId": "fx-f3"});
+    let reply = api.post("/api/simulate-funding", &over).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "USDT").await, "10000.653815");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let read = api.get("/api/transaction/fx-2").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(1000.5));
 }

@@ -26,7 +26,7 @@ impl Sandbox<'_> {
     }
 
     /// Simulates the payer of a collection paying
-    /// (`POST /api/simulate-funding`): the wallet is credited, the
+    /// (`POST /api/simulate-funding`): the collection's `toCurrency` wallet is credited, the
     /// transaction can then be read by polling, and the webhook fires.
     /// `narration` must be the collection's `payRefrence` memo.
     ///

@@ -9,7 +9,9 @@ use crate::Currency;
 /// only): behaves as if the payer of a collection had paid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimulateFundingRequest {
-    /// The wallet credited.
+    /// The currency of the simulated transfer: the collection's
+    /// `fromCurrency`. A converting collection credits its `toCurrency`
+    /// wallet with the converted amount.
     pub currency: Currency,
     /// The amount paid.
     pub amount: Decimal,
