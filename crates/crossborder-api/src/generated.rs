@@ -114,7 +114,7 @@ pub mod types {
             rename = "businessType",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub business_type: ::std::option::Option<BusinessType>,
+        pub business_type: ::std::option::Option<crossborder_core::kyb::BusinessType>,
         ///Always NG.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub country: ::std::option::Option<::std::string::String>,
@@ -234,65 +234,6 @@ pub mod types {
             Ok(Self(value.to_string()))
         }
     }
-    ///The legal form of the business; it determines the required documents.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
-    pub enum BusinessType {
-        #[serde(rename = "LLC")]
-        Llc,
-        #[serde(rename = "LLP")]
-        Llp,
-        SoleProprietorship,
-    }
-    impl ::std::fmt::Display for BusinessType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Llc => f.write_str("LLC"),
-                Self::Llp => f.write_str("LLP"),
-                Self::SoleProprietorship => f.write_str("SoleProprietorship"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for BusinessType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "LLC" => Ok(Self::Llc),
-                "LLP" => Ok(Self::Llp),
-                "SoleProprietorship" => Ok(Self::SoleProprietorship),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for BusinessType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for BusinessType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
     ///A sub-business to create; its country is always Nigeria.
     #[derive(
         ::serde::Deserialize,
@@ -331,7 +272,7 @@ pub mod types {
         )]
         pub business_purpose: ::std::option::Option<::std::string::String>,
         #[serde(rename = "businessType")]
-        pub business_type: BusinessType,
+        pub business_type: crossborder_core::kyb::BusinessType,
         ///Used when hasWebsite is true.
         #[serde(
             rename = "businessWebsite",
@@ -433,106 +374,6 @@ pub mod types {
     impl CreateBusinessRequest {
         pub fn builder() -> builder::CreateBusinessRequest {
             Default::default()
-        }
-    }
-    ///A supported currency code. Fiat: NGN, EUR, GBP, USD, KES, UGX, GHS, CAD, XOF, XAF. Crypto: USDT, USDC, CNGN.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
-    pub enum Currency {
-        #[serde(rename = "NGN")]
-        Ngn,
-        #[serde(rename = "EUR")]
-        Eur,
-        #[serde(rename = "GBP")]
-        Gbp,
-        #[serde(rename = "USD")]
-        Usd,
-        #[serde(rename = "KES")]
-        Kes,
-        #[serde(rename = "UGX")]
-        Ugx,
-        #[serde(rename = "GHS")]
-        Ghs,
-        #[serde(rename = "CAD")]
-        Cad,
-        #[serde(rename = "XOF")]
-        Xof,
-        #[serde(rename = "XAF")]
-        Xaf,
-        #[serde(rename = "USDT")]
-        Usdt,
-        #[serde(rename = "USDC")]
-        Usdc,
-        #[serde(rename = "CNGN")]
-        Cngn,
-    }
-    impl ::std::fmt::Display for Currency {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Ngn => f.write_str("NGN"),
-                Self::Eur => f.write_str("EUR"),
-                Self::Gbp => f.write_str("GBP"),
-                Self::Usd => f.write_str("USD"),
-                Self::Kes => f.write_str("KES"),
-                Self::Ugx => f.write_str("UGX"),
-                Self::Ghs => f.write_str("GHS"),
-                Self::Cad => f.write_str("CAD"),
-                Self::Xof => f.write_str("XOF"),
-                Self::Xaf => f.write_str("XAF"),
-                Self::Usdt => f.write_str("USDT"),
-                Self::Usdc => f.write_str("USDC"),
-                Self::Cngn => f.write_str("CNGN"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for Currency {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "NGN" => Ok(Self::Ngn),
-                "EUR" => Ok(Self::Eur),
-                "GBP" => Ok(Self::Gbp),
-                "USD" => Ok(Self::Usd),
-                "KES" => Ok(Self::Kes),
-                "UGX" => Ok(Self::Ugx),
-                "GHS" => Ok(Self::Ghs),
-                "CAD" => Ok(Self::Cad),
-                "XOF" => Ok(Self::Xof),
-                "XAF" => Ok(Self::Xaf),
-                "USDT" => Ok(Self::Usdt),
-                "USDC" => Ok(Self::Usdc),
-                "CNGN" => Ok(Self::Cngn),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Currency {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Currency {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
         }
     }
     ///A reference to an uploaded document; key is stored as sent.
@@ -649,79 +490,6 @@ pub mod types {
             Default::default()
         }
     }
-    ///The kind of identity document of a director or UBO.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
-    pub enum IdType {
-        IdCard,
-        BioMetricResidencePermit,
-        BirthCertificate,
-        #[serde(rename = "currentPassport")]
-        CurrentPassport,
-        #[serde(rename = "driverLicense")]
-        DriverLicense,
-        #[serde(rename = "bvnNumber")]
-        BvnNumber,
-        #[serde(rename = "nationalId")]
-        NationalId,
-    }
-    impl ::std::fmt::Display for IdType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::IdCard => f.write_str("IdCard"),
-                Self::BioMetricResidencePermit => f.write_str("BioMetricResidencePermit"),
-                Self::BirthCertificate => f.write_str("BirthCertificate"),
-                Self::CurrentPassport => f.write_str("currentPassport"),
-                Self::DriverLicense => f.write_str("driverLicense"),
-                Self::BvnNumber => f.write_str("bvnNumber"),
-                Self::NationalId => f.write_str("nationalId"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for IdType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "IdCard" => Ok(Self::IdCard),
-                "BioMetricResidencePermit" => Ok(Self::BioMetricResidencePermit),
-                "BirthCertificate" => Ok(Self::BirthCertificate),
-                "currentPassport" => Ok(Self::CurrentPassport),
-                "driverLicense" => Ok(Self::DriverLicense),
-                "bvnNumber" => Ok(Self::BvnNumber),
-                "nationalId" => Ok(Self::NationalId),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for IdType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for IdType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
     ///Creates a collection.
     #[derive(
         ::serde::Deserialize,
@@ -733,7 +501,7 @@ pub mod types {
     pub struct InitiatePaymentRequest {
         pub amount: crate::decimal::Amount,
         #[serde(rename = "fromCurrency")]
-        pub from_currency: Currency,
+        pub from_currency: crossborder_core::Currency,
         ///Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<InitiatePaymentRequestNetwork>,
@@ -747,7 +515,7 @@ pub mod types {
         )]
         pub rate_key: ::std::option::Option<InitiatePaymentRequestRateKey>,
         #[serde(rename = "toCurrency")]
-        pub to_currency: Currency,
+        pub to_currency: crossborder_core::Currency,
     }
     impl InitiatePaymentRequest {
         pub fn builder() -> builder::InitiatePaymentRequest {
@@ -979,7 +747,7 @@ pub mod types {
     )]
     pub struct MonthlyTransactionVolume {
         pub amount: crate::decimal::DecimalString,
-        pub currency: Currency,
+        pub currency: crossborder_core::Currency,
     }
     impl MonthlyTransactionVolume {
         pub fn builder() -> builder::MonthlyTransactionVolume {
@@ -1085,7 +853,7 @@ pub mod types {
         )]
         pub bank_name: ::std::option::Option<::std::string::String>,
         #[serde(rename = "fromCurrency")]
-        pub from_currency: Currency,
+        pub from_currency: crossborder_core::Currency,
         ///Source network of a crypto-to-crypto or crypto-to-fiat payout.
         #[serde(
             rename = "fromNetwork",
@@ -1127,7 +895,7 @@ pub mod types {
         )]
         pub swift_code: ::std::option::Option<::std::string::String>,
         #[serde(rename = "toCurrency")]
-        pub to_currency: Currency,
+        pub to_currency: crossborder_core::Currency,
         ///Destination network of a crypto-to-crypto payout.
         #[serde(
             rename = "toNetwork",
@@ -1363,7 +1131,7 @@ pub mod types {
         #[serde(rename = "idNumber")]
         pub id_number: ::std::string::String,
         #[serde(rename = "idType")]
-        pub id_type: IdType,
+        pub id_type: crossborder_core::kyb::IdType,
         #[serde(
             rename = "jobTitle",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -1465,88 +1233,12 @@ pub mod types {
     pub struct ProofOfAddress {
         pub key: ::std::string::String,
         #[serde(rename = "type")]
-        pub type_: ProofOfAddressType,
+        pub type_: crossborder_core::kyb::ProofOfAddressType,
         pub url: ::std::string::String,
     }
     impl ProofOfAddress {
         pub fn builder() -> builder::ProofOfAddress {
             Default::default()
-        }
-    }
-    ///The kind of document used as proof of address.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
-    pub enum ProofOfAddressType {
-        #[serde(rename = "Utility bill")]
-        UtilityBill,
-        #[serde(rename = "Tax Bill")]
-        TaxBill,
-        #[serde(rename = "Electricity Bill")]
-        ElectricityBill,
-        #[serde(rename = "Lease agreement")]
-        LeaseAgreement,
-        #[serde(rename = "Tenancy agreement")]
-        TenancyAgreement,
-        #[serde(rename = "Recent utility bill")]
-        RecentUtilityBill,
-        #[serde(rename = "Council tax bill")]
-        CouncilTaxBill,
-    }
-    impl ::std::fmt::Display for ProofOfAddressType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::UtilityBill => f.write_str("Utility bill"),
-                Self::TaxBill => f.write_str("Tax Bill"),
-                Self::ElectricityBill => f.write_str("Electricity Bill"),
-                Self::LeaseAgreement => f.write_str("Lease agreement"),
-                Self::TenancyAgreement => f.write_str("Tenancy agreement"),
-                Self::RecentUtilityBill => f.write_str("Recent utility bill"),
-                Self::CouncilTaxBill => f.write_str("Council tax bill"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for ProofOfAddressType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "Utility bill" => Ok(Self::UtilityBill),
-                "Tax Bill" => Ok(Self::TaxBill),
-                "Electricity Bill" => Ok(Self::ElectricityBill),
-                "Lease agreement" => Ok(Self::LeaseAgreement),
-                "Tenancy agreement" => Ok(Self::TenancyAgreement),
-                "Recent utility bill" => Ok(Self::RecentUtilityBill),
-                "Council tax bill" => Ok(Self::CouncilTaxBill),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for ProofOfAddressType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ProofOfAddressType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
         }
     }
     ///An exchange quote.
@@ -1567,7 +1259,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub fee: ::std::option::Option<crate::decimal::Amount>,
         #[serde(rename = "fromCurrency")]
-        pub from_currency: Currency,
+        pub from_currency: crossborder_core::Currency,
         pub rate: crate::decimal::Amount,
         ///Pass it on a collection or payout that converts currencies.
         #[serde(rename = "rateKey")]
@@ -1583,7 +1275,7 @@ pub mod types {
         )]
         pub to_amount: ::std::option::Option<crate::decimal::Amount>,
         #[serde(rename = "toCurrency")]
-        pub to_currency: Currency,
+        pub to_currency: crossborder_core::Currency,
         #[serde(
             rename = "totalAmount",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -1614,86 +1306,6 @@ pub mod types {
             Default::default()
         }
     }
-    ///A settlement rail a quote can be pinned to.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
-    pub enum Rail {
-        #[serde(rename = "ach")]
-        Ach,
-        #[serde(rename = "iban")]
-        Iban,
-        #[serde(rename = "swift")]
-        Swift,
-        #[serde(rename = "wire")]
-        Wire,
-        #[serde(rename = "pix")]
-        Pix,
-        #[serde(rename = "ethereum")]
-        Ethereum,
-        #[serde(rename = "bridge_wallet")]
-        BridgeWallet,
-        #[serde(rename = "nip")]
-        Nip,
-    }
-    impl ::std::fmt::Display for Rail {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Ach => f.write_str("ach"),
-                Self::Iban => f.write_str("iban"),
-                Self::Swift => f.write_str("swift"),
-                Self::Wire => f.write_str("wire"),
-                Self::Pix => f.write_str("pix"),
-                Self::Ethereum => f.write_str("ethereum"),
-                Self::BridgeWallet => f.write_str("bridge_wallet"),
-                Self::Nip => f.write_str("nip"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for Rail {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "ach" => Ok(Self::Ach),
-                "iban" => Ok(Self::Iban),
-                "swift" => Ok(Self::Swift),
-                "wire" => Ok(Self::Wire),
-                "pix" => Ok(Self::Pix),
-                "ethereum" => Ok(Self::Ethereum),
-                "bridge_wallet" => Ok(Self::BridgeWallet),
-                "nip" => Ok(Self::Nip),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Rail {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Rail {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
     ///An account to verify.
     #[derive(
         ::serde::Deserialize,
@@ -1708,9 +1320,9 @@ pub mod types {
         #[serde(rename = "bankCode")]
         pub bank_code: ::std::string::String,
         #[serde(rename = "fromCurrency")]
-        pub from_currency: Currency,
+        pub from_currency: crossborder_core::Currency,
         #[serde(rename = "toCurrency")]
-        pub to_currency: Currency,
+        pub to_currency: crossborder_core::Currency,
     }
     impl ResolveBankRequest {
         pub fn builder() -> builder::ResolveBankRequest {
@@ -1785,7 +1397,7 @@ pub mod types {
     )]
     pub struct SimulateFundingRequest {
         pub amount: crate::decimal::Amount,
-        pub currency: Currency,
+        pub currency: crossborder_core::Currency,
         ///Must match the payRefrence of a prior collection.
         pub narration: ::std::string::String,
         ///Unique id of this simulated event.
@@ -1903,7 +1515,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub fee: ::std::option::Option<crate::decimal::Amount>,
         #[serde(rename = "fromCurrency")]
-        pub from_currency: Currency,
+        pub from_currency: crossborder_core::Currency,
         ///Crypto network.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<::std::string::String>,
@@ -1941,7 +1553,7 @@ pub mod types {
         )]
         pub to_amount: ::std::option::Option<crate::decimal::Amount>,
         #[serde(rename = "toCurrency")]
-        pub to_currency: Currency,
+        pub to_currency: crossborder_core::Currency,
         #[serde(
             rename = "totalAmount",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -2105,7 +1717,7 @@ pub mod types {
             rename = "businessType",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub business_type: ::std::option::Option<BusinessType>,
+        pub business_type: ::std::option::Option<crossborder_core::kyb::BusinessType>,
         #[serde(
             rename = "businessWebsite",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -2276,7 +1888,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub amount: ::std::option::Option<crate::decimal::Amount>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub currency: ::std::option::Option<Currency>,
+        pub currency: ::std::option::Option<crossborder_core::Currency>,
         ///The payRefrence memo shown in the payment instruction.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub memo: ::std::option::Option<::std::string::String>,
@@ -2700,7 +2312,7 @@ pub mod types {
         #[derive(Clone, Debug)]
         pub struct Business {
             business_type: ::std::result::Result<
-                ::std::option::Option<super::BusinessType>,
+                ::std::option::Option<crossborder_core::kyb::BusinessType>,
                 ::std::string::String,
             >,
             country: ::std::result::Result<
@@ -2771,7 +2383,9 @@ pub mod types {
         impl Business {
             pub fn business_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::BusinessType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crossborder_core::kyb::BusinessType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.business_type = value
@@ -3086,7 +2700,7 @@ pub mod types {
                 ::std::string::String,
             >,
             business_type: ::std::result::Result<
-                super::BusinessType,
+                crossborder_core::kyb::BusinessType,
                 ::std::string::String,
             >,
             business_website: ::std::result::Result<
@@ -3322,7 +2936,7 @@ pub mod types {
             }
             pub fn business_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::BusinessType>,
+                T: ::std::convert::TryInto<crossborder_core::kyb::BusinessType>,
                 T::Error: ::std::fmt::Display,
             {
                 self.business_type = value
@@ -4044,7 +3658,10 @@ pub mod types {
         #[derive(Clone, Debug)]
         pub struct InitiatePaymentRequest {
             amount: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
-            from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            from_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             network: ::std::result::Result<
                 ::std::option::Option<super::InitiatePaymentRequestNetwork>,
                 ::std::string::String,
@@ -4057,7 +3674,10 @@ pub mod types {
                 ::std::option::Option<super::InitiatePaymentRequestRateKey>,
                 ::std::string::String,
             >,
-            to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            to_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for InitiatePaymentRequest {
             fn default() -> Self {
@@ -4090,7 +3710,7 @@ pub mod types {
             }
             pub fn from_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.from_currency = value
@@ -4146,7 +3766,7 @@ pub mod types {
             }
             pub fn to_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_currency = value
@@ -4230,7 +3850,10 @@ pub mod types {
                 crate::decimal::DecimalString,
                 ::std::string::String,
             >,
-            currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for MonthlyTransactionVolume {
             fn default() -> Self {
@@ -4255,7 +3878,7 @@ pub mod types {
             }
             pub fn currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.currency = value
@@ -4515,7 +4138,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            from_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             from_network: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -4552,7 +4178,10 @@ pub mod types {
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            to_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             to_network: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -4666,7 +4295,7 @@ pub mod types {
             }
             pub fn from_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.from_currency = value
@@ -4792,7 +4421,7 @@ pub mod types {
             }
             pub fn to_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_currency = value
@@ -5128,7 +4757,10 @@ pub mod types {
                 ::std::string::String,
                 ::std::string::String,
             >,
-            id_type: ::std::result::Result<super::IdType, ::std::string::String>,
+            id_type: ::std::result::Result<
+                crossborder_core::kyb::IdType,
+                ::std::string::String,
+            >,
             job_title: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -5295,7 +4927,7 @@ pub mod types {
             }
             pub fn id_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::IdType>,
+                T: ::std::convert::TryInto<crossborder_core::kyb::IdType>,
                 T::Error: ::std::fmt::Display,
             {
                 self.id_type = value
@@ -5508,7 +5140,7 @@ pub mod types {
         pub struct ProofOfAddress {
             key: ::std::result::Result<::std::string::String, ::std::string::String>,
             type_: ::std::result::Result<
-                super::ProofOfAddressType,
+                crossborder_core::kyb::ProofOfAddressType,
                 ::std::string::String,
             >,
             url: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -5537,7 +5169,7 @@ pub mod types {
             }
             pub fn type_<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::ProofOfAddressType>,
+                T: ::std::convert::TryInto<crossborder_core::kyb::ProofOfAddressType>,
                 T::Error: ::std::fmt::Display,
             {
                 self.type_ = value
@@ -5591,7 +5223,10 @@ pub mod types {
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
             >,
-            from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            from_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             rate: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
             rate_key: ::std::result::Result<
                 ::std::string::String,
@@ -5605,7 +5240,10 @@ pub mod types {
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
             >,
-            to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            to_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             total_amount: ::std::result::Result<
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
@@ -5657,7 +5295,7 @@ pub mod types {
             }
             pub fn from_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.from_currency = value
@@ -5721,7 +5359,7 @@ pub mod types {
             }
             pub fn to_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_currency = value
@@ -5866,8 +5504,14 @@ pub mod types {
                 ::std::string::String,
                 ::std::string::String,
             >,
-            from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
-            to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            from_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
+            to_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
         }
         impl ::std::default::Default for ResolveBankRequest {
             fn default() -> Self {
@@ -5912,7 +5556,7 @@ pub mod types {
             }
             pub fn from_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.from_currency = value
@@ -5924,7 +5568,7 @@ pub mod types {
             }
             pub fn to_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_currency = value
@@ -6171,7 +5815,10 @@ pub mod types {
         #[derive(Clone, Debug)]
         pub struct SimulateFundingRequest {
             amount: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
-            currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             narration: ::std::result::Result<
                 ::std::string::String,
                 ::std::string::String,
@@ -6206,7 +5853,7 @@ pub mod types {
             }
             pub fn currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.currency = value
@@ -6357,7 +6004,10 @@ pub mod types {
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
             >,
-            from_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            from_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             network: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -6394,7 +6044,10 @@ pub mod types {
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
             >,
-            to_currency: ::std::result::Result<super::Currency, ::std::string::String>,
+            to_currency: ::std::result::Result<
+                crossborder_core::Currency,
+                ::std::string::String,
+            >,
             total_amount: ::std::result::Result<
                 ::std::option::Option<crate::decimal::Amount>,
                 ::std::string::String,
@@ -6478,7 +6131,7 @@ pub mod types {
             }
             pub fn from_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.from_currency = value
@@ -6608,7 +6261,7 @@ pub mod types {
             }
             pub fn to_currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<super::Currency>,
+                T: ::std::convert::TryInto<crossborder_core::Currency>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_currency = value
@@ -6819,7 +6472,7 @@ pub mod types {
                 ::std::string::String,
             >,
             business_type: ::std::result::Result<
-                ::std::option::Option<super::BusinessType>,
+                ::std::option::Option<crossborder_core::kyb::BusinessType>,
                 ::std::string::String,
             >,
             business_website: ::std::result::Result<
@@ -7044,7 +6697,9 @@ pub mod types {
             }
             pub fn business_type<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::BusinessType>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crossborder_core::kyb::BusinessType>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.business_type = value
@@ -7591,7 +7246,7 @@ pub mod types {
                 ::std::string::String,
             >,
             currency: ::std::result::Result<
-                ::std::option::Option<super::Currency>,
+                ::std::option::Option<crossborder_core::Currency>,
                 ::std::string::String,
             >,
             memo: ::std::result::Result<
@@ -7647,7 +7302,9 @@ pub mod types {
             }
             pub fn currency<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::Currency>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crossborder_core::Currency>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.currency = value
@@ -8133,10 +7790,10 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct GetQuote<'a> {
         client: &'a super::Client,
-        from_currency: Result<types::Currency, String>,
-        to_currency: Result<types::Currency, String>,
+        from_currency: Result<crossborder_core::Currency, String>,
+        to_currency: Result<crossborder_core::Currency, String>,
         amount: Result<crate::decimal::Amount, String>,
-        rail: Result<Option<types::Rail>, String>,
+        rail: Result<Option<crossborder_core::Rail>, String>,
     }
     impl<'a> GetQuote<'a> {
         pub fn new(client: &'a super::Client) -> Self {
@@ -8150,23 +7807,25 @@ pub mod builder {
         }
         pub fn from_currency<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Currency>,
+            V: std::convert::TryInto<crossborder_core::Currency>,
         {
             self.from_currency = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `Currency` for from_currency failed".to_string()
+                    "conversion to `crossborder_core :: Currency` for from_currency failed"
+                        .to_string()
                 });
             self
         }
         pub fn to_currency<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Currency>,
+            V: std::convert::TryInto<crossborder_core::Currency>,
         {
             self.to_currency = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `Currency` for to_currency failed".to_string()
+                    "conversion to `crossborder_core :: Currency` for to_currency failed"
+                        .to_string()
                 });
             self
         }
@@ -8184,12 +7843,15 @@ pub mod builder {
         }
         pub fn rail<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Rail>,
+            V: std::convert::TryInto<crossborder_core::Rail>,
         {
             self.rail = value
                 .try_into()
                 .map(Some)
-                .map_err(|_| "conversion to `Rail` for rail failed".to_string());
+                .map_err(|_| {
+                    "conversion to `crossborder_core :: Rail` for rail failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/api/qoutes/{fromCurrency}/{toCurrency}/{amount}`
@@ -8401,7 +8063,7 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct GetBalance<'a> {
         client: &'a super::Client,
-        currency: Result<types::Currency, String>,
+        currency: Result<crossborder_core::Currency, String>,
     }
     impl<'a> GetBalance<'a> {
         pub fn new(client: &'a super::Client) -> Self {
@@ -8412,11 +8074,14 @@ pub mod builder {
         }
         pub fn currency<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Currency>,
+            V: std::convert::TryInto<crossborder_core::Currency>,
         {
             self.currency = value
                 .try_into()
-                .map_err(|_| "conversion to `Currency` for currency failed".to_string());
+                .map_err(|_| {
+                    "conversion to `crossborder_core :: Currency` for currency failed"
+                        .to_string()
+                });
             self
         }
         ///Sends a `GET` request to `/api/balance/{currency}`
@@ -8466,8 +8131,8 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct GetBankList<'a> {
         client: &'a super::Client,
-        from_currency: Result<types::Currency, String>,
-        to_currency: Result<types::Currency, String>,
+        from_currency: Result<crossborder_core::Currency, String>,
+        to_currency: Result<crossborder_core::Currency, String>,
     }
     impl<'a> GetBankList<'a> {
         pub fn new(client: &'a super::Client) -> Self {
@@ -8479,23 +8144,25 @@ pub mod builder {
         }
         pub fn from_currency<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Currency>,
+            V: std::convert::TryInto<crossborder_core::Currency>,
         {
             self.from_currency = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `Currency` for from_currency failed".to_string()
+                    "conversion to `crossborder_core :: Currency` for from_currency failed"
+                        .to_string()
                 });
             self
         }
         pub fn to_currency<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<types::Currency>,
+            V: std::convert::TryInto<crossborder_core::Currency>,
         {
             self.to_currency = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `Currency` for to_currency failed".to_string()
+                    "conversion to `crossborder_core :: Currency` for to_currency failed"
+                        .to_string()
                 });
             self
         }

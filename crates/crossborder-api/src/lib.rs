@@ -33,3 +33,9 @@ pub use state::{ClientState, API_KEY_HEADER};
 mod generated;
 
 pub use generated::*;
+
+/// The spec's closed enums, which the generated types use as they are
+/// (`cargo xtask codegen` replaces the generated copies with
+/// `crossborder-core`'s, so each wire spelling is written once).
+pub use crossborder_core::kyb::{BusinessType, IdType, ProofOfAddressType};
+pub use crossborder_core::{Currency, Rail};

@@ -7,7 +7,8 @@
 //! come back as `Error::InvalidResponsePayload`, without its status or its
 //! `Retry-After`, and the SDK could neither map nor retry it.
 
-use crossborder_api::types::{Currency, ErrorResponse};
+use crossborder_api::types::ErrorResponse;
+use crossborder_api::Currency;
 use crossborder_api::{Client, ClientState, Error};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

@@ -71,6 +71,32 @@ macro_rules! wire_enum {
                 deserializer.deserialize_str(WireVisitor)
             }
         }
+
+        // The generated low-level client uses these types directly, and its
+        // builders take any `TryInto<$name>`: parsing stays `FromStr`'s.
+        impl TryFrom<&str> for $name {
+            type Error = <$name as std::str::FromStr>::Err;
+
+            fn try_from(text: &str) -> Result<Self, Self::Error> {
+                text.parse()
+            }
+        }
+
+        impl TryFrom<&String> for $name {
+            type Error = <$name as std::str::FromStr>::Err;
+
+            fn try_from(text: &String) -> Result<Self, Self::Error> {
+                text.parse()
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = <$name as std::str::FromStr>::Err;
+
+            fn try_from(text: String) -> Result<Self, Self::Error> {
+                text.parse()
+            }
+        }
     };
 }
 

@@ -143,11 +143,7 @@ impl BusinessRecord {
         types::Business {
             id: self.id.clone(),
             name: Some(self.name.clone()),
-            business_type: Some(match self.business_type {
-                BusinessType::Llc => types::BusinessType::Llc,
-                BusinessType::Llp => types::BusinessType::Llp,
-                BusinessType::SoleProprietorship => types::BusinessType::SoleProprietorship,
-            }),
+            business_type: Some(self.business_type),
             registration_number: Some(self.registration_number.clone()),
             country: Some("NG".to_owned()),
             status: self.status.wire(),

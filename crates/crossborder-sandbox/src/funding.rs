@@ -150,7 +150,7 @@ pub(crate) async fn simulate_funding(
         amount: Some(wire::amount(collection.amount)),
         paid_amount: Some(wire::amount(paid)),
         remaining_amount: Some(wire::amount((collection.amount - paid).max(Decimal::ZERO))),
-        currency: Some(wire::currency(collection.from)),
+        currency: Some(collection.from),
         status: WebhookStatus::Boolean(completed),
         message: Some(if completed {
             "Payment completed".to_owned()

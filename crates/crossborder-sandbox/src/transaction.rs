@@ -129,8 +129,8 @@ impl TransactionRecord {
             status: types::TransactionStatus(self.status.wire().to_owned()),
             fee: Some(wire::amount(self.fee)),
             rate_key: self.rate_key.clone(),
-            from_currency: wire::currency(self.from),
-            to_currency: wire::currency(self.to),
+            from_currency: self.from,
+            to_currency: self.to,
             address: self.address.clone(),
             network: self.network.clone(),
             payment_instruction: self

@@ -2,7 +2,6 @@
 //! `crossborder-api`, so that responses have exactly the spec's shapes.
 
 use crossborder_api::decimal::Amount;
-use crossborder_api::types;
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
@@ -15,25 +14,6 @@ pub(crate) fn amount(value: Decimal) -> Amount {
 /// A decimal as text, without trailing zeros.
 pub(crate) fn decimal_text(value: Decimal) -> String {
     value.normalize().to_string()
-}
-
-/// The generated currency of a core currency (both are the spec's 13 codes).
-pub(crate) fn currency(currency: Currency) -> types::Currency {
-    match currency {
-        Currency::Ngn => types::Currency::Ngn,
-        Currency::Eur => types::Currency::Eur,
-        Currency::Gbp => types::Currency::Gbp,
-        Currency::Usd => types::Currency::Usd,
-        Currency::Kes => types::Currency::Kes,
-        Currency::Ugx => types::Currency::Ugx,
-        Currency::Ghs => types::Currency::Ghs,
-        Currency::Cad => types::Currency::Cad,
-        Currency::Xof => types::Currency::Xof,
-        Currency::Xaf => types::Currency::Xaf,
-        Currency::Usdt => types::Currency::Usdt,
-        Currency::Usdc => types::Currency::Usdc,
-        Currency::Cngn => types::Currency::Cngn,
-    }
 }
 
 /// `value` rounded to the minor unit of `currency` (half away from zero).

@@ -172,7 +172,7 @@ async fn caller_supplied_http_client_sends_the_key() {
     client
         .low_level()
         .get_balance()
-        .currency(crossborder::low_level::types::Currency::Ngn)
+        .currency(crossborder::Currency::Ngn)
         .send()
         .await
         .unwrap();

@@ -48,7 +48,7 @@ async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
     let low = low_level::Client::new(env.base_url(), ClientState::new());
     match low
         .get_balance()
-        .currency(low_level::types::Currency::Ngn)
+        .currency(crossborder::Currency::Ngn)
         .send()
         .await
     {

@@ -3,7 +3,6 @@
 use crossborder_api::types as wire;
 
 use crate::execute::Operation;
-use crate::wire::currency_to_wire;
 use crate::{Bank, Client, Currency, ResolveAccountRequest, ResolvedAccount, Result};
 
 /// Bank lists and account resolution. Obtained with [`Client::banks`].
@@ -21,8 +20,8 @@ impl Banks<'_> {
             .client
             .send(Operation::get("getBankList"), || {
                 api.get_bank_list()
-                    .from_currency(currency_to_wire(from))
-                    .to_currency(currency_to_wire(to))
+                    .from_currency(from)
+                    .to_currency(to)
                     .send()
             })
             .await?;
@@ -41,8 +40,8 @@ impl Banks<'_> {
         let body = wire::ResolveBankRequest {
             account_number: request.account_number.clone(),
             bank_code: request.bank_code.clone(),
-            from_currency: currency_to_wire(request.from_currency),
-            to_currency: currency_to_wire(request.to_currency),
+            from_currency: request.from_currency,
+            to_currency: request.to_currency,
         };
         let response = self
             .client

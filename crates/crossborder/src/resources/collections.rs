@@ -7,7 +7,7 @@ use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
 use crate::execute::Operation;
-use crate::wire::{currency_to_wire, mismatch};
+use crate::wire::mismatch;
 use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
 
 /// Collections (inbound payments) and their transactions. Obtained with
@@ -29,8 +29,8 @@ impl Collections<'_> {
         let body =
             wire::InitiatePaymentRequest {
                 amount: Amount::new(request.amount),
-                from_currency: currency_to_wire(request.from_currency),
-                to_currency: currency_to_wire(request.to_currency),
+                from_currency: request.from_currency,
+                to_currency: request.to_currency,
                 payment_reference: request.payment_reference.as_str().try_into().map_err(|e| {
                     violation("paymentReference", Rule::InvalidFormat, format!("{e}"))
                 })?,

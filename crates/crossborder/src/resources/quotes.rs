@@ -4,7 +4,6 @@ use crossborder_api::decimal::Amount;
 
 use crate::error::Error;
 use crate::execute::Operation;
-use crate::wire::{currency_to_wire, rail_to_wire};
 use crate::{Client, Quote, QuoteRequest, Result};
 
 /// Exchange quotes. Obtained with [`Client::quotes`].
@@ -42,11 +41,11 @@ impl Quotes<'_> {
             .send(Operation::get("getQuote"), || {
                 let mut builder = api
                     .get_quote()
-                    .from_currency(currency_to_wire(request.from_currency))
-                    .to_currency(currency_to_wire(request.to_currency))
+                    .from_currency(request.from_currency)
+                    .to_currency(request.to_currency)
                     .amount(Amount::new(request.amount));
                 if let Some(rail) = request.rail {
-                    builder = builder.rail(rail_to_wire(rail));
+                    builder = builder.rail(rail);
                 }
                 builder.send()
             })

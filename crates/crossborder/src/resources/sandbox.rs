@@ -5,7 +5,6 @@ use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
 use crate::execute::Operation;
-use crate::wire::currency_to_wire;
 use crate::{Acknowledgement, Client, Result, Rule, SimulateFundingRequest};
 
 /// Staging-only simulations. Obtained with [`Client::sandbox`]; every
@@ -40,7 +39,7 @@ impl Sandbox<'_> {
         self.ensure_staging()?;
         request.validate().map_err(Error::Validation)?;
         let body = wire::SimulateFundingRequest {
-            currency: currency_to_wire(request.currency),
+            currency: request.currency,
             amount: Amount::new(request.amount),
             narration: request.narration.clone(),
             session_id: request

@@ -1,7 +1,6 @@
 //! `client.wallet()`.
 
 use crate::execute::Operation;
-use crate::wire::currency_to_wire;
 use crate::{Balance, Client, Currency, Result};
 
 /// Wallet balances. Obtained with [`Client::wallet`].
@@ -17,9 +16,7 @@ impl Wallet<'_> {
         let response = self
             .client
             .send(Operation::get("getBalance"), || {
-                api.get_balance()
-                    .currency(currency_to_wire(currency))
-                    .send()
+                api.get_balance().currency(currency).send()
             })
             .await?;
         Ok(Balance {

@@ -13,7 +13,6 @@ use crossborder_core::kyb::{
 use rust_decimal::Decimal;
 
 use crate::types::DocumentLink;
-use crate::wire::currency_to_wire;
 use crate::{BusinessType, Currency, ProofOfAddressType, Violations};
 
 /// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.
@@ -252,7 +251,7 @@ impl CreateBusinessRequest {
         let d = &self.details;
         wire::CreateBusinessRequest {
             name: self.name.clone(),
-            business_type: business_type_to_wire(self.business_type),
+            business_type: self.business_type,
             registration_number: self.registration_number.clone(),
             email: self.email.clone(),
             phone_number: self.phone_number.clone(),
@@ -319,7 +318,7 @@ impl UpdateBusinessRequest {
     pub(crate) fn to_wire(&self) -> wire::UpdateBusinessRequest {
         let d = &self.details;
         wire::UpdateBusinessRequest {
-            business_type: self.business_type.map(business_type_to_wire),
+            business_type: self.business_type,
             email: self.email.clone(),
             phone_number: self.phone_number.clone(),
             nature_of_business: self.nature_of_business.as_ref().map(nature_to_wire),
@@ -353,34 +352,6 @@ impl UpdateBusinessRequest {
     }
 }
 
-pub(crate) fn business_type_to_wire(kind: BusinessType) -> wire::BusinessType {
-    match kind {
-        BusinessType::Llc => wire::BusinessType::Llc,
-        BusinessType::Llp => wire::BusinessType::Llp,
-        BusinessType::SoleProprietorship => wire::BusinessType::SoleProprietorship,
-    }
-}
-
-fn business_type_from_wire(kind: wire::BusinessType) -> BusinessType {
-    match kind {
-        wire::BusinessType::Llc => BusinessType::Llc,
-        wire::BusinessType::Llp => BusinessType::Llp,
-        wire::BusinessType::SoleProprietorship => BusinessType::SoleProprietorship,
-    }
-}
-
-fn proof_type_to_wire(kind: ProofOfAddressType) -> wire::ProofOfAddressType {
-    match kind {
-        ProofOfAddressType::UtilityBill => wire::ProofOfAddressType::UtilityBill,
-        ProofOfAddressType::TaxBill => wire::ProofOfAddressType::TaxBill,
-        ProofOfAddressType::ElectricityBill => wire::ProofOfAddressType::ElectricityBill,
-        ProofOfAddressType::LeaseAgreement => wire::ProofOfAddressType::LeaseAgreement,
-        ProofOfAddressType::TenancyAgreement => wire::ProofOfAddressType::TenancyAgreement,
-        ProofOfAddressType::RecentUtilityBill => wire::ProofOfAddressType::RecentUtilityBill,
-        ProofOfAddressType::CouncilTaxBill => wire::ProofOfAddressType::CouncilTaxBill,
-    }
-}
-
 fn nature_to_wire(nature: &NatureOfBusiness) -> wire::NatureOfBusiness {
     wire::NatureOfBusiness {
         nature: nature.nature.clone(),
@@ -392,7 +363,7 @@ fn proof_to_wire(proof: &ProofOfAddress) -> wire::ProofOfAddress {
     wire::ProofOfAddress {
         url: proof.url.clone(),
         key: proof.key.clone(),
-        type_: proof_type_to_wire(proof.kind),
+        type_: proof.kind,
     }
 }
 
@@ -407,7 +378,7 @@ fn documents_to_wire(documents: &Documents) -> wire::Documents {
 
 fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
     wire::MonthlyTransactionVolume {
-        currency: currency_to_wire(volume.currency),
+        currency: volume.currency,
         amount: crossborder_api::decimal::DecimalString::new(volume.amount),
     }
 }
@@ -518,7 +489,7 @@ impl From<wire::Business> for Business {
         Business {
             id: value.id,
             name: value.name,
-            business_type: value.business_type.map(business_type_from_wire),
+            business_type: value.business_type,
             registration_number: value.registration_number,
             country: value.country,
             status: business_status(value.status),

@@ -5,7 +5,6 @@ use crossborder_core::payout::{validate_payout, PayoutFields, ValidatedPayout};
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::wire::currency_to_wire;
 use crate::{Currency, Violations};
 
 macro_rules! optional_setters {
@@ -188,8 +187,8 @@ impl PayoutRequest {
         let invalid = |message: String| Error::InvalidRequest { message };
         Ok(wire::PayoutRequest {
             amount: crossborder_api::decimal::DecimalString::new(self.amount),
-            from_currency: currency_to_wire(self.from_currency),
-            to_currency: currency_to_wire(self.to_currency),
+            from_currency: self.from_currency,
+            to_currency: self.to_currency,
             session_id: self
                 .session_id
                 .as_str()

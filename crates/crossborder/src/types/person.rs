@@ -95,7 +95,7 @@ impl PersonRequest {
             nationality: self.nationality.clone(),
             phone_number: self.phone_number.clone(),
             id_number: self.id_number.clone(),
-            id_type: id_type_to_wire(self.id_type),
+            id_type: self.id_type,
             id_document_url: self.id_document_url.clone(),
             address: self.address.to_wire(),
             document: self.document.to_wire(),
@@ -106,18 +106,6 @@ impl PersonRequest {
             middle_name: d.middle_name.clone(),
             bvn: d.bvn.clone(),
         }
-    }
-}
-
-fn id_type_to_wire(kind: IdType) -> wire::IdType {
-    match kind {
-        IdType::IdCard => wire::IdType::IdCard,
-        IdType::BioMetricResidencePermit => wire::IdType::BioMetricResidencePermit,
-        IdType::BirthCertificate => wire::IdType::BirthCertificate,
-        IdType::CurrentPassport => wire::IdType::CurrentPassport,
-        IdType::DriverLicense => wire::IdType::DriverLicense,
-        IdType::BvnNumber => wire::IdType::BvnNumber,
-        IdType::NationalId => wire::IdType::NationalId,
     }
 }
 

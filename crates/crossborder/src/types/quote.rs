@@ -4,7 +4,6 @@ use crossborder_api::types as wire;
 use crossborder_core::{validate_amount, AmountWire};
 use rust_decimal::Decimal;
 
-use crate::wire::currency_from_wire;
 use crate::{Currency, Rail};
 
 /// What to quote: `amount` of `from` converted into `to`, optionally pinned
@@ -106,8 +105,8 @@ impl From<wire::Quote> for Quote {
             rate: value.rate.get(),
             rounded_rate: value.rounded_rate.map(|v| v.get()),
             rate_key: value.rate_key,
-            from_currency: currency_from_wire(value.from_currency),
-            to_currency: currency_from_wire(value.to_currency),
+            from_currency: value.from_currency,
+            to_currency: value.to_currency,
             fee: value.fee.map(|v| v.get()),
             to_amount: value.to_amount.map(|v| v.get()),
             total_amount: value.total_amount.map(|v| v.get()),

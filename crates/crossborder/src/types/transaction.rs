@@ -8,7 +8,7 @@ use std::str::FromStr;
 use crossborder_api::types as wire;
 use rust_decimal::Decimal;
 
-use crate::wire::{currency_from_wire, parse_decimal_text};
+use crate::wire::parse_decimal_text;
 use crate::Currency;
 
 /// The status of a collection or payout. The set is open: a value this SDK
@@ -238,8 +238,8 @@ impl TryFrom<wire::Transaction> for Transaction {
             },
             fee: value.fee.map(|v| v.get()),
             rate_key: value.rate_key,
-            from_currency: currency_from_wire(value.from_currency),
-            to_currency: currency_from_wire(value.to_currency),
+            from_currency: value.from_currency,
+            to_currency: value.to_currency,
             address: value.address,
             network: value.network,
             payment_instructions,
