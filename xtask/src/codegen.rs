@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
-use crate::{diff, preprocess, SPEC_PATH};
+use crate::{diff, preprocess, views, SPEC_PATH};
 
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
@@ -33,29 +33,34 @@ const REPLACEMENTS: &[(&str, &str)] = &[
 
 pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_path = spec.map_or_else(|| root.join(SPEC_PATH), Path::to_path_buf);
-    let code = generate(&spec_path)?;
-    let out_path = root.join(GENERATED_PATH);
-    if check {
-        let current = std::fs::read_to_string(&out_path).unwrap_or_default();
-        if current == code {
-            println!("generated.rs is up to date");
-            Ok(())
+    let client = generate(&spec_path)?;
+    let spec_text = std::fs::read_to_string(&spec_path)
+        .with_context(|| format!("reading spec {}", spec_path.display()))?;
+    let views = views::generate(&spec_text)?;
+    let mut stale = Vec::new();
+    for (path, code) in [(GENERATED_PATH, client), (views::VIEWS_PATH, views)] {
+        let out_path = root.join(path);
+        if check {
+            let current = std::fs::read_to_string(&out_path).unwrap_or_default();
+            if current == code {
+                println!("{path} is up to date");
+            } else {
+                eprint!("{}", diff::unified(&current, &code, path, "regenerated"));
+                stale.push(path);
+            }
         } else {
-            eprint!(
-                "{}",
-                diff::unified(&current, &code, GENERATED_PATH, "regenerated")
-            );
-            bail!("{GENERATED_PATH} is out of date with {SPEC_PATH}; run `cargo xtask codegen`")
+            std::fs::write(&out_path, &code)
+                .with_context(|| format!("writing {}", out_path.display()))?;
+            println!("codegen: wrote {path} ({} lines)", code.lines().count());
         }
-    } else {
-        std::fs::write(&out_path, &code)
-            .with_context(|| format!("writing {}", out_path.display()))?;
-        println!(
-            "codegen: wrote {GENERATED_PATH} ({} lines)",
-            code.lines().count()
-        );
-        Ok(())
     }
+    if !stale.is_empty() {
+        bail!(
+            "{} out of date with {SPEC_PATH}; run `cargo xtask codegen`",
+            stale.join(" and ")
+        );
+    }
+    Ok(())
 }
 
 /// Reads, preprocesses and generates; returns the formatted file text.

@@ -1,7 +1,8 @@
 //! Project automation for the crossborder workspace.
 //!
 //! * `cargo xtask codegen [--check]` regenerates
-//!   `crates/crossborder-api/src/generated.rs` from `openapi/crossborder.yaml`.
+//!   `crates/crossborder-api/src/generated.rs` and the request views
+//!   `crates/crossborder-core/src/views.rs` from `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` proves the spec is usable by other generators
@@ -17,6 +18,7 @@ mod lint_spec;
 mod preprocess;
 mod spec_reuse;
 mod tools;
+mod views;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

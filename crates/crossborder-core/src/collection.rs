@@ -8,46 +8,11 @@ use crate::amount::AmountWire;
 use crate::currency::Currency;
 use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
 use crate::money::Money;
+pub use crate::views::CollectionFields;
 use crate::violation::{Collector, Rule, Violations};
 
 /// The longest `paymentReference` accepted, in characters.
 pub const MAX_PAYMENT_REFERENCE_CHARS: usize = 100;
-
-/// A borrowed, unparsed view of the fields of `POST /api/initiate-payment`.
-///
-/// Every field is the raw text as sent (`None` when absent); `amount` is the
-/// JSON number's text (`50000.10`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CollectionFields<'a> {
-    /// `amount`: the amount to collect, in `fromCurrency`.
-    pub amount: Option<&'a str>,
-    /// `fromCurrency`: the currency the payer pays in.
-    pub from_currency: Option<&'a str>,
-    /// `toCurrency`: the currency credited.
-    pub to_currency: Option<&'a str>,
-    /// `paymentReference`: the caller's unique reference, 1 to 100
-    /// characters.
-    pub payment_reference: Option<&'a str>,
-    /// `rateKey`: the quote's key, required when the currencies differ.
-    pub rate_key: Option<&'a str>,
-    /// `network`: the crypto network the payer sends on (no rule).
-    pub network: Option<&'a str>,
-}
-
-impl CollectionFields<'_> {
-    /// Wire name of [`CollectionFields::amount`].
-    pub const AMOUNT: &'static str = "amount";
-    /// Wire name of [`CollectionFields::from_currency`].
-    pub const FROM_CURRENCY: &'static str = "fromCurrency";
-    /// Wire name of [`CollectionFields::to_currency`].
-    pub const TO_CURRENCY: &'static str = "toCurrency";
-    /// Wire name of [`CollectionFields::payment_reference`].
-    pub const PAYMENT_REFERENCE: &'static str = "paymentReference";
-    /// Wire name of [`CollectionFields::rate_key`].
-    pub const RATE_KEY: &'static str = "rateKey";
-    /// Wire name of [`CollectionFields::network`].
-    pub const NETWORK: &'static str = "network";
-}
 
 /// A collection request that passed [`validate_collection`], with its
 /// parsed parts.

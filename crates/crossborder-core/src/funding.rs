@@ -8,39 +8,11 @@ use crate::amount::AmountWire;
 use crate::currency::Currency;
 use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
 use crate::money::Money;
+pub use crate::views::SimulateFundingFields;
 use crate::violation::{Collector, Violations};
 
 /// The longest simulation `sessionId` accepted, in characters.
 pub const MAX_FUNDING_SESSION_ID_CHARS: usize = 100;
-
-/// A borrowed, unparsed view of the fields of `POST /api/simulate-funding`.
-///
-/// Every field is the raw text as sent (`None` when absent); `amount` is the
-/// JSON number's text.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SimulateFundingFields<'a> {
-    /// `currency`: the currency of the simulated transfer (the collection's
-    /// `fromCurrency`).
-    pub currency: Option<&'a str>,
-    /// `amount`: the amount paid.
-    pub amount: Option<&'a str>,
-    /// `narration`: the `payRefrence` memo of the collection paid.
-    pub narration: Option<&'a str>,
-    /// `sessionId`: the unique id of this simulated event, 1 to 100
-    /// characters.
-    pub session_id: Option<&'a str>,
-}
-
-impl SimulateFundingFields<'_> {
-    /// Wire name of [`SimulateFundingFields::currency`].
-    pub const CURRENCY: &'static str = "currency";
-    /// Wire name of [`SimulateFundingFields::amount`].
-    pub const AMOUNT: &'static str = "amount";
-    /// Wire name of [`SimulateFundingFields::narration`].
-    pub const NARRATION: &'static str = "narration";
-    /// Wire name of [`SimulateFundingFields::session_id`].
-    pub const SESSION_ID: &'static str = "sessionId";
-}
 
 /// A funding simulation that passed [`validate_simulate_funding`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

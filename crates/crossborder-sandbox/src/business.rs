@@ -395,6 +395,7 @@ impl BusinessBody {
                 .collect(),
             has_website: self.has_website,
             business_website: string("businessWebsite"),
+            ..BusinessFields::default()
         }
     }
 }

@@ -1,25 +1,8 @@
 //! The postal address object shared by businesses, directors and UBOs.
 
 use crate::kyb::Mode;
+use crate::views::AddressFields;
 use crate::violation::{present, Collector};
-
-/// A borrowed, unparsed view of an address object:
-/// `{ houseNumber, street, city, state, zipCode, subdivision? }`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AddressFields<'a> {
-    /// `houseNumber` (required).
-    pub house_number: Option<&'a str>,
-    /// `street` (required).
-    pub street: Option<&'a str>,
-    /// `city` (required).
-    pub city: Option<&'a str>,
-    /// `state` (required).
-    pub state: Option<&'a str>,
-    /// `zipCode` (required).
-    pub zip_code: Option<&'a str>,
-    /// `subdivision` (optional).
-    pub subdivision: Option<&'a str>,
-}
 
 impl AddressFields<'_> {
     /// True when no field is present, as when the object was not sent.

@@ -2,144 +2,20 @@
 //! `PATCH /api/business/{businessId}`, and its rules.
 
 use std::collections::BTreeSet;
-use std::str::FromStr;
 
-use crate::kyb::address::AddressFields;
+use crate::currency::Currency;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
 use crate::kyb::documents::{
-    missing_documents, normalise_document_key, DocumentKeyError, DocumentRefFields, DocumentType,
+    missing_documents, normalise_document_key, DocumentKeyError, DocumentType,
 };
+use crate::kyb::enums::{BusinessType, ProofOfAddressType};
 use crate::kyb::Mode;
+use crate::money::parse_amount;
+use crate::views::{
+    BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
+};
 use crate::violation::{present, Collector, Rule, Violations};
-use crate::wire_enum::{lookup, one_of, wire_enum};
-
-wire_enum! {
-    /// The legal form of a business; it decides the required documents.
-    /// Only Nigerian businesses of these three types are supported.
-    ///
-    /// ```
-    /// use crossborder_core::kyb::BusinessType;
-    ///
-    /// assert_eq!("SoleProprietorship".parse::<BusinessType>().unwrap(), BusinessType::SoleProprietorship);
-    /// assert!("llc".parse::<BusinessType>().is_err());
-    /// ```
-    pub enum BusinessType {
-        /// Limited liability company.
-        Llc = "LLC",
-        /// Limited liability partnership (needs the same documents as LLC).
-        Llp = "LLP",
-        /// Sole proprietorship (registered with a BN number).
-        SoleProprietorship = "SoleProprietorship",
-    }
-}
-
-/// A business type that is not LLC, LLP or SoleProprietorship.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid business type: {0} (expected one of {expected})", expected = one_of(&BusinessType::ALL, BusinessType::as_str))]
-pub struct UnknownBusinessType(pub String);
-
-impl FromStr for BusinessType {
-    type Err = UnknownBusinessType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&BusinessType::ALL, BusinessType::as_str, text)
-            .ok_or_else(|| UnknownBusinessType(text.to_owned()))
-    }
-}
-
-wire_enum! {
-    /// The kind of document given as a business's proof of address. The
-    /// wire strings keep the specification's exact capitalisation.
-    pub enum ProofOfAddressType {
-        /// `Utility bill`.
-        UtilityBill = "Utility bill",
-        /// `Tax Bill`.
-        TaxBill = "Tax Bill",
-        /// `Electricity Bill`.
-        ElectricityBill = "Electricity Bill",
-        /// `Lease agreement`.
-        LeaseAgreement = "Lease agreement",
-        /// `Tenancy agreement`.
-        TenancyAgreement = "Tenancy agreement",
-        /// `Recent utility bill`.
-        RecentUtilityBill = "Recent utility bill",
-        /// `Council tax bill`.
-        CouncilTaxBill = "Council tax bill",
-    }
-}
-
-/// A proof-of-address type that is not one of the seven accepted strings.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid proof of address type: {0} (expected one of {expected})", expected = one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
-pub struct UnknownProofOfAddressType(pub String);
-
-impl FromStr for ProofOfAddressType {
-    type Err = UnknownProofOfAddressType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&ProofOfAddressType::ALL, ProofOfAddressType::as_str, text)
-            .ok_or_else(|| UnknownProofOfAddressType(text.to_owned()))
-    }
-}
-
-/// `natureOfBusiness`: `{ nature, code }`, free text and the caller's own
-/// classification code.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NatureOfBusinessFields<'a> {
-    /// `nature`: what the business does, free text.
-    pub nature: Option<&'a str>,
-    /// `code`: the caller's own classification code.
-    pub code: Option<&'a str>,
-}
-
-/// `proofOfAddress`: `{ url, key, type }`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ProofOfAddressFields<'a> {
-    /// `url`: the link returned by the document upload.
-    pub url: Option<&'a str>,
-    /// `key`: the caller's identifier for the document.
-    pub key: Option<&'a str>,
-    /// `type`: one of [`ProofOfAddressType`].
-    pub kind: Option<&'a str>,
-}
-
-/// A borrowed, unparsed view of the fields of a business request that carry
-/// rules. Fields without a rule (description, activities, TIN and so on) are
-/// not part of the view.
-///
-/// A nested object that was not sent is left at its default (every part
-/// `None`), except the optional `operatingAddress`, which is `None`.
-/// `documents` holds the entries of the documents map, in the order they
-/// were sent.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BusinessFields<'a> {
-    /// `name`: the registered business name (create only).
-    pub name: Option<&'a str>,
-    /// `businessType`: one of [`BusinessType`].
-    pub business_type: Option<&'a str>,
-    /// `registrationNumber`: the CAC (or BN) registration number (create only).
-    pub registration_number: Option<&'a str>,
-    /// `email`: the business email.
-    pub email: Option<&'a str>,
-    /// `phoneNumber`: E.164 format.
-    pub phone_number: Option<&'a str>,
-    /// `natureOfBusiness`.
-    pub nature_of_business: NatureOfBusinessFields<'a>,
-    /// `businessAddress`.
-    pub business_address: AddressFields<'a>,
-    /// `operatingAddress` (optional, `None` when not sent): when sent, it has
-    /// the shape and rules of `businessAddress`.
-    pub operating_address: Option<AddressFields<'a>>,
-    /// `proofOfAddress`.
-    pub proof_of_address: ProofOfAddressFields<'a>,
-    /// The entries of the `documents` map, in the order sent: each key with
-    /// its `{ url, key }` value.
-    pub documents: Vec<(&'a str, DocumentRefFields<'a>)>,
-    /// `hasWebsite`.
-    pub has_website: Option<bool>,
-    /// `businessWebsite`: required when `hasWebsite` is true.
-    pub business_website: Option<&'a str>,
-}
+use crate::wire_enum::one_of;
 
 /// Checks a `POST /api/business` request and reports every violation at once,
 /// in the order of the specification's field table.
@@ -296,6 +172,10 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
 
     check_documents(&mut collector, &fields.documents, business_type, mode);
 
+    if let Some(volume) = &fields.monthly_transaction_volume {
+        check_volume(&mut collector, volume);
+    }
+
     if mode == Mode::Create && fields.has_website == Some(true) {
         if present(fields.business_website).is_none() {
             collector.push(
@@ -308,7 +188,40 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
         mode.field(&mut collector, "businessWebsite", fields.business_website);
     }
 
+    if let Some(source) = &fields.source_of_fund {
+        collector.require(
+            format!(
+                "{}.{}",
+                BusinessFields::SOURCE_OF_FUND,
+                SourceOfFundFields::KIND
+            ),
+            source.kind,
+        );
+    }
+
     collector.finish(|| ())
+}
+
+/// The expected monthly volume, when sent: a supported currency and an
+/// exact decimal amount (the spec's sample carries it as a string).
+fn check_volume(collector: &mut Collector, volume: &MonthlyTransactionVolumeFields<'_>) {
+    let field = |part: &str| format!("{}.{part}", BusinessFields::MONTHLY_TRANSACTION_VOLUME);
+    let currency = field(MonthlyTransactionVolumeFields::CURRENCY);
+    if let Some(code) = collector.require(currency.clone(), volume.currency) {
+        if let Err(error) = code.parse::<Currency>() {
+            collector.push(currency, Rule::UnknownCurrency, error.to_string());
+        }
+    }
+    let amount = field(MonthlyTransactionVolumeFields::AMOUNT);
+    if let Some(text) = collector.require(amount.clone(), volume.amount) {
+        if parse_amount(text).is_err() {
+            collector.push(
+                amount,
+                Rule::InvalidFormat,
+                "must be a decimal number such as 1500.50",
+            );
+        }
+    }
 }
 
 /// Reports unrecognised and duplicate keys on `documents.<key>` and missing
@@ -371,6 +284,7 @@ fn check_documents(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::views::{AddressFields, NatureOfBusinessFields, ProofOfAddressFields};
 
     /// Documents map entries with both parts of each `{ url, key }`.
     fn documents(keys: &[&'static str]) -> Vec<(&'static str, DocumentRefFields<'static>)> {
@@ -417,7 +331,7 @@ mod tests {
                 "cac_status_report",
             ]),
             has_website: Some(false),
-            business_website: None,
+            ..BusinessFields::default()
         }
     }
 
@@ -774,5 +688,81 @@ mod tests {
             validate_business_update(&fields).unwrap_err().to_string(),
             "documents.memart.url: is required; documents.memart.key: is required"
         );
+    }
+
+    /// The rules of the optional nested objects hold on create and update
+    /// alike: sent means complete.
+    #[test]
+    fn monthly_volume_and_source_of_fund_when_sent() {
+        use crate::views::{MonthlyTransactionVolumeFields, SourceOfFundFields};
+
+        let fields = BusinessFields {
+            monthly_transaction_volume: Some(MonthlyTransactionVolumeFields {
+                currency: Some("ZZZ"),
+                amount: Some("12,5"),
+            }),
+            source_of_fund: Some(SourceOfFundFields {
+                url: Some("https://files.example/sof.pdf"),
+                ..SourceOfFundFields::default()
+            }),
+            ..complete()
+        };
+        let expected = vec![
+            (
+                "monthlyTransactionVolume.currency".to_owned(),
+                Rule::UnknownCurrency,
+                "Invalid currency: ZZZ".to_owned(),
+            ),
+            (
+                "monthlyTransactionVolume.amount".to_owned(),
+                Rule::InvalidFormat,
+                "must be a decimal number such as 1500.50".to_owned(),
+            ),
+            (
+                "sourceOfFund.type".to_owned(),
+                Rule::Required,
+                "is required".to_owned(),
+            ),
+        ];
+        assert_eq!(violations(validate_business_create(&fields)), expected);
+        let update = BusinessFields {
+            monthly_transaction_volume: fields.monthly_transaction_volume,
+            source_of_fund: fields.source_of_fund,
+            ..BusinessFields::default()
+        };
+        assert_eq!(violations(validate_business_update(&update)), expected);
+
+        let empty = BusinessFields {
+            monthly_transaction_volume: Some(MonthlyTransactionVolumeFields::default()),
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&empty)),
+            [
+                (
+                    "monthlyTransactionVolume.currency",
+                    Rule::Required,
+                    "is required"
+                ),
+                (
+                    "monthlyTransactionVolume.amount",
+                    Rule::Required,
+                    "is required"
+                ),
+            ]
+            .map(|(f, r, m)| (f.to_owned(), r, m.to_owned()))
+        );
+        let valid = BusinessFields {
+            monthly_transaction_volume: Some(MonthlyTransactionVolumeFields {
+                currency: Some("NGN"),
+                amount: Some("2500000.00"),
+            }),
+            source_of_fund: Some(SourceOfFundFields {
+                kind: Some("Revenue"),
+                ..SourceOfFundFields::default()
+            }),
+            ..complete()
+        };
+        assert_eq!(violations(validate_business_create(&valid)), []);
     }
 }

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::kyb::business::BusinessType;
+use crate::kyb::enums::BusinessType;
+use crate::views::DocumentRefFields;
 use crate::violation::Collector;
 use crate::wire_enum::wire_enum;
 
@@ -85,17 +86,6 @@ impl DocumentType {
             DocumentType::TaxClearance => &["tax_clearance_certificate"],
         }
     }
-}
-
-/// A reference to an uploaded document, `{ url, key }`, as sent: the upload's
-/// link as `url` and any identifier the caller keeps as `key` (the service
-/// stores the key as sent and does not derive it).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DocumentRefFields<'a> {
-    /// `url`: the link returned by the document upload.
-    pub url: Option<&'a str>,
-    /// `key`: the caller's identifier for the document.
-    pub key: Option<&'a str>,
 }
 
 impl DocumentRefFields<'_> {

@@ -1,27 +1,34 @@
 //! Business onboarding (KYB): document keys and the required documents,
 //! the rules of the business, director and UBO requests, and the file rules
 //! of the document upload.
+//!
+//! Laid out like payouts: the request views are generated from the spec
+//! (re-exported here from [`crate::views`]), the closed enums are in
+//! [`enums`], and each request's rules are in the module named after it.
 
 pub mod address;
 pub mod business;
 pub mod contact;
 pub mod documents;
+pub mod enums;
 pub mod person;
 pub mod upload;
 
-pub use address::AddressFields;
-pub use business::{
-    validate_business_create, validate_business_update, BusinessFields, BusinessType,
-    NatureOfBusinessFields, ProofOfAddressFields, ProofOfAddressType, UnknownBusinessType,
-    UnknownProofOfAddressType,
+pub use crate::views::{
+    AddressFields, BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields,
+    NatureOfBusinessFields, PersonFields, ProofOfAddressFields, SourceOfFundFields,
 };
+pub use business::{validate_business_create, validate_business_update};
 pub use contact::{is_e164_phone_number, is_email};
 pub use documents::{
     missing_documents, normalise_document_key, normalise_documents, required_documents,
-    DocumentKeyError, DocumentRefFields, DocumentType, Requirement, UnknownDocumentKey,
-    DOCUMENT_KEY_ALIASES,
+    DocumentKeyError, DocumentType, Requirement, UnknownDocumentKey, DOCUMENT_KEY_ALIASES,
 };
-pub use person::{validate_person, IdType, PersonFields, PersonRole, UnknownIdType};
+pub use enums::{
+    BusinessType, IdType, PersonRole, ProofOfAddressType, UnknownBusinessType, UnknownIdType,
+    UnknownProofOfAddressType,
+};
+pub use person::validate_person;
 pub use upload::{
     validate_upload, validate_upload_within, DocumentKind, UploadError, MAX_UPLOAD_BYTES,
 };

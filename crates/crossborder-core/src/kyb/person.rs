@@ -1,122 +1,14 @@
 //! The director and UBO request of `POST /api/business/{businessId}/director`
 //! and `/ubo` (one shape for both), and its rules.
 
-use std::fmt;
-use std::str::FromStr;
-
 use rust_decimal::Decimal;
 
-use crate::kyb::address::AddressFields;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
-use crate::kyb::documents::DocumentRefFields;
+use crate::kyb::enums::{IdType, PersonRole};
 use crate::money::parse_amount;
+use crate::views::PersonFields;
 use crate::violation::{present, Collector, Rule, Violations};
-use crate::wire_enum::{lookup, one_of, wire_enum};
-
-wire_enum! {
-    /// The kind of identity document of a director or UBO. The wire strings
-    /// keep the specification's mixed capitalisation.
-    pub enum IdType {
-        /// `IdCard`.
-        IdCard = "IdCard",
-        /// `BioMetricResidencePermit`.
-        BioMetricResidencePermit = "BioMetricResidencePermit",
-        /// `BirthCertificate`.
-        BirthCertificate = "BirthCertificate",
-        /// `currentPassport`.
-        CurrentPassport = "currentPassport",
-        /// `driverLicense`.
-        DriverLicense = "driverLicense",
-        /// `bvnNumber` (Nigerian Bank Verification Number).
-        BvnNumber = "bvnNumber",
-        /// `nationalId`.
-        NationalId = "nationalId",
-    }
-}
-
-/// An ID type that is not one of the seven accepted strings.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid ID type: {0} (expected one of {expected})", expected = one_of(&IdType::ALL, IdType::as_str))]
-pub struct UnknownIdType(pub String);
-
-impl FromStr for IdType {
-    type Err = UnknownIdType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&IdType::ALL, IdType::as_str, text).ok_or_else(|| UnknownIdType(text.to_owned()))
-    }
-}
-
-/// Whether a person is added as a director or as an ultimate beneficial
-/// owner. The same person may be added as both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PersonRole {
-    /// Added with `POST /api/business/{businessId}/director`.
-    Director,
-    /// Added with `POST /api/business/{businessId}/ubo`.
-    Ubo,
-}
-
-impl PersonRole {
-    /// The last path segment of the endpoint that adds this role.
-    pub const fn path_segment(self) -> &'static str {
-        match self {
-            PersonRole::Director => "director",
-            PersonRole::Ubo => "ubo",
-        }
-    }
-}
-
-impl fmt::Display for PersonRole {
-    /// `director` or `UBO`, for messages.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PersonRole::Director => "director",
-            PersonRole::Ubo => "UBO",
-        })
-    }
-}
-
-/// A borrowed, unparsed view of a director or UBO request.
-///
-/// The specification hides the names of most of these fields ("six string
-/// fields", "ID document URL"); this view uses the names the project settled
-/// on, listed on each field.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PersonFields<'a> {
-    /// `firstName` (required).
-    pub first_name: Option<&'a str>,
-    /// `lastName` (required).
-    pub last_name: Option<&'a str>,
-    /// `dateOfBirth` (required): `YYYY-MM-DD`.
-    pub date_of_birth: Option<&'a str>,
-    /// `nationality` (required).
-    pub nationality: Option<&'a str>,
-    /// `phoneNumber` (required): E.164 format.
-    pub phone_number: Option<&'a str>,
-    /// `idNumber` (required).
-    pub id_number: Option<&'a str>,
-    /// `idType` (required): one of [`IdType`].
-    pub id_type: Option<&'a str>,
-    /// `idDocumentUrl` (required): an `https://` or `http://` URL.
-    pub id_document_url: Option<&'a str>,
-    /// `address` (required).
-    pub address: AddressFields<'a>,
-    /// `document` (required): `{ url, key }`.
-    pub document: DocumentRefFields<'a>,
-    /// `additionalDocument` (optional): `{ url, key }`, both required when sent.
-    pub additional_document: Option<DocumentRefFields<'a>>,
-    /// `email` (optional).
-    pub email: Option<&'a str>,
-    /// `jobTitle` (optional).
-    pub job_title: Option<&'a str>,
-    /// `ownershipPercentage` (optional, meant for UBOs): a decimal in (0, 100].
-    pub ownership_percentage: Option<&'a str>,
-    /// `middleName` (optional).
-    pub middle_name: Option<&'a str>,
-    /// `bvn` (optional): 11 digits.
-    pub bvn: Option<&'a str>,
-}
+use crate::wire_enum::one_of;
 
 const DATE_MESSAGE: &str = "must be a date in the form YYYY-MM-DD, such as 1990-04-25";
 const URL_MESSAGE: &str = "must be a URL starting with https:// or http://";
@@ -260,6 +152,7 @@ fn is_http_url(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::views::{AddressFields, DocumentRefFields};
 
     fn complete() -> PersonFields<'static> {
         PersonFields {

@@ -4,10 +4,9 @@
 //! sandbox (to answer like the API) and the CLI (to prompt for the fields a
 //! currency pair needs).
 
-pub mod fields;
 pub mod validate;
 
-pub use fields::PayoutFields;
+pub use crate::views::PayoutFields;
 pub use validate::{
     required_fields, validate_payout, PayoutKind, ValidatedPayout, MAX_NARRATION_CHARS,
     MAX_SESSION_ID_CHARS,

@@ -7,7 +7,7 @@ use crate::amount::AmountWire;
 use crate::currency::Currency;
 use crate::field_rules::{check_amount, known, parse_currency, report_currency};
 use crate::money::Money;
-use crate::payout::fields::PayoutFields;
+use crate::views::PayoutFields;
 use crate::violation::{present, Collector, Rule, Violations};
 
 /// The longest `narration` accepted, in characters.

@@ -63,7 +63,7 @@ impl Businesses<'_> {
     /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
     pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
         request.validate().map_err(Error::Validation)?;
-        let body = request.to_wire();
+        let body = request.to_wire()?;
         let api = self.client.api();
         let response = self
             .client
@@ -142,7 +142,7 @@ impl Businesses<'_> {
     ) -> Result<Business> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
-        let body = changes.to_wire();
+        let body = changes.to_wire()?;
         let api = self.client.api();
         let response = self
             .client

@@ -8,10 +8,12 @@ use std::str::FromStr;
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
     validate_business_create, validate_business_update, AddressFields, BusinessFields,
-    DocumentRefFields, NatureOfBusinessFields, ProofOfAddressFields,
+    DocumentRefFields, MonthlyTransactionVolumeFields, NatureOfBusinessFields,
+    ProofOfAddressFields, SourceOfFundFields,
 };
 use rust_decimal::Decimal;
 
+use crate::error::Error;
 use crate::types::DocumentLink;
 use crate::{BusinessType, Currency, ProofOfAddressType, Violations};
 
@@ -81,7 +83,7 @@ pub struct ProofOfAddress {
 /// [`crossborder_core::kyb::normalise_document_key`] before sending.
 pub type Documents = BTreeMap<String, DocumentLink>;
 
-/// `monthlyTransactionVolume`: the expected monthly volume.
+/// The expected monthly volume of a business.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MonthlyTransactionVolume {
     /// The currency of the volume.
@@ -101,55 +103,92 @@ pub struct SourceOfFund {
     pub name: Option<String>,
 }
 
-/// The optional fields of a business, shared by create and update.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BusinessDetails {
-    /// `operatingAddress`: a second address, when it differs.
-    pub operating_address: Option<Address>,
-    /// `businessDescription`.
-    pub business_description: Option<String>,
-    /// `activities`.
-    pub activities: Vec<String>,
-    /// `monthlyTransactionVolume`.
-    pub monthly_transaction_volume: Option<MonthlyTransactionVolume>,
-    /// `hasWebsite`.
-    pub has_website: Option<bool>,
-    /// `businessWebsite`: required when `has_website` is true.
-    pub business_website: Option<String>,
-    /// `sourceOfFund`.
-    pub source_of_fund: Option<SourceOfFund>,
-    /// The tax identification number, sent as both `TIN` and `tin` (the
-    /// service reads both spellings).
-    pub tin: Option<String>,
-    /// `EIN`.
-    pub ein: Option<String>,
-    /// `legalName`: when it differs from the name.
-    pub legal_name: Option<String>,
-    /// `address`: free-text address.
-    pub address: Option<String>,
-    /// `placeId`.
-    pub place_id: Option<String>,
-    /// `isHighRisk`.
-    pub is_high_risk: Option<bool>,
-    /// `annualTurnover`.
-    pub annual_turnover: Option<String>,
-    /// `monthlyPaymentsCount`.
-    pub monthly_payments_count: Option<String>,
-    /// `maxTransferAmount`.
-    pub max_transfer_amount: Option<String>,
-    /// `customerTypes`.
-    pub customer_types: Option<String>,
-    /// `sourceOfFundsDescription`.
-    pub source_of_funds_description: Option<String>,
-    /// `estimatedAnnualRevenue`.
-    pub estimated_annual_revenue: Option<String>,
-    /// `averageMonthlyTransactionVolume`.
-    pub average_monthly_transaction_volume: Option<String>,
-    /// `financialService`.
-    pub financial_service: Option<String>,
-    /// `businessPurpose`.
-    pub business_purpose: Option<String>,
+/// Sets the detail fields shared by the create and update requests on a
+/// generated request builder (the two builders have the same setters for
+/// them): `$text` are the plain text fields listed from the spec.
+macro_rules! fill_details {
+    ($builder:expr, $d:expr, $($text:ident),+) => {
+        $builder
+            $(.$text($d.$text.clone()))+
+            .operating_address($d.operating_address.as_ref().map(Address::to_wire))
+            .activities($d.activities.clone())
+            .monthly_transaction_volume($d.monthly_transaction_volume.map(volume_to_wire))
+            .has_website($d.has_website)
+            .source_of_fund($d.source_of_fund.as_ref().map(source_to_wire))
+            .tin($d.tin.clone())
+            .tin_uppercase($d.tin.clone())
+            .is_high_risk($d.is_high_risk)
+    };
 }
+
+/// Declares [`BusinessDetails`] with the plain text fields that
+/// `crossborder-core` lists from the spec (`business_detail_text_fields!`),
+/// and its mapping into both generated requests and the core view, once.
+macro_rules! business_details {
+    ($(($field:ident, $wire:literal, $doc:literal)),+ $(,)?) => {
+        /// The optional fields of a business, shared by create and update.
+        #[derive(Debug, Clone, Default, PartialEq, Eq)]
+        pub struct BusinessDetails {
+            /// `operatingAddress`: a second address, when it differs.
+            pub operating_address: Option<Address>,
+            /// `activities`.
+            pub activities: Vec<String>,
+            /// The expected monthly volume.
+            pub monthly_transaction_volume: Option<MonthlyTransactionVolume>,
+            /// `hasWebsite`.
+            pub has_website: Option<bool>,
+            /// `sourceOfFund`.
+            pub source_of_fund: Option<SourceOfFund>,
+            /// The tax identification number, sent as both `TIN` and `tin` (the
+            /// service reads both spellings).
+            pub tin: Option<String>,
+            /// `isHighRisk`.
+            pub is_high_risk: Option<bool>,
+            $(
+                #[doc = $doc]
+                pub $field: Option<String>,
+            )+
+        }
+
+        impl BusinessDetails {
+            /// Lends the details to a core view; `volume_amount` holds the
+            /// volume's amount as text for as long as the view lives.
+            fn lend<'a>(&'a self, fields: &mut BusinessFields<'a>, volume_amount: &'a Option<String>) {
+                fields.operating_address = self.operating_address.as_ref().map(Address::fields);
+                fields.activities = Some(self.activities.iter().map(String::as_str).collect());
+                fields.monthly_transaction_volume =
+                    self.monthly_transaction_volume.map(|volume| MonthlyTransactionVolumeFields {
+                        currency: Some(volume.currency.as_str()),
+                        amount: volume_amount.as_deref(),
+                    });
+                fields.has_website = self.has_website;
+                fields.source_of_fund = self.source_of_fund.as_ref().map(|source| SourceOfFundFields {
+                    url: source.url.as_deref(),
+                    kind: Some(&source.kind),
+                    name: source.name.as_deref(),
+                });
+                fields.tin = self.tin.as_deref();
+                fields.tin_uppercase = self.tin.as_deref();
+                fields.is_high_risk = self.is_high_risk;
+                $(fields.$field = self.$field.as_deref();)+
+            }
+
+            fn volume_amount(&self) -> Option<String> {
+                self.monthly_transaction_volume.map(|volume| volume.amount.to_string())
+            }
+
+            fn fill_create(&self, builder: wire::builder::CreateBusinessRequest) -> wire::builder::CreateBusinessRequest {
+                fill_details!(builder, self, $($field),+)
+            }
+
+            fn fill_update(&self, builder: wire::builder::UpdateBusinessRequest) -> wire::builder::UpdateBusinessRequest {
+                fill_details!(builder, self, $($field),+)
+            }
+        }
+    };
+}
+
+crossborder_core::business_detail_text_fields!(business_details);
 
 /// A Nigerian sub-business to create (`POST /api/business`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,23 +238,19 @@ pub struct UpdateBusinessRequest {
     pub details: BusinessDetails,
 }
 
-fn nature_fields(nature: Option<&NatureOfBusiness>) -> NatureOfBusinessFields<'_> {
-    nature
-        .map(|n| NatureOfBusinessFields {
-            nature: Some(&n.nature),
-            code: Some(&n.code),
-        })
-        .unwrap_or_default()
+fn nature_fields(nature: Option<&NatureOfBusiness>) -> Option<NatureOfBusinessFields<'_>> {
+    nature.map(|n| NatureOfBusinessFields {
+        nature: Some(&n.nature),
+        code: Some(&n.code),
+    })
 }
 
-fn proof_fields(proof: Option<&ProofOfAddress>) -> ProofOfAddressFields<'_> {
-    proof
-        .map(|p| ProofOfAddressFields {
-            url: Some(&p.url),
-            key: Some(&p.key),
-            kind: Some(p.kind.as_str()),
-        })
-        .unwrap_or_default()
+fn proof_fields(proof: Option<&ProofOfAddress>) -> Option<ProofOfAddressFields<'_>> {
+    proof.map(|p| ProofOfAddressFields {
+        url: Some(&p.url),
+        key: Some(&p.key),
+        kind: Some(p.kind.as_str()),
+    })
 }
 
 fn document_fields(documents: &Documents) -> Vec<(&str, DocumentRefFields<'_>)> {
@@ -225,64 +260,51 @@ fn document_fields(documents: &Documents) -> Vec<(&str, DocumentRefFields<'_>)> 
         .collect()
 }
 
+/// A generated request builder that refused a value (it checks the spec's
+/// constraints again), as the SDK's request error.
+fn refused(error: wire::error::ConversionError) -> Error {
+    Error::InvalidRequest {
+        message: error.to_string(),
+    }
+}
+
 impl CreateBusinessRequest {
     /// Checks the request with the API's KYB rules (required fields, email
     /// and phone formats, document keys and the documents the business type
     /// requires) and returns all violations at once.
     pub fn validate(&self) -> Result<(), Violations> {
-        let fields = BusinessFields {
+        let volume_amount = self.details.volume_amount();
+        let mut fields = BusinessFields {
             name: Some(&self.name),
             business_type: Some(self.business_type.as_str()),
             registration_number: Some(&self.registration_number),
             email: Some(&self.email),
             phone_number: Some(&self.phone_number),
-            nature_of_business: nature_fields(Some(&self.nature_of_business)),
+            nature_of_business: nature_fields(Some(&self.nature_of_business)).unwrap_or_default(),
             business_address: self.business_address.fields(),
-            operating_address: self.details.operating_address.as_ref().map(Address::fields),
-            proof_of_address: proof_fields(Some(&self.proof_of_address)),
+            proof_of_address: proof_fields(Some(&self.proof_of_address)).unwrap_or_default(),
             documents: document_fields(&self.documents),
-            has_website: self.details.has_website,
-            business_website: self.details.business_website.as_deref(),
+            ..BusinessFields::default()
         };
+        self.details.lend(&mut fields, &volume_amount);
         validate_business_create(&fields)
     }
 
-    pub(crate) fn to_wire(&self) -> wire::CreateBusinessRequest {
-        let d = &self.details;
-        wire::CreateBusinessRequest {
-            name: self.name.clone(),
-            business_type: self.business_type,
-            registration_number: self.registration_number.clone(),
-            email: self.email.clone(),
-            phone_number: self.phone_number.clone(),
-            nature_of_business: nature_to_wire(&self.nature_of_business),
-            business_address: self.business_address.to_wire(),
-            proof_of_address: proof_to_wire(&self.proof_of_address),
-            documents: documents_to_wire(&self.documents),
-            operating_address: d.operating_address.as_ref().map(Address::to_wire),
-            business_description: d.business_description.clone(),
-            activities: d.activities.clone(),
-            monthly_transaction_volume: d.monthly_transaction_volume.map(volume_to_wire),
-            has_website: d.has_website,
-            business_website: d.business_website.clone(),
-            source_of_fund: d.source_of_fund.as_ref().map(source_to_wire),
-            tin: d.tin.clone(),
-            tin_uppercase: d.tin.clone(),
-            ein: d.ein.clone(),
-            legal_name: d.legal_name.clone(),
-            address: d.address.clone(),
-            place_id: d.place_id.clone(),
-            is_high_risk: d.is_high_risk,
-            annual_turnover: d.annual_turnover.clone(),
-            monthly_payments_count: d.monthly_payments_count.clone(),
-            max_transfer_amount: d.max_transfer_amount.clone(),
-            customer_types: d.customer_types.clone(),
-            source_of_funds_description: d.source_of_funds_description.clone(),
-            estimated_annual_revenue: d.estimated_annual_revenue.clone(),
-            average_monthly_transaction_volume: d.average_monthly_transaction_volume.clone(),
-            financial_service: d.financial_service.clone(),
-            business_purpose: d.business_purpose.clone(),
-        }
+    pub(crate) fn to_wire(&self) -> Result<wire::CreateBusinessRequest, Error> {
+        let builder = wire::CreateBusinessRequest::builder()
+            .name(self.name.clone())
+            .business_type(self.business_type)
+            .registration_number(self.registration_number.clone())
+            .email(self.email.clone())
+            .phone_number(self.phone_number.clone())
+            .nature_of_business(nature_to_wire(&self.nature_of_business))
+            .business_address(self.business_address.to_wire())
+            .proof_of_address(proof_to_wire(&self.proof_of_address))
+            .documents(documents_to_wire(&self.documents));
+        self.details
+            .fill_create(builder)
+            .try_into()
+            .map_err(refused)
     }
 }
 
@@ -290,65 +312,42 @@ impl UpdateBusinessRequest {
     /// Checks the fields that are sent with the API's KYB rules and returns
     /// all violations at once.
     pub fn validate(&self) -> Result<(), Violations> {
-        let fields = BusinessFields {
-            name: None,
+        let volume_amount = self.details.volume_amount();
+        let mut fields = BusinessFields {
             business_type: self.business_type.map(BusinessType::as_str),
-            registration_number: None,
             email: self.email.as_deref(),
             phone_number: self.phone_number.as_deref(),
-            nature_of_business: nature_fields(self.nature_of_business.as_ref()),
+            nature_of_business: nature_fields(self.nature_of_business.as_ref()).unwrap_or_default(),
             business_address: self
                 .business_address
                 .as_ref()
                 .map(Address::fields)
                 .unwrap_or_default(),
-            operating_address: self.details.operating_address.as_ref().map(Address::fields),
-            proof_of_address: proof_fields(self.proof_of_address.as_ref()),
+            proof_of_address: proof_fields(self.proof_of_address.as_ref()).unwrap_or_default(),
             documents: self
                 .documents
                 .as_ref()
                 .map(document_fields)
                 .unwrap_or_default(),
-            has_website: self.details.has_website,
-            business_website: self.details.business_website.as_deref(),
+            ..BusinessFields::default()
         };
+        self.details.lend(&mut fields, &volume_amount);
         validate_business_update(&fields)
     }
 
-    pub(crate) fn to_wire(&self) -> wire::UpdateBusinessRequest {
-        let d = &self.details;
-        wire::UpdateBusinessRequest {
-            business_type: self.business_type,
-            email: self.email.clone(),
-            phone_number: self.phone_number.clone(),
-            nature_of_business: self.nature_of_business.as_ref().map(nature_to_wire),
-            business_address: self.business_address.as_ref().map(Address::to_wire),
-            proof_of_address: self.proof_of_address.as_ref().map(proof_to_wire),
-            documents: self.documents.as_ref().map(documents_to_wire),
-            operating_address: d.operating_address.as_ref().map(Address::to_wire),
-            business_description: d.business_description.clone(),
-            activities: d.activities.clone(),
-            monthly_transaction_volume: d.monthly_transaction_volume.map(volume_to_wire),
-            has_website: d.has_website,
-            business_website: d.business_website.clone(),
-            source_of_fund: d.source_of_fund.as_ref().map(source_to_wire),
-            tin: d.tin.clone(),
-            tin_uppercase: d.tin.clone(),
-            ein: d.ein.clone(),
-            legal_name: d.legal_name.clone(),
-            address: d.address.clone(),
-            place_id: d.place_id.clone(),
-            is_high_risk: d.is_high_risk,
-            annual_turnover: d.annual_turnover.clone(),
-            monthly_payments_count: d.monthly_payments_count.clone(),
-            max_transfer_amount: d.max_transfer_amount.clone(),
-            customer_types: d.customer_types.clone(),
-            source_of_funds_description: d.source_of_funds_description.clone(),
-            estimated_annual_revenue: d.estimated_annual_revenue.clone(),
-            average_monthly_transaction_volume: d.average_monthly_transaction_volume.clone(),
-            financial_service: d.financial_service.clone(),
-            business_purpose: d.business_purpose.clone(),
-        }
+    pub(crate) fn to_wire(&self) -> Result<wire::UpdateBusinessRequest, Error> {
+        let builder = wire::UpdateBusinessRequest::builder()
+            .business_type(self.business_type)
+            .email(self.email.clone())
+            .phone_number(self.phone_number.clone())
+            .nature_of_business(self.nature_of_business.as_ref().map(nature_to_wire))
+            .business_address(self.business_address.as_ref().map(Address::to_wire))
+            .proof_of_address(self.proof_of_address.as_ref().map(proof_to_wire))
+            .documents(self.documents.as_ref().map(documents_to_wire));
+        self.details
+            .fill_update(builder)
+            .try_into()
+            .map_err(refused)
     }
 }
 

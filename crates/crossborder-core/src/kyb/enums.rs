@@ -1,0 +1,140 @@
+//! The closed enums of the KYB requests: business type, proof-of-address
+//! type, ID type, and the role a person is added in.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::wire_enum::{lookup, one_of, wire_enum};
+
+wire_enum! {
+    /// The legal form of a business; it decides the required documents.
+    /// Only Nigerian businesses of these three types are supported.
+    ///
+    /// ```
+    /// use crossborder_core::kyb::BusinessType;
+    ///
+    /// assert_eq!("SoleProprietorship".parse::<BusinessType>().unwrap(), BusinessType::SoleProprietorship);
+    /// assert!("llc".parse::<BusinessType>().is_err());
+    /// ```
+    pub enum BusinessType {
+        /// Limited liability company.
+        Llc = "LLC",
+        /// Limited liability partnership (needs the same documents as LLC).
+        Llp = "LLP",
+        /// Sole proprietorship (registered with a BN number).
+        SoleProprietorship = "SoleProprietorship",
+    }
+}
+
+/// A business type that is not LLC, LLP or SoleProprietorship.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid business type: {0} (expected one of {expected})", expected = one_of(&BusinessType::ALL, BusinessType::as_str))]
+pub struct UnknownBusinessType(pub String);
+
+impl FromStr for BusinessType {
+    type Err = UnknownBusinessType;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&BusinessType::ALL, BusinessType::as_str, text)
+            .ok_or_else(|| UnknownBusinessType(text.to_owned()))
+    }
+}
+
+wire_enum! {
+    /// The kind of document given as a business's proof of address. The
+    /// wire strings keep the specification's exact capitalisation.
+    pub enum ProofOfAddressType {
+        /// `Utility bill`.
+        UtilityBill = "Utility bill",
+        /// `Tax Bill`.
+        TaxBill = "Tax Bill",
+        /// `Electricity Bill`.
+        ElectricityBill = "Electricity Bill",
+        /// `Lease agreement`.
+        LeaseAgreement = "Lease agreement",
+        /// `Tenancy agreement`.
+        TenancyAgreement = "Tenancy agreement",
+        /// `Recent utility bill`.
+        RecentUtilityBill = "Recent utility bill",
+        /// `Council tax bill`.
+        CouncilTaxBill = "Council tax bill",
+    }
+}
+
+/// A proof-of-address type that is not one of the seven accepted strings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid proof of address type: {0} (expected one of {expected})", expected = one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
+pub struct UnknownProofOfAddressType(pub String);
+
+impl FromStr for ProofOfAddressType {
+    type Err = UnknownProofOfAddressType;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&ProofOfAddressType::ALL, ProofOfAddressType::as_str, text)
+            .ok_or_else(|| UnknownProofOfAddressType(text.to_owned()))
+    }
+}
+
+wire_enum! {
+    /// The kind of identity document of a director or UBO. The wire strings
+    /// keep the specification's mixed capitalisation.
+    pub enum IdType {
+        /// `IdCard`.
+        IdCard = "IdCard",
+        /// `BioMetricResidencePermit`.
+        BioMetricResidencePermit = "BioMetricResidencePermit",
+        /// `BirthCertificate`.
+        BirthCertificate = "BirthCertificate",
+        /// `currentPassport`.
+        CurrentPassport = "currentPassport",
+        /// `driverLicense`.
+        DriverLicense = "driverLicense",
+        /// `bvnNumber` (Nigerian Bank Verification Number).
+        BvnNumber = "bvnNumber",
+        /// `nationalId`.
+        NationalId = "nationalId",
+    }
+}
+
+/// An ID type that is not one of the seven accepted strings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid ID type: {0} (expected one of {expected})", expected = one_of(&IdType::ALL, IdType::as_str))]
+pub struct UnknownIdType(pub String);
+
+impl FromStr for IdType {
+    type Err = UnknownIdType;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup(&IdType::ALL, IdType::as_str, text).ok_or_else(|| UnknownIdType(text.to_owned()))
+    }
+}
+
+/// Whether a person is added as a director or as an ultimate beneficial
+/// owner. The same person may be added as both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PersonRole {
+    /// Added with `POST /api/business/{businessId}/director`.
+    Director,
+    /// Added with `POST /api/business/{businessId}/ubo`.
+    Ubo,
+}
+
+impl PersonRole {
+    /// The last path segment of the endpoint that adds this role.
+    pub const fn path_segment(self) -> &'static str {
+        match self {
+            PersonRole::Director => "director",
+            PersonRole::Ubo => "ubo",
+        }
+    }
+}
+
+impl fmt::Display for PersonRole {
+    /// `director` or `UBO`, for messages.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PersonRole::Director => "director",
+            PersonRole::Ubo => "UBO",
+        })
+    }
+}

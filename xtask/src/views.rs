@@ -1,0 +1,472 @@
+//! `cargo xtask codegen` also writes `crates/crossborder-core/src/views.rs`:
+//! the borrowed, unparsed views of every JSON request body that
+//! `crossborder-core`'s rules read, derived from the spec so that each
+//! field's wire name is declared once (in `openapi/crossborder.yaml`).
+//!
+//! Each view is a struct of `Option<&str>` (strings, numbers and enums as
+//! their raw text), `Option<bool>`, `Option<Vec<&str>>` (string arrays),
+//! nested views (a required object is its view, defaulted when absent; an
+//! optional one is `Option<view>`) and `Vec<(&str, view)>` for maps. Every
+//! view gets its wire-name constants, `WIRE_NAMES`, `REQUIRED` and a
+//! `read` constructor from a `FieldReader`; flat views also get `get` and
+//! `from_fn`. Views listed with a `text_macro` also export a macro that
+//! hands their optional, unconstrained text fields to a callback macro, so
+//! the SDK declares its typed request without naming those fields again.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use anyhow::{bail, Context, Result};
+use heck::{ToShoutySnakeCase, ToSnakeCase};
+use serde_yaml_ng::{Mapping, Value};
+
+/// Where the generated views live, relative to the workspace root.
+pub const VIEWS_PATH: &str = "crates/crossborder-core/src/views.rs";
+
+/// A request schema and the view generated for it.
+struct ViewSpec {
+    schema: &'static str,
+    view: &'static str,
+    /// Schemas whose properties must all be properties of `schema` (the
+    /// update request reuses the create request's view).
+    subsets: &'static [&'static str],
+    /// The name of the exported field-list macro, if any.
+    text_macro: Option<&'static str>,
+}
+
+const VIEWS: &[ViewSpec] = &[
+    ViewSpec {
+        schema: "PayoutRequest",
+        view: "PayoutFields",
+        subsets: &[],
+        text_macro: Some("payout_text_fields"),
+    },
+    ViewSpec {
+        schema: "InitiatePaymentRequest",
+        view: "CollectionFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "SimulateFundingRequest",
+        view: "SimulateFundingFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "ResolveBankRequest",
+        view: "ResolveBankFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "SetWebhookRequest",
+        view: "SetWebhookFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "CreateBusinessRequest",
+        view: "BusinessFields",
+        subsets: &["UpdateBusinessRequest"],
+        text_macro: Some("business_detail_text_fields"),
+    },
+    ViewSpec {
+        schema: "PersonRequest",
+        view: "PersonFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "Address",
+        view: "AddressFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "NatureOfBusiness",
+        view: "NatureOfBusinessFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "ProofOfAddress",
+        view: "ProofOfAddressFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "DocumentLink",
+        view: "DocumentRefFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "MonthlyTransactionVolume",
+        view: "MonthlyTransactionVolumeFields",
+        subsets: &[],
+        text_macro: None,
+    },
+    ViewSpec {
+        schema: "SourceOfFund",
+        view: "SourceOfFundFields",
+        subsets: &[],
+        text_macro: None,
+    },
+];
+
+/// How a property is held in a view.
+enum Kind {
+    Text,
+    Flag,
+    List,
+    /// A nested object and its view; `required` decides `View` or `Option<View>`.
+    Object(&'static str),
+    /// A map of keys to objects of a view.
+    Map(&'static str),
+}
+
+struct Field {
+    wire: String,
+    ident: String,
+    constant: String,
+    kind: Kind,
+    required: bool,
+    /// A text field with no constraint of its own: no enum, `$ref`, length,
+    /// pattern or format.
+    plain: bool,
+    doc: String,
+}
+
+/// Generates the views file from the spec's text.
+pub fn generate(spec_text: &str) -> Result<String> {
+    let spec: Value =
+        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
+    let schemas = spec
+        .get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+        .context("the spec has no components.schemas")?;
+    let schema = |name: &str| -> Result<&Value> {
+        schemas
+            .get(name)
+            .with_context(|| format!("component schema `{name}` not found"))
+    };
+
+    let mut out = String::new();
+    out.push_str(HEADER);
+    for view in VIEWS {
+        let body = schema(view.schema)?;
+        let fields = fields_of(view.schema, body, &schema)?;
+        for subset in view.subsets {
+            let names: BTreeSet<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+            for (property, _) in properties(schema(subset)?)? {
+                if !names.contains(property) {
+                    bail!("`{subset}.{property}` is not a property of `{}`, whose view `{}` it shares", view.schema, view.view);
+                }
+            }
+        }
+        emit_view(&mut out, view, body, &fields)?;
+    }
+    Ok(out)
+}
+
+const HEADER: &str =
+    "// @generated by `cargo xtask codegen` from openapi/crossborder.yaml. Do not edit by hand.
+//! Borrowed, unparsed views of the API's JSON request bodies, generated from
+//! `openapi/crossborder.yaml` so that every field's wire name is declared
+//! once. The rules that read them live in the modules named after each
+//! request; this file holds only the field lists.
+
+use crate::reader::FieldReader;
+";
+
+/// The properties of an object schema, in the order the spec lists them.
+fn properties(schema: &Value) -> Result<Vec<(&str, &Value)>> {
+    let mapping: &Mapping = schema
+        .get("properties")
+        .and_then(Value::as_mapping)
+        .context("schema without properties")?;
+    mapping
+        .iter()
+        .map(|(k, v)| Ok((k.as_str().context("a property name is not a string")?, v)))
+        .collect()
+}
+
+fn view_of_ref(reference: &str) -> Result<Option<&'static str>> {
+    let name = reference
+        .strip_prefix("#/components/schemas/")
+        .with_context(|| format!("unsupported $ref `{reference}`"))?;
+    Ok(VIEWS.iter().find(|v| v.schema == name).map(|v| v.view))
+}
+
+fn fields_of<'s>(
+    owner: &str,
+    body: &Value,
+    schema: &dyn Fn(&str) -> Result<&'s Value>,
+) -> Result<Vec<Field>> {
+    let required: BTreeSet<&str> = body
+        .get("required")
+        .and_then(Value::as_sequence)
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let props = properties(body).with_context(|| format!("schema `{owner}`"))?;
+    let lower: Vec<String> = props.iter().map(|(k, _)| k.to_lowercase()).collect();
+    let mut fields = Vec::new();
+    for (wire, property) in props {
+        let wire = wire.to_owned();
+        let mut kind = Kind::Text;
+        let plain;
+        if let Some(reference) = property.get("$ref").and_then(Value::as_str) {
+            plain = false;
+            if let Some(view) = view_of_ref(reference)? {
+                kind = Kind::Object(view);
+            } else {
+                // A component that is not an object view (Currency, an
+                // amount, an enum) is read as its raw text.
+                let name = reference.trim_start_matches("#/components/schemas/");
+                let target = schema(name)?;
+                if target.get("type").and_then(Value::as_str) == Some("object") {
+                    if let Some(values) = target
+                        .get("additionalProperties")
+                        .and_then(|a| a.get("$ref"))
+                        .and_then(Value::as_str)
+                    {
+                        let view = view_of_ref(values)?.with_context(|| {
+                            format!("`{owner}.{wire}`: map values have no view")
+                        })?;
+                        kind = Kind::Map(view);
+                    } else {
+                        bail!("`{owner}.{wire}` refers to object `{name}`, which has no view in xtask/src/views.rs");
+                    }
+                }
+            }
+        } else {
+            match property.get("type").and_then(Value::as_str) {
+                Some("string") => {
+                    plain = !["enum", "pattern", "minLength", "maxLength", "format"]
+                        .iter()
+                        .any(|k| property.get(*k).is_some());
+                }
+                Some("number") | Some("integer") => plain = false,
+                Some("boolean") => {
+                    kind = Kind::Flag;
+                    plain = false;
+                }
+                Some("array")
+                    if property
+                        .get("items")
+                        .and_then(|i| i.get("type"))
+                        .and_then(Value::as_str)
+                        == Some("string") =>
+                {
+                    kind = Kind::List;
+                    plain = false;
+                }
+                other => bail!("`{owner}.{wire}`: unsupported property type {other:?}"),
+            }
+        }
+        // Names that differ only by case (`TIN`, `tin`) get distinct
+        // identifiers, as in the generated client.
+        let clashes = lower.iter().filter(|l| **l == wire.to_lowercase()).count() > 1;
+        let mut ident = wire.to_snake_case();
+        if clashes && wire.chars().all(|c| !c.is_ascii_lowercase()) {
+            ident.push_str("_uppercase");
+        }
+        let ident = match ident.as_str() {
+            "type" => "kind".to_owned(),
+            _ => ident,
+        };
+        let constant = ident.to_shouty_snake_case();
+        let description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
+        let doc = match (description, required.contains(wire.as_str())) {
+            (Some(d), true) => format!("`{wire}` (required): {d}"),
+            (Some(d), false) => format!("`{wire}`: {d}"),
+            (None, true) => format!("`{wire}` (required)."),
+            (None, false) => format!("`{wire}`."),
+        };
+        fields.push(Field {
+            wire: wire.clone(),
+            ident,
+            constant,
+            kind,
+            required: required.contains(wire.as_str()),
+            plain,
+            doc,
+        });
+    }
+    Ok(fields)
+}
+
+fn rust_type(field: &Field) -> String {
+    match field.kind {
+        Kind::Text => "Option<&'a str>".to_owned(),
+        Kind::Flag => "Option<bool>".to_owned(),
+        Kind::List => "Option<Vec<&'a str>>".to_owned(),
+        Kind::Object(view) if field.required => format!("{view}<'a>"),
+        Kind::Object(view) => format!("Option<{view}<'a>>"),
+        Kind::Map(view) => format!("Vec<(&'a str, {view}<'a>)>"),
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<()> {
+    let view = spec.view;
+    let schema = spec.schema;
+    let copy = fields
+        .iter()
+        .all(|f| !matches!(f.kind, Kind::List | Kind::Map(_)));
+    let flat = fields.iter().all(|f| matches!(f.kind, Kind::Text));
+    let description = body
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+
+    writeln!(out)?;
+    writeln!(
+        out,
+        "/// A borrowed, unparsed view of `{schema}`: {description}"
+    )?;
+    writeln!(out, "///")?;
+    writeln!(
+        out,
+        "/// Each field is the raw value as sent, `None` when absent."
+    )?;
+    let derives = if copy {
+        "Debug, Clone, Copy, Default, PartialEq, Eq"
+    } else {
+        "Debug, Clone, Default, PartialEq, Eq"
+    };
+    writeln!(out, "#[derive({derives})]")?;
+    writeln!(out, "pub struct {view}<'a> {{")?;
+    for field in fields {
+        writeln!(out, "    #[doc = \"{}\"]", escape(&field.doc))?;
+        writeln!(out, "    pub {}: {},", field.ident, rust_type(field))?;
+    }
+    writeln!(out, "}}")?;
+    writeln!(out)?;
+
+    writeln!(out, "impl<'a> {view}<'a> {{")?;
+    for field in fields {
+        writeln!(
+            out,
+            "    /// Wire name of [`{view}::{}`].\n    pub const {}: &'static str = \"{}\";",
+            field.ident, field.constant, field.wire
+        )?;
+    }
+    writeln!(
+        out,
+        "    /// Every wire name, in the order of the specification.\n    pub const WIRE_NAMES: [&'static str; {}] = [{}];",
+        fields.len(),
+        fields
+            .iter()
+            .map(|f| format!("Self::{}", f.constant))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )?;
+    let required: Vec<&Field> = fields.iter().filter(|f| f.required).collect();
+    writeln!(
+        out,
+        "    /// The wire names the specification requires.\n    pub const REQUIRED: [&'static str; {}] = [{}];",
+        required.len(),
+        required
+            .iter()
+            .map(|f| format!("Self::{}", f.constant))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )?;
+
+    writeln!(out, "    /// Reads the view field by field from `reader`.")?;
+    writeln!(
+        out,
+        "    pub fn read<R: FieldReader<'a>>(reader: &mut R) -> {view}<'a> {{"
+    )?;
+    writeln!(out, "        {view} {{")?;
+    for field in fields {
+        let c = &field.constant;
+        let expr = match field.kind {
+            Kind::Text => format!("reader.text(Self::{c})"),
+            Kind::Flag => format!("reader.flag(Self::{c})"),
+            Kind::List => format!("reader.list(Self::{c})"),
+            Kind::Object(v) if field.required => {
+                format!("reader.object(Self::{c}, {v}::read).unwrap_or_default()")
+            }
+            Kind::Object(v) => format!("reader.object(Self::{c}, {v}::read)"),
+            Kind::Map(v) => format!("reader.map(Self::{c}, {v}::read).unwrap_or_default()"),
+        };
+        writeln!(out, "            {}: {expr},", field.ident)?;
+    }
+    writeln!(out, "        }}\n    }}")?;
+
+    if flat {
+        writeln!(
+            out,
+            "    /// The field with the given wire name (`None` for an unknown name or an absent field).
+    pub fn get(&self, wire_name: &str) -> Option<&'a str> {{
+        match wire_name {{"
+        )?;
+        for field in fields {
+            writeln!(
+                out,
+                "            Self::{} => self.{},",
+                field.constant, field.ident
+            )?;
+        }
+        writeln!(
+            out,
+            "            _ => None,
+        }}
+    }}
+    /// Builds the view by asking `lookup` for each wire name, for callers
+    /// that hold the request as a map (a JSON object, CLI flags).
+    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> {view}<'a> {{
+        {view} {{"
+        )?;
+        for field in fields {
+            writeln!(
+                out,
+                "            {}: lookup(Self::{}),",
+                field.ident, field.constant
+            )?;
+        }
+        writeln!(out, "        }}\n    }}")?;
+    }
+    writeln!(out, "}}")?;
+
+    if let Some(name) = spec.text_macro {
+        let plain: Vec<&Field> = fields
+            .iter()
+            .filter(|f| f.plain && !f.required && !f.wire.eq_ignore_ascii_case("tin"))
+            .collect();
+        writeln!(out)?;
+        writeln!(
+            out,
+            "/// Calls `$callback! {{ (ident, \"wireName\", \"doc\"), ... }}` with the optional text
+/// fields of `{schema}` that have no rule of their own in the specification, so a typed
+/// request can declare them without naming them again.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! {name} {{
+    ($callback:ident) => {{
+        $callback! {{"
+        )?;
+        for field in plain {
+            writeln!(
+                out,
+                "            ({}, \"{}\", \"{}\"),",
+                field.ident,
+                field.wire,
+                escape(&field.doc)
+            )?;
+        }
+        writeln!(out, "        }}\n    }};\n}}")?;
+    }
+    Ok(())
+}
