@@ -3,8 +3,8 @@
 //! `crossborder-core`'s rules read, derived from the spec so that each
 //! field's wire name is declared once (in `openapi/crossborder.yaml`).
 //!
-//! Each view is a struct of `Option<&str>` (strings, numbers and enums as
-//! their raw text), `Option<bool>`, `Option<Vec<&str>>` (string arrays),
+//! Each view is a struct of `Option<&str>` (strings and enums as their
+//! raw text, JSON numbers as their exact text), `Option<bool>`, `Option<Vec<&str>>` (string arrays),
 //! nested views (a required object is its view, defaulted when absent; an
 //! optional one is `Option<view>`) and `Vec<(&str, view)>` for maps. Every
 //! view gets its wire-name constants, `WIRE_NAMES`, `REQUIRED` and a
@@ -118,6 +118,8 @@ const VIEWS: &[ViewSpec] = &[
 /// How a property is held in a view.
 enum Kind {
     Text,
+    /// A JSON number (an `Amount`), read as its exact text.
+    Number,
     Flag,
     List,
     /// A nested object and its view; `required` decides `View` or `Option<View>`.
@@ -226,7 +228,12 @@ fn fields_of<'s>(
                 // amount, an enum) is read as its raw text.
                 let name = reference.trim_start_matches("#/components/schemas/");
                 let target = schema(name)?;
-                if target.get("type").and_then(Value::as_str) == Some("object") {
+                if matches!(
+                    target.get("type").and_then(Value::as_str),
+                    Some("number" | "integer")
+                ) {
+                    kind = Kind::Number;
+                } else if target.get("type").and_then(Value::as_str) == Some("object") {
                     if let Some(values) = target
                         .get("additionalProperties")
                         .and_then(|a| a.get("$ref"))
@@ -248,7 +255,10 @@ fn fields_of<'s>(
                         .iter()
                         .any(|k| property.get(*k).is_some());
                 }
-                Some("number") | Some("integer") => plain = false,
+                Some("number") | Some("integer") => {
+                    kind = Kind::Number;
+                    plain = false;
+                }
                 Some("boolean") => {
                     kind = Kind::Flag;
                     plain = false;
@@ -303,7 +313,7 @@ fn fields_of<'s>(
 
 fn rust_type(field: &Field) -> String {
     match field.kind {
-        Kind::Text => "Option<&'a str>".to_owned(),
+        Kind::Text | Kind::Number => "Option<&'a str>".to_owned(),
         Kind::Flag => "Option<bool>".to_owned(),
         Kind::List => "Option<Vec<&'a str>>".to_owned(),
         Kind::Object(view) if field.required => format!("{view}<'a>"),
@@ -322,7 +332,9 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
     let copy = fields
         .iter()
         .all(|f| !matches!(f.kind, Kind::List | Kind::Map(_)));
-    let flat = fields.iter().all(|f| matches!(f.kind, Kind::Text));
+    let flat = fields
+        .iter()
+        .all(|f| matches!(f.kind, Kind::Text | Kind::Number));
     let description = body
         .get("description")
         .and_then(Value::as_str)
@@ -393,6 +405,7 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
         let c = &field.constant;
         let expr = match field.kind {
             Kind::Text => format!("reader.text(Self::{c})"),
+            Kind::Number => format!("reader.number(Self::{c})"),
             Kind::Flag => format!("reader.flag(Self::{c})"),
             Kind::List => format!("reader.list(Self::{c})"),
             Kind::Object(v) if field.required => {

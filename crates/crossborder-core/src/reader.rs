@@ -20,6 +20,7 @@
 ///
 /// impl<'a> FieldReader<'a> for Names {
 ///     fn text(&mut self, name: &'static str) -> Option<&'a str> { Some(name) }
+///     fn number(&mut self, _: &'static str) -> Option<&'a str> { None }
 ///     fn flag(&mut self, _: &'static str) -> Option<bool> { None }
 ///     fn list(&mut self, _: &'static str) -> Option<Vec<&'a str>> { None }
 ///     fn object<T>(&mut self, _: &'static str, _: impl FnOnce(&mut Self) -> T) -> Option<T> { None }
@@ -30,8 +31,10 @@
 /// assert_eq!(fields.sort_code, Some("sortCode"));
 /// ```
 pub trait FieldReader<'a> {
-    /// A string field (or a number, read as its exact text).
+    /// A string field.
     fn text(&mut self, name: &'static str) -> Option<&'a str>;
+    /// A JSON number field, as its exact decimal text (never through `f64`).
+    fn number(&mut self, name: &'static str) -> Option<&'a str>;
     /// A boolean field.
     fn flag(&mut self, name: &'static str) -> Option<bool>;
     /// An array of strings.

@@ -235,7 +235,7 @@ impl<'a> CollectionFields<'a> {
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> CollectionFields<'a> {
         CollectionFields {
-            amount: reader.text(Self::AMOUNT),
+            amount: reader.number(Self::AMOUNT),
             from_currency: reader.text(Self::FROM_CURRENCY),
             to_currency: reader.text(Self::TO_CURRENCY),
             payment_reference: reader.text(Self::PAYMENT_REFERENCE),
@@ -301,7 +301,7 @@ impl<'a> SimulateFundingFields<'a> {
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> SimulateFundingFields<'a> {
         SimulateFundingFields {
             currency: reader.text(Self::CURRENCY),
-            amount: reader.text(Self::AMOUNT),
+            amount: reader.number(Self::AMOUNT),
             narration: reader.text(Self::NARRATION),
             session_id: reader.text(Self::SESSION_ID),
         }

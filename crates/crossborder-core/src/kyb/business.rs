@@ -179,13 +179,14 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
     if mode == Mode::Create && fields.has_website == Some(true) {
         if present(fields.business_website).is_none() {
             collector.push(
-                "businessWebsite",
+                BusinessFields::BUSINESS_WEBSITE,
                 Rule::Required,
                 "is required when hasWebsite is true",
             );
         }
     } else if mode == Mode::Update {
-        mode.field(&mut collector, "businessWebsite", fields.business_website);
+        let website = fields.business_website;
+        mode.field(&mut collector, BusinessFields::BUSINESS_WEBSITE, website);
     }
 
     if let Some(source) = &fields.source_of_fund {
