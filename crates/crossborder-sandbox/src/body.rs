@@ -1,0 +1,359 @@
+//! A JSON request body decoded once into a tree, and the
+//! [`FieldReader`] that the generated views of `crossborder-core` read it
+//! through: every operation reads its body the same way, so the same
+//! mistake is reported the same way everywhere.
+//!
+//! Strings are unescaped once, numbers keep their exact text (never
+//! through `f64`), and the reader records a violation for each field of the
+//! wrong type (naming its path, `businessAddress.city`) and reads it as
+//! absent, so the validator still sees, and reports, every other field.
+
+use std::collections::BTreeMap;
+
+use crossborder_core::{FieldReader, Rule, Violation};
+use rust_decimal::Decimal;
+use serde_json::value::RawValue;
+
+use crate::amount::{amount_key, check_max_amount};
+use crate::error::ApiError;
+use crate::json::Object;
+
+/// A decoded JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    Null,
+    Bool(bool),
+    /// A number: its value when it can be held exactly, and its text
+    /// without trailing zeros (`1e3` and `1000.00` are `1000`), which is
+    /// what the validators and idempotency compare.
+    Number(Option<Decimal>, String),
+    Text(String),
+    List(Vec<Node>),
+    Object(BTreeMap<String, Node>),
+}
+
+impl Node {
+    fn decode(raw: &RawValue) -> Result<Node, ApiError> {
+        let text = raw.get().trim_start();
+        let malformed = |error: serde_json::Error| {
+            ApiError::bad_request(format!("Malformed JSON body: {error}"))
+        };
+        Ok(match text.as_bytes().first() {
+            Some(b'{') => {
+                let object: Object = serde_json::from_str(text).map_err(malformed)?;
+                Node::Object(decode_object(&object)?)
+            }
+            Some(b'[') => {
+                let items: Vec<Box<RawValue>> = serde_json::from_str(text).map_err(malformed)?;
+                Node::List(
+                    items
+                        .iter()
+                        .map(|item| Node::decode(item))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            Some(b'"') => Node::Text(serde_json::from_str(text).map_err(malformed)?),
+            Some(b't' | b'f') => Node::Bool(serde_json::from_str(text).map_err(malformed)?),
+            Some(b'n') => Node::Null,
+            _ => {
+                let text = text.trim_end();
+                let value = if text.contains(['e', 'E']) {
+                    Decimal::from_scientific(text).ok()
+                } else {
+                    Decimal::from_str_exact(text).ok()
+                };
+                let normalised = value.map_or_else(|| text.to_owned(), amount_key);
+                Node::Number(value, normalised)
+            }
+        })
+    }
+}
+
+fn decode_object(object: &Object) -> Result<BTreeMap<String, Node>, ApiError> {
+    object
+        .iter()
+        .map(|(key, raw)| Ok((key.clone(), Node::decode(raw)?)))
+        .collect()
+}
+
+/// A request body, decoded.
+#[derive(Debug)]
+pub(crate) struct Body {
+    root: BTreeMap<String, Node>,
+}
+
+impl Body {
+    /// Decodes a body already parsed as a JSON object.
+    pub(crate) fn decode(object: &Object) -> Result<Body, ApiError> {
+        Ok(Body {
+            root: decode_object(object)?,
+        })
+    }
+
+    /// A reader of the top-level object, with no violation yet.
+    pub(crate) fn reader(&self) -> BodyReader<'_> {
+        BodyReader {
+            current: &self.root,
+            prefix: String::new(),
+            violations: Vec::new(),
+        }
+    }
+
+    /// Whether the top-level field `name` was sent with a value (`null`
+    /// counts as not sent).
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.root
+            .get(name)
+            .is_some_and(|node| !matches!(node, Node::Null))
+    }
+}
+
+/// Reads a [`Body`] for a generated view, recording wrong types.
+pub(crate) struct BodyReader<'a> {
+    current: &'a BTreeMap<String, Node>,
+    prefix: String,
+    violations: Vec<Violation>,
+}
+
+impl<'a> BodyReader<'a> {
+    /// The violations recorded while reading: one per field of the wrong
+    /// type, in reading (spec) order.
+    pub(crate) fn into_violations(self) -> Vec<Violation> {
+        self.violations
+    }
+
+    fn path(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    fn wrong_type(&mut self, name: &str, message: &str) {
+        let path = self.path(name);
+        self.violations
+            .push(Violation::new(path, Rule::InvalidFormat, message));
+    }
+
+    fn node(&self, name: &str) -> Option<&'a Node> {
+        self.current.get(name)
+    }
+
+    fn descend<T>(
+        &mut self,
+        object: &'a BTreeMap<String, Node>,
+        path: String,
+        read: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let outer = std::mem::replace(&mut self.current, object);
+        let outer_prefix = std::mem::replace(&mut self.prefix, format!("{path}."));
+        let value = read(self);
+        self.current = outer;
+        self.prefix = outer_prefix;
+        value
+    }
+}
+
+impl<'a> FieldReader<'a> for BodyReader<'a> {
+    fn text(&mut self, name: &'static str) -> Option<&'a str> {
+        match self.node(name)? {
+            Node::Text(text) => Some(text),
+            _ => {
+                self.wrong_type(name, "must be a string");
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, name: &'static str) -> Option<&'a str> {
+        let Some(Node::Number(value, text)) = self.node(name) else {
+            self.node(name)?;
+            self.wrong_type(name, "must be a number");
+            return None;
+        };
+        let Some(amount) = value else {
+            let path = self.path(name);
+            self.violations.push(Violation::new(
+                path,
+                Rule::InvalidFormat,
+                "has more digits than can be represented exactly",
+            ));
+            return None;
+        };
+        match check_max_amount(&self.path(name), *amount) {
+            Ok(_) => Some(text),
+            Err(violation) => {
+                self.violations.push(violation);
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, name: &'static str) -> Option<bool> {
+        match self.node(name)? {
+            Node::Bool(value) => Some(*value),
+            _ => {
+                self.wrong_type(name, "must be a boolean");
+                None
+            }
+        }
+    }
+
+    fn list(&mut self, name: &'static str) -> Option<Vec<&'a str>> {
+        let Some(Node::List(items)) = self.node(name) else {
+            self.node(name)?;
+            self.wrong_type(name, "must be an array of strings");
+            return None;
+        };
+        let texts: Option<Vec<&'a str>> = items
+            .iter()
+            .map(|item| match item {
+                Node::Text(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        if texts.is_none() {
+            self.wrong_type(name, "must be an array of strings");
+        }
+        texts
+    }
+
+    fn object<T>(&mut self, name: &'static str, read: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        let Some(Node::Object(object)) = self.node(name) else {
+            self.node(name)?;
+            self.wrong_type(name, "must be an object");
+            return None;
+        };
+        let path = self.path(name);
+        Some(self.descend(object, path, read))
+    }
+
+    fn map<T>(
+        &mut self,
+        name: &'static str,
+        mut read: impl FnMut(&mut Self) -> T,
+    ) -> Option<Vec<(&'a str, T)>> {
+        let Some(Node::Object(map)) = self.node(name) else {
+            self.node(name)?;
+            self.wrong_type(name, "must be an object");
+            return None;
+        };
+        let mut entries = Vec::with_capacity(map.len());
+        for (key, value) in map {
+            let path = format!("{}.{key}", self.path(name));
+            match value {
+                Node::Object(object) => {
+                    entries.push((key.as_str(), self.descend(object, path, &mut read)));
+                }
+                _ => {
+                    self.violations.push(Violation::new(
+                        path,
+                        Rule::InvalidFormat,
+                        "must be an object",
+                    ));
+                }
+            }
+        }
+        Some(entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossborder_core::collection::CollectionFields;
+    use crossborder_core::kyb::BusinessFields;
+    use crossborder_core::payout::PayoutFields;
+
+    use super::*;
+    use crate::json::parse_object;
+
+    fn parse(text: &str) -> Body {
+        Body::decode(&parse_object(text.as_bytes()).unwrap()).unwrap()
+    }
+
+    fn messages(violations: &[Violation]) -> Vec<String> {
+        violations.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_wrong_type_is_recorded_and_read_as_absent() {
+        let body = parse(r#"{"sessionId": 5, "amount": "10", "sortCode": "12-34-56", "x": 1}"#);
+        let mut reader = body.reader();
+        let view = PayoutFields::read(&mut reader);
+        assert_eq!(view.session_id, None);
+        assert_eq!(view.amount, Some("10"));
+        assert_eq!(view.sort_code, Some("12-34-56"));
+        assert_eq!(
+            messages(&reader.into_violations()),
+            ["sessionId: must be a string"]
+        );
+    }
+
+    #[test]
+    fn numbers_are_exact_and_normalised() {
+        let body = parse(r#"{"amount": 1e3, "fromCurrency": "NGN"}"#);
+        let mut reader = body.reader();
+        assert_eq!(CollectionFields::read(&mut reader).amount, Some("1000"));
+        assert!(reader.into_violations().is_empty());
+
+        let body = parse(
+            r#"{"amount": "10", "paymentReference": 7, "toCurrency": null,
+                "rateKey": 1.00000000000000000000000000000001}"#,
+        );
+        let mut reader = body.reader();
+        let view = CollectionFields::read(&mut reader);
+        assert_eq!(view.amount, None);
+        assert_eq!(
+            messages(&reader.into_violations()),
+            [
+                "amount: must be a number",
+                "toCurrency: must be a string",
+                "paymentReference: must be a string",
+                "rateKey: must be a string",
+            ]
+        );
+
+        let body = parse(r#"{"amount": 1.00000000000000000000000000000001}"#);
+        let mut reader = body.reader();
+        CollectionFields::read(&mut reader);
+        assert_eq!(
+            messages(&reader.into_violations()),
+            ["amount: has more digits than can be represented exactly"]
+        );
+        let body = parse(r#"{"amount": 1000000000000000.01}"#);
+        let mut reader = body.reader();
+        CollectionFields::read(&mut reader);
+        assert_eq!(
+            messages(&reader.into_violations()),
+            ["amount: must be at most 1000000000000000"]
+        );
+    }
+
+    #[test]
+    fn nested_objects_maps_and_lists_name_their_path() {
+        let body = parse(
+            r#"{"businessAddress": {"city": 1, "street": "Marina"},
+                "operatingAddress": "nowhere",
+                "documents": {"cac": {"url": "https://f/c.pdf", "key": 2}, "bank_statement": 3},
+                "activities": ["a", 1], "hasWebsite": "yes",
+                "monthlyTransactionVolume": {"currency": "NGN", "amount": 5}}"#,
+        );
+        let mut reader = body.reader();
+        let view = BusinessFields::read(&mut reader);
+        assert_eq!(view.business_address.street, Some("Marina"));
+        assert_eq!(view.business_address.city, None);
+        assert_eq!(view.operating_address, None);
+        assert_eq!(view.documents.len(), 1);
+        assert_eq!(view.documents[0].0, "cac");
+        assert_eq!(view.documents[0].1.url, Some("https://f/c.pdf"));
+        assert_eq!(
+            messages(&reader.into_violations()),
+            [
+                "businessAddress.city: must be a string",
+                "operatingAddress: must be an object",
+                "documents.bank_statement: must be an object",
+                "documents.cac.key: must be a string",
+                "activities: must be an array of strings",
+                "monthlyTransactionVolume.amount: must be a string",
+                "hasWebsite: must be a boolean",
+            ]
+        );
+    }
+}
