@@ -11,8 +11,8 @@ use crossborder::{
     CreateBusinessRequest, Currency, DocumentLink, Documents, Error, IdType,
     MonthlyTransactionVolume, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
     PersonRole, ProofOfAddress, ProofOfAddressType, QuoteRequest, Rail, ResolveAccountRequest,
-    SimulateFundingRequest, TransactionStatus, TransactionType, UpdateBusinessRequest, WaitOptions,
-    USER_AGENT_VALUE,
+    SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
+    UpdateBusinessRequest, WaitOptions, USER_AGENT_VALUE,
 };
 use serde_json::{json, Value};
 use wiremock::matchers::{body_json, header, method, path, query_param};
@@ -839,6 +839,54 @@ async fn invalid_business_is_not_sent() {
     assert!(fields.contains(&"email"), "{fields:?}");
     assert!(fields.contains(&"documents.selfie"), "{fields:?}");
     assert!(fields.contains(&"documents"), "{fields:?}");
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+/// The rules of `monthlyTransactionVolume` and `sourceOfFund` are core's
+/// (they were the sandbox's alone), so the SDK refuses before sending, on
+/// create and on update alike.
+#[tokio::test]
+async fn volume_and_source_of_fund_rules_apply_before_sending() {
+    let (server, client) = setup().await;
+    let mut request = example_business();
+    request.details.monthly_transaction_volume = Some(MonthlyTransactionVolume {
+        currency: Currency::Ngn,
+        amount: dec("-5"),
+    });
+    request.details.source_of_fund = Some(SourceOfFund {
+        url: Some("https://files.crossborder.invalid/kyb/sof.pdf".into()),
+        kind: " ".into(),
+        name: None,
+    });
+    let expected = [
+        "monthlyTransactionVolume.amount: must be a decimal number such as 1500.50",
+        "sourceOfFund.type: is required",
+    ];
+    let error = client.businesses().create(&request).await.unwrap_err();
+    let messages: Vec<String> = error
+        .violations()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(messages, expected);
+
+    let changes = UpdateBusinessRequest {
+        details: request.details.clone(),
+        ..UpdateBusinessRequest::default()
+    };
+    let error = client
+        .businesses()
+        .update("biz_3M8QK2", &changes)
+        .await
+        .unwrap_err();
+    let messages: Vec<String> = error
+        .violations()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(messages, expected);
     assert!(server.received_requests().await.unwrap().is_empty());
 }
 
