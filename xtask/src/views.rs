@@ -483,3 +483,62 @@ macro_rules! {name} {{
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> String {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap()
+    }
+
+    /// A plain text field added to the payout request reaches the view, its
+    /// wire-name list and reader, and the macro the SDK declares its typed
+    /// request from: no other edit is needed.
+    #[test]
+    fn a_new_payout_field_reaches_every_list() {
+        let text = spec().replacen(
+            "        recipientName:\n",
+            "        purposeCode:\n          type: string\n        recipientName:\n",
+            1,
+        );
+        let views = generate(&text).unwrap();
+        assert!(views.contains("    pub purpose_code: Option<&'a str>,\n"));
+        assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));
+        assert!(views.contains("Self::SWIFT_CODE, Self::PURPOSE_CODE, Self::RECIPIENT_NAME]"));
+        assert!(views.contains("            purpose_code: reader.text(Self::PURPOSE_CODE),\n"));
+        assert!(
+            views.contains("            (purpose_code, \"purposeCode\", \"`purposeCode`.\"),\n")
+        );
+    }
+
+    /// A field with a rule of its own is left to the hand-written code, and
+    /// an update field that the create request lacks is an error.
+    #[test]
+    fn constrained_fields_and_stray_update_fields() {
+        let views = generate(&spec()).unwrap();
+        let macro_body = &views[views.find("macro_rules! payout_text_fields").unwrap()..];
+        let macro_body = &macro_body[..macro_body.find("\n}\n").unwrap()];
+        assert!(
+            !macro_body.contains("(narration,"),
+            "maxLength: hand-written"
+        );
+        assert!(
+            !macro_body.contains("(session_id,"),
+            "required: hand-written"
+        );
+        assert!(macro_body.contains("(swift_code, \"swiftCode\""));
+
+        let text = spec().replacen(
+            "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n",
+            "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n        nickname:\n          type: string\n",
+            1,
+        );
+        let error = generate(&text).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "`UpdateBusinessRequest.nickname` is not a property of `CreateBusinessRequest`, whose view `BusinessFields` it shares"
+        );
+    }
+}
