@@ -58,7 +58,10 @@ pub mod kyb;
 pub mod money;
 pub mod payout;
 pub mod rail;
+pub mod resolve;
+mod url;
 pub mod violation;
+pub mod webhook;
 
 pub use amount::{validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
@@ -66,4 +69,5 @@ pub use money::{decimal_places, parse_amount, AmountError, Money, MoneyError, Mo
 pub use rail::{Rail, UnknownRail};
 pub use reader::FieldReader;
 pub use rust_decimal::Decimal;
+pub use url::is_http_url;
 pub use violation::{Rule, Violation, Violations};

@@ -11,12 +11,13 @@
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Bank, BankListResponse, ResolveBankResponse, ResolvedAccount};
-use crossborder_core::{Currency, Rule, Violation};
+use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
+use crossborder_core::Currency;
 
 use crate::auth::Caller;
+use crate::body::Body;
 use crate::error::ApiError;
-use crate::json::{JsonObject, Reader};
-use crate::params::{currency_field, currency_param, required, PathParams};
+use crate::params::{currency_param, PathParams};
 use crate::state::AppState;
 
 /// The account number that never resolves and whose payouts fail.
@@ -164,38 +165,12 @@ pub(crate) async fn bank_list(
 pub(crate) async fn resolve_bank(
     State(_state): State<AppState>,
     _caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<ResolveBankResponse>, ApiError> {
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let account_number = reader.string("accountNumber", &mut violations);
-    let bank_code = reader.string("bankCode", &mut violations);
-    let from = reader.string("fromCurrency", &mut violations);
-    let to = reader.string("toCurrency", &mut violations);
-
-    let account_number = required(&mut violations, "accountNumber", account_number);
-    if let Some(number) = &account_number {
-        let shape_ok =
-            (6..=34).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_alphanumeric());
-        if !shape_ok {
-            violations.push(Violation::new(
-                "accountNumber",
-                Rule::InvalidFormat,
-                "must be 6 to 34 letters or digits",
-            ));
-        }
-    }
-    let bank_code = required(&mut violations, "bankCode", bank_code);
-    let _from = currency_field(&mut violations, "fromCurrency", from);
-    let to = currency_field(&mut violations, "toCurrency", to);
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
-    let (Some(account_number), Some(bank_code), Some(to)) = (account_number, bank_code, to) else {
-        return Err(ApiError::bad_request(
-            "accountNumber, bankCode and toCurrency are required",
-        ));
-    };
+    let (view, read) = body.read(ResolveBankFields::read);
+    let to = ApiError::checked(read, validate_resolve_bank(&view))?.to;
+    let account_number = view.account_number.unwrap_or_default().trim().to_owned();
+    let bank_code = view.bank_code.unwrap_or_default().trim().to_owned();
 
     if bank_name(to, &bank_code).is_none() {
         return Err(ApiError::bad_request(format!(

@@ -14,9 +14,13 @@ use crossborder_core::{FieldReader, Rule, Violation};
 use rust_decimal::Decimal;
 use serde_json::value::RawValue;
 
+use axum::extract::{FromRequest, Request};
+
 use crate::amount::{amount_key, check_max_amount};
 use crate::error::ApiError;
-use crate::json::Object;
+use crate::idempotency::WireFields;
+use crate::json::{parse_object, read_body, Object};
+use crate::state::AppState;
 
 /// A decoded JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,13 +80,44 @@ fn decode_object(object: &Object) -> Result<BTreeMap<String, Node>, ApiError> {
         .collect()
 }
 
-/// A request body, decoded.
+/// The object a value of the wrong type reads as.
+static EMPTY: BTreeMap<String, Node> = BTreeMap::new();
+
+/// A request body, decoded: a JSON object of at most
+/// [`SandboxConfig::max_json_body_bytes`](crate::SandboxConfig::max_json_body_bytes).
+///
+/// Rejections: 413 over the limit, 400 `Request body must be a JSON object`
+/// for an empty body or another JSON value, 400 `Malformed JSON body: ...`
+/// for text that is not JSON.
 #[derive(Debug)]
 pub(crate) struct Body {
     root: BTreeMap<String, Node>,
 }
 
+impl FromRequest<AppState> for Body {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let limit = state.config().max_json_body_bytes;
+        let (parts, body) = request.into_parts();
+        let bytes = read_body(&parts.headers, body, limit).await?;
+        Body::decode(&parse_object(&bytes)?)
+    }
+}
+
 impl Body {
+    /// Reads the body into a view with the view's generated `read`, and
+    /// returns it with the violations of fields of the wrong type (each
+    /// then read as absent), for [`ApiError::checked`].
+    pub(crate) fn read<'a, V>(
+        &'a self,
+        read: impl FnOnce(&mut BodyReader<'a>) -> V,
+    ) -> (V, Vec<Violation>) {
+        let mut reader = self.reader();
+        let view = read(&mut reader);
+        (view, reader.into_violations())
+    }
+
     /// Decodes a body already parsed as a JSON object.
     pub(crate) fn decode(object: &Object) -> Result<Body, ApiError> {
         Ok(Body {
@@ -106,6 +141,18 @@ impl Body {
             .get(name)
             .is_some_and(|node| !matches!(node, Node::Null))
     }
+}
+
+/// The fields of a flat view that were read, by wire name: what
+/// idempotency compares to tell a repeat from a different request.
+pub(crate) fn wire_fields<'a>(
+    names: &[&'static str],
+    get: impl Fn(&str) -> Option<&'a str>,
+) -> WireFields {
+    names
+        .iter()
+        .filter_map(|name| Some((*name, get(name)?.to_owned())))
+        .collect()
 }
 
 /// Reads a [`Body`] for a generated view, recording wrong types.
@@ -243,11 +290,14 @@ impl<'a> FieldReader<'a> for BodyReader<'a> {
                     entries.push((key.as_str(), self.descend(object, path, &mut read)));
                 }
                 _ => {
+                    // The key was sent, so it counts (a required document is
+                    // not also reported missing); its parts read as absent.
                     self.violations.push(Violation::new(
-                        path,
+                        path.clone(),
                         Rule::InvalidFormat,
                         "must be an object",
                     ));
+                    entries.push((key.as_str(), self.descend(&EMPTY, path, &mut read)));
                 }
             }
         }
@@ -288,10 +338,12 @@ mod tests {
 
     #[test]
     fn numbers_are_exact_and_normalised() {
-        let body = parse(r#"{"amount": 1e3, "fromCurrency": "NGN"}"#);
-        let mut reader = body.reader();
-        assert_eq!(CollectionFields::read(&mut reader).amount, Some("1000"));
-        assert!(reader.into_violations().is_empty());
+        for (sent, read) in [("1e3", "1000"), ("100.50", "100.5"), ("-5", "-5")] {
+            let body = parse(&format!(r#"{{"amount": {sent}}}"#));
+            let (view, violations) = body.read(CollectionFields::read);
+            assert_eq!(view.amount, Some(read));
+            assert!(violations.is_empty());
+        }
 
         let body = parse(
             r#"{"amount": "10", "paymentReference": 7, "toCurrency": null,
@@ -340,9 +392,11 @@ mod tests {
         assert_eq!(view.business_address.street, Some("Marina"));
         assert_eq!(view.business_address.city, None);
         assert_eq!(view.operating_address, None);
-        assert_eq!(view.documents.len(), 1);
-        assert_eq!(view.documents[0].0, "cac");
-        assert_eq!(view.documents[0].1.url, Some("https://f/c.pdf"));
+        assert_eq!(view.documents.len(), 2);
+        assert_eq!(view.documents[0].0, "bank_statement");
+        assert_eq!(view.documents[0].1, Default::default());
+        assert_eq!(view.documents[1].0, "cac");
+        assert_eq!(view.documents[1].1.url, Some("https://f/c.pdf"));
         assert_eq!(
             messages(&reader.into_violations()),
             [

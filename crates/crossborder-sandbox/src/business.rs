@@ -35,15 +35,13 @@ use axum::extract::State;
 use axum::Json;
 use crossborder_api::types;
 use crossborder_core::kyb::{
-    validate_business_create, validate_business_update, validate_person, AddressFields,
-    BusinessFields, BusinessType, DocumentRefFields, NatureOfBusinessFields, PersonFields,
-    PersonRole, ProofOfAddressFields,
+    validate_business_create, validate_business_update, validate_person, BusinessFields,
+    BusinessType, PersonFields, PersonRole,
 };
-use crossborder_core::{parse_amount, Currency, Rule, Violation};
 
 use crate::auth::Caller;
+use crate::body::Body;
 use crate::error::ApiError;
-use crate::json::{JsonObject, Object, Reader};
 use crate::params::PathParams;
 use crate::state::AppState;
 use crate::timestamp::rfc3339;
@@ -162,290 +160,15 @@ impl BusinessRecord {
     }
 }
 
-/// The fields of a business body that are plain strings.
-const STRING_FIELDS: [&str; 22] = [
-    "name",
-    "businessType",
-    "registrationNumber",
-    "email",
-    "phoneNumber",
-    "businessDescription",
-    "businessWebsite",
-    "TIN",
-    "tin",
-    "EIN",
-    "legalName",
-    "address",
-    "placeId",
-    "annualTurnover",
-    "monthlyPaymentsCount",
-    "maxTransferAmount",
-    "customerTypes",
-    "sourceOfFundsDescription",
-    "estimatedAnnualRevenue",
-    "averageMonthlyTransactionVolume",
-    "financialService",
-    "businessPurpose",
-];
-
-/// Every field of a business body the sandbox knows, in the spec's order.
-const KNOWN_FIELDS: [&str; 32] = [
-    "name",
-    "businessType",
-    "registrationNumber",
-    "email",
-    "phoneNumber",
-    "natureOfBusiness",
-    "businessAddress",
-    "operatingAddress",
-    "proofOfAddress",
-    "documents",
-    "businessDescription",
-    "activities",
-    "monthlyTransactionVolume",
-    "hasWebsite",
-    "businessWebsite",
-    "sourceOfFund",
-    "TIN",
-    "tin",
-    "EIN",
-    "legalName",
-    "address",
-    "placeId",
-    "isHighRisk",
-    "annualTurnover",
-    "monthlyPaymentsCount",
-    "maxTransferAmount",
-    "customerTypes",
-    "sourceOfFundsDescription",
-    "estimatedAnnualRevenue",
-    "averageMonthlyTransactionVolume",
-    "financialService",
-    "businessPurpose",
-];
-
-/// An address object read as owned strings.
-#[derive(Debug, Default)]
-struct OwnedAddress {
-    parts: [Option<String>; 6],
-}
-
-const ADDRESS_PARTS: [&str; 6] = [
-    "houseNumber",
-    "street",
-    "city",
-    "state",
-    "zipCode",
-    "subdivision",
-];
-
-impl OwnedAddress {
-    /// The address object `name`, or `None` when it is absent or not an
-    /// object.
-    fn read(
-        reader: &Reader<'_>,
-        name: &str,
-        violations: &mut Vec<Violation>,
-    ) -> Option<OwnedAddress> {
-        let object = reader.object(name, violations)?;
-        let nested = Reader::nested(&object, &reader.path(name));
-        let mut address = OwnedAddress::default();
-        for (slot, part) in address.parts.iter_mut().zip(ADDRESS_PARTS) {
-            *slot = nested.string(part, violations);
-        }
-        Some(address)
-    }
-
-    fn view(&self) -> AddressFields<'_> {
-        let [house_number, street, city, state, zip_code, subdivision] =
-            self.parts.each_ref().map(Option::as_deref);
-        AddressFields {
-            house_number,
-            street,
-            city,
-            state,
-            zip_code,
-            subdivision,
-        }
-    }
-}
-
-/// A document reference object `{ url, key }` read as owned strings.
-#[derive(Debug, Default)]
-struct OwnedLink {
-    url: Option<String>,
-    key: Option<String>,
-}
-
-impl OwnedLink {
-    /// The reference object `name`, or `None` when it is absent or not an
-    /// object.
-    fn read(reader: &Reader<'_>, name: &str, violations: &mut Vec<Violation>) -> Option<OwnedLink> {
-        let object = reader.object(name, violations)?;
-        let nested = Reader::nested(&object, &reader.path(name));
-        Some(OwnedLink {
-            url: nested.string("url", violations),
-            key: nested.string("key", violations),
-        })
-    }
-
-    fn view(&self) -> DocumentRefFields<'_> {
-        DocumentRefFields {
-            url: self.url.as_deref(),
-            key: self.key.as_deref(),
-        }
-    }
-}
-
-/// A business body read as owned values, with type violations.
-#[derive(Debug, Default)]
-struct BusinessBody {
-    strings: BTreeMap<&'static str, String>,
-    nature: [Option<String>; 2],
-    business_address: OwnedAddress,
-    operating_address: Option<OwnedAddress>,
-    proof: [Option<String>; 3],
-    documents: Vec<(String, OwnedLink)>,
-    has_website: Option<bool>,
-}
-
-impl BusinessBody {
-    fn read(body: &Object, violations: &mut Vec<Violation>) -> BusinessBody {
-        let reader = Reader::new(body);
-        let mut read = BusinessBody::default();
-        for name in STRING_FIELDS {
-            if let Some(value) = reader.string(name, violations) {
-                read.strings.insert(name, value);
-            }
-        }
-        if let Some(object) = reader.object("natureOfBusiness", violations) {
-            let nested = Reader::nested(&object, "natureOfBusiness");
-            read.nature = [
-                nested.string("nature", violations),
-                nested.string("code", violations),
-            ];
-        }
-        read.business_address =
-            OwnedAddress::read(&reader, "businessAddress", violations).unwrap_or_default();
-        read.operating_address = OwnedAddress::read(&reader, "operatingAddress", violations);
-        if let Some(object) = reader.object("proofOfAddress", violations) {
-            let nested = Reader::nested(&object, "proofOfAddress");
-            read.proof = [
-                nested.string("url", violations),
-                nested.string("key", violations),
-                nested.string("type", violations),
-            ];
-        }
-        if let Some(documents) = reader.object("documents", violations) {
-            let nested = Reader::nested(&documents, "documents");
-            for key in documents.keys() {
-                let link = OwnedLink::read(&nested, key, violations).unwrap_or_default();
-                read.documents.push((key.clone(), link));
-            }
-        }
-        reader.string_list("activities", violations);
-        if let Some(object) = reader.object("monthlyTransactionVolume", violations) {
-            let nested = Reader::nested(&object, "monthlyTransactionVolume");
-            check_volume(&nested, violations);
-        }
-        read.has_website = reader.boolean("hasWebsite", violations);
-        if let Some(object) = reader.object("sourceOfFund", violations) {
-            let nested = Reader::nested(&object, "sourceOfFund");
-            nested.string("url", violations);
-            nested.string("name", violations);
-            if nested.string("type", violations).is_none()
-                && !violations
-                    .iter()
-                    .any(|violation| violation.field == "sourceOfFund.type")
-            {
-                violations.push(Violation::new(
-                    "sourceOfFund.type",
-                    Rule::Required,
-                    "is required",
-                ));
-            }
-        }
-        reader.boolean("isHighRisk", violations);
-        read
-    }
-
-    fn view(&self) -> BusinessFields<'_> {
-        let string = |name: &str| self.strings.get(name).map(String::as_str);
-        BusinessFields {
-            name: string("name"),
-            business_type: string("businessType"),
-            registration_number: string("registrationNumber"),
-            email: string("email"),
-            phone_number: string("phoneNumber"),
-            nature_of_business: NatureOfBusinessFields {
-                nature: self.nature[0].as_deref(),
-                code: self.nature[1].as_deref(),
-            },
-            business_address: self.business_address.view(),
-            operating_address: self.operating_address.as_ref().map(OwnedAddress::view),
-            proof_of_address: ProofOfAddressFields {
-                url: self.proof[0].as_deref(),
-                key: self.proof[1].as_deref(),
-                kind: self.proof[2].as_deref(),
-            },
-            documents: self
-                .documents
-                .iter()
-                .map(|(key, link)| (key.as_str(), link.view()))
-                .collect(),
-            has_website: self.has_website,
-            business_website: string("businessWebsite"),
-            ..BusinessFields::default()
-        }
-    }
-}
-
-/// `monthlyTransactionVolume`: `{ currency, amount }` with a supported
-/// currency and a decimal string amount.
-fn check_volume(reader: &Reader<'_>, violations: &mut Vec<Violation>) {
-    match reader.string("currency", violations) {
-        Some(code) => {
-            if let Err(error) = code.parse::<Currency>() {
-                violations.push(Violation::new(
-                    reader.path("currency"),
-                    Rule::UnknownCurrency,
-                    error.to_string(),
-                ));
-            }
-        }
-        None => push_required(reader, "currency", violations),
-    }
-    match reader.string("amount", violations) {
-        Some(amount) => {
-            if parse_amount(&amount).is_err() {
-                violations.push(Violation::new(
-                    reader.path("amount"),
-                    Rule::InvalidFormat,
-                    "must be a decimal number such as 1500.50",
-                ));
-            }
-        }
-        None => push_required(reader, "amount", violations),
-    }
-}
-
-fn push_required(reader: &Reader<'_>, name: &str, violations: &mut Vec<Violation>) {
-    let path = reader.path(name);
-    if !violations.iter().any(|violation| violation.field == path) {
-        violations.push(Violation::new(path, Rule::Required, "is required"));
-    }
-}
-
-/// The known fields present in a body, minus `name` and
-/// `registrationNumber`.
-fn reviewed_fields(body: &Object) -> Vec<String> {
-    KNOWN_FIELDS
+/// The fields present in a body, minus `name` and `registrationNumber`
+/// (which cannot be updated, so are never re-reviewed).
+fn reviewed_fields(body: &Body) -> Vec<String> {
+    BusinessFields::WIRE_NAMES
         .iter()
-        .filter(|field| !matches!(**field, "name" | "registrationNumber"))
         .filter(|field| {
-            body.get(**field)
-                .is_some_and(|raw| raw.get().trim() != "null")
+            ![BusinessFields::NAME, BusinessFields::REGISTRATION_NUMBER].contains(field)
         })
+        .filter(|field| body.has(field))
         .map(|field| (*field).to_owned())
         .collect()
 }
@@ -466,17 +189,10 @@ fn business_not_found(id: &str) -> ApiError {
 pub(crate) async fn create_business(
     State(state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<types::BusinessResponse>, ApiError> {
-    let mut violations = Vec::new();
-    let read = BusinessBody::read(&body, &mut violations);
-    let view = read.view();
-    if let Err(rules) = validate_business_create(&view) {
-        violations.extend(rules);
-    }
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
+    let (view, read) = body.read(BusinessFields::read);
+    ApiError::checked(read, validate_business_create(&view))?;
     let (Some(name), Some(business_type), Some(registration_number)) = (
         view.name,
         view.business_type
@@ -549,19 +265,13 @@ pub(crate) async fn update_business(
     State(state): State<AppState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<types::BusinessResponse>, ApiError> {
     if !caller.account().businesses.contains_key(&id) {
         return Err(business_not_found(&id));
     }
-    let mut violations = Vec::new();
-    let read = BusinessBody::read(&body, &mut violations);
-    if let Err(rules) = validate_business_update(&read.view()) {
-        violations.extend(rules);
-    }
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
+    let (view, read) = body.read(BusinessFields::read);
+    ApiError::checked(read, validate_business_update(&view))?;
 
     let now = state.now();
     let mut account = caller.account();
@@ -571,8 +281,7 @@ pub(crate) async fn update_business(
         .ok_or_else(|| business_not_found(&id))?;
     let updated = reviewed_fields(&body);
     if !updated.is_empty() {
-        if let Some(business_type) = read
-            .view()
+        if let Some(business_type) = view
             .business_type
             .and_then(|text| text.parse::<BusinessType>().ok())
         {
@@ -593,7 +302,7 @@ pub(crate) async fn add_director(
     state: State<AppState>,
     caller: Caller,
     id: PathParams<String>,
-    body: JsonObject,
+    body: Body,
 ) -> Result<Json<types::PersonResponse>, ApiError> {
     add_person(state, caller, id, body, PersonRole::Director).await
 }
@@ -603,74 +312,23 @@ pub(crate) async fn add_ubo(
     state: State<AppState>,
     caller: Caller,
     id: PathParams<String>,
-    body: JsonObject,
+    body: Body,
 ) -> Result<Json<types::PersonResponse>, ApiError> {
     add_person(state, caller, id, body, PersonRole::Ubo).await
 }
-
-/// The string fields of a person body, in the spec's order.
-const PERSON_STRING_FIELDS: [&str; 13] = [
-    "firstName",
-    "lastName",
-    "dateOfBirth",
-    "nationality",
-    "phoneNumber",
-    "idNumber",
-    "idType",
-    "idDocumentUrl",
-    "email",
-    "jobTitle",
-    "ownershipPercentage",
-    "middleName",
-    "bvn",
-];
 
 async fn add_person(
     State(state): State<AppState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
-    JsonObject(body): JsonObject,
+    body: Body,
     role: PersonRole,
 ) -> Result<Json<types::PersonResponse>, ApiError> {
     if !caller.account().businesses.contains_key(&id) {
         return Err(business_not_found(&id));
     }
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let mut strings = BTreeMap::new();
-    for name in PERSON_STRING_FIELDS {
-        if let Some(value) = reader.string(name, &mut violations) {
-            strings.insert(name, value);
-        }
-    }
-    let address = OwnedAddress::read(&reader, "address", &mut violations).unwrap_or_default();
-    let document = OwnedLink::read(&reader, "document", &mut violations).unwrap_or_default();
-    let additional = OwnedLink::read(&reader, "additionalDocument", &mut violations);
-    let string = |name: &str| strings.get(name).map(String::as_str);
-    let fields = PersonFields {
-        first_name: string("firstName"),
-        last_name: string("lastName"),
-        date_of_birth: string("dateOfBirth"),
-        nationality: string("nationality"),
-        phone_number: string("phoneNumber"),
-        id_number: string("idNumber"),
-        id_type: string("idType"),
-        id_document_url: string("idDocumentUrl"),
-        address: address.view(),
-        document: document.view(),
-        additional_document: additional.as_ref().map(OwnedLink::view),
-        email: string("email"),
-        job_title: string("jobTitle"),
-        ownership_percentage: string("ownershipPercentage"),
-        middle_name: string("middleName"),
-        bvn: string("bvn"),
-    };
-    if let Err(rules) = validate_person(&fields, role) {
-        violations.extend(rules);
-    }
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
+    let (fields, read) = body.read(PersonFields::read);
+    ApiError::checked(read, validate_person(&fields, role))?;
 
     let now = state.now();
     let person = PersonRecord {

@@ -22,11 +22,10 @@ use crossborder_api::types::TransactionResponse;
 use crossborder_core::collection::{validate_collection, CollectionFields};
 use rust_decimal::Decimal;
 
-use crate::amount::read_amount;
 use crate::auth::Caller;
+use crate::body::{wire_fields, Body};
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
-use crate::json::{JsonObject, Reader};
 use crate::params::PathParams;
 use crate::rates::converted_amount;
 use crate::state::AppState;
@@ -63,36 +62,11 @@ pub(crate) struct CollectionRecord {
 pub(crate) async fn initiate_payment(
     State(state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<TransactionResponse>, ApiError> {
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let mut fields = reader.strings(
-        &[
-            CollectionFields::FROM_CURRENCY,
-            CollectionFields::TO_CURRENCY,
-            CollectionFields::PAYMENT_REFERENCE,
-            CollectionFields::RATE_KEY,
-            CollectionFields::NETWORK,
-        ],
-        &mut violations,
-    );
-    read_amount(
-        &reader,
-        CollectionFields::AMOUNT,
-        &mut fields,
-        &mut violations,
-    );
-    let field = |name| fields.get(name).map(String::as_str);
-    let view = CollectionFields {
-        amount: field(CollectionFields::AMOUNT),
-        from_currency: field(CollectionFields::FROM_CURRENCY),
-        to_currency: field(CollectionFields::TO_CURRENCY),
-        payment_reference: field(CollectionFields::PAYMENT_REFERENCE),
-        rate_key: field(CollectionFields::RATE_KEY),
-        network: field(CollectionFields::NETWORK),
-    };
-    let collection = ApiError::checked(violations, validate_collection(&view))?;
+    let (view, read) = body.read(CollectionFields::read);
+    let fields = wire_fields(&CollectionFields::WIRE_NAMES, |name| view.get(name));
+    let collection = ApiError::checked(read, validate_collection(&view))?;
     let (amount, from, to) = (collection.amount, collection.from, collection.to);
     let reference = view.payment_reference.unwrap_or_default().to_owned();
     let network = view.network.map(str::to_owned);

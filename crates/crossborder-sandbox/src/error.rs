@@ -106,10 +106,17 @@ impl ApiError {
         let broken = read.len();
         if let Err(violations) = &validated {
             for violation in violations.iter() {
-                if !read[..broken]
-                    .iter()
-                    .any(|seen| seen.field == violation.field)
-                {
+                // A field of the wrong type, or inside one, was read as
+                // absent: the validator's "is required" for it would report
+                // the same mistake twice.
+                let within = |seen: &Violation| {
+                    violation.field == seen.field
+                        || violation
+                            .field
+                            .strip_prefix(&*seen.field)
+                            .is_some_and(|rest| rest.starts_with('.'))
+                };
+                if !read[..broken].iter().any(within) {
                     read.push(violation.clone());
                 }
             }

@@ -38,12 +38,11 @@ use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields
 use crossborder_core::{Rule, Violation};
 use rust_decimal::Decimal;
 
-use crate::amount::read_amount;
 use crate::auth::Caller;
+use crate::body::{wire_fields, Body};
 use crate::config::Environment;
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
-use crate::json::{JsonObject, Reader};
 use crate::rates;
 use crate::state::AppState;
 use crate::transaction::TransactionStatus;
@@ -53,41 +52,19 @@ use crate::wire;
 pub(crate) async fn simulate_funding(
     State(state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<MessageResponse>, ApiError> {
     if caller.environment() == Environment::Production {
         return Err(ApiError::bad_request(
             "Funding simulation is only available in staging",
         ));
     }
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let mut fields = reader.strings(
-        &[
-            SimulateFundingFields::CURRENCY,
-            SimulateFundingFields::NARRATION,
-            SimulateFundingFields::SESSION_ID,
-        ],
-        &mut violations,
-    );
-    read_amount(
-        &reader,
-        SimulateFundingFields::AMOUNT,
-        &mut fields,
-        &mut violations,
-    );
+    let (view, read) = body.read(SimulateFundingFields::read);
     // The narration is matched trimmed, so a repeat is judged on it trimmed.
-    if let Some(narration) = fields.get_mut(SimulateFundingFields::NARRATION) {
-        *narration = narration.trim().to_owned();
-    }
-    let field = |name| fields.get(name).map(String::as_str);
-    let view = SimulateFundingFields {
-        currency: field(SimulateFundingFields::CURRENCY),
-        amount: field(SimulateFundingFields::AMOUNT),
-        narration: field(SimulateFundingFields::NARRATION),
-        session_id: field(SimulateFundingFields::SESSION_ID),
-    };
-    let funding = ApiError::checked(violations, validate_simulate_funding(&view))?;
+    let narration = view.narration.map(str::trim);
+    let view = SimulateFundingFields { narration, ..view };
+    let fields = wire_fields(&SimulateFundingFields::WIRE_NAMES, |name| view.get(name));
+    let funding = ApiError::checked(read, validate_simulate_funding(&view))?;
     let (currency, amount) = (funding.currency, funding.amount);
     let narration = view.narration.unwrap_or_default().to_owned();
     let session_id = view.session_id.unwrap_or_default().to_owned();

@@ -32,7 +32,6 @@ pub mod amount;
 mod auth;
 mod balance;
 pub mod banks;
-#[allow(dead_code)] // until every handler reads through it (next commit)
 mod body;
 mod business;
 mod clock;

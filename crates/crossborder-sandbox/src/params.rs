@@ -3,7 +3,7 @@
 
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
-use crossborder_core::{Currency, Rule, Violation};
+use crossborder_core::Currency;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -34,44 +34,6 @@ pub(crate) fn currency_param(code: &str) -> Result<Currency, ApiError> {
         .map_err(|error: crossborder_core::UnknownCurrency| {
             ApiError::bad_request(error.to_string())
         })
-}
-
-/// Records `is required` when a string field is absent or blank.
-pub(crate) fn required(
-    violations: &mut Vec<Violation>,
-    field: &'static str,
-    value: Option<String>,
-) -> Option<String> {
-    match value {
-        Some(text) if !text.trim().is_empty() => Some(text),
-        _ => {
-            if !violations.iter().any(|violation| violation.field == field) {
-                violations.push(Violation::new(field, Rule::Required, "is required"));
-            }
-            None
-        }
-    }
-}
-
-/// Reads a required currency field, recording `is required` or
-/// `Invalid currency: <code>`.
-pub(crate) fn currency_field(
-    violations: &mut Vec<Violation>,
-    field: &'static str,
-    value: Option<String>,
-) -> Option<Currency> {
-    let code = required(violations, field, value)?;
-    match code.parse::<Currency>() {
-        Ok(currency) => Some(currency),
-        Err(error) => {
-            violations.push(Violation::new(
-                field,
-                Rule::UnknownCurrency,
-                error.to_string(),
-            ));
-            None
-        }
-    }
 }
 
 /// Query parameters; a query that cannot be decoded is 400 in the API's

@@ -1,8 +1,9 @@
 //! Payouts: `POST /api/payout`.
 //!
-//! The request is checked with `crossborder_core::payout::validate_payout`
-//! (every violation at once: 400, message joined with `; `, `errors`
-//! filled). Then, under the account's lock:
+//! The request is read into the generated `PayoutFields` and checked with
+//! `crossborder_core::payout::validate_payout` (every violation at once,
+//! fields of the wrong type included: 400, message joined with `; `,
+//! `errors` filled). Then, under the account's lock:
 //!
 //! 1. `sessionId` is the idempotency key: an identical request (same
 //!    payout fields, the amount compared by value so that `100` and
@@ -42,9 +43,9 @@ use rust_decimal::Decimal;
 use crate::amount::amount_key;
 use crate::auth::Caller;
 use crate::banks::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
+use crate::body::{wire_fields, Body};
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
-use crate::json::{JsonObject, Reader};
 use crate::rates::convert_at;
 use crate::state::AppState;
 use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
@@ -63,16 +64,10 @@ pub(crate) struct PayoutRecord {
 pub(crate) async fn create_payout(
     State(state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<PayoutResponse>, ApiError> {
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let fields = reader.strings(&PayoutFields::WIRE_NAMES, &mut violations);
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
-    let view = PayoutFields::from_fn(|name| fields.get(name).map(String::as_str));
-    let payout = validate_payout(&view).map_err(|violations| ApiError::validation(&violations))?;
+    let (view, read) = body.read(PayoutFields::read);
+    let payout = ApiError::checked(read, validate_payout(&view))?;
     let session_id = view.session_id.unwrap_or_default().to_owned();
     if let Some(code) = view.bank_code {
         if !banks(payout.to).is_empty() && bank_name(payout.to, code).is_none() {
@@ -85,7 +80,7 @@ pub(crate) async fn create_payout(
 
     // A repeat is judged on the amount's value, not its spelling: `100`
     // and `100.00` are the same payout.
-    let mut compared = fields.clone();
+    let mut compared = wire_fields(&PayoutFields::WIRE_NAMES, |name| view.get(name));
     compared.insert(PayoutFields::AMOUNT, amount_key(payout.amount));
 
     let now = state.now();

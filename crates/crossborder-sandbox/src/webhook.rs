@@ -20,11 +20,11 @@ use std::time::{Duration, SystemTime};
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{MessageResponse, WebhookEvent};
-use crossborder_core::{Rule, Violation};
+use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
 
 use crate::auth::Caller;
+use crate::body::Body;
 use crate::error::ApiError;
-use crate::json::{JsonObject, Reader};
 use crate::state::{lock, AppState};
 
 /// One delivery attempt of a webhook event.
@@ -161,53 +161,14 @@ impl WebhookSender {
 pub(crate) async fn set_webhook(
     State(_state): State<AppState>,
     caller: Caller,
-    JsonObject(body): JsonObject,
+    body: Body,
 ) -> Result<Json<MessageResponse>, ApiError> {
-    let reader = Reader::new(&body);
-    let mut violations = Vec::new();
-    let url = reader.string("webhookUrl", &mut violations);
-    let url = match url {
-        Some(url) if violations.is_empty() => match check_url(&url) {
-            Ok(()) => Some(url.trim().to_owned()),
-            Err(violation) => {
-                violations.push(violation);
-                None
-            }
-        },
-        Some(_) => None,
-        None => {
-            if violations.is_empty() {
-                violations.push(Violation::new("webhookUrl", Rule::Required, "is required"));
-            }
-            None
-        }
-    };
-    if !violations.is_empty() {
-        return Err(ApiError::invalid(&violations));
-    }
+    let (view, read) = body.read(SetWebhookFields::read);
+    let url = Some(ApiError::checked(read, validate_set_webhook(&view))?.to_owned());
     caller.account().webhook_url = url;
     Ok(Json(MessageResponse {
         message: "Webhook URL set successfully".to_owned(),
     }))
-}
-
-/// Checks that `url` is an absolute http or https URL with a host.
-fn check_url(url: &str) -> Result<(), Violation> {
-    let invalid = || {
-        Violation::new(
-            "webhookUrl",
-            Rule::InvalidFormat,
-            "must be an absolute http or https URL",
-        )
-    };
-    let parsed = reqwest::Url::parse(url.trim()).map_err(|_| invalid())?;
-    let scheme_ok = matches!(parsed.scheme(), "http" | "https");
-    let host_ok = parsed.host_str().is_some_and(|host| !host.is_empty());
-    if scheme_ok && host_ok {
-        Ok(())
-    } else {
-        Err(invalid())
-    }
 }
 
 #[cfg(test)]
@@ -242,25 +203,5 @@ mod tests {
         none.push(delivery(0));
         assert!(none.kept.is_empty());
         assert_eq!(none.finished, 1);
-    }
-
-    #[test]
-    fn only_absolute_http_urls_are_accepted() {
-        for url in [
-            "https://merchant.example.org/hooks",
-            "http://127.0.0.1:9000/x",
-        ] {
-            assert!(check_url(url).is_ok(), "{url}");
-        }
-        for url in [
-            "",
-            "merchant.example.org",
-            "/hooks",
-            "ftp://x.org/",
-            "mailto:a@b.c",
-            "http://",
-        ] {
-            assert!(check_url(url).is_err(), "{url}");
-        }
     }
 }

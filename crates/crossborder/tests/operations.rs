@@ -494,6 +494,28 @@ async fn bank_list_and_resolve() {
     assert_eq!(account.account_number, "0123456789");
 }
 
+/// The resolve-bank rules are core's (the sandbox's alone before), so a
+/// malformed request never leaves the client.
+#[tokio::test]
+async fn malformed_resolve_is_not_sent() {
+    let (server, client) = setup().await;
+    let error = client
+        .banks()
+        .resolve(&ResolveAccountRequest::new(
+            "0123-4",
+            " ",
+            Currency::Usd,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.violations().unwrap().to_string(),
+        "accountNumber: must be 6 to 34 letters or digits; bankCode: is required"
+    );
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
 fn example_payout() -> PayoutRequest {
     PayoutRequest::new(
         "payout-2026-11-21-0001",

@@ -6,6 +6,7 @@ use rust_decimal::Decimal;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
 use crate::kyb::enums::{IdType, PersonRole};
 use crate::money::parse_amount;
+use crate::url::is_http_url;
 use crate::views::PersonFields;
 use crate::violation::{present, Collector, Rule, Violations};
 use crate::wire_enum::one_of;
@@ -136,17 +137,6 @@ fn check_percentage(text: &str) -> Result<(), Rule> {
         return Err(Rule::OutOfRange);
     }
     Ok(())
-}
-
-/// `https://` or `http://` followed by a host, with no whitespace.
-fn is_http_url(text: &str) -> bool {
-    let rest = text
-        .strip_prefix("https://")
-        .or_else(|| text.strip_prefix("http://"));
-    match rest {
-        Some(rest) => !rest.is_empty() && !text.chars().any(char::is_whitespace),
-        None => false,
-    }
 }
 
 #[cfg(test)]

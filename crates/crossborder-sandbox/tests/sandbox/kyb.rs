@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::common::{assert_error, Api};
 
-fn business(registration_number: &str) -> Value {
+pub(crate) fn business(registration_number: &str) -> Value {
     json!({
         "name": "Lagos Trading Ltd",
         "businessType": "LLC",
@@ -45,7 +45,7 @@ fn person() -> Value {
     })
 }
 
-async fn create(api: &Api, registration_number: &str) -> String {
+pub(crate) async fn create(api: &Api, registration_number: &str) -> String {
     let reply = api
         .post("/api/business", &business(registration_number))
         .await;
@@ -258,7 +258,7 @@ async fn business_validation() {
     assert_error(
         &reply,
         400,
-        "businessAddress.city: must be a string; hasWebsite: must be a boolean; businessAddress.city: is required",
+        "businessAddress.city: must be a string; hasWebsite: must be a boolean",
         "POST",
         "/api/business",
     );
@@ -310,7 +310,6 @@ async fn operating_address_and_document_references() {
         &reply,
         400,
         "documents.application_letter: must be an object; operatingAddress.city: is required; \
-         documents.application_letter.url: is required; documents.application_letter.key: is required; \
          documents.cac_document.key: is required",
         "POST",
         "/api/business",

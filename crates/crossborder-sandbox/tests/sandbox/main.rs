@@ -12,4 +12,5 @@ mod isolation;
 mod kyb;
 mod payouts;
 mod quotes;
+mod read_once;
 mod upload;

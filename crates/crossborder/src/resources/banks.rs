@@ -2,8 +2,10 @@
 
 use crossborder_api::types as wire;
 
+use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
+
 use crate::execute::Operation;
-use crate::{Bank, Client, Currency, ResolveAccountRequest, ResolvedAccount, Result};
+use crate::{Bank, Client, Currency, Error, ResolveAccountRequest, ResolvedAccount, Result};
 
 /// Bank lists and account resolution. Obtained with [`Client::banks`].
 #[derive(Debug, Clone, Copy)]
@@ -34,8 +36,16 @@ impl Banks<'_> {
     }
 
     /// Verifies an account number against a bank and returns the name on the
-    /// account, before a payout (`POST /api/resolve-bank`).
+    /// account, before a payout (`POST /api/resolve-bank`). The request is
+    /// checked first with [`crossborder_core::resolve::validate_resolve_bank`].
     pub async fn resolve(&self, request: &ResolveAccountRequest) -> Result<ResolvedAccount> {
+        let fields = ResolveBankFields {
+            account_number: Some(&request.account_number),
+            bank_code: Some(&request.bank_code),
+            from_currency: Some(request.from_currency.as_str()),
+            to_currency: Some(request.to_currency.as_str()),
+        };
+        validate_resolve_bank(&fields).map_err(Error::Validation)?;
         let api = self.client.api();
         let body = wire::ResolveBankRequest {
             account_number: request.account_number.clone(),

@@ -2,9 +2,10 @@
 
 use crossborder_api::types as wire;
 
-use crate::error::violation;
+use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
+
 use crate::execute::Operation;
-use crate::{Acknowledgement, Client, Result, Rule};
+use crate::{Acknowledgement, Client, Error, Result};
 
 /// Webhook registration. Obtained with [`Client::webhooks`].
 #[derive(Debug, Clone, Copy)]
@@ -15,18 +16,13 @@ pub struct Webhooks<'a> {
 impl Webhooks<'_> {
     /// Registers the one URL that receives collection status changes,
     /// replacing any earlier one (`PUT /api/set-webhook`). The URL must be
-    /// an absolute `http` or `https` URL.
+    /// an absolute `http` or `https` URL
+    /// ([`crossborder_core::webhook::validate_set_webhook`]); it is sent trimmed.
     pub async fn set_url(&self, url: &str) -> Result<Acknowledgement> {
-        let valid = reqwest::Url::parse(url)
-            .map(|parsed| matches!(parsed.scheme(), "http" | "https"))
-            .unwrap_or(false);
-        if !valid {
-            return Err(violation(
-                "webhookUrl",
-                Rule::InvalidFormat,
-                "must be an absolute http or https URL",
-            ));
-        }
+        let fields = SetWebhookFields {
+            webhook_url: Some(url),
+        };
+        let url = validate_set_webhook(&fields).map_err(Error::Validation)?;
         let api = self.client.api();
         let body = wire::SetWebhookRequest {
             webhook_url: url.to_owned(),
