@@ -20,20 +20,21 @@
 //! Each server is a child killed by a guard on drop; SIGINT, SIGTERM and
 //! SIGHUP end the run through the same path, so no server outlives it.
 
-mod load;
+pub(crate) mod load;
 mod server;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
 use self::load::{Outcome, Plan, API_KEY, API_KEY_HEADER};
-use self::server::{cpu_time, free_loopback_addr, machine_cpu_time, ServerGuard};
+use self::server::{cpu_time, machine_cpu_time};
+use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
 use crate::tools::{self, NPM_PACKAGES};
 use crate::SPEC_PATH;
 
@@ -154,7 +155,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     if !root.join(SPEC_PATH).exists() {
         bail!("{SPEC_PATH} does not exist");
     }
-    let sandbox_bin = cargo_build_release(root, SANDBOX_PACKAGE)?;
+    let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, Profile::Release)?;
     let prism_bin = tools::node_bin(root)?.join("prism");
     if !prism_bin.exists() {
         bail!("{} is missing after the npm install", prism_bin.display());
@@ -486,39 +487,10 @@ fn report(root: &Path, options: &Options, measured: &[Measured]) -> Result<()> {
     Ok(())
 }
 
-/// Builds `package` in release and returns the path of its binary (named
-/// like the package), as cargo reports it, so `CARGO_TARGET_DIR` and the
-/// like are honoured.
-fn cargo_build_release(root: &Path, package: &str) -> Result<PathBuf> {
-    println!("==> cargo build --release -p {package}");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .current_dir(root)
-        .args(["build", "--release", "-p", package])
-        .args(["--message-format", "json-render-diagnostics"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit())
-        .output()
-        .context("running cargo build")?;
-    if !output.status.success() {
-        bail!(
-            "cargo build --release -p {package} failed ({})",
-            output.status
-        );
-    }
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|msg| msg["reason"] == "compiler-artifact")
-        .filter(|msg| msg["target"]["name"] == package)
-        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
-        .with_context(|| format!("cargo reported no {package} executable"))
-}
-
 /// Replaces this (unoptimised) process with a release build of xtask run
 /// with the same arguments.
 fn reexec_release(root: &Path) -> Result<()> {
-    let exe = cargo_build_release(root, "xtask")?;
+    let exe = cargo_build(root, "xtask", Profile::Release)?;
     let mut cmd = Command::new(&exe);
     cmd.args(std::env::args_os().skip(1));
     #[cfg(unix)]
@@ -618,43 +590,25 @@ fn git_state(root: &Path) -> Value {
     json!({ "head": head, "dirty": dirty })
 }
 
-/// Now as `YYYY-MM-DDTHH:MM:SSZ`.
+/// Now as `YYYY-MM-DDTHH:MM:SSZ`, by the `time` crate (as the sandbox
+/// formats its timestamps).
 fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    format_utc(secs)
-}
-
-fn format_utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let now = time::OffsetDateTime::now_utc();
+    now.replace_nanosecond(0)
+        .unwrap_or(now)
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::format_utc;
+    use super::utc_now;
 
     #[test]
-    fn formats_utc_dates() {
-        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(format_utc(1_700_000_000), "2023-11-14T22:13:20Z");
+    fn the_report_date_is_rfc3339_to_the_second() {
+        let now = utc_now();
+        assert_eq!(now.len(), 20, "{now}");
+        assert!(now.starts_with("20") && now.ends_with('Z'), "{now}");
+        assert_eq!(&now[10..11], "T", "{now}");
     }
 }

@@ -7,6 +7,8 @@
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` proves the spec is usable by other generators
 //!   (TypeScript and Python clients).
+//! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
+//!   sandbox (see `tests/schemathesis/README.md`).
 //! * `cargo xtask bench [--duration S] [--connections C]` compares the
 //!   requests per second of the sandbox and of a Prism mock of the spec
 //!   (writes `target/bench/balance.json`).
@@ -16,6 +18,8 @@ mod codegen;
 mod diff;
 mod lint_spec;
 mod preprocess;
+mod process;
+mod schemathesis;
 mod spec_reuse;
 mod tools;
 mod views;
@@ -48,6 +52,12 @@ enum Command {
     LintSpec,
     /// Generate TypeScript and Python clients from the spec and check they compile/import.
     SpecReuse,
+    /// Run schemathesis (every check) against a freshly built sandbox on a free
+    /// loopback port; arguments after `--` go to schemathesis.
+    Schemathesis {
+        #[arg(last = true, value_name = "ARGS")]
+        extra: Vec<String>,
+    },
     /// Requests/s of the release sandbox vs a Prism mock for GET /v1/api/balance/NGN;
     /// writes target/bench/balance.json.
     Bench {
@@ -68,6 +78,7 @@ fn main() -> ExitCode {
         Command::Codegen { check, spec } => codegen::run(&root, check, spec.as_deref()),
         Command::LintSpec => lint_spec::run(&root),
         Command::SpecReuse => spec_reuse::run(&root),
+        Command::Schemathesis { extra } => schemathesis::run(&root, &extra),
         Command::Bench {
             duration,
             connections,

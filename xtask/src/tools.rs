@@ -54,14 +54,21 @@ pub fn node_bin(root: &Path) -> Result<PathBuf> {
 
 /// The `bin` directory of a venv with the pip tools installed.
 pub fn venv_bin(root: &Path) -> Result<PathBuf> {
-    let venv = root.join("target/tools/venv");
+    pip_venv(root, "venv", PIP_PACKAGES)
+}
+
+/// The `bin` directory of the venv `target/tools/<name>` with `packages`
+/// installed (pinned), created or brought up to date first. Tools whose
+/// dependencies could clash get a venv of their own.
+pub fn pip_venv(root: &Path, name: &str, packages: &[&str]) -> Result<PathBuf> {
+    let venv = root.join("target/tools").join(name);
     let stamp = venv.join("installed.stamp");
-    let want = PIP_PACKAGES.join("\n");
+    let want = packages.join("\n");
     let bin = venv.join("bin");
     if !stamp_matches(&stamp, &want) {
         println!(
             "tools: installing {} into {}",
-            PIP_PACKAGES.join(" "),
+            packages.join(" "),
             venv.display()
         );
         if !bin.join("python").exists() {
@@ -77,7 +84,7 @@ pub fn venv_bin(root: &Path) -> Result<PathBuf> {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(PIP_PACKAGES);
+        .args(packages);
         run_checked(&mut cmd, "pip install")?;
         std::fs::write(&stamp, &want).with_context(|| format!("writing {}", stamp.display()))?;
     }

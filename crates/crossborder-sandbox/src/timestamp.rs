@@ -1,45 +1,39 @@
 //! RFC 3339 timestamps in UTC, as every time field and error of the API
-//! carries them (`2026-11-21T12:00:00.000Z`).
+//! carries them (`2026-11-21T12:00:00.000Z`), formatted by the `time` crate.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use time::format_description::BorrowedFormatItem;
+use time::macros::format_description;
+use time::{Duration, OffsetDateTime};
+
+/// Millisecond precision and a `Z`, the form of the API's samples.
+const FORMAT: &[BorrowedFormatItem<'static>] =
+    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+
 /// Formats `time` as RFC 3339 in UTC with millisecond precision.
 ///
-/// Times before the Unix epoch (which the sandbox never produces) are
-/// clamped to the epoch.
+/// The sandbox's manual clock can be moved anywhere, so every instant
+/// formats: one before the Unix epoch is formatted as it is, and one outside
+/// the years 0000 to 9999 (which RFC 3339 cannot write) is clamped to the
+/// nearest end of that range.
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since_epoch.as_secs();
-    let millis = since_epoch.subsec_millis();
-    let days = seconds / 86_400;
-    let of_day = seconds % 86_400;
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        of_day / 3600,
-        of_day % 3600 / 60,
-        of_day % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01
-/// (Howard Hinnant's `civil_from_days`, for non-negative day counts).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
+    let instant = match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => Duration::try_from(after)
+            .ok()
+            .and_then(|after| OffsetDateTime::UNIX_EPOCH.checked_add(after)),
+        Err(before) => Duration::try_from(before.duration())
+            .ok()
+            .and_then(|before| OffsetDateTime::UNIX_EPOCH.checked_sub(before)),
     };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    let instant = match instant {
+        Some(instant) if (0..=9999).contains(&instant.year()) => instant,
+        _ if time < UNIX_EPOCH => return "0000-01-01T00:00:00.000Z".to_owned(),
+        _ => return "9999-12-31T23:59:59.999Z".to_owned(),
+    };
+    instant
+        .format(FORMAT)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
 }
 
 #[cfg(test)]
@@ -56,5 +50,16 @@ mod tests {
         assert_eq!(rfc3339(later), "2026-11-21T12:00:00.000Z");
         let end_of_year = UNIX_EPOCH + Duration::from_secs(1_704_067_199);
         assert_eq!(rfc3339(end_of_year), "2023-12-31T23:59:59.000Z");
+    }
+
+    #[test]
+    fn every_instant_formats() {
+        let before_epoch = UNIX_EPOCH - Duration::from_millis(86_400_000 + 500);
+        assert_eq!(rfc3339(before_epoch), "1969-12-30T23:59:59.500Z");
+        let far = UNIX_EPOCH + Duration::from_secs(400_000_000_000);
+        assert_eq!(rfc3339(far), "9999-12-31T23:59:59.999Z");
+        if let Some(ancient) = UNIX_EPOCH.checked_sub(Duration::from_secs(100_000_000_000)) {
+            assert_eq!(rfc3339(ancient), "0000-01-01T00:00:00.000Z");
+        }
     }
 }

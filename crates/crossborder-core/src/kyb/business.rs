@@ -24,7 +24,9 @@ use crate::wire_enum::one_of;
 /// `phoneNumber`, `natureOfBusiness.nature` and `.code`, the five required
 /// parts of `businessAddress` (and of `operatingAddress` when it is sent),
 /// `proofOfAddress.url`, `.key` and `.type`, and the documents the business
-/// type requires (see [`missing_documents`]). Each document key must be
+/// type requires (see [`missing_documents`]); when sent,
+/// `monthlyTransactionVolume` needs a supported `currency` and a decimal
+/// `amount`, and `sourceOfFund` its `type`. Each document key must be
 /// recognised (`documents.<key>: Unrecognized document key: <key>`) and name
 /// a type no other key names, and each document needs its `url` and `key`
 /// (`documents.<key>.url: is required`). When `businessType` is valid, each missing requirement is
@@ -45,8 +47,10 @@ pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Viola
     validate_business(fields, Mode::Create)
 }
 
-/// Checks a `PATCH /api/business/{businessId}` request: every field is
-/// optional, but a field that is sent must be valid and not blank. `name`
+/// Checks a `PATCH /api/business/{businessId}` request: every top-level
+/// field is optional, but a field that is sent must be valid and not blank,
+/// and an object that is sent is whole (every part its schema requires;
+/// ASSUMPTIONS C6). `name`
 /// and `registrationNumber` cannot be updated. Document keys that are sent
 /// must be recognised and distinct, each with its `url` and `key`; the
 /// required set is not enforced, since
@@ -143,21 +147,30 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
         }
     }
 
-    let nature = &fields.nature_of_business;
-    mode.field(&mut collector, "natureOfBusiness.nature", nature.nature);
-    mode.field(&mut collector, "natureOfBusiness.code", nature.code);
+    // An object sent on update is complete, as its schema requires: only
+    // the top-level fields of an update are optional.
+    let whole = |sent: bool| if sent { Mode::Create } else { mode };
 
-    fields
-        .business_address
-        .check(&mut collector, "businessAddress", mode);
+    let nature = &fields.nature_of_business;
+    let nature_mode = whole(nature.nature.is_some() || nature.code.is_some());
+    nature_mode.field(&mut collector, "natureOfBusiness.nature", nature.nature);
+    nature_mode.field(&mut collector, "natureOfBusiness.code", nature.code);
+
+    let address = &fields.business_address;
+    address.check(
+        &mut collector,
+        "businessAddress",
+        whole(!address.is_empty()),
+    );
     if let Some(address) = &fields.operating_address {
-        address.check(&mut collector, "operatingAddress", mode);
+        address.check(&mut collector, "operatingAddress", Mode::Create);
     }
 
     let proof = &fields.proof_of_address;
-    mode.field(&mut collector, "proofOfAddress.url", proof.url);
-    mode.field(&mut collector, "proofOfAddress.key", proof.key);
-    if let Some(kind) = mode.field(&mut collector, "proofOfAddress.type", proof.kind) {
+    let proof_mode = whole(proof.url.is_some() || proof.key.is_some() || proof.kind.is_some());
+    proof_mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    proof_mode.field(&mut collector, "proofOfAddress.key", proof.key);
+    if let Some(kind) = proof_mode.field(&mut collector, "proofOfAddress.type", proof.kind) {
         if kind.parse::<ProofOfAddressType>().is_err() {
             collector.push(
                 "proofOfAddress.type",
@@ -602,8 +615,14 @@ mod tests {
                 "registrationNumber: cannot be changed after creation",
                 "email: must not be empty",
                 "phoneNumber: must be in E.164 format, such as +2348012345678",
-                "businessAddress.city: must not be empty",
-                "businessAddress.subdivision: must not be empty",
+                // An object sent on update is whole, as its schema requires.
+                "businessAddress.houseNumber: is required",
+                "businessAddress.street: is required",
+                "businessAddress.city: is required",
+                "businessAddress.state: is required",
+                "businessAddress.zipCode: is required",
+                "proofOfAddress.url: is required",
+                "proofOfAddress.key: is required",
                 "proofOfAddress.type: must be one of Utility bill, Tax Bill, Electricity Bill, Lease agreement, Tenancy agreement, Recent utility bill, Council tax bill",
                 "documents.cv: Unrecognized document key: cv",
                 "businessWebsite: must not be empty",
@@ -648,18 +667,17 @@ mod tests {
         };
         assert_eq!(violations(validate_business_create(&fields)), Vec::new());
 
-        // An update may send only some parts, but none blank.
+        // An update sends whole objects: the schema's required parts too.
         let fields = BusinessFields {
             operating_address: Some(AddressFields {
-                city: Some("Abuja"),
                 zip_code: Some(""),
-                ..AddressFields::default()
+                ..complete().business_address
             }),
             ..BusinessFields::default()
         };
         assert_eq!(
             violations(validate_business_update(&fields)),
-            one("operatingAddress.zipCode", Rule::Empty, "must not be empty")
+            one("operatingAddress.zipCode", Rule::Required, "is required")
         );
     }
 

@@ -15,6 +15,7 @@ const DATE_MESSAGE: &str = "must be a date in the form YYYY-MM-DD, such as 1990-
 const URL_MESSAGE: &str = "must be a URL starting with https:// or http://";
 const PERCENTAGE_MESSAGE: &str = "must be a percentage greater than 0 and at most 100";
 const BVN_MESSAGE: &str = "must be 11 digits";
+const NATIONALITY_MESSAGE: &str = "must be an ISO 3166-1 alpha-2 country code, such as NG";
 
 /// Checks a director or UBO request and reports every violation at once, in
 /// field order.
@@ -43,7 +44,11 @@ pub fn validate_person(fields: &PersonFields<'_>, role: PersonRole) -> Result<()
             collector.push("dateOfBirth", rule, message);
         }
     }
-    collector.require("nationality", fields.nationality);
+    if let Some(code) = collector.require("nationality", fields.nationality) {
+        if !(code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase())) {
+            collector.push("nationality", Rule::InvalidFormat, NATIONALITY_MESSAGE);
+        }
+    }
     if let Some(phone) = collector.require("phoneNumber", fields.phone_number) {
         if !is_e164_phone_number(phone) {
             collector.push("phoneNumber", Rule::InvalidFormat, PHONE_MESSAGE);
@@ -149,7 +154,7 @@ mod tests {
             first_name: Some("Ada"),
             last_name: Some("Obi"),
             date_of_birth: Some("1988-02-29"),
-            nationality: Some("Nigerian"),
+            nationality: Some("NG"),
             phone_number: Some("+2348012345678"),
             id_number: Some("A01234567"),
             id_type: Some("currentPassport"),
@@ -318,9 +323,11 @@ mod tests {
     #[test]
     fn field_rules() {
         type Edit = fn(&mut PersonFields<'static>);
-        let table: [(Edit, &str, Rule, &str); 17] = [
+        let table: [(Edit, &str, Rule, &str); 19] = [
             (|f| f.first_name = Some(" "), "firstName", Rule::Required, "is required"),
             (|f| f.nationality = None, "nationality", Rule::Required, "is required"),
+            (|f| f.nationality = Some("Nigerian"), "nationality", Rule::InvalidFormat, NATIONALITY_MESSAGE),
+            (|f| f.nationality = Some("ng"), "nationality", Rule::InvalidFormat, NATIONALITY_MESSAGE),
             (|f| f.id_number = Some(""), "idNumber", Rule::Required, "is required"),
             (|f| f.phone_number = Some("+2340"), "phoneNumber", Rule::InvalidFormat, PHONE_MESSAGE),
             (|f| f.id_type = Some("passport"), "idType", Rule::NotOneOf, "must be one of IdCard, BioMetricResidencePermit, BirthCertificate, currentPassport, driverLicense, bvnNumber, nationalId"),

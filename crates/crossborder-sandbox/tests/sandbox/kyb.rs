@@ -326,7 +326,7 @@ async fn operating_address_and_document_references() {
         "PENDING"
     );
 
-    // An update may send part of it, but nothing blank.
+    // An update sends the object whole (ASSUMPTIONS C6).
     let id = created.body["data"]["id"].as_str().unwrap();
     let url = format!("/api/business/{id}");
     let reply = api
@@ -334,13 +334,15 @@ async fn operating_address_and_document_references() {
             reqwest::Method::PATCH,
             &url,
             Some(crossborder_sandbox::STAGING_KEY),
-            Some(&json!({"operatingAddress": {"zipCode": " "}})),
+            Some(&json!({"operatingAddress": {"houseNumber": "3", "street": "Broad Street",
+                                               "city": "Lagos Island", "state": "Lagos",
+                                               "zipCode": " "}})),
         )
         .await;
     assert_error(
         &reply,
         400,
-        "operatingAddress.zipCode: must not be empty",
+        "operatingAddress.zipCode: is required",
         "PATCH",
         &url,
     );

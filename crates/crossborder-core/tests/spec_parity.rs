@@ -1,0 +1,492 @@
+//! spec_parity: the spec (`openapi/crossborder.yaml`) and core's rules agree.
+//!
+//! For every JSON request schema, the test walks every property (through
+//! `$ref`s, nested objects and maps) and every constraint the spec states
+//! (`required`, `enum`, `pattern`, `minLength`, `maxLength`, `format`,
+//! `minimum`, `exclusiveMinimum`), breaks it on a valid request, and checks
+//! that core refuses the result on that field. Conversely it gives every
+//! field a value the spec accepts and checks that core accepts it too, unless
+//! the field carries a rule of core's own that the spec cannot express,
+//! listed in `CORE_ONLY` with the `openapi/ASSUMPTIONS.md` row that records
+//! it. A constraint added to the spec, or a rule added to core, without the
+//! other side following fails here.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crossborder_core::kyb::{
+    validate_business_create, validate_business_update, validate_person, BusinessFields,
+    PersonFields, PersonRole,
+};
+use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
+use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
+use crossborder_core::{
+    collection::{validate_collection, CollectionFields},
+    funding::{validate_simulate_funding, SimulateFundingFields},
+    payout::{validate_payout, PayoutFields},
+    FieldReader, Violations,
+};
+use serde_json::{json, Map, Value};
+
+/// Reads a JSON object for a generated view (test code: numbers are leaked
+/// as text, which is fine for a test process).
+struct JsonReader<'a> {
+    current: &'a Map<String, Value>,
+}
+
+impl<'a> FieldReader<'a> for JsonReader<'a> {
+    fn text(&mut self, name: &'static str) -> Option<&'a str> {
+        self.current.get(name)?.as_str()
+    }
+    fn number(&mut self, name: &'static str) -> Option<&'a str> {
+        match self.current.get(name)? {
+            Value::Number(n) => Some(Box::leak(n.to_string().into_boxed_str())),
+            _ => None,
+        }
+    }
+    fn flag(&mut self, name: &'static str) -> Option<bool> {
+        self.current.get(name)?.as_bool()
+    }
+    fn list(&mut self, name: &'static str) -> Option<Vec<&'a str>> {
+        self.current
+            .get(name)?
+            .as_array()?
+            .iter()
+            .map(Value::as_str)
+            .collect()
+    }
+    fn object<T>(&mut self, name: &'static str, read: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        let object = self.current.get(name)?.as_object()?;
+        let outer = std::mem::replace(&mut self.current, object);
+        let value = read(self);
+        self.current = outer;
+        Some(value)
+    }
+    fn map<T>(
+        &mut self,
+        name: &'static str,
+        mut read: impl FnMut(&mut Self) -> T,
+    ) -> Option<Vec<(&'a str, T)>> {
+        let map = self.current.get(name)?.as_object()?;
+        let mut entries = Vec::new();
+        for (key, value) in map {
+            let object = value.as_object()?;
+            let outer = std::mem::replace(&mut self.current, object);
+            entries.push((key.as_str(), read(self)));
+            self.current = outer;
+        }
+        Some(entries)
+    }
+}
+
+/// The fields core refuses in `body`.
+type Validator = fn(&Map<String, Value>) -> Vec<String>;
+
+fn fields_of<T>(result: Result<T, Violations>) -> Vec<String> {
+    match result {
+        Ok(_) => Vec::new(),
+        Err(violations) => violations.fields().map(str::to_owned).collect(),
+    }
+}
+
+macro_rules! validator {
+    ($view:ident, |$fields:ident| $validate:expr) => {
+        |body: &Map<String, Value>| {
+            let $fields = $view::read(&mut JsonReader { current: body });
+            fields_of($validate)
+        }
+    };
+}
+
+/// Each JSON request schema, the core rule that checks it, and a valid
+/// request to break one constraint at a time.
+fn requests() -> Vec<(&'static str, Validator, Value)> {
+    vec![
+        (
+            "PayoutRequest",
+            validator!(PayoutFields, |f| validate_payout(&f)),
+            json!({"amount": "1500.50", "fromCurrency": "NGN", "toCurrency": "NGN",
+                   "sessionId": "payout-1", "accountNumber": "0123456789",
+                   "accountName": "ADAEZE OKAFOR", "bankName": "Guaranty Trust Bank",
+                   "bankCode": "058"}),
+        ),
+        (
+            "InitiatePaymentRequest",
+            validator!(CollectionFields, |f| validate_collection(&f)),
+            json!({"amount": 5000, "fromCurrency": "NGN", "toCurrency": "NGN",
+                   "paymentReference": "order-1"}),
+        ),
+        (
+            "SimulateFundingRequest",
+            validator!(SimulateFundingFields, |f| validate_simulate_funding(&f)),
+            json!({"currency": "NGN", "amount": 5000, "narration": "PAYREF1",
+                   "sessionId": "fund-1"}),
+        ),
+        (
+            "ResolveBankRequest",
+            validator!(ResolveBankFields, |f| validate_resolve_bank(&f)),
+            json!({"accountNumber": "0123456789", "bankCode": "058",
+                   "fromCurrency": "USD", "toCurrency": "NGN"}),
+        ),
+        (
+            "SetWebhookRequest",
+            validator!(SetWebhookFields, |f| validate_set_webhook(&f)),
+            json!({"webhookUrl": "https://shop.example/hooks"}),
+        ),
+        (
+            "CreateBusinessRequest",
+            validator!(BusinessFields, |f| validate_business_create(&f)),
+            business(),
+        ),
+        (
+            "UpdateBusinessRequest",
+            validator!(BusinessFields, |f| validate_business_update(&f)),
+            {
+                let mut update = business();
+                let object = update.as_object_mut().unwrap();
+                object.remove("name");
+                object.remove("registrationNumber");
+                update
+            },
+        ),
+        (
+            "PersonRequest",
+            validator!(PersonFields, |f| validate_person(&f, PersonRole::Director)),
+            json!({"firstName": "Adaeze", "lastName": "Okafor", "dateOfBirth": "1985-04-12",
+                   "nationality": "NG", "phoneNumber": "+2348031234567",
+                   "idNumber": "A12345678", "idType": "currentPassport",
+                   "idDocumentUrl": "https://files.example/passport.pdf",
+                   "address": address(),
+                   "document": {"url": "https://files.example/u.pdf", "key": "u"},
+                   "additionalDocument": {"url": "https://files.example/v.pdf", "key": "v"},
+                   "email": "adaeze@lagostrading.ng", "jobTitle": "Director",
+                   "ownershipPercentage": "60", "middleName": "Ngozi", "bvn": "12345678901"}),
+        ),
+    ]
+}
+
+fn address() -> Value {
+    json!({"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+           "state": "Lagos", "zipCode": "106104", "subdivision": "Eti-Osa"})
+}
+
+fn business() -> Value {
+    let link =
+        |name: &str| json!({"url": format!("https://files.example/{name}.pdf"), "key": name});
+    json!({
+        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC1234567",
+        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
+        "businessAddress": address(), "operatingAddress": address(),
+        "proofOfAddress": {"url": "https://files.example/poa.pdf", "key": "poa", "type": "Utility bill"},
+        "documents": {"cac_document": link("cac"), "bank_statement": link("statement"),
+                      "application_letter": link("letter"), "cac_status_report": link("status")},
+        "businessDescription": "Electronics", "activities": ["import"],
+        "monthlyTransactionVolume": {"currency": "NGN", "amount": "2500000.00"},
+        "hasWebsite": true, "businessWebsite": "https://lagostrading.ng",
+        "sourceOfFund": {"url": "https://files.example/sof.pdf", "type": "Revenue", "name": "Sales"},
+        "TIN": "12345678-0001", "tin": "12345678-0001", "EIN": "12-3456789",
+        "legalName": "Lagos Trading Limited", "address": "12 Admiralty Way", "placeId": "p1",
+        "isHighRisk": false, "annualTurnover": "1000000", "monthlyPaymentsCount": "40",
+        "maxTransferAmount": "50000", "customerTypes": "B2B", "sourceOfFundsDescription": "Sales",
+        "estimatedAnnualRevenue": "1200000", "averageMonthlyTransactionVolume": "100000",
+        "financialService": "none", "businessPurpose": "trade"
+    })
+}
+
+/// Rules of core's own that the spec cannot express: (request schema,
+/// field path, a value the spec accepts and core refuses, the
+/// ASSUMPTIONS.md row that records the rule).
+const CORE_ONLY: &[(&str, &str, &str, &str)] = &[
+    ("PayoutRequest", "amount", "0", "A29"),
+    ("PayoutRequest", "sessionId", "a b", "C1"),
+    ("ResolveBankRequest", "accountNumber", "x", "C2"),
+    ("CreateBusinessRequest", "email", "x", "C3"),
+    ("UpdateBusinessRequest", "email", "x", "C3"),
+    ("PersonRequest", "email", "x", "C3"),
+    ("CreateBusinessRequest", "phoneNumber", "x", "C3"),
+    ("UpdateBusinessRequest", "phoneNumber", "x", "C3"),
+    ("PersonRequest", "phoneNumber", "x", "C3"),
+    ("PersonRequest", "dateOfBirth", "x", "C4"),
+    ("PersonRequest", "nationality", "x", "C4"),
+    ("PersonRequest", "bvn", "x", "C4"),
+    ("PersonRequest", "ownershipPercentage", "x", "C4"),
+    (
+        "CreateBusinessRequest",
+        "monthlyTransactionVolume.amount",
+        DIGITS_40,
+        "C5",
+    ),
+    (
+        "UpdateBusinessRequest",
+        "monthlyTransactionVolume.amount",
+        DIGITS_40,
+        "C5",
+    ),
+];
+
+/// A decimal string the spec's pattern accepts and no exact decimal holds.
+const DIGITS_40: &str = "1234567890123456789012345678901234567890";
+
+struct Spec(Value);
+
+impl Spec {
+    fn load() -> Spec {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openapi/crossborder.yaml");
+        let text = std::fs::read_to_string(path).unwrap();
+        Spec(serde_yaml_ng::from_str(&text).unwrap())
+    }
+
+    /// The schema, with a `$ref` resolved (its own keys kept over the target's).
+    fn resolve<'a>(&'a self, schema: &'a Value) -> Value {
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                let mut target = self.resolve(&self.0["components"]["schemas"][name]);
+                if let (Some(target), Some(own)) = (target.as_object_mut(), schema.as_object()) {
+                    for (key, value) in own {
+                        if key != "$ref" {
+                            target.insert(key.clone(), value.clone());
+                        }
+                    }
+                }
+                target
+            }
+            None => schema.clone(),
+        }
+    }
+}
+
+/// A property of a request, by its path from the body.
+struct Property {
+    path: Vec<String>,
+    schema: Value,
+    required: bool,
+}
+
+/// Every property under `schema` (nested objects and map values included).
+fn walk(spec: &Spec, schema: &Value, path: &[String], out: &mut Vec<Property>) {
+    let schema = spec.resolve(schema);
+    let required: BTreeSet<&str> = schema["required"]
+        .as_array()
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema["properties"].as_object() else {
+        return;
+    };
+    for (name, property) in properties {
+        let mut here = path.to_vec();
+        here.push(name.clone());
+        let resolved = spec.resolve(property);
+        out.push(Property {
+            path: here.clone(),
+            schema: resolved.clone(),
+            required: required.contains(name.as_str()),
+        });
+        if resolved["properties"].is_object() {
+            walk(spec, &resolved, &here, out);
+        }
+    }
+}
+
+/// Sets (or with `None`, removes) the value at `path`, creating nothing:
+/// returns false when a parent is missing from the baseline.
+fn set(body: &mut Value, path: &[String], value: Option<Value>) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut node = body;
+    for parent in parents {
+        match node.get_mut(parent) {
+            Some(next) => node = next,
+            None => return false,
+        }
+    }
+    let Some(object) = node.as_object_mut() else {
+        return false;
+    };
+    match value {
+        Some(value) => {
+            object.insert(last.clone(), value);
+        }
+        None => {
+            object.remove(last);
+        }
+    }
+    true
+}
+
+/// Values the spec refuses for `property`, each with the constraint it breaks.
+fn refused(property: &Property) -> Vec<(String, Option<Value>)> {
+    let schema = &property.schema;
+    let mut out = Vec::new();
+    if property.required {
+        out.push(("required".to_owned(), None));
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        assert!(!values.contains(&json!("NOT_IN_ENUM")));
+        out.push(("enum".to_owned(), Some(json!("NOT_IN_ENUM"))));
+    }
+    if let Some(pattern) = schema["pattern"].as_str() {
+        // A sample breaking each pattern of the spec; a new pattern needs one.
+        let sample = match pattern {
+            r"^[0-9]+(\.[0-9]+)?$" => "12,50",
+            other => panic!("no refused sample for pattern {other}: add one"),
+        };
+        out.push((format!("pattern {pattern}"), Some(json!(sample))));
+    }
+    if let Some(min) = schema["minLength"].as_u64() {
+        let short = "x".repeat(min.saturating_sub(1) as usize);
+        out.push((format!("minLength {min}"), Some(json!(short))));
+    }
+    if let Some(max) = schema["maxLength"].as_u64() {
+        out.push((
+            format!("maxLength {max}"),
+            Some(json!("x".repeat(max as usize + 1))),
+        ));
+    }
+    match schema["format"].as_str() {
+        Some("uri") => out.push(("format uri".to_owned(), Some(json!("not a uri")))),
+        Some(other) => panic!("no refused sample for format {other}: add one"),
+        None => {}
+    }
+    if let Some(min) = schema["minimum"].as_f64() {
+        let exclusive = schema["exclusiveMinimum"].as_bool() == Some(true);
+        let value = if exclusive {
+            json!(min)
+        } else {
+            json!(min - 1.0)
+        };
+        out.push(("minimum".to_owned(), Some(value)));
+    }
+    out
+}
+
+/// A value the spec accepts for `property`, when it is a scalar.
+fn accepted(property: &Property) -> Option<Value> {
+    let schema = &property.schema;
+    if let Some(values) = schema["enum"].as_array() {
+        return values.first().cloned();
+    }
+    match schema["type"].as_str()? {
+        "string" if schema["pattern"].is_string() => Some(json!("1")),
+        "string" if schema["format"].as_str() == Some("uri") => {
+            Some(json!("https://other.example/x"))
+        }
+        "string" => {
+            let min = schema["minLength"].as_u64().unwrap_or(1) as usize;
+            Some(json!("x".repeat(min.max(1))))
+        }
+        "number" | "integer" => Some(json!(1)),
+        "boolean" => Some(json!(false)),
+        _ => None,
+    }
+}
+
+#[test]
+fn spec_parity() {
+    let spec = Spec::load();
+    let assumptions = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openapi/ASSUMPTIONS.md"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    let mut used_core_only = BTreeSet::new();
+    let requests = requests();
+    let schemas: BTreeSet<&str> = requests.iter().map(|(name, ..)| *name).collect();
+
+    // Every JSON request body of the spec is covered.
+    for (path, item) in spec.0["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let body = &operation["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+            if let Some(reference) = body.as_str() {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                assert!(
+                    schemas.contains(name),
+                    "{method} {path}: {name} has no core rule here"
+                );
+            }
+        }
+    }
+
+    for (schema_name, validate, baseline) in &requests {
+        let base = baseline.as_object().unwrap();
+        assert_eq!(
+            validate(base),
+            Vec::<String>::new(),
+            "{schema_name}: the baseline is valid"
+        );
+        let mut properties = Vec::new();
+        walk(
+            &spec,
+            &json!({"$ref": format!("#/components/schemas/{schema_name}")}),
+            &[],
+            &mut properties,
+        );
+        for property in &properties {
+            let field = property.path.join(".");
+            for (constraint, value) in refused(property) {
+                let mut body = baseline.clone();
+                if !set(&mut body, &property.path, value.clone()) {
+                    continue;
+                }
+                let refused_on: Vec<String> = validate(body.as_object().unwrap());
+                assert!(
+                    refused_on.iter().any(|f| *f == field || f.starts_with(&format!("{field}."))),
+                    "{schema_name}.{field}: the spec refuses {value:?} ({constraint}) but core reports only {refused_on:?}"
+                );
+                checked += 1;
+            }
+            if let Some(value) = accepted(property) {
+                let mut body = baseline.clone();
+                if set(&mut body, &property.path, Some(value.clone())) {
+                    let refused_on = validate(body.as_object().unwrap());
+                    let own = CORE_ONLY
+                        .iter()
+                        .find(|(s, f, ..)| s == schema_name && *f == field);
+                    match own {
+                        Some(rule) => {
+                            used_core_only.insert((rule.0, rule.1));
+                        }
+                        None => assert!(
+                            !refused_on.contains(&field),
+                            "{schema_name}.{field}: core refuses {value} which the spec accepts; \
+                             list it in CORE_ONLY with its ASSUMPTIONS.md row"
+                        ),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+
+    // Each rule of core's own is real (core refuses the value, the spec does
+    // not) and recorded.
+    for (schema_name, field, value, row) in CORE_ONLY {
+        let (_, validate, baseline) = requests.iter().find(|(s, ..)| s == schema_name).unwrap();
+        let mut body = baseline.clone();
+        let path: Vec<String> = field.split('.').map(str::to_owned).collect();
+        assert!(set(&mut body, &path, Some(json!(value))));
+        let refused_on = validate(body.as_object().unwrap());
+        assert!(
+            refused_on
+                .iter()
+                .any(|f| f == field || f.starts_with(&format!("{field}."))),
+            "{schema_name}.{field}: core accepts {value:?}, so it is no rule of core's own"
+        );
+        let line = assumptions
+            .lines()
+            .find(|line| line.starts_with(&format!("| {row} |")))
+            .unwrap_or_else(|| panic!("ASSUMPTIONS.md has no row {row}"));
+        let leaf = field.rsplit('.').next().unwrap_or(field);
+        assert!(
+            line.contains(&format!("`{leaf}`")) || line.contains(&format!("`{field}`")),
+            "ASSUMPTIONS.md {row} does not name `{field}`"
+        );
+    }
+    assert!(checked > 100, "only {checked} checks ran");
+    println!(
+        "spec_parity: {checked} checks, {} rules of core's own",
+        CORE_ONLY.len()
+    );
+}

@@ -1,0 +1,154 @@
+//! Child processes shared by the xtask commands that run a server
+//! (`bench`, `schemathesis`): building its binary, a free loopback port, a
+//! guard that kills the child on every exit path, and readiness polling.
+
+use std::fs::File;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::bench::load;
+
+/// How [`cargo_build`] builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Dev,
+    Release,
+}
+
+/// Builds `package` and returns the path of its binary (named like the
+/// package), as cargo reports it, so `CARGO_TARGET_DIR` and the like are
+/// honoured.
+pub fn cargo_build(root: &Path, package: &str, profile: Profile) -> Result<PathBuf> {
+    let release: &[&str] = match profile {
+        Profile::Dev => &[],
+        Profile::Release => &["--release"],
+    };
+    println!(
+        "==> cargo build {}-p {package}",
+        if release.is_empty() { "" } else { "--release " }
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .arg("build")
+        .args(release)
+        .args(["-p", package])
+        .args(["--message-format", "json-render-diagnostics"])
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running cargo build")?;
+    if !output.status.success() {
+        bail!("cargo build -p {package} failed ({})", output.status);
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|msg| msg["reason"] == "compiler-artifact")
+        .filter(|msg| msg["target"]["name"] == package)
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+        .with_context(|| format!("cargo reported no {package} executable"))
+}
+
+/// A running child server. Dropping it kills the child and reaps it, so the
+/// server goes away on every exit path of the command: success, error,
+/// panic (unwinding), and a signal turned into an early return.
+pub struct ServerGuard {
+    name: &'static str,
+    child: Child,
+    pub addr: SocketAddr,
+}
+
+impl ServerGuard {
+    /// Starts `cmd` with its output appended to `log`.
+    pub fn spawn(
+        name: &'static str,
+        mut cmd: Command,
+        addr: SocketAddr,
+        log: &Path,
+    ) -> Result<Self> {
+        let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
+        let err = out
+            .try_clone()
+            .with_context(|| format!("opening {} twice", log.display()))?;
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::from(out))
+            .stderr(Stdio::from(err));
+        let child = cmd
+            .spawn()
+            .with_context(|| format!("{name}: cannot start {:?}", cmd.get_program()))?;
+        Ok(Self { name, child, addr })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits until `path` answers with any HTTP response, the child exits,
+    /// or `limit` passes.
+    pub async fn wait_ready(&mut self, path: &str, limit: Duration, log: &Path) -> Result<()> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self
+                .child
+                .try_wait()
+                .with_context(|| format!("{}: checking the child", self.name))?
+            {
+                bail!(
+                    "{} exited before answering ({status}); see {}",
+                    self.name,
+                    log.display()
+                );
+            }
+            if load::probe(self.addr, path, Duration::from_secs(2))
+                .await
+                .is_ok()
+            {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                bail!(
+                    "{} did not answer on {} within {} s; see {}",
+                    self.name,
+                    self.addr,
+                    limit.as_secs(),
+                    log.display()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Kills and reaps the child now (also done on drop).
+    pub fn stop(mut self) {
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ServerGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A loopback address with a port that was free a moment ago.
+pub fn free_loopback_addr() -> Result<SocketAddr> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .context("binding 127.0.0.1:0 to find a free port")?;
+    listener
+        .local_addr()
+        .context("reading the address of a bound socket")
+}
