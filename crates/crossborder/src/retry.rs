@@ -15,7 +15,10 @@
 
 use std::time::Duration;
 
+use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::StatusCode;
+
+use crate::error::Error;
 
 /// How many times, and how far apart, a request is attempted.
 ///
@@ -170,6 +173,59 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     Some(Duration::new(whole, nanos))
 }
 
+/// A failed attempt, with what the retry decision needs.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub error: Error,
+    /// The request provably never reached the server (connect error).
+    pub not_sent: bool,
+    pub status: Option<StatusCode>,
+    pub retry_after: Option<Duration>,
+}
+
+impl Failure {
+    pub(crate) fn plain(error: Error) -> Failure {
+        Failure {
+            error,
+            not_sent: false,
+            status: None,
+            retry_after: None,
+        }
+    }
+}
+
+/// Decides what to do after failed attempt number `attempt` (1-based).
+pub(crate) fn decide(
+    policy: &RetryPolicy,
+    idempotency: Idempotency,
+    failure: &Failure,
+    attempt: u32,
+) -> RetryDecision {
+    if attempt >= policy.attempts() {
+        return RetryDecision::Stop;
+    }
+    if failure.not_sent {
+        // Nothing reached the server: repeating the identical request is
+        // safe for reads and writes alike.
+        return RetryDecision::Backoff;
+    }
+    match (idempotency, failure.status) {
+        (Idempotency::Read, Some(status)) if is_retryable_status(status) => {
+            match failure.retry_after {
+                Some(wait) if wait <= policy.max_wait() => RetryDecision::After(wait),
+                Some(_) => RetryDecision::Stop,
+                None => RetryDecision::Backoff,
+            }
+        }
+        _ => RetryDecision::Stop,
+    }
+}
+
+/// The wait a `Retry-After` header asks for, when it is in seconds.
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    parse_retry_after(headers.get(RETRY_AFTER)?.to_str().ok()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,5 +294,69 @@ mod tests {
         assert_eq!(RetryPolicy::none().attempts(), 1);
         assert!(is_retryable_status(StatusCode::SERVICE_UNAVAILABLE));
         assert!(!is_retryable_status(StatusCode::INTERNAL_SERVER_ERROR));
+    }
+
+    fn failure(status: Option<u16>, not_sent: bool, retry_after: Option<Duration>) -> Failure {
+        Failure {
+            error: Error::SandboxOnly,
+            not_sent,
+            status: status.map(|s| StatusCode::from_u16(s).unwrap()),
+            retry_after,
+        }
+    }
+
+    #[test]
+    fn decisions() {
+        let policy = RetryPolicy::default();
+        let read = Idempotency::Read;
+        let write = Idempotency::Write;
+        assert_eq!(
+            decide(&policy, read, &failure(Some(503), false, None), 1),
+            RetryDecision::Backoff
+        );
+        assert_eq!(
+            decide(&policy, read, &failure(Some(503), false, None), 3),
+            RetryDecision::Stop
+        );
+        assert_eq!(
+            decide(&policy, read, &failure(Some(500), false, None), 1),
+            RetryDecision::Stop
+        );
+        assert_eq!(
+            decide(
+                &policy,
+                read,
+                &failure(Some(429), false, Some(Duration::from_secs(1))),
+                1
+            ),
+            RetryDecision::After(Duration::from_secs(1))
+        );
+        assert_eq!(
+            decide(
+                &policy,
+                read,
+                &failure(Some(429), false, Some(Duration::from_secs(60))),
+                1
+            ),
+            RetryDecision::Stop
+        );
+        for status in [429, 500, 502, 503, 504] {
+            assert_eq!(
+                decide(&policy, write, &failure(Some(status), false, None), 1),
+                RetryDecision::Stop
+            );
+        }
+        assert_eq!(
+            decide(&policy, write, &failure(None, false, None), 1),
+            RetryDecision::Stop
+        );
+        assert_eq!(
+            decide(&policy, write, &failure(None, true, None), 1),
+            RetryDecision::Backoff
+        );
+        assert_eq!(
+            decide(&RetryPolicy::none(), read, &failure(None, true, None), 1),
+            RetryDecision::Stop
+        );
     }
 }

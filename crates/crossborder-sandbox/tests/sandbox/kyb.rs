@@ -334,9 +334,11 @@ async fn operating_address_and_document_references() {
             reqwest::Method::PATCH,
             &url,
             Some(crossborder_sandbox::STAGING_KEY),
-            Some(&json!({"operatingAddress": {"houseNumber": "3", "street": "Broad Street",
+            Some(
+                &json!({"operatingAddress": {"houseNumber": "3", "street": "Broad Street",
                                                "city": "Lagos Island", "state": "Lagos",
-                                               "zipCode": " "}})),
+                                               "zipCode": " "}}),
+            ),
         )
         .await;
     assert_error(
