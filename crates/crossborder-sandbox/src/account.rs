@@ -11,12 +11,23 @@ use crossborder_api::types::MessageResponse;
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
-use crate::business::BusinessRecord;
-use crate::collection::CollectionRecord;
+use crate::business_record::BusinessRecord;
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
-use crate::payout::PayoutRecord;
 use crate::rates::QuoteRecord;
+use crate::records::{CollectionRecord, PayoutRecord};
+
+/// Which business a key belongs to (one business per key), for state kept
+/// outside the account, such as uploaded documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct BusinessId(usize);
+
+impl BusinessId {
+    /// The business of the `index`th configured key.
+    pub(crate) fn new(index: usize) -> BusinessId {
+        BusinessId(index)
+    }
+}
 
 /// Quotes kept before expired ones are pruned.
 const QUOTES_BEFORE_PRUNING: usize = 1024;

@@ -10,9 +10,11 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 
 use crate::account::Account;
+use crate::account::BusinessId;
 use crate::config::Environment;
 use crate::error::ApiError;
-use crate::state::{lock, AppState, BusinessId};
+use crate::state::AppState;
+use crate::sync::lock;
 
 /// The header that carries the API key.
 pub(crate) const API_KEY_HEADER: &str = "x-api-key";

@@ -28,6 +28,7 @@ use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::params::PathParams;
 use crate::rates::converted_amount;
+use crate::records::CollectionRecord;
 use crate::state::AppState;
 use crate::transaction::{Instruction, TransactionKind, TransactionRecord, TransactionStatus};
 
@@ -39,16 +40,6 @@ pub const COLLECTION_ACCOUNT_NAME: &str = "Crossborder Collections";
 pub const COLLECTION_BANK_NAME: &str = "Sandbox Bank";
 /// The network of a crypto collection when the request names none.
 pub const DEFAULT_NETWORK: &str = "ethereum";
-
-/// A collection as remembered for idempotency and tracking.
-#[derive(Debug, Clone)]
-pub(crate) struct CollectionRecord {
-    /// The request and its first response, replayed for an identical repeat.
-    request: IdempotentRequest<TransactionResponse>,
-    /// The transaction read by `GET /api/transaction/{paymentReference}`
-    /// and paid by simulated fundings.
-    pub(crate) transaction: TransactionRecord,
-}
 
 /// `POST /api/initiate-payment`.
 ///

@@ -47,18 +47,9 @@ use crate::body::{wire_fields, Body};
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::rates::convert_at;
+use crate::records::PayoutRecord;
 use crate::state::AppState;
 use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
-
-/// A payout as remembered for idempotency and tracking.
-#[derive(Debug, Clone)]
-pub(crate) struct PayoutRecord {
-    /// The payout fields as sent and the first response, replayed for an
-    /// identical retry.
-    request: IdempotentRequest<PayoutResponse>,
-    /// The transaction read by `GET /api/transaction/{sessionId}`.
-    pub(crate) transaction: TransactionRecord,
-}
 
 /// `POST /api/payout`.
 pub(crate) async fn create_payout(

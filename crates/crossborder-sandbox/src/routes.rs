@@ -9,7 +9,8 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::state::AppState;
 use crate::{
-    balance, banks, business, collection, documents, error, funding, payout, quote, webhook,
+    balance, banks, business, collection, documents, envelope, error, funding, payout, quote,
+    webhook,
 };
 
 /// Builds the application.
@@ -56,6 +57,6 @@ pub(crate) fn router(state: AppState) -> Router {
         .fallback(error::route_not_found)
         .layer(DefaultBodyLimit::disable())
         .layer(CatchPanicLayer::new())
-        .layer(from_fn_with_state(state.clone(), error::envelope))
+        .layer(from_fn_with_state(state.clone(), envelope::envelope))
         .with_state(state)
 }

@@ -11,7 +11,7 @@ use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
 use crate::routes::router;
 use crate::state::AppState;
-use crate::webhook::{WebhookDelivery, WebhookSender};
+use crate::webhook_sender::{WebhookDelivery, WebhookSender};
 
 /// How long [`SandboxHandle::shutdown`] waits for open requests to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);

@@ -2,14 +2,14 @@
 //! accounts, identifier generation, webhook delivery and documents.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use crate::account::Account;
+use crate::account::{Account, BusinessId};
 use crate::config::{Environment, SandboxConfig};
-use crate::documents::DocumentStore;
+use crate::document_store::DocumentStore;
 use crate::ids::IdGenerator;
-use crate::webhook::WebhookSender;
+use crate::webhook_sender::WebhookSender;
 
 /// Cheap to clone: every handler gets one.
 #[derive(Clone)]
@@ -23,11 +23,6 @@ struct Shared {
     documents: DocumentStore,
     base_url: String,
 }
-
-/// Which business a key belongs to (one business per key), for state kept
-/// outside the account, such as uploaded documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct BusinessId(usize);
 
 /// What an API key gives access to.
 pub(crate) struct KeyEntry {
@@ -56,7 +51,7 @@ impl AppState {
             .enumerate()
             .map(|(index, spec)| {
                 let entry = KeyEntry {
-                    business: BusinessId(index),
+                    business: BusinessId::new(index),
                     environment: spec.environment(),
                     api_access: spec.has_api_access(),
                     account: Arc::new(Mutex::new(Account::new(&config.starting_balances))),
@@ -108,20 +103,5 @@ impl AppState {
     /// `http://HOST:PORT/v1`.
     pub(crate) fn base_url(&self) -> &str {
         &self.0.base_url
-    }
-}
-
-/// Locks a mutex, carrying on with the data if a panicking thread poisoned
-/// it (every critical section leaves the state consistent before it can
-/// panic, and a poisoned lock must not take the whole sandbox down).
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-#[cfg(test)]
-impl BusinessId {
-    /// A business id for unit tests.
-    pub(crate) fn for_tests(index: usize) -> BusinessId {
-        BusinessId(index)
     }
 }

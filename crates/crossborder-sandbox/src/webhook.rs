@@ -13,148 +13,15 @@
 //!
 //! [`WebhookEvent`]: crossborder_api::types::WebhookEvent
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
-
 use axum::extract::State;
 use axum::Json;
-use crossborder_api::types::{MessageResponse, WebhookEvent};
+use crossborder_api::types::MessageResponse;
 use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
 
 use crate::auth::Caller;
 use crate::body::Body;
 use crate::error::ApiError;
-use crate::state::{lock, AppState};
-
-/// One delivery attempt of a webhook event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WebhookDelivery {
-    /// The URL the event was POSTed to.
-    pub url: String,
-    /// The JSON body sent.
-    pub body: String,
-    /// When the attempt started (sandbox clock).
-    pub attempted_at: SystemTime,
-    /// The receiver's HTTP status, when it answered.
-    pub status: Option<u16>,
-    /// Why the attempt failed, when it did (connection refused, timeout).
-    pub error: Option<String>,
-}
-
-impl WebhookDelivery {
-    /// The body parsed as JSON.
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
-    }
-
-    /// True when the receiver answered with a 2xx status.
-    pub fn succeeded(&self) -> bool {
-        self.status
-            .is_some_and(|status| (200..300).contains(&status))
-    }
-}
-
-/// How many webhook delivery attempts the sandbox remembers: beyond this,
-/// the oldest are forgotten.
-pub const MAX_WEBHOOK_DELIVERIES: usize = 1000;
-
-/// The last attempts (at most `capacity`, oldest first) and how many have
-/// finished in all.
-#[derive(Debug)]
-struct DeliveryLog {
-    capacity: usize,
-    kept: VecDeque<WebhookDelivery>,
-    finished: usize,
-}
-
-impl DeliveryLog {
-    fn new(capacity: usize) -> DeliveryLog {
-        DeliveryLog {
-            capacity,
-            kept: VecDeque::new(),
-            finished: 0,
-        }
-    }
-
-    fn push(&mut self, delivery: WebhookDelivery) {
-        self.finished = self.finished.saturating_add(1);
-        if self.capacity == 0 {
-            return;
-        }
-        while self.kept.len() >= self.capacity {
-            self.kept.pop_front();
-        }
-        self.kept.push_back(delivery);
-    }
-}
-
-/// Sends events and keeps the log of attempts.
-#[derive(Debug, Clone)]
-pub(crate) struct WebhookSender {
-    client: reqwest::Client,
-    log: Arc<Mutex<DeliveryLog>>,
-}
-
-impl WebhookSender {
-    /// A sender whose one attempt times out after `timeout`; redirects are
-    /// not followed.
-    pub(crate) fn new(timeout: Duration) -> Result<WebhookSender, reqwest::Error> {
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("crossborder-sandbox/", env!("CARGO_PKG_VERSION")))
-            .build()?;
-        Ok(WebhookSender {
-            client,
-            log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
-        })
-    }
-
-    /// The last [`MAX_WEBHOOK_DELIVERIES`] finished attempts, oldest first.
-    pub(crate) fn deliveries(&self) -> Vec<WebhookDelivery> {
-        lock(&self.log).kept.iter().cloned().collect()
-    }
-
-    /// How many attempts have finished since the start, including those
-    /// no longer kept.
-    pub(crate) fn finished(&self) -> usize {
-        lock(&self.log).finished
-    }
-
-    /// POSTs `event` to `url` once, in a background task.
-    pub(crate) fn send(&self, url: String, event: &WebhookEvent, now: SystemTime) {
-        let body = match serde_json::to_string(event) {
-            Ok(body) => body,
-            Err(error) => {
-                tracing::error!(%error, "could not serialise a webhook event");
-                return;
-            }
-        };
-        let client = self.client.clone();
-        let log = Arc::clone(&self.log);
-        tokio::spawn(async move {
-            let result = client
-                .post(&url)
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone())
-                .send()
-                .await;
-            let (status, error) = match result {
-                Ok(response) => (Some(response.status().as_u16()), None),
-                Err(error) => (None, Some(error.to_string())),
-            };
-            tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
-            lock(&log).push(WebhookDelivery {
-                url,
-                body,
-                attempted_at: now,
-                status,
-                error,
-            });
-        });
-    }
-}
+use crate::state::AppState;
 
 /// `PUT /api/set-webhook`: registers the account's one webhook URL
 /// (`webhookUrl`, an absolute http or https URL), replacing the earlier one.
@@ -169,39 +36,4 @@ pub(crate) async fn set_webhook(
     Ok(Json(MessageResponse {
         message: "Webhook URL set successfully".to_owned(),
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn delivery(index: usize) -> WebhookDelivery {
-        WebhookDelivery {
-            url: format!("http://127.0.0.1/{index}"),
-            body: "{}".to_owned(),
-            attempted_at: SystemTime::UNIX_EPOCH,
-            status: Some(200),
-            error: None,
-        }
-    }
-
-    #[test]
-    fn the_delivery_log_keeps_only_the_last_attempts() {
-        let mut log = DeliveryLog::new(MAX_WEBHOOK_DELIVERIES);
-        for index in 0..MAX_WEBHOOK_DELIVERIES + 250 {
-            log.push(delivery(index));
-        }
-        assert_eq!(log.kept.len(), MAX_WEBHOOK_DELIVERIES);
-        assert_eq!(log.finished, MAX_WEBHOOK_DELIVERIES + 250);
-        assert_eq!(log.kept.front(), Some(&delivery(250)));
-        assert_eq!(
-            log.kept.back(),
-            Some(&delivery(MAX_WEBHOOK_DELIVERIES + 249))
-        );
-
-        let mut none = DeliveryLog::new(0);
-        none.push(delivery(0));
-        assert!(none.kept.is_empty());
-        assert_eq!(none.finished, 1);
-    }
 }

@@ -1,0 +1,72 @@
+//! The middleware that gives every error response the API's error shape.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use crossborder_api::types::{ErrorRequest, ErrorResponse};
+
+use crate::error::{ApiError, PendingError};
+use crate::state::AppState;
+use crate::timestamp::rfc3339;
+
+/// Middleware that writes every 4xx and 5xx response in the API's error
+/// shape, with the timestamp, the request path and the request's method
+/// and URL (path and query). Headers of the original response (such as
+/// `Allow` on a 405) are kept.
+pub(crate) async fn envelope(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let method = request.method().to_string();
+    let path = request.uri().path().to_owned();
+    let url = request
+        .uri()
+        .path_and_query()
+        .map_or_else(|| path.clone(), |pq| pq.as_str().to_owned());
+
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+
+    let (mut parts, _body) = response.into_parts();
+    let error = match parts.extensions.remove::<PendingError>() {
+        Some(PendingError(error)) => error,
+        None => ApiError::new(status, default_message(status)),
+    };
+    let body = ErrorResponse {
+        status_code: i64::from(error.status.as_u16()),
+        message: error.message,
+        timestamp: Some(rfc3339(state.now())),
+        path: Some(path),
+        request: Some(ErrorRequest { method, url }),
+        errors: error.errors,
+    };
+    let json = serde_json::to_vec(&body)
+        .unwrap_or_else(|_| br#"{"statusCode":500,"message":"Internal server error"}"#.to_vec());
+    parts.status = error.status;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(json))
+}
+
+/// The message of an error response that did not come from an
+/// [`ApiError`].
+fn default_message(status: StatusCode) -> String {
+    match status {
+        StatusCode::NOT_FOUND => "Route not found".to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => "Method not allowed".to_owned(),
+        StatusCode::INTERNAL_SERVER_ERROR => "Internal server error".to_owned(),
+        other => other
+            .canonical_reason()
+            .unwrap_or("Request failed")
+            .to_owned(),
+    }
+}
