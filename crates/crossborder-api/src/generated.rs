@@ -828,11 +828,13 @@ pub mod types {
         schemars::JsonSchema
     )]
     pub struct PayoutRequest {
+        ///Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP.
         #[serde(
             rename = "accountName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub account_name: ::std::option::Option<::std::string::String>,
+        ///Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP.
         #[serde(
             rename = "accountNumber",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -842,11 +844,13 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub address: ::std::option::Option<::std::string::String>,
         pub amount: crate::decimal::DecimalString,
+        ///Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX.
         #[serde(
             rename = "bankCode",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub bank_code: ::std::option::Option<::std::string::String>,
+        ///Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP.
         #[serde(
             rename = "bankName",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -860,6 +864,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub from_network: ::std::option::Option<::std::string::String>,
+        ///Canadian bank institution number; required when toCurrency is CAD.
         #[serde(
             rename = "institutionNumber",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -870,6 +875,7 @@ pub mod types {
         ///Network of a same-currency crypto payout.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<::std::string::String>,
+        ///The quote's key; required when fromCurrency differs from toCurrency.
         #[serde(
             rename = "rateKey",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -884,11 +890,13 @@ pub mod types {
         ///Unique per payout attempt; the idempotency key and the tracking id.
         #[serde(rename = "sessionId")]
         pub session_id: PayoutRequestSessionId,
+        ///UK bank sort code; required when toCurrency is GBP.
         #[serde(
             rename = "sortCode",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub sort_code: ::std::option::Option<::std::string::String>,
+        ///The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP.
         #[serde(
             rename = "swiftCode",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -902,6 +910,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub to_network: ::std::option::Option<::std::string::String>,
+        ///Canadian bank transit number; required when toCurrency is CAD.
         #[serde(
             rename = "transitNumber",
             skip_serializing_if = "::std::option::Option::is_none"

@@ -21,15 +21,15 @@ pub struct PayoutFields<'a> {
     pub narration: Option<&'a str>,
     #[doc = "`sessionId` (required): Unique per payout attempt; the idempotency key and the tracking id."]
     pub session_id: Option<&'a str>,
-    #[doc = "`rateKey`."]
+    #[doc = "`rateKey`: The quote's key; required when fromCurrency differs from toCurrency."]
     pub rate_key: Option<&'a str>,
-    #[doc = "`accountNumber`."]
+    #[doc = "`accountNumber`: Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."]
     pub account_number: Option<&'a str>,
-    #[doc = "`accountName`."]
+    #[doc = "`accountName`: Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."]
     pub account_name: Option<&'a str>,
-    #[doc = "`bankName`."]
+    #[doc = "`bankName`: Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP."]
     pub bank_name: Option<&'a str>,
-    #[doc = "`bankCode`."]
+    #[doc = "`bankCode`: Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX."]
     pub bank_code: Option<&'a str>,
     #[doc = "`address`: Destination wallet address."]
     pub address: Option<&'a str>,
@@ -39,13 +39,13 @@ pub struct PayoutFields<'a> {
     pub from_network: Option<&'a str>,
     #[doc = "`toNetwork`: Destination network of a crypto-to-crypto payout."]
     pub to_network: Option<&'a str>,
-    #[doc = "`transitNumber`."]
+    #[doc = "`transitNumber`: Canadian bank transit number; required when toCurrency is CAD."]
     pub transit_number: Option<&'a str>,
-    #[doc = "`institutionNumber`."]
+    #[doc = "`institutionNumber`: Canadian bank institution number; required when toCurrency is CAD."]
     pub institution_number: Option<&'a str>,
-    #[doc = "`sortCode`."]
+    #[doc = "`sortCode`: UK bank sort code; required when toCurrency is GBP."]
     pub sort_code: Option<&'a str>,
-    #[doc = "`swiftCode`."]
+    #[doc = "`swiftCode`: The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP."]
     pub swift_code: Option<&'a str>,
     #[doc = "`recipientName`: Recipient name, free text."]
     pub recipient_name: Option<&'a str>,
@@ -178,19 +178,19 @@ impl<'a> PayoutFields<'a> {
 macro_rules! payout_text_fields {
     ($callback:ident) => {
         $callback! {
-            (rate_key, "rateKey", "`rateKey`."),
-            (account_number, "accountNumber", "`accountNumber`."),
-            (account_name, "accountName", "`accountName`."),
-            (bank_name, "bankName", "`bankName`."),
-            (bank_code, "bankCode", "`bankCode`."),
+            (rate_key, "rateKey", "`rateKey`: The quote's key; required when fromCurrency differs from toCurrency."),
+            (account_number, "accountNumber", "`accountNumber`: Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."),
+            (account_name, "accountName", "`accountName`: Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."),
+            (bank_name, "bankName", "`bankName`: Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP."),
+            (bank_code, "bankCode", "`bankCode`: Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX."),
             (address, "address", "`address`: Destination wallet address."),
             (network, "network", "`network`: Network of a same-currency crypto payout."),
             (from_network, "fromNetwork", "`fromNetwork`: Source network of a crypto-to-crypto or crypto-to-fiat payout."),
             (to_network, "toNetwork", "`toNetwork`: Destination network of a crypto-to-crypto payout."),
-            (transit_number, "transitNumber", "`transitNumber`."),
-            (institution_number, "institutionNumber", "`institutionNumber`."),
-            (sort_code, "sortCode", "`sortCode`."),
-            (swift_code, "swiftCode", "`swiftCode`."),
+            (transit_number, "transitNumber", "`transitNumber`: Canadian bank transit number; required when toCurrency is CAD."),
+            (institution_number, "institutionNumber", "`institutionNumber`: Canadian bank institution number; required when toCurrency is CAD."),
+            (sort_code, "sortCode", "`sortCode`: UK bank sort code; required when toCurrency is GBP."),
+            (swift_code, "swiftCode", "`swiftCode`: The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP."),
             (recipient_name, "recipientName", "`recipientName`: Recipient name, free text."),
         }
     };
