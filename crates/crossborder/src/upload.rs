@@ -66,11 +66,45 @@ pub(crate) async fn send(
         .execute(request)
         .await
         .map_err(LowError::CommunicationError)?;
-    if response.status().as_u16() == 200 {
-        ResponseValue::from_response(response).await
-    } else {
-        Err(LowError::UnexpectedResponse(response))
+    if response.status().as_u16() != 200 {
+        return Err(LowError::UnexpectedResponse(response));
     }
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .bytes()
+        .await
+        .map_err(LowError::ResponseBodyError)?;
+    match read_response(&body) {
+        Ok(value) => Ok(ResponseValue::new(value, status, headers)),
+        Err(error) => Err(LowError::InvalidResponsePayload(body, error)),
+    }
+}
+
+/// Reads the upload's answer in every shape ASSUMPTIONS A16 accepts: the
+/// documented `{message, data: {link}, error}`, `data` as the bare link, or
+/// a top-level `link` (the spec says only that the upload returns "link
+/// (string)").
+fn read_response(body: &[u8]) -> Result<wire::UploadDocumentResponse, serde_json::Error> {
+    use serde::de::Error as _;
+
+    let value: serde_json::Value = serde_json::from_slice(body)?;
+    let text = |value: &serde_json::Value| value.as_str().map(str::to_owned);
+    let link = value
+        .pointer("/data/link")
+        .and_then(text)
+        .or_else(|| value.get("data").and_then(text))
+        .or_else(|| value.get("link").and_then(text))
+        .ok_or_else(|| {
+            serde_json::Error::custom(
+                "the upload answer has no link (expected data.link, data or link)",
+            )
+        })?;
+    Ok(wire::UploadDocumentResponse {
+        data: wire::UploadedDocument { link },
+        error: value.get("error").and_then(serde_json::Value::as_bool),
+        message: value.get("message").and_then(text).unwrap_or_default(),
+    })
 }
 
 #[cfg(test)]
@@ -109,6 +143,25 @@ mod tests {
         );
         big.truncate(MAX_UPLOAD_BYTES);
         assert!(check(&big).is_ok());
+    }
+
+    #[test]
+    fn every_documented_answer_shape_gives_the_link() {
+        let link = "https://files.example/doc_1.pdf";
+        for body in [
+            format!(r#"{{"message": "Uploaded", "data": {{"link": "{link}"}}, "error": false}}"#),
+            format!(r#"{{"message": "Uploaded", "data": "{link}"}}"#),
+            format!(r#"{{"link": "{link}"}}"#),
+        ] {
+            let read = read_response(body.as_bytes()).unwrap();
+            assert_eq!(read.data.link, link, "{body}");
+        }
+        let error = read_response(br#"{"message": "Uploaded", "data": {}}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the upload answer has no link (expected data.link, data or link)"
+        );
+        assert!(read_response(b"not json").is_err());
     }
 
     #[test]

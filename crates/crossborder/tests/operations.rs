@@ -697,6 +697,49 @@ async fn upload_document_is_multipart() {
     assert!(body.contains("%PDF-1.7\nhello\n%%EOF"), "{body}");
 }
 
+/// ASSUMPTIONS A16: the upload's answer may carry the link as `data.link`,
+/// as `data` itself, or as a top-level `link`.
+#[tokio::test]
+async fn upload_reads_every_answer_shape() {
+    let link = "https://files.crossborder.invalid/kyb/doc_9a.pdf";
+    for answer in [
+        json!({"message": "ok", "data": {"link": link}}),
+        json!({"message": "ok", "data": link}),
+        json!({"link": link}),
+    ] {
+        let (server, client) = setup().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/api/upload-document"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(&answer))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let document = client
+            .businesses()
+            .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+            .await
+            .unwrap();
+        assert_eq!(document.link, link, "{answer}");
+    }
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/upload-document"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"message": "ok"})))
+        .mount(&server)
+        .await;
+    let error = client
+        .businesses()
+        .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the upload answer has no link (expected data.link, data or link)"),
+        "{error}"
+    );
+}
+
 #[tokio::test]
 async fn upload_refuses_other_file_types_without_sending() {
     let (server, client) = setup().await;
