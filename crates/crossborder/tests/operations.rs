@@ -855,7 +855,9 @@ async fn create_business_sends_the_documented_body() {
             "documents": {
                 "cac_document": {"url": "https://files.crossborder.invalid/kyb/cac.pdf", "key": "cac-cert"},
                 "bank_statement": {"url": "https://files.crossborder.invalid/kyb/statement.pdf", "key": "statement-6m"},
-                "application_letter": {"url": "https://files.crossborder.invalid/kyb/letter.pdf", "key": "letter"},
+                // Not an alias the spec names: sent as the type's name,
+                // which the service's uppercased fallback matches.
+                "APPLICATION_LETTER": {"url": "https://files.crossborder.invalid/kyb/letter.pdf", "key": "letter"},
                 "cac_status_report": {"url": "https://files.crossborder.invalid/kyb/status.pdf", "key": "status-report"}
             },
             "businessDescription": "Imports and distributes consumer electronics.",
@@ -885,6 +887,46 @@ async fn create_business_sends_the_documented_body() {
     assert_eq!(
         business.field_statuses["website"],
         BusinessStatus::Unknown("IN_REVIEW".into())
+    );
+}
+
+/// Keys written loosely are sent as the service knows them.
+#[tokio::test]
+async fn document_keys_are_sent_canonically() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/business"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
+        .mount(&server)
+        .await;
+    let mut request = example_business();
+    let statement = request.documents.remove("bank_statement").unwrap();
+    request
+        .documents
+        .insert(" Bank-Statement ".into(), statement);
+    let certificate = request.documents.remove("cac_document").unwrap();
+    request
+        .documents
+        .insert("incorporation_certificate".into(), certificate);
+    client.businesses().create(&request).await.unwrap();
+
+    let requests = server.received_requests().await.unwrap();
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    let mut keys: Vec<&str> = body["documents"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "APPLICATION_LETTER",
+            "CERTIFICATE_OF_INCORPORATION",
+            "bank_statement",
+            "cac_status_report"
+        ]
     );
 }
 

@@ -153,14 +153,7 @@ pub struct UnknownDocumentKey(pub String);
 /// );
 /// ```
 pub fn normalise_document_key(key: &str) -> Result<DocumentType, UnknownDocumentKey> {
-    let normalised: String = key
-        .trim()
-        .chars()
-        .map(|c| match c {
-            '-' | ' ' => '_',
-            other => other.to_ascii_lowercase(),
-        })
-        .collect();
+    let normalised = normalised_key(key);
     if let Some((_, document)) = DOCUMENT_KEY_ALIASES
         .iter()
         .find(|(alias, _)| *alias == normalised)
@@ -172,6 +165,55 @@ pub fn normalise_document_key(key: &str) -> Result<DocumentType, UnknownDocument
         .into_iter()
         .find(|document| document.as_str() == upper)
         .ok_or_else(|| UnknownDocumentKey(key.to_owned()))
+}
+
+/// A key trimmed, lowercased, with `-` and spaces turned into `_`.
+fn normalised_key(key: &str) -> String {
+    key.trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            other => other.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// The aliases the specification itself names for the documents map; a
+/// service that follows it knows these.
+pub const SPEC_DOCUMENT_KEYS: [&str; 8] = [
+    "cac_document",
+    "cac",
+    "certificate_of_incorporation",
+    "bank_statement",
+    "bn_form_1",
+    "combined_cac",
+    "cac_form_2",
+    "cac_status_report",
+];
+
+/// The key to send for a key of the documents map: the specification's own
+/// alias when the key is one, however it was written (`Bank-Statement`
+/// becomes `bank_statement`), and otherwise the document type's internal
+/// name (`memart` becomes `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`), which
+/// the service's uppercased fallback matches. Keys this crate matches more
+/// loosely than the specification promises thus reach the service in a form
+/// it knows.
+///
+/// ```
+/// use crossborder_core::kyb::canonical_document_key;
+///
+/// assert_eq!(canonical_document_key(" Bank-Statement ").unwrap(), "bank_statement");
+/// assert_eq!(canonical_document_key("memart").unwrap(), "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION");
+/// assert_eq!(canonical_document_key("application_letter").unwrap(), "APPLICATION_LETTER");
+/// assert!(canonical_document_key("selfie").is_err());
+/// ```
+pub fn canonical_document_key(key: &str) -> Result<&'static str, UnknownDocumentKey> {
+    let document = normalise_document_key(key)?;
+    let normalised = normalised_key(key);
+    Ok(SPEC_DOCUMENT_KEYS
+        .into_iter()
+        .find(|alias| *alias == normalised)
+        .unwrap_or(document.as_str()))
 }
 
 impl FromStr for DocumentType {
@@ -599,5 +641,32 @@ mod tests {
             missing_documents(BusinessType::Llc, &BTreeSet::new()).len(),
             4
         );
+    }
+
+    #[test]
+    fn every_spec_alias_is_an_alias_and_canonical_keys_round_trip() {
+        for alias in SPEC_DOCUMENT_KEYS {
+            assert!(DOCUMENT_KEY_ALIASES
+                .iter()
+                .any(|(known, _)| *known == alias));
+            assert_eq!(canonical_document_key(alias).unwrap(), alias);
+        }
+        for (alias, document) in DOCUMENT_KEY_ALIASES {
+            let canonical = canonical_document_key(alias).unwrap();
+            assert_eq!(
+                normalise_document_key(canonical).unwrap(),
+                *document,
+                "{alias}"
+            );
+        }
+        for document in DocumentType::ALL {
+            assert_eq!(canonical_document_key(document.as_str()).unwrap(), {
+                let lower = document.as_str().to_ascii_lowercase();
+                SPEC_DOCUMENT_KEYS
+                    .into_iter()
+                    .find(|alias| *alias == lower)
+                    .unwrap_or(document.as_str())
+            });
+        }
     }
 }

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
-    validate_business_create, validate_business_update, AddressFields, BusinessFields,
-    DocumentRefFields, MonthlyTransactionVolumeFields, NatureOfBusinessFields,
+    canonical_document_key, validate_business_create, validate_business_update, AddressFields,
+    BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, NatureOfBusinessFields,
     ProofOfAddressFields, SourceOfFundFields,
 };
 use rust_decimal::Decimal;
@@ -80,7 +80,10 @@ pub struct ProofOfAddress {
 
 /// `documents`: document key (`cac_document`, `bank_statement`, ...) to
 /// uploaded document. Keys are checked with
-/// [`crossborder_core::kyb::normalise_document_key`] before sending.
+/// [`crossborder_core::kyb::normalise_document_key`] before sending, and
+/// sent in the form [`crossborder_core::kyb::canonical_document_key`] gives
+/// (the specification's alias, or the document type's name), so a key
+/// written loosely (`Bank-Statement`) reaches the service as it knows it.
 pub type Documents = BTreeMap<String, DocumentLink>;
 
 /// The expected monthly volume of a business.
@@ -366,11 +369,21 @@ fn proof_to_wire(proof: &ProofOfAddress) -> wire::ProofOfAddress {
     }
 }
 
+/// The documents map as sent: each key in the form the service knows
+/// ([`canonical_document_key`]: `Bank-Statement` is sent as
+/// `bank_statement`, `memart` as `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`).
+/// Validation has refused unknown keys already.
 fn documents_to_wire(documents: &Documents) -> wire::Documents {
     wire::Documents(
         documents
             .iter()
-            .map(|(key, link)| (key.clone(), link.to_wire()))
+            .map(|(key, link)| {
+                let sent = canonical_document_key(key).unwrap_or(key);
+                if sent != key {
+                    tracing::debug!(key = %key, sent, "document key sent in its canonical form");
+                }
+                (sent.to_owned(), link.to_wire())
+            })
             .collect::<HashMap<_, _>>(),
     )
 }
