@@ -253,7 +253,7 @@ pub struct SandboxConfig {
     pub webhook_timeout: Duration,
     /// Largest JSON request body accepted; default 1 MiB (413 above).
     pub max_json_body_bytes: usize,
-    /// Largest uploaded document accepted; default 20 MiB (413 above).
+    /// Largest uploaded document accepted; default 20 MB, 20,000,000 bytes (413 above).
     pub max_upload_bytes: usize,
     /// Where the sandbox reads the time; default [`Clock::system`].
     pub clock: Clock,
@@ -269,7 +269,7 @@ impl Default for SandboxConfig {
             instruction_ttl: Duration::from_secs(24 * 60 * 60),
             webhook_timeout: Duration::from_secs(5),
             max_json_body_bytes: 1024 * 1024,
-            max_upload_bytes: 20 * 1024 * 1024,
+            max_upload_bytes: crossborder_core::kyb::MAX_UPLOAD_BYTES,
             clock: Clock::system(),
         }
     }

@@ -6,7 +6,7 @@
 //! (`crossborder_core::kyb::validate_upload_within`): not empty (400), at
 //! most
 //! [`SandboxConfig::max_upload_bytes`](crate::SandboxConfig::max_upload_bytes)
-//! (20 MiB; 413 above), and of a type told by its content, not its name or
+//! (20 MB; 413 above), and of a type told by its content, not its name or
 //! declared type: JPEG (`FF D8 FF`), PNG (`89 50 4E 47`) or PDF (`%PDF`),
 //! anything else is 415.
 //!

@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(violations[0].rule, Rule::OutOfRange);
         assert_eq!(
             violations[0].message,
-            "File is larger than 20 MB (20971520 bytes)"
+            "File is larger than 20 MB (20000000 bytes)"
         );
         big.truncate(MAX_UPLOAD_BYTES);
         assert!(check(&big).is_ok());

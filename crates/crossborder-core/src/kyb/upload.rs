@@ -1,12 +1,15 @@
 //! The document upload's file rules (`POST /api/upload-document`): at most
-//! 20 MiB, and a JPEG, PNG or PDF told by its first bytes, not its name.
+//! 20 MB, and a JPEG, PNG or PDF told by its first bytes, not its name.
 
 use std::fmt;
 
 use crate::violation::{Rule, Violation};
 
-/// The largest file the upload accepts: 20 MiB (20,971,520 bytes).
-pub const MAX_UPLOAD_BYTES: usize = 20 * 1024 * 1024;
+/// The largest file the upload accepts: 20 MB, read as the spec writes it,
+/// in decimal megabytes (20,000,000 bytes; ASSUMPTIONS C9), so a file the
+/// SDK lets through is never over the service's limit whichever megabyte
+/// it means.
+pub const MAX_UPLOAD_BYTES: usize = 20_000_000;
 
 /// A file type the upload accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,12 +91,12 @@ pub enum UploadError {
     UnsupportedType,
 }
 
-/// `File is larger than 20 MB (20971520 bytes)`, or without the megabytes
+/// `File is larger than 20 MB (20000000 bytes)`, or without the megabytes
 /// when the limit is not a whole number of them.
 fn too_large_message(max: usize) -> String {
-    const MIB: usize = 1024 * 1024;
-    if max >= MIB && max.is_multiple_of(MIB) {
-        format!("File is larger than {} MB ({max} bytes)", max / MIB)
+    const MB: usize = 1_000_000;
+    if max >= MB && max.is_multiple_of(MB) {
+        format!("File is larger than {} MB ({max} bytes)", max / MB)
     } else {
         format!("File is larger than {max} bytes")
     }
@@ -194,7 +197,7 @@ mod tests {
         );
         assert_eq!(
             error.to_string(),
-            "File is larger than 20 MB (20971520 bytes)"
+            "File is larger than 20 MB (20000000 bytes)"
         );
         assert_eq!(error.violation().rule, Rule::OutOfRange);
         assert_eq!(

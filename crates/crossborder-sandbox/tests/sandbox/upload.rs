@@ -89,19 +89,19 @@ async fn other_types_missing_files_and_limits() {
     let not_multipart = api.post_raw("/api/upload-document", "{}").await;
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
 
-    // The default limit is 20 MiB for the file itself.
+    // The default limit is 20 MB (decimal) for the file itself.
     let mut just_over = b"%PDF-1.7\n".to_vec();
-    just_over.resize(20 * 1024 * 1024 + 1, b'0');
+    just_over.resize(20_000_000 + 1, b'0');
     let too_large = upload(&api, multipart("file", "big.pdf", &just_over)).await;
     assert_error(
         &too_large,
         413,
-        "File is larger than 20 MB (20971520 bytes)",
+        "File is larger than 20 MB (20000000 bytes)",
         "POST",
         "/api/upload-document",
     );
     let mut at_limit = just_over;
-    at_limit.truncate(20 * 1024 * 1024);
+    at_limit.truncate(20_000_000);
     let accepted = upload(&api, multipart("file", "big.pdf", &at_limit)).await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
