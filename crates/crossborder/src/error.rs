@@ -136,6 +136,14 @@ pub enum Error {
         last: Box<Transaction>,
     },
 
+    /// A business was not decided (`APPROVED` or `REJECTED`) before the
+    /// deadline; it may still be under review.
+    #[error("business {} was not decided in time; last status {}", last.id, last.status)]
+    DecisionTimeout {
+        /// The last state read.
+        last: Box<crate::types::Business>,
+    },
+
     /// A value could not be turned into a request (an internal conversion
     /// of the low-level client failed); nothing was sent.
     #[error("invalid request: {message}")]

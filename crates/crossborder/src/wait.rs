@@ -1,6 +1,10 @@
-//! Polling a transaction until it settles.
+//! Polling until a state is final: a transaction settling, a business
+//! being decided.
 
+use std::future::Future;
 use std::time::{Duration, Instant};
+
+use crate::error::Error;
 
 /// The shortest wait between two reads, whatever the options say, so a zero
 /// interval never turns polling into a busy loop.
@@ -12,7 +16,8 @@ pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(10);
 const FAR_FUTURE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
 /// How [`Collections::wait_until_settled`](crate::Collections::wait_until_settled)
-/// polls: the first wait, how it grows, its cap, and the overall deadline.
+/// and [`Businesses::wait_for_decision`](crate::Businesses::wait_for_decision)
+/// poll: the first wait, how it grows, its cap, and the overall deadline.
 ///
 /// ```
 /// use std::time::Duration;
@@ -88,6 +93,69 @@ impl WaitOptions {
             .min(self.max_interval)
             .max(MIN_POLL_INTERVAL)
     }
+}
+
+/// How a poll ended without reaching a final state.
+pub(crate) enum PollEnd<T> {
+    /// The deadline passed; the last state read.
+    Timeout(T),
+    /// An error that polling cannot get past (or a transient one at the
+    /// deadline, with nothing read before it).
+    Failed(Error),
+}
+
+/// Reads with `read` until `done` holds, waiting between reads as `options`
+/// says. A transient failure of one read (transport error, timeout, HTTP
+/// 429 or 5xx, after the client's own retries) does not end the wait.
+pub(crate) async fn poll<T, F, Fut>(
+    options: WaitOptions,
+    what: &str,
+    mut read: F,
+    done: impl Fn(&T) -> bool,
+) -> Result<T, PollEnd<T>>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, Error>>,
+{
+    let deadline = options.deadline(Instant::now());
+    let mut interval = options.first_interval();
+    let mut last: Option<T> = None;
+    loop {
+        let wait_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
+        match read().await {
+            Ok(state) if done(&state) => return Ok(state),
+            Ok(state) => {
+                if Instant::now() >= deadline {
+                    return Err(PollEnd::Timeout(state));
+                }
+                tracing::debug!(what, wait_ms, "not final yet");
+                last = Some(state);
+            }
+            Err(error) if is_transient(&error) => {
+                if Instant::now() >= deadline {
+                    return Err(match last {
+                        Some(last) => PollEnd::Timeout(last),
+                        None => PollEnd::Failed(error),
+                    });
+                }
+                tracing::debug!(what, error = %error, wait_ms, "transient error while polling");
+            }
+            Err(error) => return Err(PollEnd::Failed(error)),
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        tokio::time::sleep(interval.min(left)).await;
+        interval = options.next_interval(interval);
+    }
+}
+
+/// Whether polling may go on after `error`: a transport failure, a timeout,
+/// HTTP 429 or a server error (5xx). Anything else (authentication, an
+/// unknown reference, an undecodable answer) would fail again.
+fn is_transient(error: &Error) -> bool {
+    matches!(error, Error::Transport(_) | Error::Timeout(_))
+        || error
+            .status()
+            .is_some_and(|status| status == 429 || status >= 500)
 }
 
 #[cfg(test)]

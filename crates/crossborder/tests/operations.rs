@@ -930,6 +930,35 @@ async fn document_keys_are_sent_canonically() {
     );
 }
 
+/// A status the SDK does not know is never taken for a decision.
+#[tokio::test]
+async fn wait_for_decision_waits_through_unknown_statuses() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/business/biz_3M8QK2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("IN_REVIEW")))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/business/biz_3M8QK2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("APPROVED")))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let options = WaitOptions::default()
+        .timeout(std::time::Duration::from_secs(5))
+        .initial_interval(std::time::Duration::from_millis(10));
+    let business = client
+        .businesses()
+        .wait_for_decision("biz_3M8QK2", options)
+        .await
+        .unwrap();
+    assert_eq!(business.status, BusinessStatus::Approved);
+    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+}
+
 #[tokio::test]
 async fn invalid_business_is_not_sent() {
     let (server, client) = setup().await;

@@ -495,3 +495,55 @@ async fn operating_address_and_document_references_are_checked_by_both() {
         .await;
     assert_eq!(raw.status, 200, "{}", raw.text);
 }
+
+/// `wait_for_decision` returns each decision, with the reason when
+/// rejected, and gives up at its deadline on a business still under review
+/// with the last state read.
+#[tokio::test]
+async fn wait_for_decision_reaches_each_decision_and_its_deadline() {
+    use std::time::Duration;
+
+    use crossborder::WaitOptions;
+
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let fast = WaitOptions::default()
+        .timeout(Duration::from_millis(300))
+        .initial_interval(Duration::from_millis(20))
+        .max_interval(Duration::from_millis(50));
+
+    let approved = submitted_business(&client, "RC7770001").await;
+    let business = client
+        .businesses()
+        .wait_for_decision(&approved, fast)
+        .await
+        .unwrap();
+    assert_eq!(business.status, BusinessStatus::Approved);
+    assert_eq!(business.rejection_reason, None);
+
+    let rejected = submitted_business(&client, "RC7770002REJECT").await;
+    let business = client
+        .businesses()
+        .wait_for_decision(&rejected, fast)
+        .await
+        .unwrap();
+    assert_eq!(business.status, BusinessStatus::Rejected);
+    assert_eq!(business.rejection_reason.as_deref(), Some(REJECTION_REASON));
+
+    let pending = submitted_business(&client, "RC7770003PENDING").await;
+    match client.businesses().wait_for_decision(&pending, fast).await {
+        Err(Error::DecisionTimeout { last }) => {
+            assert_eq!(last.id, pending);
+            assert_eq!(last.status, BusinessStatus::Submitted);
+        }
+        other => panic!("expected DecisionTimeout, got {other:?}"),
+    }
+
+    // A business the account does not have is an error at once, not a wait.
+    let error = client
+        .businesses()
+        .wait_for_decision("biz_UNKNOWN000", WaitOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(404));
+}

@@ -6,9 +6,10 @@ use crossborder_core::kyb::PersonRole as CorePersonRole;
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::upload;
+use crate::wait::{poll, PollEnd};
 use crate::{
     Business, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
-    UpdateBusinessRequest, UploadedDocument,
+    UpdateBusinessRequest, UploadedDocument, WaitOptions,
 };
 
 /// Sub-business onboarding (KYB). Obtained with [`Client::businesses`].
@@ -130,6 +131,46 @@ impl Businesses<'_> {
             })
             .await?;
         Ok(response.into_inner().data.into())
+    }
+
+    /// Polls [`Businesses::get`] until the business is decided
+    /// ([`BusinessStatus::is_decided`](crate::BusinessStatus::is_decided):
+    /// `APPROVED`, or `REJECTED` with its
+    /// [`rejection_reason`](crate::Business::rejection_reason)) and returns
+    /// it, or fails with [`Error::DecisionTimeout`] carrying the last state
+    /// read once `options.timeout` has passed. A status this SDK does not know
+    /// is never taken for a decision: polling goes on. Waits and transient
+    /// failures are handled as in
+    /// [`Collections::wait_until_settled`](crate::Collections::wait_until_settled).
+    ///
+    /// ```no_run
+    /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
+    /// use std::time::Duration;
+    /// use crossborder::{BusinessStatus, WaitOptions};
+    ///
+    /// let options = WaitOptions::default().timeout(Duration::from_secs(3600));
+    /// let business = client.businesses().wait_for_decision("biz_3M8QK2", options).await?;
+    /// if business.status == BusinessStatus::Rejected {
+    ///     eprintln!("rejected: {:?}", business.rejection_reason);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn wait_for_decision(
+        &self,
+        business_id: &str,
+        options: WaitOptions,
+    ) -> Result<Business> {
+        check_id(business_id)?;
+        let read = || self.get(business_id);
+        poll(options, business_id, read, |read| read.status.is_decided())
+            .await
+            .map_err(|end| match end {
+                PollEnd::Timeout(last) => Error::DecisionTimeout {
+                    last: Box::new(last),
+                },
+                PollEnd::Failed(error) => error,
+            })
     }
 
     /// Updates a business (`PATCH /api/business/{businessId}`); each field

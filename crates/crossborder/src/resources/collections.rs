@@ -1,12 +1,11 @@
 //! `client.collections()`.
 
-use std::time::Instant;
-
 use crossborder_api::decimal::Amount;
 use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
 use crate::execute::Operation;
+use crate::wait::{poll, PollEnd};
 use crate::wire::mismatch;
 use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
 
@@ -93,49 +92,15 @@ pub(crate) async fn wait_until_settled(
     reference: &str,
     options: WaitOptions,
 ) -> Result<Transaction> {
-    let deadline = options.deadline(Instant::now());
-    let mut interval = options.first_interval();
-    let mut last: Option<Transaction> = None;
-    loop {
-        let wait_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
-        match get_transaction(client, reference).await {
-            Ok(read) if read.status.is_terminal() => return Ok(read),
-            Ok(read) => {
-                if Instant::now() >= deadline {
-                    return Err(Error::WaitTimeout {
-                        last: Box::new(read),
-                    });
-                }
-                tracing::debug!(reference, status = %read.status, wait_ms, "transaction not settled yet");
-                last = Some(read);
-            }
-            Err(error) if is_transient(&error) => {
-                if Instant::now() >= deadline {
-                    return Err(match last {
-                        Some(last) => Error::WaitTimeout {
-                            last: Box::new(last),
-                        },
-                        None => error,
-                    });
-                }
-                tracing::debug!(reference, error = %error, wait_ms, "transient error while polling");
-            }
-            Err(error) => return Err(error),
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        tokio::time::sleep(interval.min(left)).await;
-        interval = options.next_interval(interval);
-    }
-}
-
-/// Whether polling may go on after `error`: a transport failure, a timeout,
-/// HTTP 429 or a server error (5xx). Anything else (authentication, an
-/// unknown reference, an undecodable transaction) would fail again.
-fn is_transient(error: &Error) -> bool {
-    matches!(error, Error::Transport(_) | Error::Timeout(_))
-        || error
-            .status()
-            .is_some_and(|status| status == 429 || status >= 500)
+    let read = || get_transaction(client, reference);
+    poll(options, reference, read, |read| read.status.is_terminal())
+        .await
+        .map_err(|end| match end {
+            PollEnd::Timeout(last) => Error::WaitTimeout {
+                last: Box::new(last),
+            },
+            PollEnd::Failed(error) => error,
+        })
 }
 
 fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {
