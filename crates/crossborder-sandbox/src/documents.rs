@@ -27,6 +27,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossborder_api::types::{UploadDocumentResponse, UploadedDocument};
 use crossborder_core::kyb::{validate_upload_within, UploadError};
+use crossborder_core::{Rule, Violation, Violations};
 
 use crate::auth::{Caller, OptionalCaller};
 use crate::error::ApiError;
@@ -83,9 +84,12 @@ pub(crate) async fn upload_document(
         file = Some(bytes);
         break;
     }
-    let Some(bytes) = file else {
-        return Err(ApiError::bad_request("file: is required"));
-    };
+    // A missing file is reported like a missing field of a JSON body,
+    // through the same merge, so it is listed in `errors` too.
+    let bytes = ApiError::checked(
+        Vec::new(),
+        file.ok_or_else(|| Violations::from(Violation::new("file", Rule::Required, "is required"))),
+    )?;
     let kind = validate_upload_within(&bytes, max_file).map_err(|error| upload_refused(&error))?;
 
     let id = state

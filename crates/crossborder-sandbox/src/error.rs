@@ -94,6 +94,10 @@ impl ApiError {
     /// the type violations `read`: 400 listing them all, the type violations
     /// first (a field with one is not reported again by the validator, for
     /// example as missing), or the validated value.
+    ///
+    /// Every operation that takes a body answers its validation through
+    /// here, the upload included, so the same mistake reads the same
+    /// everywhere.
     pub(crate) fn checked<T>(
         mut read: Vec<Violation>,
         validated: Result<T, Violations>,

@@ -31,6 +31,7 @@ mod account;
 pub mod amount;
 mod auth;
 mod balance;
+mod bank_directory;
 pub mod banks;
 mod body;
 mod business;

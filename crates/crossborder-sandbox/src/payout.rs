@@ -42,7 +42,7 @@ use rust_decimal::Decimal;
 
 use crate::amount::amount_key;
 use crate::auth::Caller;
-use crate::banks::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
+use crate::bank_directory::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
 use crate::body::{wire_fields, Body};
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;

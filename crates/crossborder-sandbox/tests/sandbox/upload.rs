@@ -84,6 +84,12 @@ async fn other_types_missing_files_and_limits() {
         "POST",
         "/api/upload-document",
     );
+    assert_eq!(
+        missing.body["errors"],
+        serde_json::json!([{"field": "file", "message": "is required"}]),
+        "{}",
+        missing.text
+    );
     let empty = upload(&api, multipart("file", "a.pdf", b"")).await;
     assert_error(&empty, 400, "File is empty", "POST", "/api/upload-document");
     let not_multipart = api.post_raw("/api/upload-document", "{}").await;
