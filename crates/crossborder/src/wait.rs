@@ -104,6 +104,16 @@ pub(crate) enum PollEnd<T> {
     Failed(Error),
 }
 
+impl<T> PollEnd<T> {
+    /// The error to return: `timeout` builds it from the last state read.
+    pub(crate) fn into_error(self, timeout: impl FnOnce(Box<T>) -> Error) -> Error {
+        match self {
+            PollEnd::Timeout(last) => timeout(Box::new(last)),
+            PollEnd::Failed(error) => error,
+        }
+    }
+}
+
 /// Reads with `read` until `done` holds, waiting between reads as `options`
 /// says. A transient failure of one read (transport error, timeout, HTTP
 /// 429 or 5xx, after the client's own retries) does not end the wait.

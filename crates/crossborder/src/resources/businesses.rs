@@ -6,7 +6,7 @@ use crossborder_core::kyb::PersonRole as CorePersonRole;
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::upload;
-use crate::wait::{poll, PollEnd};
+use crate::wait::poll;
 use crate::{
     Business, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
     UpdateBusinessRequest, UploadedDocument, WaitOptions,
@@ -165,12 +165,7 @@ impl Businesses<'_> {
         let read = || self.get(business_id);
         poll(options, business_id, read, |read| read.status.is_decided())
             .await
-            .map_err(|end| match end {
-                PollEnd::Timeout(last) => Error::DecisionTimeout {
-                    last: Box::new(last),
-                },
-                PollEnd::Failed(error) => error,
-            })
+            .map_err(|end| end.into_error(|last| Error::DecisionTimeout { last }))
     }
 
     /// Updates a business (`PATCH /api/business/{businessId}`); each field

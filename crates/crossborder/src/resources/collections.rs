@@ -5,7 +5,7 @@ use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
 use crate::execute::Operation;
-use crate::wait::{poll, PollEnd};
+use crate::wait::poll;
 use crate::wire::mismatch;
 use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
 
@@ -95,12 +95,7 @@ pub(crate) async fn wait_until_settled(
     let read = || get_transaction(client, reference);
     poll(options, reference, read, |read| read.status.is_terminal())
         .await
-        .map_err(|end| match end {
-            PollEnd::Timeout(last) => Error::WaitTimeout {
-                last: Box::new(last),
-            },
-            PollEnd::Failed(error) => error,
-        })
+        .map_err(|end| end.into_error(|last| Error::WaitTimeout { last }))
 }
 
 fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {
