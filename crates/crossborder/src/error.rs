@@ -1,4 +1,7 @@
-//! The one error type of the SDK.
+//! The one error type of the SDK, and how a failed attempt becomes one:
+//! the low-level client's errors mapped to [`Error`] variants, and the
+//! API's error body read tolerantly (`message` a string or an array of
+//! strings, `statusCode` optional, the HTTP status and the raw body kept).
 
 use std::fmt;
 
