@@ -887,7 +887,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub recipient_name: ::std::option::Option<::std::string::String>,
-        ///Unique per payout attempt; the idempotency key and the tracking id.
+        ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
         #[serde(rename = "sessionId")]
         pub session_id: PayoutRequestSessionId,
         ///UK bank sort code; required when toCurrency is GBP.
@@ -986,7 +986,7 @@ pub mod types {
                 })
         }
     }
-    ///Unique per payout attempt; the idempotency key and the tracking id.
+    ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
     #[derive(
         ::serde::Serialize,
         Clone,
@@ -1021,6 +1021,11 @@ pub mod types {
             }
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
+            }
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[A-Za-z0-9_-]+$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[A-Za-z0-9_-]+$\"".into());
             }
             Ok(Self(value.to_string()))
         }

@@ -30,6 +30,13 @@ pub enum Rule {
     /// The value does not have the expected shape (decimal, email, E.164
     /// phone number, date, URL, identifier).
     InvalidFormat,
+    /// The value has the expected shape but its check digits do not match
+    /// (an IBAN's mod-97 digits, an EIP-55 or base58check address checksum):
+    /// most often a typo or a value copied in part.
+    InvalidChecksum,
+    /// A value contradicts another it must agree with (a payout to a
+    /// currency other than its quote's).
+    Mismatch,
     /// An amount is zero where it must be greater than zero.
     NotPositive,
     /// An amount has more decimal places than its currency's minor unit.

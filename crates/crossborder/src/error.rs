@@ -154,6 +154,31 @@ pub enum Error {
         /// What could not be converted.
         message: String,
     },
+
+    /// The payout carries the rate key of a quote that has expired
+    /// ([`Quote::valid_until`](crate::Quote::valid_until)); nothing was sent.
+    /// Get a new quote. If an earlier attempt of this payout failed without
+    /// an answer, read its outcome with `payouts().get(session_id)` first.
+    #[error("the quote's rateKey {rate_key} expired at {expired_at}; get a new quote (nothing was sent)")]
+    QuoteExpired {
+        /// The expired rate key.
+        rate_key: String,
+        /// When it expired, RFC 3339.
+        expired_at: String,
+    },
+
+    /// The account resolved to a name other than the payout's `accountName`
+    /// (compared with [`names_match`](crate::rules::payout::names_match));
+    /// the payout was not sent.
+    #[error("account {account_number} is in the name of {resolved:?}, not {expected:?}; the payout was not sent")]
+    RecipientMismatch {
+        /// The account number resolved.
+        account_number: String,
+        /// The payout's `accountName`.
+        expected: String,
+        /// The name `POST /api/resolve-bank` returned.
+        resolved: String,
+    },
 }
 
 fn status_suffix(status: Option<u16>) -> StatusSuffix {
@@ -570,5 +595,14 @@ mod tests {
         );
         let text = format!("{error} {error:?}");
         assert!(!text.contains("secret123"), "{text}");
+    }
+}
+
+/// Violations found before sending are [`Error::Validation`], so `?` works
+/// on the SDK's validating constructors in a function returning
+/// [`Result`](crate::Result).
+impl From<Violations> for Error {
+    fn from(violations: Violations) -> Error {
+        Error::Validation(violations)
     }
 }

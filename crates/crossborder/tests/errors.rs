@@ -129,7 +129,7 @@ async fn undocumented_status_with_an_api_body_is_an_api_error() {
         .mount(&server)
         .await;
     let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0xabc")
+        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         .network("ethereum");
     match client.payouts().create(&payout).await.unwrap_err() {
         Error::Api {
@@ -244,7 +244,7 @@ async fn html_500_on_a_documented_status_is_a_decode_error() {
         .mount(&server)
         .await;
     let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0xabc")
+        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         .network("ethereum");
     let error = client.payouts().create(&payout).await.unwrap_err();
     match &error {

@@ -112,6 +112,48 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
                 .account_name("WANJIKU KAMAU")
                 .bank_name("KCB Bank Kenya"),
         ),
+        (
+            "malformed NGN account number and bank code",
+            ngn("p-nuban").account_number("01234").bank_code("GTB"),
+        ),
+        (
+            "malformed UK sort code, account number and BIC",
+            payout("p-uk", d("100"), Currency::Ngn, Currency::Gbp)
+                .rate_key("rk_0000000000000000")
+                .account_number("3192681")
+                .account_name("JANE SMITH")
+                .bank_name("Barclays Bank")
+                .sort_code("12-34-5")
+                .swift_code("BARCGB2"),
+        ),
+        (
+            "EUR IBAN with wrong check digits",
+            payout("p-iban", d("100"), Currency::Ngn, Currency::Eur)
+                .rate_key("rk_0000000000000000")
+                .account_number("DE89 3704 0044 0532 0130 01")
+                .swift_code("DEUTDEFF"),
+        ),
+        (
+            "Canadian transit and institution numbers too short",
+            payout("p-cad-format", d("100"), Currency::Usd, Currency::Cad)
+                .rate_key("rk_0000000000000000")
+                .transit_number("0012")
+                .institution_number("03"),
+        ),
+        (
+            "wallet address with a wrong EIP-55 checksum",
+            payout("p-eip55", d("10"), Currency::Usdt, Currency::Usdt)
+                .network("ethereum")
+                .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"),
+        ),
+        (
+            "TRON address that is not base58check",
+            payout("p-tron", d("10"), Currency::Usdc, Currency::Usdt)
+                .rate_key("rk_0000000000000000")
+                .from_network("ethereum")
+                .to_network("tron")
+                .address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv9"),
+        ),
     ]
 }
 

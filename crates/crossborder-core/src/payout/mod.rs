@@ -4,9 +4,15 @@
 //! sandbox (to answer like the API) and the CLI (to prompt for the fields a
 //! currency pair needs).
 
+mod format;
+mod network;
+mod recipient;
 pub mod validate;
 
 pub use crate::views::PayoutFields;
+pub use format::normalized;
+pub use network::{address_family, AddressFamily, KNOWN_NETWORKS};
+pub use recipient::names_match;
 pub use validate::{
     required_fields, validate_payout, PayoutKind, ValidatedPayout, MAX_NARRATION_CHARS,
     MAX_SESSION_ID_CHARS,

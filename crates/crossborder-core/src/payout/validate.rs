@@ -3,6 +3,7 @@
 
 use rust_decimal::Decimal;
 
+use super::format::check_format;
 use crate::amount::AmountWire;
 use crate::currency::Currency;
 use crate::field_rules::{check_amount, known, parse_currency, report_currency};
@@ -149,11 +150,30 @@ pub fn validate_payout(fields: &PayoutFields<'_>) -> Result<ValidatedPayout, Vio
     check_narration(&mut collector, fields.narration);
     check_session_id(&mut collector, fields.session_id);
 
+    // The address is on the network of the destination: `network` when the
+    // currencies are the same, `toNetwork` otherwise (ASSUMPTIONS C11).
+    let destination_network = if known_from.is_some() && known_from == known_to {
+        present(fields.network)
+    } else {
+        present(fields.to_network)
+    };
     for field in PayoutFields::WIRE_NAMES {
-        if let Some(message) = requirement(field, known_from, known_to) {
-            if present(fields.get(field)).is_none() {
-                collector.push(field, Rule::Required, message);
+        let value = present(fields.get(field));
+        match (requirement(field, known_from, known_to), value) {
+            (Some(message), None) => collector.push(field, Rule::Required, message),
+            (_, Some(value)) => {
+                if let (Some(from), Some(to)) = (known_from, known_to) {
+                    // The raw value, not the trimmed one: a space inside an
+                    // account number is a mistake the service would see too.
+                    let raw = fields.get(field).unwrap_or(value);
+                    if let Err((rule, message)) =
+                        check_format(field, raw, from, to, destination_network)
+                    {
+                        collector.push(field, rule, message);
+                    }
+                }
             }
+            (None, None) => {}
         }
     }
 
@@ -317,7 +337,25 @@ mod tests {
             amount: Some(amount),
             from_currency: Some(from),
             to_currency: Some(to),
-            ..PayoutFields::from_fn(|_| Some("x"))
+            ..PayoutFields::from_fn(|name| Some(sample(name, to)))
+        }
+    }
+
+    /// A well-formed value of `field` for a payout to `to`.
+    fn sample(field: &str, to: &str) -> &'static str {
+        match (field, to) {
+            ("accountNumber", "NGN") => "0123456789",
+            ("accountNumber", "GBP") => "31926819",
+            ("accountNumber", "EUR") => "DE89370400440532013000",
+            ("accountNumber", _) => "1234567890",
+            ("bankCode", _) => "058",
+            ("sortCode", _) => "123456",
+            ("swiftCode", _) => "DEUTDEFF",
+            ("transitNumber", _) => "00012",
+            ("institutionNumber", _) => "003",
+            ("address", _) => "0x52908400098527886e0f7030069857d2e4169ee7",
+            ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
+            _ => "x",
         }
     }
 
@@ -729,7 +767,7 @@ mod tests {
                             "amount" => "1",
                             "fromCurrency" => from.code(),
                             "toCurrency" => to.code(),
-                            _ => "x",
+                            _ => sample(name, to.code()),
                         })
                 });
                 let payout = validate_payout(&complete).unwrap();

@@ -204,12 +204,15 @@ async fn unresolvable_account_fails_and_refunds() {
 async fn crypto_and_unknown_bank_payouts() {
     let api = Api::start().await;
     let crypto = json!({"amount": "12.345678", "fromCurrency": "USDT", "toCurrency": "USDT",
-                        "sessionId": "c-1", "address": "0xabc", "network": "tron"});
+                        "sessionId": "c-1", "address": "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", "network": "tron"});
     let reply = api.post("/api/payout", &crypto).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     assert_eq!(api.balance(STAGING_KEY, "USDT").await, "9987.654322");
     let transaction = api.get("/api/transaction/c-1").await;
-    assert_eq!(transaction.body["data"]["address"], "0xabc");
+    assert_eq!(
+        transaction.body["data"]["address"],
+        "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+    );
     assert_eq!(transaction.body["data"]["network"], "tron");
 
     let mut body = ngn_payout("bank-1", "10");

@@ -1,9 +1,17 @@
 //! `client.payouts()`.
 
+use std::time::SystemTime;
+
+use crossborder_core::payout::{names_match, PayoutFields};
+
 use crate::error::Error;
 use crate::execute::Operation;
 use crate::resources::collections::get_transaction;
-use crate::{Client, PayoutReceipt, PayoutRequest, Result, Transaction, TransactionType};
+use crate::types::rfc3339;
+use crate::{
+    Client, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Result, Rule, Transaction,
+    TransactionType, Violation,
+};
 
 /// Payouts. Obtained with [`Client::payouts`].
 #[derive(Debug, Clone, Copy)]
@@ -20,8 +28,19 @@ impl Payouts<'_> {
     /// server (a connect error), and always with the same body and
     /// `sessionId`; any other failure is returned, and repeating the call
     /// with the same `sessionId` is safe.
+    ///
+    /// A payout built with [`PayoutRequest::from_quote`] is refused with
+    /// [`Error::QuoteExpired`] once its quote has expired, before sending.
     pub async fn create(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
         request.validate().map_err(Error::Validation)?;
+        if let Some(valid_until) = request.rate_key_valid_until {
+            if SystemTime::now() >= valid_until {
+                return Err(Error::QuoteExpired {
+                    rate_key: request.rate_key.clone().unwrap_or_default(),
+                    expired_at: rfc3339(valid_until),
+                });
+            }
+        }
         let body = request.to_wire()?;
         let api = self.client.api();
         let response = self
@@ -31,6 +50,59 @@ impl Payouts<'_> {
             })
             .await?;
         Ok(response.into_inner().into())
+    }
+
+    /// Sends a payout to a bank account only after checking who holds it:
+    /// the account (`accountNumber` at `bankCode`) is resolved with
+    /// `POST /api/resolve-bank`, and the name it resolves to must match the
+    /// payout's `accountName` (same words, ignoring case, punctuation,
+    /// spacing and word order; see
+    /// [`names_match`](crate::rules::payout::names_match)). When it does
+    /// not, [`Error::RecipientMismatch`] shows both names and nothing is
+    /// paid. Otherwise the payout is sent as [`create`](Payouts::create)
+    /// sends it.
+    ///
+    /// Resolution needs a bank code, so this is for NGN, KES and UGX bank
+    /// payouts ([`LocalBank`](crate::LocalBank)); any other payout is
+    /// refused with [`Error::Validation`] before anything is sent.
+    pub async fn create_verified(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
+        let payout = request.validate().map_err(Error::Validation)?;
+        let (Some(account_number), Some(bank_code), Some(expected)) = (
+            request.account_number.as_deref(),
+            request.bank_code.as_deref(),
+            request.account_name.as_deref(),
+        ) else {
+            return Err(Error::Validation(
+                Violation::new(
+                    PayoutFields::BANK_CODE,
+                    Rule::Required,
+                    format!(
+                        "is required to verify the recipient (resolve-bank needs accountNumber, \
+                         bankCode and accountName; toCurrency is {})",
+                        payout.to
+                    ),
+                )
+                .into(),
+            ));
+        };
+        let resolved = self
+            .client
+            .banks()
+            .resolve(&ResolveAccountRequest::new(
+                account_number,
+                bank_code,
+                payout.from,
+                payout.to,
+            ))
+            .await?;
+        if !names_match(expected, &resolved.account_name) {
+            return Err(Error::RecipientMismatch {
+                account_number: account_number.to_owned(),
+                expected: expected.to_owned(),
+                resolved: resolved.account_name,
+            });
+        }
+        self.create(request).await
     }
 
     /// The state of a payout, by its session id

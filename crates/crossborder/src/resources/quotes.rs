@@ -1,5 +1,7 @@
 //! `client.quotes()`.
 
+use std::time::SystemTime;
+
 use crossborder_api::decimal::Amount;
 
 use crate::error::Error;
@@ -50,6 +52,17 @@ impl Quotes<'_> {
                 builder.send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        let received_at = SystemTime::now();
+        let server_now = response
+            .headers()
+            .get(reqwest::header::DATE)
+            .and_then(|date| date.to_str().ok())
+            .and_then(|date| httpdate::parse_http_date(date).ok());
+        Ok(Quote::from_wire(
+            response.into_inner().data,
+            &request,
+            received_at,
+            server_now,
+        ))
     }
 }

@@ -9,6 +9,7 @@ mod ack;
 mod bank;
 mod business;
 mod collection;
+mod destination;
 mod document;
 mod payout;
 mod person;
@@ -25,10 +26,15 @@ pub use business::{
     UpdateBusinessRequest,
 };
 pub use collection::CollectionRequest;
+pub use destination::{
+    CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
+    OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
+};
 pub use document::{DocumentLink, UploadedDocument};
 pub use payout::{PayoutReceipt, PayoutRequest};
 pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
-pub use quote::{Quote, QuoteRequest};
+pub(crate) use quote::rfc3339;
+pub use quote::{Quote, QuoteRequest, DEFAULT_QUOTE_LIFETIME};
 pub use sandbox::SimulateFundingRequest;
 pub use transaction::{PaymentInstruction, Transaction, TransactionStatus, TransactionType};
 pub use wallet::Balance;

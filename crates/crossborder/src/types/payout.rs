@@ -1,11 +1,13 @@
 //! Payouts: the typed request and its receipt.
 
+use std::time::SystemTime;
+
 use crossborder_api::types as wire;
-use crossborder_core::payout::{validate_payout, PayoutFields, ValidatedPayout};
+use crossborder_core::payout::{normalized, validate_payout, PayoutFields, ValidatedPayout};
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::{Currency, Violations};
+use crate::{Currency, Destination, Quote, Rule, Violation, Violations};
 
 /// Declares [`PayoutRequest`] with the optional destination fields that
 /// `crossborder-core` lists from the spec (`payout_text_fields!`), so a
@@ -53,6 +55,10 @@ macro_rules! payout_request {
             pub to_currency: Currency,
             /// `narration`: free text, at most 140 characters.
             pub narration: Option<String>,
+            /// When the rate key stops being usable, for a payout built with
+            /// [`PayoutRequest::from_quote`]: `payouts().create` refuses the
+            /// payout from then on ([`Error::QuoteExpired`]). Not sent.
+            pub rate_key_valid_until: Option<SystemTime>,
             $(
                 #[doc = $doc]
                 pub $field: Option<String>,
@@ -74,6 +80,7 @@ macro_rules! payout_request {
                     from_currency: from,
                     to_currency: to,
                     narration: None,
+                    rate_key_valid_until: None,
                     $($field: None,)+
                 }
             }
@@ -106,7 +113,10 @@ macro_rules! payout_request {
                 })
             }
 
-            /// The generated request body (after validation).
+            /// The generated request body (after validation), each value in
+            /// the form it is sent in
+            /// ([`normalized`](crossborder_core::payout::normalized): a sort
+            /// code without dashes, an IBAN without spaces, a BIC in capitals).
             pub(crate) fn to_wire(&self) -> Result<wire::PayoutRequest, Error> {
                 let invalid = |message: String| Error::InvalidRequest { message };
                 Ok(wire::PayoutRequest {
@@ -126,7 +136,10 @@ macro_rules! payout_request {
                                 .map_err(|e| invalid(format!("narration: {e}")))
                         })
                         .transpose()?,
-                    $($field: self.$field.clone(),)+
+                    $($field: self
+                        .$field
+                        .as_deref()
+                        .map(|value| normalized($wire, value, self.to_currency).into_owned()),)+
                 })
             }
         }
@@ -134,6 +147,151 @@ macro_rules! payout_request {
 }
 
 crossborder_core::payout_text_fields!(payout_request);
+
+impl PayoutRequest {
+    /// A payout of `amount` from the `from` wallet to a typed destination,
+    /// whose currency is the payout's `toCurrency`, under a new session id
+    /// (a UUID v4; replace it with [`with_session_id`](PayoutRequest::with_session_id)
+    /// to use your own). Keep the request, or its `session_id`: sending the
+    /// same request again never pays twice.
+    ///
+    /// ```
+    /// use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest};
+    ///
+    /// let payout = PayoutRequest::pay(
+    ///     Decimal::new(150_000, 2),
+    ///     Currency::Ngn,
+    ///     LocalBank {
+    ///         currency: LocalBankCurrency::Ngn,
+    ///         account_number: "0123456789".into(),
+    ///         account_name: "ADAEZE OKAFOR".into(),
+    ///         bank_name: "Guaranty Trust Bank".into(),
+    ///         bank_code: "058".into(),
+    ///     },
+    /// );
+    /// assert_eq!(payout.to_currency, Currency::Ngn);
+    /// assert_eq!(payout.session_id.len(), 36);
+    /// assert!(payout.validate().is_ok());
+    /// ```
+    pub fn pay(amount: Decimal, from: Currency, to: impl Into<Destination>) -> PayoutRequest {
+        let destination = to.into();
+        let session_id = uuid::Uuid::new_v4().to_string();
+        PayoutRequest::new(session_id, amount, from, destination.currency())
+            .destination(destination)
+    }
+
+    /// A converting payout of the quote's amount, at the quote's rate (its
+    /// `rateKey`), from the quote's `fromCurrency` to a typed destination,
+    /// under a new session id. The destination must be in the quote's
+    /// `toCurrency`. `payouts().create` refuses the payout once the quote
+    /// has expired ([`Error::QuoteExpired`]), before sending anything.
+    ///
+    /// ```
+    /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
+    /// use crossborder::{Currency, Decimal, PayoutRequest, QuoteRequest, UkBank};
+    ///
+    /// let quote = client
+    ///     .quotes()
+    ///     .get(QuoteRequest::new(Currency::Ngn, Currency::Gbp, Decimal::new(500_000, 0)))
+    ///     .await?;
+    /// let payout = PayoutRequest::from_quote(
+    ///     &quote,
+    ///     UkBank {
+    ///         account_number: "31926819".into(),
+    ///         account_name: "JANE SMITH".into(),
+    ///         bank_name: "Barclays Bank".into(),
+    ///         sort_code: "20-00-00".into(),
+    ///         swift_code: "BARCGB22".into(),
+    ///     },
+    /// )?;
+    /// let receipt = client.payouts().create(&payout).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_quote(
+        quote: &Quote,
+        to: impl Into<Destination>,
+    ) -> Result<PayoutRequest, Violations> {
+        let destination = to.into();
+        if destination.currency() != quote.to_currency {
+            return Err(Violation::new(
+                PayoutFields::TO_CURRENCY,
+                Rule::Mismatch,
+                format!(
+                    "must be the quote's toCurrency ({}); the destination is in {}",
+                    quote.to_currency,
+                    destination.currency()
+                ),
+            )
+            .into());
+        }
+        let mut request = PayoutRequest::pay(quote.amount, quote.from_currency, destination)
+            .rate_key(quote.rate_key.clone());
+        request.rate_key_valid_until = Some(quote.valid_until);
+        Ok(request)
+    }
+
+    /// Replaces the session id (for example with your own payout id).
+    pub fn with_session_id(mut self, session_id: impl Into<String>) -> PayoutRequest {
+        self.session_id = session_id.into();
+        self
+    }
+
+    /// Sets the destination fields of `destination` (and its currency as
+    /// `toCurrency`). A wallet's network is sent as `network` when the
+    /// payout is from the same cryptocurrency, as `toNetwork` otherwise.
+    pub fn destination(mut self, destination: impl Into<Destination>) -> PayoutRequest {
+        let destination = destination.into();
+        self.to_currency = destination.currency();
+        match destination {
+            Destination::LocalBank(bank) => {
+                self.account_number = Some(bank.account_number);
+                self.account_name = Some(bank.account_name);
+                self.bank_name = Some(bank.bank_name);
+                self.bank_code = Some(bank.bank_code);
+            }
+            Destination::UsBank(bank) => {
+                self.account_number = Some(bank.account_number);
+                self.account_name = Some(bank.account_name);
+                self.bank_name = Some(bank.bank_name);
+            }
+            Destination::UkBank(bank) => {
+                self.account_number = Some(bank.account_number);
+                self.account_name = Some(bank.account_name);
+                self.bank_name = Some(bank.bank_name);
+                self.sort_code = Some(bank.sort_code);
+                self.swift_code = Some(bank.swift_code);
+            }
+            Destination::EurBank(bank) => {
+                self.account_number = Some(bank.iban);
+                self.account_name = Some(bank.account_name);
+                self.swift_code = Some(bank.swift_code);
+                self.bank_name = bank.bank_name;
+            }
+            Destination::CanadianBank(bank) => {
+                self.account_number = Some(bank.account_number);
+                self.account_name = Some(bank.account_name);
+                self.transit_number = Some(bank.transit_number);
+                self.institution_number = Some(bank.institution_number);
+                self.bank_name = bank.bank_name;
+            }
+            Destination::CryptoWallet(wallet) => {
+                self.address = Some(wallet.address);
+                if self.from_currency == self.to_currency {
+                    self.network = Some(wallet.network);
+                } else {
+                    self.to_network = Some(wallet.network);
+                }
+            }
+            Destination::OtherFiat(account) => {
+                self.account_number = account.account_number;
+                self.account_name = account.account_name;
+                self.bank_name = account.bank_name;
+                self.bank_code = account.bank_code;
+            }
+        }
+        self
+    }
+}
 
 /// The acknowledgement of an accepted payout. Completion is not pushed by
 /// webhook: track it with `payouts().get(&receipt.session_id)`.

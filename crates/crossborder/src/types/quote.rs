@@ -3,6 +3,9 @@
 use crossborder_api::types as wire;
 use crossborder_core::{validate_amount, AmountWire};
 use rust_decimal::Decimal;
+use std::time::{Duration, SystemTime};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
 
 use crate::{Currency, Rail};
 
@@ -75,10 +78,16 @@ impl QuoteRequest {
     }
 }
 
+/// How long a quote is honoured when the service does not say
+/// (ASSUMPTIONS A11 and B13): 300 seconds from its receipt.
+pub const DEFAULT_QUOTE_LIFETIME: Duration = Duration::from_secs(300);
+
 /// An exchange quote, with the `rate_key` to carry into a converting
-/// collection or payout.
+/// collection or payout ([`PayoutRequest::from_quote`](crate::PayoutRequest::from_quote)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quote {
+    /// The amount quoted, in `from_currency`, as requested.
+    pub amount: Decimal,
     /// The exchange rate.
     pub rate: Decimal,
     /// The rate rounded for display.
@@ -97,11 +106,45 @@ pub struct Quote {
     pub total_amount: Option<Decimal>,
     /// When the rate key expires (ISO 8601), when the server says.
     pub expires_at: Option<String>,
+    /// When the SDK stops using the rate key, on this machine's clock: the
+    /// lifetime the server gave (`expiresAt` minus its `Date` header), or
+    /// [`DEFAULT_QUOTE_LIFETIME`], counted from the quote's receipt.
+    pub valid_until: SystemTime,
 }
 
-impl From<wire::Quote> for Quote {
-    fn from(value: wire::Quote) -> Self {
+impl Quote {
+    /// The quote of `request`, from the service's answer received at
+    /// `received_at` (the client's clock) and sent at `server_now` (its
+    /// `Date` header, the server's clock).
+    ///
+    /// The quote's lifetime is measured on the server's clock (`expiresAt`
+    /// minus `Date`) and counted from `received_at` on the client's, so a
+    /// client whose clock is off does not refuse a valid quote. Without a
+    /// usable `Date`, `expiresAt` is read on the client's clock; when that
+    /// gives no positive lifetime, [`DEFAULT_QUOTE_LIFETIME`] applies. The
+    /// service stays the judge: this check only spares a request it would
+    /// refuse.
+    pub(crate) fn from_wire(
+        value: wire::Quote,
+        request: &QuoteRequest,
+        received_at: SystemTime,
+        server_now: Option<SystemTime>,
+    ) -> Quote {
+        let stated = value
+            .expires_at
+            .as_deref()
+            .and_then(|text| OffsetDateTime::parse(text, &Rfc3339).ok())
+            .map(SystemTime::from);
+        let lifetime = stated
+            .and_then(|expires| {
+                expires
+                    .duration_since(server_now.unwrap_or(received_at))
+                    .ok()
+            })
+            .filter(|lifetime| !lifetime.is_zero())
+            .unwrap_or(DEFAULT_QUOTE_LIFETIME);
         Quote {
+            amount: request.amount,
             rate: value.rate.get(),
             rounded_rate: value.rounded_rate.map(|v| v.get()),
             rate_key: value.rate_key,
@@ -111,6 +154,20 @@ impl From<wire::Quote> for Quote {
             to_amount: value.to_amount.map(|v| v.get()),
             total_amount: value.total_amount.map(|v| v.get()),
             expires_at: value.expires_at,
+            valid_until: received_at + lifetime,
         }
     }
+
+    /// True when the rate key is no longer to be used (at or after
+    /// [`valid_until`](Quote::valid_until)).
+    pub fn is_expired(&self) -> bool {
+        SystemTime::now() >= self.valid_until
+    }
+}
+
+/// `at` as RFC 3339, for messages.
+pub(crate) fn rfc3339(at: SystemTime) -> String {
+    OffsetDateTime::from(at)
+        .format(&Rfc3339)
+        .unwrap_or_else(|_| format!("{at:?}"))
 }

@@ -1,0 +1,253 @@
+//! Crypto networks and the shape of a wallet address on each.
+//!
+//! The specification names no network (its quote rails include `ethereum`);
+//! this crate knows the names below, matched case-insensitively, and checks
+//! an address against the family of its network (ASSUMPTIONS C11). A network
+//! it does not know is still accepted, sent as given, and its address is
+//! only checked for being one word: the service may support more networks
+//! than this crate lists, and refusing them would block valid payouts.
+
+use sha3::{Digest, Keccak256};
+
+/// How the addresses of a network are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AddressFamily {
+    /// Ethereum and EVM-compatible chains: `0x` and 40 hexadecimal digits,
+    /// with the EIP-55 checksum when written in mixed case.
+    Evm,
+    /// TRON: base58check of 25 bytes (`0x41`, the 20-byte account, a 4-byte
+    /// checksum), 34 characters starting with `T`.
+    Tron,
+    /// Solana: base58 of a 32-byte public key.
+    Solana,
+}
+
+/// The network names this crate knows, each with its address family: the
+/// chains' own names and the token-standard names payment providers use for
+/// them (`erc20`, `bep20`, `trc20`, `spl`).
+pub const KNOWN_NETWORKS: [(&str, AddressFamily); 16] = [
+    ("ethereum", AddressFamily::Evm),
+    ("erc20", AddressFamily::Evm),
+    ("bsc", AddressFamily::Evm),
+    ("bep20", AddressFamily::Evm),
+    ("polygon", AddressFamily::Evm),
+    ("base", AddressFamily::Evm),
+    ("arbitrum", AddressFamily::Evm),
+    ("optimism", AddressFamily::Evm),
+    ("avalanche", AddressFamily::Evm),
+    ("celo", AddressFamily::Evm),
+    ("tron", AddressFamily::Tron),
+    ("trc20", AddressFamily::Tron),
+    ("solana", AddressFamily::Solana),
+    ("spl", AddressFamily::Solana),
+    ("sol", AddressFamily::Solana),
+    ("eth", AddressFamily::Evm),
+];
+
+/// The address family of a network name, when this crate knows it.
+///
+/// ```
+/// use crossborder_core::payout::{address_family, AddressFamily};
+///
+/// assert_eq!(address_family("ethereum"), Some(AddressFamily::Evm));
+/// assert_eq!(address_family("TRC20"), Some(AddressFamily::Tron));
+/// assert_eq!(address_family("lightning"), None);
+/// ```
+pub fn address_family(network: &str) -> Option<AddressFamily> {
+    KNOWN_NETWORKS
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(network))
+        .map(|&(_, family)| family)
+}
+
+/// Why an address does not fit its network: the message of the violation,
+/// phrased to follow the field name.
+pub(crate) fn check_address(address: &str, network: Option<&str>) -> Result<(), String> {
+    if address.chars().any(char::is_whitespace) {
+        return Err("must not contain whitespace".to_owned());
+    }
+    let Some((network, family)) = network.and_then(|n| Some((n, address_family(n)?))) else {
+        return Ok(());
+    };
+    match family {
+        AddressFamily::Evm => check_evm(address, network),
+        AddressFamily::Tron => check_tron(address, network),
+        AddressFamily::Solana => check_solana(address, network),
+    }
+}
+
+fn check_evm(address: &str, network: &str) -> Result<(), String> {
+    let hex = address
+        .strip_prefix("0x")
+        .filter(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| {
+            format!(
+                "must be an address on {network}: 0x followed by 40 hexadecimal digits, \
+                 such as 0x52908400098527886E0F7030069857D2E4169EE7"
+            )
+        })?;
+    let lower = hex.bytes().any(|b| b.is_ascii_lowercase());
+    let upper = hex.bytes().any(|b| b.is_ascii_uppercase());
+    if lower && upper && !eip55_matches(hex) {
+        return Err(format!(
+            "has a wrong EIP-55 checksum for {network}: the mixed-case letters do not \
+             match the address (check it was copied whole, or write it all in lower case)"
+        ));
+    }
+    Ok(())
+}
+
+/// EIP-55: a letter is upper case exactly when the matching nibble of the
+/// Keccak-256 hash of the lower-case hex address is 8 or more.
+fn eip55_matches(hex: &str) -> bool {
+    let lower = hex.to_ascii_lowercase();
+    let hash = Keccak256::digest(lower.as_bytes());
+    hex.bytes().enumerate().all(|(i, b)| {
+        let nibble = (hash[i / 2] >> if i % 2 == 0 { 4 } else { 0 }) & 0x0f;
+        !b.is_ascii_alphabetic() || b.is_ascii_uppercase() == (nibble >= 8)
+    })
+}
+
+fn check_tron(address: &str, network: &str) -> Result<(), String> {
+    let shape = || {
+        format!(
+            "must be an address on {network}: base58check, 34 characters starting with T, \
+             such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+        )
+    };
+    if address.len() != 34 || !address.starts_with('T') {
+        return Err(shape());
+    }
+    match bs58::decode(address).with_check(None).into_vec() {
+        Ok(bytes) if bytes.len() == 21 && bytes[0] == 0x41 => Ok(()),
+        Err(bs58::decode::Error::InvalidChecksum { .. }) => Err(format!(
+            "has a wrong base58check checksum for {network} (check it was copied whole)"
+        )),
+        _ => Err(shape()),
+    }
+}
+
+fn check_solana(address: &str, network: &str) -> Result<(), String> {
+    match bs58::decode(address).into_vec() {
+        Ok(bytes) if bytes.len() == 32 => Ok(()),
+        _ => Err(format!(
+            "must be an address on {network}: base58 of a 32-byte public key, \
+             such as 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_known_network_has_one_family_and_no_duplicate_name() {
+        for (i, (name, _)) in KNOWN_NETWORKS.iter().enumerate() {
+            assert_eq!(name.to_ascii_lowercase(), *name);
+            assert!(!KNOWN_NETWORKS[i + 1..].iter().any(|(n, _)| n == name));
+        }
+    }
+
+    #[test]
+    fn evm_addresses() {
+        // The EIP-55 test vectors.
+        for address in [
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+            "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+            "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+        ] {
+            assert_eq!(check_address(address, Some("ethereum")), Ok(()));
+            // All lower case (or all upper case) carries no checksum.
+            let lower = format!("0x{}", address[2..].to_ascii_lowercase());
+            assert_eq!(check_address(&lower, Some("bsc")), Ok(()));
+            let upper = format!("0x{}", address[2..].to_ascii_uppercase());
+            assert_eq!(check_address(&upper, Some("polygon")), Ok(()));
+        }
+        assert_eq!(
+            check_address(
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
+                Some("ethereum")
+            ),
+            Err(
+                "has a wrong EIP-55 checksum for ethereum: the mixed-case letters do not \
+                 match the address (check it was copied whole, or write it all in lower case)"
+                    .to_owned()
+            )
+        );
+        let shape = "must be an address on Ethereum: 0x followed by 40 hexadecimal digits, \
+                     such as 0x52908400098527886E0F7030069857D2E4169EE7";
+        for bad in [
+            "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAedd",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg",
+            "0X5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        ] {
+            assert_eq!(
+                check_address(bad, Some("Ethereum")),
+                Err(shape.to_owned()),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn tron_addresses() {
+        assert_eq!(
+            check_address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", Some("tron")),
+            Ok(())
+        );
+        assert_eq!(
+            check_address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv9", Some("trc20")),
+            Err(
+                "has a wrong base58check checksum for trc20 (check it was copied whole)".to_owned()
+            )
+        );
+        let shape = "must be an address on tron: base58check, 34 characters starting with T, \
+                     such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+        for bad in [
+            "TJRabPrwbZy45sbavfcjinPJC18kjpRTv",
+            "AJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
+            "TJRabPrwbZy45sbavfcjinPJC18kjpRT0l",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        ] {
+            assert_eq!(
+                check_address(bad, Some("tron")),
+                Err(shape.to_owned()),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn solana_addresses() {
+        for good in [
+            "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV",
+            "11111111111111111111111111111111",
+        ] {
+            assert_eq!(check_address(good, Some("solana")), Ok(()), "{good}");
+        }
+        let shape = "must be an address on SOL: base58 of a 32-byte public key, \
+                     such as 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+        for bad in ["7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL", "0OIl", "abc"] {
+            assert_eq!(
+                check_address(bad, Some("SOL")),
+                Err(shape.to_owned()),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_or_absent_network_only_refuses_whitespace() {
+        for network in [None, Some("lightning")] {
+            assert_eq!(check_address("anything-goes_1", network), Ok(()));
+            assert_eq!(
+                check_address("two words", network),
+                Err("must not contain whitespace".to_owned())
+            );
+        }
+    }
+}
