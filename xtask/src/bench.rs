@@ -21,6 +21,7 @@
 //! SIGHUP end the run through the same path, so no server outlives it.
 
 pub(crate) mod load;
+mod micro;
 mod server;
 
 use std::collections::BTreeMap;
@@ -219,7 +220,8 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     })?;
     drop(runtime);
 
-    report(root, options, &measured)
+    let micros = micro::run_all(root, options.duration.as_secs().max(1))?;
+    report(root, options, &measured, &micros)
 }
 
 /// Measures each server in turn: only one runs at a time, so an idle server
@@ -342,7 +344,12 @@ async fn measure(
     Ok((outcome?, cpu))
 }
 
-fn report(root: &Path, options: &Options, measured: &[Measured]) -> Result<()> {
+fn report(
+    root: &Path,
+    options: &Options,
+    measured: &[Measured],
+    micros: &[micro::MicroResult],
+) -> Result<()> {
     let valid = measured.iter().all(Measured::valid);
     let nproc = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
     let command = std::iter::once("cargo xtask".to_owned())
@@ -457,7 +464,21 @@ fn report(root: &Path, options: &Options, measured: &[Measured]) -> Result<()> {
         "goal_met": ratio("prism").map(|r| r >= GOAL_RATIO),
         "goal_met_against_prism_quiet": ratio("prism-quiet").map(|r| r >= GOAL_RATIO),
         "valid": valid,
+        "micro": micros
+            .iter()
+            .map(|m| (m.micro.name.to_owned(), m.to_json()))
+            .collect::<serde_json::Map<String, Value>>(),
     });
+    for m in micros {
+        println!(
+            "{}: {:.0} ns median (goal < {:.0} ns: {}) [{}]",
+            m.micro.name,
+            m.median_ns,
+            m.micro.goal_ns,
+            if m.met() { "met" } else { "NOT met" },
+            m.micro.what
+        );
+    }
     let out = root.join(OUT_FILE);
     let text = serde_json::to_string_pretty(&doc).context("serialising the results")?;
     std::fs::write(&out, text + "\n").with_context(|| format!("writing {}", out.display()))?;

@@ -450,6 +450,22 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
             )?;
         }
         writeln!(out, "        }}\n    }}")?;
+        writeln!(
+            out,
+            "    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); {}] {{
+        [",
+            fields.len()
+        )?;
+        for field in fields {
+            writeln!(
+                out,
+                "            (Self::{}, self.{}),",
+                field.constant, field.ident
+            )?;
+        }
+        writeln!(out, "        ]\n    }}")?;
     }
     writeln!(out, "}}")?;
 

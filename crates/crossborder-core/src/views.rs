@@ -168,6 +168,31 @@ impl<'a> PayoutFields<'a> {
             recipient_name: lookup(Self::RECIPIENT_NAME),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 19] {
+        [
+            (Self::AMOUNT, self.amount),
+            (Self::FROM_CURRENCY, self.from_currency),
+            (Self::TO_CURRENCY, self.to_currency),
+            (Self::NARRATION, self.narration),
+            (Self::SESSION_ID, self.session_id),
+            (Self::RATE_KEY, self.rate_key),
+            (Self::ACCOUNT_NUMBER, self.account_number),
+            (Self::ACCOUNT_NAME, self.account_name),
+            (Self::BANK_NAME, self.bank_name),
+            (Self::BANK_CODE, self.bank_code),
+            (Self::ADDRESS, self.address),
+            (Self::NETWORK, self.network),
+            (Self::FROM_NETWORK, self.from_network),
+            (Self::TO_NETWORK, self.to_network),
+            (Self::TRANSIT_NUMBER, self.transit_number),
+            (Self::INSTITUTION_NUMBER, self.institution_number),
+            (Self::SORT_CODE, self.sort_code),
+            (Self::SWIFT_CODE, self.swift_code),
+            (Self::RECIPIENT_NAME, self.recipient_name),
+        ]
+    }
 }
 
 /// Calls `$callback! { (ident, "wireName", "doc"), ... }` with the optional text
@@ -267,6 +292,18 @@ impl<'a> CollectionFields<'a> {
             network: lookup(Self::NETWORK),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 6] {
+        [
+            (Self::AMOUNT, self.amount),
+            (Self::FROM_CURRENCY, self.from_currency),
+            (Self::TO_CURRENCY, self.to_currency),
+            (Self::PAYMENT_REFERENCE, self.payment_reference),
+            (Self::RATE_KEY, self.rate_key),
+            (Self::NETWORK, self.network),
+        ]
+    }
 }
 
 /// A borrowed, unparsed view of `SimulateFundingRequest`: A simulated inbound transfer.
@@ -325,6 +362,16 @@ impl<'a> SimulateFundingFields<'a> {
             narration: lookup(Self::NARRATION),
             session_id: lookup(Self::SESSION_ID),
         }
+    }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 4] {
+        [
+            (Self::CURRENCY, self.currency),
+            (Self::AMOUNT, self.amount),
+            (Self::NARRATION, self.narration),
+            (Self::SESSION_ID, self.session_id),
+        ]
     }
 }
 
@@ -385,6 +432,16 @@ impl<'a> ResolveBankFields<'a> {
             to_currency: lookup(Self::TO_CURRENCY),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 4] {
+        [
+            (Self::ACCOUNT_NUMBER, self.account_number),
+            (Self::BANK_CODE, self.bank_code),
+            (Self::FROM_CURRENCY, self.from_currency),
+            (Self::TO_CURRENCY, self.to_currency),
+        ]
+    }
 }
 
 /// A borrowed, unparsed view of `SetWebhookRequest`: The webhook URL to register.
@@ -422,6 +479,13 @@ impl<'a> SetWebhookFields<'a> {
         SetWebhookFields {
             webhook_url: lookup(Self::WEBHOOK_URL),
         }
+    }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 1] {
+        [
+            (Self::WEBHOOK_URL, self.webhook_url),
+        ]
     }
 }
 
@@ -801,6 +865,18 @@ impl<'a> AddressFields<'a> {
             subdivision: lookup(Self::SUBDIVISION),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 6] {
+        [
+            (Self::HOUSE_NUMBER, self.house_number),
+            (Self::STREET, self.street),
+            (Self::CITY, self.city),
+            (Self::STATE, self.state),
+            (Self::ZIP_CODE, self.zip_code),
+            (Self::SUBDIVISION, self.subdivision),
+        ]
+    }
 }
 
 /// A borrowed, unparsed view of `NatureOfBusiness`: What the business does.
@@ -845,6 +921,14 @@ impl<'a> NatureOfBusinessFields<'a> {
             nature: lookup(Self::NATURE),
             code: lookup(Self::CODE),
         }
+    }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
+        [
+            (Self::NATURE, self.nature),
+            (Self::CODE, self.code),
+        ]
     }
 }
 
@@ -898,6 +982,15 @@ impl<'a> ProofOfAddressFields<'a> {
             kind: lookup(Self::KIND),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 3] {
+        [
+            (Self::URL, self.url),
+            (Self::KEY, self.key),
+            (Self::KIND, self.kind),
+        ]
+    }
 }
 
 /// A borrowed, unparsed view of `DocumentLink`: A reference to an uploaded document; key is stored as sent.
@@ -943,6 +1036,14 @@ impl<'a> DocumentRefFields<'a> {
             key: lookup(Self::KEY),
         }
     }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
+        [
+            (Self::URL, self.url),
+            (Self::KEY, self.key),
+        ]
+    }
 }
 
 /// A borrowed, unparsed view of `MonthlyTransactionVolume`: Expected monthly volume.
@@ -987,6 +1088,14 @@ impl<'a> MonthlyTransactionVolumeFields<'a> {
             currency: lookup(Self::CURRENCY),
             amount: lookup(Self::AMOUNT),
         }
+    }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
+        [
+            (Self::CURRENCY, self.currency),
+            (Self::AMOUNT, self.amount),
+        ]
     }
 }
 
@@ -1039,5 +1148,14 @@ impl<'a> SourceOfFundFields<'a> {
             kind: lookup(Self::KIND),
             name: lookup(Self::NAME),
         }
+    }
+    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+    /// for rules that visit each field without looking it up by name.
+    pub fn entries(&self) -> [(&'static str, Option<&'a str>); 3] {
+        [
+            (Self::URL, self.url),
+            (Self::KIND, self.kind),
+            (Self::NAME, self.name),
+        ]
     }
 }

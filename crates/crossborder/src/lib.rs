@@ -5,7 +5,10 @@
 //! # Quick start
 //!
 //! ```no_run
-//! use crossborder::{Client, CollectionRequest, Currency, Decimal, PayoutRequest, QuoteRequest, WaitOptions};
+//! use crossborder::{
+//!     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
+//!     QuoteRequest, WaitOptions,
+//! };
 //!
 //! # async fn run() -> crossborder::Result<()> {
 //! // CROSSBORDER_API_KEY=test_... (staging) or live_... (production);
@@ -20,13 +23,20 @@
 //!     .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(100, 0)))
 //!     .await?;
 //!
-//! // A payout is validated before it is sent; keep its session id to track it.
-//! let payout = PayoutRequest::new("payout-2026-0001", Decimal::new(10000, 2), Currency::Usd, Currency::Ngn)
-//!     .rate_key(quote.rate_key.clone())
-//!     .account_number("0123456789")
-//!     .account_name("ADAEZE OKAFOR")
-//!     .bank_name("Guaranty Trust Bank")
-//!     .bank_code("058");
+//! // A payout from the quote to a typed destination: a missing field does
+//! // not compile, formats (NUBAN, IBAN, sort code, wallet address) are
+//! // checked before sending, and an expired quote is refused. Its session
+//! // id (a UUID v4) is the idempotency key and the tracking id.
+//! let payout = PayoutRequest::from_quote(
+//!     &quote,
+//!     LocalBank {
+//!         currency: LocalBankCurrency::Ngn,
+//!         account_number: "0123456789".into(),
+//!         account_name: "ADAEZE OKAFOR".into(),
+//!         bank_name: "Guaranty Trust Bank".into(),
+//!         bank_code: "058".into(),
+//!     },
+//! )?;
 //! let receipt = client.payouts().create(&payout).await?;
 //! let state = client.payouts().get(&receipt.session_id).await?;
 //! println!("payout {}: {}", receipt.session_id, state.status);

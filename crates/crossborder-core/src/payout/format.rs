@@ -159,7 +159,13 @@ fn looks_like_iban(value: &str) -> bool {
 }
 
 fn parse_iban(value: &str) -> Result<Iban, ParseIbanError> {
-    Iban::from_str(&value.to_ascii_uppercase())
+    // Copied only when written in lower case: IBANs usually arrive in
+    // capitals, and validation runs before every payout.
+    if value.bytes().any(|b| b.is_ascii_lowercase()) {
+        Iban::from_str(&value.to_ascii_uppercase())
+    } else {
+        Iban::from_str(value)
+    }
 }
 
 fn check_iban(value: &str) -> Result<(), FormatError> {

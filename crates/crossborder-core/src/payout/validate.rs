@@ -157,15 +157,14 @@ pub fn validate_payout(fields: &PayoutFields<'_>) -> Result<ValidatedPayout, Vio
     } else {
         present(fields.to_network)
     };
-    for field in PayoutFields::WIRE_NAMES {
-        let value = present(fields.get(field));
-        match (requirement(field, known_from, known_to), value) {
-            (Some(message), None) => collector.push(field, Rule::Required, message),
+    for (field, raw) in fields.entries() {
+        match (requirement(field, known_from, known_to), present(raw)) {
+            (Some(reason), None) => collector.push(field, Rule::Required, reason.to_string()),
             (_, Some(value)) => {
                 if let (Some(from), Some(to)) = (known_from, known_to) {
                     // The raw value, not the trimmed one: a space inside an
                     // account number is a mistake the service would see too.
-                    let raw = fields.get(field).unwrap_or(value);
+                    let raw = raw.unwrap_or(value);
                     if let Err((rule, message)) =
                         check_format(field, raw, from, to, destination_network)
                     {
@@ -219,36 +218,67 @@ const ALWAYS_REQUIRED: [&str; 4] = [
     PayoutFields::SESSION_ID,
 ];
 
-/// The conditional rules of the API, one per field: `Some(message)` when the
+/// Why a pair requires a field; formatted into the violation's message only
+/// when the field is missing, so a valid request allocates no message.
+#[derive(Debug, Clone, Copy)]
+enum Reason {
+    RateKey(Currency, Currency),
+    ToIs(Currency),
+    SameCrypto(Currency, Currency),
+    CryptoSource(Currency, Currency),
+    TwoCryptos(Currency, Currency),
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Reason::RateKey(from, to) => write!(
+                f,
+                "is required when fromCurrency ({from}) differs from toCurrency ({to})"
+            ),
+            Reason::ToIs(to) => write!(f, "is required when toCurrency is {to}"),
+            Reason::SameCrypto(from, to) => write!(
+                f,
+                "is required for a same-currency crypto payout ({from} to {to})"
+            ),
+            Reason::CryptoSource(from, to) => write!(
+                f,
+                "is required when fromCurrency ({from}) is crypto and differs from toCurrency ({to})"
+            ),
+            Reason::TwoCryptos(from, to) => write!(
+                f,
+                "is required when fromCurrency ({from}) and toCurrency ({to}) are different cryptocurrencies"
+            ),
+        }
+    }
+}
+
+/// The conditional rules of the API, one per field: `Some(reason)` when the
 /// pair requires `field`, `None` when it does not or when a currency it
 /// depends on is unknown (so an invalid code does not cause more violations).
-fn requirement(field: &str, from: Option<Currency>, to: Option<Currency>) -> Option<String> {
+fn requirement(field: &str, from: Option<Currency>, to: Option<Currency>) -> Option<Reason> {
     use Currency::{Cad, Eur, Gbp, Kes, Ngn, Ugx, Usd};
 
-    let to_is = |to: Currency| format!("is required when toCurrency is {to}");
     match field {
         PayoutFields::RATE_KEY => {
             let (from, to) = (from?, to?);
-            (from != to).then(|| {
-                format!("is required when fromCurrency ({from}) differs from toCurrency ({to})")
-            })
+            (from != to).then_some(Reason::RateKey(from, to))
         }
         PayoutFields::ACCOUNT_NUMBER | PayoutFields::ACCOUNT_NAME | PayoutFields::BANK_NAME => {
             let to = to?;
-            matches!(to, Ngn | Kes | Ugx | Usd | Gbp).then(|| to_is(to))
+            matches!(to, Ngn | Kes | Ugx | Usd | Gbp).then_some(Reason::ToIs(to))
         }
         PayoutFields::BANK_CODE => {
             let to = to?;
-            matches!(to, Ngn | Kes | Ugx).then(|| to_is(to))
+            matches!(to, Ngn | Kes | Ugx).then_some(Reason::ToIs(to))
         }
         PayoutFields::ADDRESS => {
             let to = to?;
-            to.is_crypto().then(|| to_is(to))
+            to.is_crypto().then_some(Reason::ToIs(to))
         }
         PayoutFields::NETWORK => {
             let (from, to) = (from?, to?);
-            (from == to && to.is_crypto())
-                .then(|| format!("is required for a same-currency crypto payout ({from} to {to})"))
+            (from == to && to.is_crypto()).then_some(Reason::SameCrypto(from, to))
         }
         PayoutFields::FROM_NETWORK => {
             let from = from?;
@@ -256,27 +286,24 @@ fn requirement(field: &str, from: Option<Currency>, to: Option<Currency>) -> Opt
                 return None;
             }
             let to = to?;
-            (from != to).then(|| {
-                format!("is required when fromCurrency ({from}) is crypto and differs from toCurrency ({to})")
-            })
+            (from != to).then_some(Reason::CryptoSource(from, to))
         }
         PayoutFields::TO_NETWORK => {
             let (from, to) = (from?, to?);
-            (from.is_crypto() && to.is_crypto() && from != to).then(|| {
-                format!("is required when fromCurrency ({from}) and toCurrency ({to}) are different cryptocurrencies")
-            })
+            (from.is_crypto() && to.is_crypto() && from != to)
+                .then_some(Reason::TwoCryptos(from, to))
         }
         PayoutFields::TRANSIT_NUMBER | PayoutFields::INSTITUTION_NUMBER => {
             let to = to?;
-            (to == Cad).then(|| to_is(to))
+            (to == Cad).then_some(Reason::ToIs(to))
         }
         PayoutFields::SORT_CODE => {
             let to = to?;
-            (to == Gbp).then(|| to_is(to))
+            (to == Gbp).then_some(Reason::ToIs(to))
         }
         PayoutFields::SWIFT_CODE => {
             let to = to?;
-            matches!(to, Eur | Gbp).then(|| to_is(to))
+            matches!(to, Eur | Gbp).then_some(Reason::ToIs(to))
         }
         _ => None,
     }
