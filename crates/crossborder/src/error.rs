@@ -413,6 +413,15 @@ pub(crate) fn api_error(status: StatusCode, body: &[u8], key: &ApiKey) -> Error 
     }
 }
 
+/// Violations found before sending are [`Error::Validation`], so `?` works
+/// on the SDK's validating constructors in a function returning
+/// [`Result`](crate::Result).
+impl From<Violations> for Error {
+    fn from(violations: Violations) -> Error {
+        Error::Validation(violations)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,14 +604,5 @@ mod tests {
         );
         let text = format!("{error} {error:?}");
         assert!(!text.contains("secret123"), "{text}");
-    }
-}
-
-/// Violations found before sending are [`Error::Validation`], so `?` works
-/// on the SDK's validating constructors in a function returning
-/// [`Result`](crate::Result).
-impl From<Violations> for Error {
-    fn from(violations: Violations) -> Error {
-        Error::Validation(violations)
     }
 }
