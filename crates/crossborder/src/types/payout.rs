@@ -99,6 +99,50 @@ macro_rules! payout_request {
                 }
             )+
 
+            /// A request built from the API's wire fields (a JSON object, a
+            /// CSV row, command-line flags), for callers who build payouts
+            /// from data; it passes the same rules as
+            /// [`validate`](PayoutRequest::validate) first and reports every
+            /// violation at once.
+            ///
+            /// ```
+            /// use crossborder::rules::payout::PayoutFields;
+            /// use crossborder::{Currency, PayoutRequest};
+            ///
+            /// let fields = PayoutFields {
+            ///     amount: Some("2500.00"),
+            ///     from_currency: Some("NGN"),
+            ///     to_currency: Some("NGN"),
+            ///     session_id: Some("payout-77"),
+            ///     account_number: Some("0123456789"),
+            ///     account_name: Some("ADAEZE OKAFOR"),
+            ///     bank_name: Some("Guaranty Trust Bank"),
+            ///     bank_code: Some("058"),
+            ///     ..PayoutFields::default()
+            /// };
+            /// let payout = PayoutRequest::from_fields(&fields).unwrap();
+            /// assert_eq!(payout.to_currency, Currency::Ngn);
+            /// assert_eq!(payout.amount.to_string(), "2500.00");
+            ///
+            /// let short = PayoutFields { bank_code: Some("5"), ..fields };
+            /// assert_eq!(
+            ///     PayoutRequest::from_fields(&short).unwrap_err().to_string(),
+            ///     "bankCode: must be 2 to 6 digits, a bank code from the NGN bank list such as 058"
+            /// );
+            /// ```
+            pub fn from_fields(fields: &PayoutFields<'_>) -> Result<PayoutRequest, Violations> {
+                let valid = validate_payout(fields)?;
+                Ok(PayoutRequest {
+                    session_id: fields.session_id.unwrap_or_default().to_owned(),
+                    amount: valid.amount,
+                    from_currency: valid.from,
+                    to_currency: valid.to,
+                    narration: fields.narration.map(str::to_owned),
+                    rate_key_valid_until: None,
+                    $($field: fields.$field.map(str::to_owned),)+
+                })
+            }
+
             /// Checks the request against every payout rule of the API and returns
             /// all violations at once.
             pub fn validate(&self) -> Result<ValidatedPayout, Violations> {

@@ -98,6 +98,23 @@ pub enum TransactionType {
     Unknown(String),
 }
 
+impl TransactionType {
+    /// The wire value (`COLLECTION`, `PAYOUT`, or an unknown one as sent).
+    pub fn as_str(&self) -> &str {
+        match self {
+            TransactionType::Collection => "COLLECTION",
+            TransactionType::Payout => "PAYOUT",
+            TransactionType::Unknown(text) => text,
+        }
+    }
+}
+
+impl fmt::Display for TransactionType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl FromStr for TransactionType {
     type Err = Infallible;
 

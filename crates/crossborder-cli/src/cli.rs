@@ -1,0 +1,191 @@
+//! The command line: every subcommand and flag, as clap reads them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use crossborder::{Currency, Decimal, Rail};
+
+/// The staging sandbox key the local sandbox accepts; the default of `demo`
+/// and `sandbox`, never of a command that talks to a real service.
+pub const SANDBOX_KEY: &str = "test_sandbox_key";
+
+/// The Cross-Border Collections and Payouts API from the terminal.
+///
+/// Start with `crossborder demo`: it runs a local sandbox and walks the whole
+/// flow with no configuration. Every other command talks to the API at
+/// --base-url with --api-key. Amounts are exact decimals. Exit codes: 0
+/// success, 1 API or network error, 2 usage or validation error.
+#[derive(Debug, Parser)]
+#[command(name = "crossborder", version, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct Global {
+    /// API key: `test_...` (staging) or `live_...` (production). Never printed.
+    #[arg(
+        long,
+        env = "CROSSBORDER_API_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub api_key: Option<String>,
+    /// Base URL of the API, with its `/v1`.
+    #[arg(
+        long,
+        env = "CROSSBORDER_BASE_URL",
+        global = true,
+        default_value = crossborder::DEFAULT_BASE_URL
+    )]
+    pub base_url: String,
+    /// Print the response as JSON on stdout (amounts as exact decimal strings).
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Wallet balance of one currency.
+    Balance {
+        /// Currency code, for example NGN.
+        #[arg(value_parser = currency)]
+        currency: Currency,
+    },
+    /// An exchange quote, with the rateKey to carry into a converting payout or collection.
+    Quote {
+        #[arg(value_parser = currency)]
+        from: Currency,
+        #[arg(value_parser = currency)]
+        to: Currency,
+        #[arg(value_parser = decimal)]
+        amount: Decimal,
+        /// Pin the quote to a settlement rail (ach, iban, swift, wire, pix, ethereum, bridge_wallet, nip).
+        #[arg(long, value_parser = rail)]
+        rail: Option<Rail>,
+    },
+    /// Create a collection (an inbound payment) and print its payment instructions.
+    Collect {
+        /// Your reference for the collection (its id).
+        #[arg(long)]
+        reference: String,
+        #[arg(long, value_parser = decimal)]
+        amount: Decimal,
+        #[arg(long, value_parser = currency)]
+        from: Currency,
+        #[arg(long, value_parser = currency)]
+        to: Currency,
+        /// A quote's rateKey, when the currencies differ.
+        #[arg(long)]
+        rate_key: Option<String>,
+        /// Crypto network, for a crypto collection.
+        #[arg(long)]
+        network: Option<String>,
+    },
+    /// The state of a collection or payout, by its reference or session id.
+    Transaction { reference: String },
+    /// Banks a payout from one currency to another can be sent to.
+    Banks {
+        #[arg(value_parser = currency)]
+        from: Currency,
+        #[arg(value_parser = currency)]
+        to: Currency,
+    },
+    /// The name on a bank account, before paying it.
+    ResolveBank {
+        #[arg(long)]
+        account_number: String,
+        #[arg(long)]
+        bank_code: String,
+        #[arg(long, value_parser = currency)]
+        from: Currency,
+        #[arg(long, value_parser = currency)]
+        to: Currency,
+    },
+    /// Send a payout from a JSON body in the API's wire format (or check it with --dry-run).
+    Payout(PayoutArgs),
+    /// Register the URL that receives collection status updates.
+    Webhook {
+        #[command(subcommand)]
+        command: WebhookCommand,
+    },
+    /// Staging only: pay a collection as if the payer had transferred the money.
+    SimulateFunding {
+        #[arg(long, value_parser = currency)]
+        currency: Currency,
+        #[arg(long, value_parser = decimal)]
+        amount: Decimal,
+        /// The collection's payRefrence memo.
+        #[arg(long)]
+        narration: String,
+        /// A unique id for this simulated transfer.
+        #[arg(long)]
+        session_id: String,
+    },
+    /// Run the local sandbox in the foreground until Ctrl-C.
+    Sandbox {
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+    },
+    /// Walk the whole flow against a local sandbox, with no configuration.
+    Demo,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct PayoutArgs {
+    #[command(subcommand)]
+    pub command: Option<PayoutCommand>,
+    /// The payout as the API's JSON body, from a file or `-` for stdin; a
+    /// JSON array is a batch, each element checked (and sent) on its own.
+    #[arg(long, value_name = "FILE")]
+    pub body: Option<PathBuf>,
+    /// Check the body with the SDK's rules and send nothing.
+    #[arg(long, requires = "body")]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PayoutCommand {
+    /// The state of a payout, by its session id.
+    Status { session_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhookCommand {
+    /// Register (or replace) the webhook URL.
+    Set { url: String },
+}
+
+fn currency(text: &str) -> Result<Currency, String> {
+    text.parse::<Currency>().map_err(|error| error.to_string())
+}
+
+fn rail(text: &str) -> Result<Rail, String> {
+    text.parse::<Rail>().map_err(|error| error.to_string())
+}
+
+/// An exact decimal: digits with an optional fraction, never through f64.
+fn decimal(text: &str) -> Result<Decimal, String> {
+    let plain = !text.is_empty()
+        && text.split_once('.').map_or(
+            text.bytes().all(|b| b.is_ascii_digit()),
+            |(whole, fraction)| {
+                !whole.is_empty()
+                    && !fraction.is_empty()
+                    && whole
+                        .bytes()
+                        .chain(fraction.bytes())
+                        .all(|b| b.is_ascii_digit())
+            },
+        );
+    plain
+        .then(|| Decimal::from_str_exact(text).ok())
+        .flatten()
+        .ok_or_else(|| format!("{text:?} is not a decimal amount such as 1500.50"))
+}

@@ -1,0 +1,217 @@
+//! `crossborder demo`: the whole money flow against a sandbox started in
+//! this process on a free loopback port, with a local webhook receiver, one
+//! short paragraph per step showing what was sent and what came back.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use axum::routing::post;
+use axum::Router;
+use crossborder::{
+    Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
+    QuoteRequest, SimulateFundingRequest, TransactionStatus,
+};
+use crossborder_sandbox::{Sandbox, SandboxConfig};
+use tokio::sync::mpsc;
+
+use crate::cli::SANDBOX_KEY;
+use crate::failure::Failure;
+
+/// How long the demo waits for the webhook after the funding.
+const WEBHOOK_WAIT: Duration = Duration::from_secs(10);
+
+pub async fn run() -> Result<(), Failure> {
+    let sandbox = Sandbox::start(
+        SandboxConfig::default().with_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))),
+    )
+    .await
+    .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
+    let (events, mut received) = mpsc::channel::<String>(8);
+    let receiver = start_receiver(events).await?;
+    let result = walk(sandbox.base_url(), &receiver, &mut received).await;
+    sandbox.shutdown().await;
+    result
+}
+
+/// A webhook receiver on a free loopback port: each POST body goes to
+/// `events`; answers 200 at once, as the spec asks of receivers.
+async fn start_receiver(events: mpsc::Sender<String>) -> Result<String, Failure> {
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
+    let app = Router::new().route(
+        "/webhook",
+        post(move |body: String| {
+            let events = events.clone();
+            async move {
+                // A full or closed channel only loses the demo's display.
+                let _ = events.try_send(body);
+                "ok"
+            }
+        }),
+    );
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok(format!("http://{addr}/webhook"))
+}
+
+fn step(number: u32, title: &str) {
+    println!();
+    println!("{number}. {title}");
+}
+
+async fn walk(
+    base_url: &str,
+    receiver: &str,
+    received: &mut mpsc::Receiver<String>,
+) -> Result<(), Failure> {
+    let client = Client::builder()
+        .api_key(SANDBOX_KEY)
+        .base_url(base_url)
+        .build()?;
+    println!("crossborder demo: a sandbox of the API is running at {base_url}");
+    println!("(staging key {SANDBOX_KEY}; nothing here touches real money)");
+
+    step(1, "Wallet balances (GET /api/balance/{currency})");
+    for currency in [Currency::Ngn, Currency::Usd] {
+        let balance = client.wallet().balance(currency).await?;
+        println!("   {balance}");
+    }
+
+    step(2, "A quote: 100 USD into NGN (GET /api/qoutes/USD/NGN/100)");
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(
+            Currency::Usd,
+            Currency::Ngn,
+            Decimal::new(100, 0),
+        ))
+        .await?;
+    println!(
+        "   rate {}, fee {} USD, the recipient gets {} NGN",
+        quote.rate,
+        show(quote.fee),
+        show(quote.to_amount)
+    );
+    println!(
+        "   rateKey {} carries this rate into a payout",
+        quote.rate_key
+    );
+
+    step(3, "Register the webhook (PUT /api/set-webhook)");
+    client.webhooks().set_url(receiver).await?;
+    println!("   collection updates now go to {receiver}");
+
+    step(4, "A collection of 50000 NGN (POST /api/initiate-payment)");
+    let reference = "demo-order-1";
+    let collection = client
+        .collections()
+        .create(&CollectionRequest::new(
+            reference,
+            Decimal::new(50_000, 0),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await?;
+    let memo = collection.pay_reference.clone().unwrap_or_default();
+    for instruction in &collection.payment_instructions {
+        println!(
+            "   the payer transfers {} NGN to {} ({}, {}) with the narration {memo}",
+            show(instruction.amount_to_transfer),
+            instruction.account_number.as_deref().unwrap_or("?"),
+            instruction.account_name.as_deref().unwrap_or("?"),
+            instruction.bank_name.as_deref().unwrap_or("?"),
+        );
+    }
+    println!("   status {}", collection.status);
+
+    step(
+        5,
+        "The payer pays (POST /api/simulate-funding, staging only)",
+    );
+    client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            Decimal::new(50_000, 0),
+            memo.clone(),
+            "demo-funding-1",
+        ))
+        .await?;
+    println!("   50000 NGN sent with the narration {memo}");
+
+    step(
+        6,
+        "The webhook arrives, and is confirmed by reading the transaction",
+    );
+    let event = tokio::time::timeout(WEBHOOK_WAIT, received.recv())
+        .await
+        .ok()
+        .flatten()
+        .ok_or_else(|| Failure::usage("no webhook arrived within 10 seconds"))?;
+    println!("   received: {event}");
+    // The webhook is unsigned: the transaction, read back, is the truth.
+    let settled = client.collections().get(reference).await?;
+    println!(
+        "   GET /api/transaction/{reference}: {} (paid {} NGN)",
+        settled.status,
+        show(settled.paid_amount.or(Some(settled.amount)))
+    );
+    if settled.status != TransactionStatus::Completed {
+        return Err(Failure::usage(format!(
+            "the collection is {} after funding, not COMPLETED",
+            settled.status
+        )));
+    }
+
+    step(
+        7,
+        "A converting payout of the quote to a verified recipient (POST /api/payout)",
+    );
+    let payout = PayoutRequest::from_quote(
+        &quote,
+        LocalBank {
+            currency: LocalBankCurrency::Ngn,
+            account_number: "0123456789".into(),
+            account_name: "Adaeze Okafor".into(),
+            bank_name: "Guaranty Trust Bank".into(),
+            bank_code: "058".into(),
+        },
+    )?;
+    println!(
+        "   resolving 0123456789 at bank 058 first (POST /api/resolve-bank): the name must match"
+    );
+    let receipt = client.payouts().create_verified(&payout).await?;
+    let state = client.payouts().get(&receipt.session_id).await?;
+    println!(
+        "   sessionId {}: {}, {} USD debited, {} NGN to ADAEZE OKAFOR",
+        receipt.session_id,
+        state.status,
+        show(state.total_amount),
+        show(state.to_amount)
+    );
+
+    step(8, "Balances after");
+    for currency in [Currency::Ngn, Currency::Usd] {
+        let balance = client.wallet().balance(currency).await?;
+        println!("   {balance}");
+    }
+
+    println!();
+    println!("Done. Try next (against `crossborder sandbox` in another terminal):");
+    println!(
+        "   export CROSSBORDER_API_KEY={SANDBOX_KEY} CROSSBORDER_BASE_URL=http://127.0.0.1:8080/v1"
+    );
+    println!("   crossborder balance NGN");
+    println!("   crossborder quote USD NGN 250 --json");
+    println!("   crossborder payout --dry-run --body payout.json");
+    Ok(())
+}
+
+fn show(value: Option<Decimal>) -> String {
+    value.map_or_else(|| "?".to_owned(), |v| v.to_string())
+}

@@ -1,0 +1,206 @@
+//! `crossborder`: the Cross-Border Collections and Payouts API from the
+//! terminal, on the `crossborder` SDK. The command adds presentation only:
+//! every rule and request is the SDK's.
+
+mod cli;
+mod demo;
+mod failure;
+mod payout_file;
+mod render;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+
+use clap::Parser;
+use crossborder::{
+    Client, CollectionRequest, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
+};
+use crossborder_sandbox::{Sandbox, SandboxConfig};
+
+use cli::{Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
+use failure::Failure;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return Failure::usage(format!("cannot start: {error}")).print(),
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.print(),
+    }
+}
+
+fn client(global: &Global) -> Result<Client, Failure> {
+    let key = global.api_key.as_deref().ok_or_else(|| {
+        Failure::usage(
+            "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
+        )
+    })?;
+    Ok(Client::builder()
+        .api_key(key)
+        .base_url(&global.base_url)
+        .build()?)
+}
+
+async fn run(cli: Cli) -> Result<(), Failure> {
+    let global = cli.global;
+    let output = match cli.command {
+        Command::Demo => return demo::run().await,
+        Command::Sandbox { port } => return sandbox(port).await,
+        Command::Payout(args) => return payout(&global, args).await,
+        Command::Balance { currency } => {
+            render::balance(&client(&global)?.wallet().balance(currency).await?)
+        }
+        Command::Quote {
+            from,
+            to,
+            amount,
+            rail,
+        } => {
+            let mut request = QuoteRequest::new(from, to, amount);
+            if let Some(rail) = rail {
+                request = request.rail(rail);
+            }
+            render::quote(&client(&global)?.quotes().get(request).await?)
+        }
+        Command::Collect {
+            reference,
+            amount,
+            from,
+            to,
+            rate_key,
+            network,
+        } => {
+            let mut request = CollectionRequest::new(reference, amount, from, to);
+            if let Some(key) = rate_key {
+                request = request.rate_key(key);
+            }
+            if let Some(network) = network {
+                request = request.network(network);
+            }
+            render::transaction(&client(&global)?.collections().create(&request).await?)
+        }
+        Command::Transaction { reference } => {
+            render::transaction(&client(&global)?.collections().get(&reference).await?)
+        }
+        Command::Banks { from, to } => {
+            render::banks(&client(&global)?.banks().list(from, to).await?)
+        }
+        Command::ResolveBank {
+            account_number,
+            bank_code,
+            from,
+            to,
+        } => render::resolved(
+            &client(&global)?
+                .banks()
+                .resolve(&ResolveAccountRequest::new(
+                    account_number,
+                    bank_code,
+                    from,
+                    to,
+                ))
+                .await?,
+        ),
+        Command::Webhook {
+            command: WebhookCommand::Set { url },
+        } => render::acknowledgement(&client(&global)?.webhooks().set_url(&url).await?),
+        Command::SimulateFunding {
+            currency,
+            amount,
+            narration,
+            session_id,
+        } => render::acknowledgement(
+            &client(&global)?
+                .sandbox()
+                .simulate_funding(&SimulateFundingRequest::new(
+                    currency, amount, narration, session_id,
+                ))
+                .await?,
+        ),
+    };
+    output.print(global.json);
+    Ok(())
+}
+
+async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
+    if let Some(PayoutCommand::Status { session_id }) = args.command {
+        let state = client(global)?.payouts().get(&session_id).await?;
+        render::transaction(&state).print(global.json);
+        return Ok(());
+    }
+    let Some(path) = args.body else {
+        return Err(Failure::usage(
+            "give the payout as --body FILE (the API's JSON body; `-` reads stdin)",
+        ));
+    };
+    let json = payout_file::read_json(&path)?;
+    let (batch, checked) = payout_file::check_all(&json);
+    let valid = checked.iter().all(|c| c.request.is_ok());
+    if args.dry_run {
+        if global.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&payout_file::verdict_json(batch, &checked))
+                    .unwrap_or_default()
+            );
+        } else {
+            for line in payout_file::verdict_lines(batch, &checked) {
+                println!("{line}");
+            }
+        }
+        return if valid {
+            Ok(())
+        } else {
+            Err(Failure {
+                lines: Vec::new(),
+                code: failure::USAGE,
+            })
+        };
+    }
+    if !valid {
+        let mut lines = vec!["error: invalid payout; nothing was sent".to_owned()];
+        lines.extend(payout_file::verdict_lines(batch, &checked));
+        return Err(Failure {
+            lines,
+            code: failure::USAGE,
+        });
+    }
+    let client = client(global)?;
+    let mut receipts = Vec::new();
+    for request in checked.into_iter().filter_map(|c| c.request.ok()) {
+        let receipt = client.payouts().create(&request).await?;
+        receipts.push(render::receipt(&receipt));
+    }
+    if global.json && batch {
+        let all: Vec<_> = receipts.into_iter().map(|r| r.json).collect();
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+    } else {
+        for receipt in receipts {
+            receipt.print(global.json);
+        }
+    }
+    Ok(())
+}
+
+async fn sandbox(port: u16) -> Result<(), Failure> {
+    let sandbox = Sandbox::start(
+        SandboxConfig::default().with_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port))),
+    )
+    .await
+    .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
+    println!("crossborder sandbox listening on {}", sandbox.base_url());
+    println!("API keys:");
+    for key in sandbox.keys() {
+        println!("  {key}");
+    }
+    println!("Press Ctrl-C to stop.");
+    let _ = tokio::signal::ctrl_c().await;
+    sandbox.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! The `crossborder` binary against a sandbox started in this process on
+//! 127.0.0.1: output (table and JSON), exit codes, error lines, the payout
+//! validators, and the demo run to its end.
+
+use std::net::{Ipv4Addr, SocketAddr};
+
+use assert_cmd::Command;
+use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use serde_json::{json, Value};
+
+const KEY: &str = "test_sandbox_key";
+
+async fn sandbox() -> SandboxHandle {
+    Sandbox::start(SandboxConfig::default().with_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))))
+        .await
+        .unwrap()
+}
+
+/// The binary with no configuration from the environment.
+fn bare() -> Command {
+    let mut command = Command::cargo_bin("crossborder").unwrap();
+    command
+        .env_remove("CROSSBORDER_API_KEY")
+        .env_remove("CROSSBORDER_BASE_URL")
+        .timeout(std::time::Duration::from_secs(60));
+    command
+}
+
+/// The binary pointed at `base_url` with the sandbox key.
+fn at(base_url: &str) -> Command {
+    let mut command = bare();
+    command.args(["--api-key", KEY, "--base-url", base_url]);
+    command
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `command` off the async runtime (the sandbox keeps serving).
+async fn run(mut command: Command) -> Run {
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+    }
+}
+
+fn with_stdin(mut command: Command, input: &str) -> Command {
+    command.write_stdin(input.to_owned());
+    command
+}
+
+fn ngn_payout(session_id: &str) -> Value {
+    json!({"amount": "2500.00", "fromCurrency": "NGN", "toCurrency": "NGN",
+           "sessionId": session_id, "accountNumber": "0123456789",
+           "accountName": "ADAEZE OKAFOR", "bankName": "Guaranty Trust Bank", "bankCode": "058"})
+}
+
+#[test]
+fn help_lists_every_command() {
+    let output = bare().arg("--help").output().unwrap();
+    assert!(output.status.success());
+    insta::assert_snapshot!("help", String::from_utf8(output.stdout).unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn balance_prints_a_table_or_json() {
+    let sandbox = sandbox().await;
+    let mut table = at(sandbox.base_url());
+    table.args(["balance", "NGN"]);
+    let out = run(table).await;
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(out.stdout, "currency  NGN\nbalance   5000000\n");
+
+    let mut json = at(sandbox.base_url());
+    json.args(["balance", "USD", "--json"]);
+    let out = run(json).await;
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.stdout).unwrap(),
+        json!({"currency": "USD", "balance": "10000"})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quote_keeps_exact_decimals_in_json() {
+    let sandbox = sandbox().await;
+    let mut command = at(sandbox.base_url());
+    command.args(["quote", "USD", "NGN", "100.10", "--json"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut quote: Value = serde_json::from_str(&out.stdout).unwrap();
+    let object = quote.as_object_mut().unwrap();
+    assert!(object
+        .remove("rateKey")
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .starts_with("rk_"));
+    assert!(object.remove("expiresAt").is_some());
+    assert_eq!(
+        quote,
+        json!({"fromCurrency": "USD", "toCurrency": "NGN", "amount": "100.10",
+               "rate": "1530.25", "fee": "0.5", "toAmount": "153178.03",
+               "totalAmount": "100.6"})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_error_class_has_its_line_and_exit_code() {
+    let sandbox = sandbox().await;
+    // Missing key: usage, 2, before any request.
+    let mut missing = bare();
+    missing.args(["--base-url", sandbox.base_url(), "balance", "NGN"]);
+    let out = run(missing).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)\n"
+    );
+
+    // A key the API does not know: API error, 1; the key is never shown.
+    let mut bad_key = bare();
+    bad_key.args([
+        "--api-key",
+        "test_not_a_known_key_123",
+        "--base-url",
+        sandbox.base_url(),
+    ]);
+    bad_key.args(["balance", "NGN"]);
+    let out = run(bad_key).await;
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr, "error: Invalid api key (HTTP 401)\n");
+    assert!(!out.stdout.contains("test_not_a_known_key_123"));
+
+    // A request the rules refuse: validation, 2, every violation listed.
+    let mut invalid = at(sandbox.base_url());
+    invalid.args(["quote", "UGX", "NGN", "10.5"]);
+    let out = run(invalid).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: invalid request (1 violation); nothing was sent\n  \
+         amount: has more decimal places than UGX allows (0)\n"
+    );
+
+    // An argument clap refuses: usage, 2.
+    let mut usage = at(sandbox.base_url());
+    usage.args(["balance", "BTC"]);
+    let out = run(usage).await;
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("Invalid currency: BTC"),
+        "{}",
+        out.stderr
+    );
+
+    // Nothing listening: network error, 1.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut unreachable = bare();
+    unreachable.args([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &format!("http://127.0.0.1:{closed}/v1"),
+    ]);
+    unreachable.args(["balance", "NGN"]);
+    let out = run(unreachable).await;
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.starts_with("error: transport error: "),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains(KEY));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payout_dry_run_checks_files_stdin_and_batches_and_sends_nothing() {
+    let sandbox = sandbox().await;
+    let dir = std::env::temp_dir().join(format!("crossborder-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let valid = dir.join("valid.json");
+    std::fs::write(&valid, ngn_payout("cli-dry-1").to_string()).unwrap();
+
+    let mut command = at(sandbox.base_url());
+    command.args(["payout", "--dry-run", "--body"]).arg(&valid);
+    let out = run(command).await;
+    assert_eq!((out.code, out.stdout.as_str()), (0, "valid\n"));
+
+    let mut invalid = ngn_payout("cli dry 2");
+    invalid["accountNumber"] = json!("01234");
+    invalid["amount"] = json!(true);
+    let mut command = with_stdin(at(sandbox.base_url()), &invalid.to_string());
+    command.args(["payout", "--dry-run", "--body", "-", "--json"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.stdout).unwrap(),
+        json!({"valid": false, "violations": [
+            {"field": "amount", "message": "must be a string"},
+            {"field": "sessionId", "message": "must be 1 to 100 characters of letters, digits, '-' or '_'"},
+            {"field": "accountNumber", "message": "must be a 10-digit NUBAN account number, such as 0123456789"},
+        ]})
+    );
+
+    let batch = json!([ngn_payout("cli-dry-3"), {"amount": "5"}]);
+    let mut command = with_stdin(at(sandbox.base_url()), &batch.to_string());
+    command.args(["payout", "--dry-run", "--body", "-"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stdout,
+        "[0] valid\n[1] invalid\n[1]   fromCurrency: is required\n\
+         [1]   toCurrency: is required\n[1]   sessionId: is required\n"
+    );
+
+    // Nothing was sent.
+    let mut status = at(sandbox.base_url());
+    status.args(["payout", "status", "cli-dry-1"]);
+    let out = run(status).await;
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("HTTP 404"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payout_body_is_sent_and_tracked() {
+    let sandbox = sandbox().await;
+    let mut command = with_stdin(
+        at(sandbox.base_url()),
+        &ngn_payout("cli-send-1").to_string(),
+    );
+    command.args(["payout", "--body", "-"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("sessionId  cli-send-1\n"),
+        "{}",
+        out.stdout
+    );
+
+    let mut status = at(sandbox.base_url());
+    status.args(["payout", "status", "cli-send-1", "--json"]);
+    let out = run(status).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let state: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(state["status"], "COMPLETED");
+    assert_eq!(state["type"], "PAYOUT");
+    assert_eq!(state["amount"], "2500");
+
+    // An invalid element in a batch: nothing of the batch is sent.
+    let batch = json!([ngn_payout("cli-send-2"), {"amount": "5"}]);
+    let mut command = with_stdin(at(sandbox.base_url()), &batch.to_string());
+    command.args(["payout", "--body", "-"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 2);
+    assert!(out
+        .stderr
+        .starts_with("error: invalid payout; nothing was sent\n"));
+    let mut balance = at(sandbox.base_url());
+    balance.args(["balance", "NGN"]);
+    assert_eq!(
+        run(balance).await.stdout,
+        "currency  NGN\nbalance   4997500\n"
+    );
+}
+
+#[test]
+fn the_demo_runs_to_its_end() {
+    let output = bare().arg("demo").output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for expected in [
+        "1. Wallet balances",
+        "   5000000 NGN",
+        "rate 1530.25, fee 0.5 USD, the recipient gets 153025 NGN",
+        "GET /api/transaction/demo-order-1: COMPLETED (paid 50000 NGN)",
+        ": COMPLETED, 100.5 USD debited, 153025 NGN to ADAEZE OKAFOR",
+        "   5050000 NGN\n   9899.5 USD\n",
+        "Done. Try next",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in:\n{stdout}"
+        );
+    }
+}
