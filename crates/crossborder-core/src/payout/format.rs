@@ -106,8 +106,9 @@ pub(crate) fn check_format(
 
 /// The form `value` of `field` is sent in, for a payout to `to`: a sort code
 /// without spaces or dashes, an IBAN without spaces and in capitals, a BIC in
-/// capitals. Every other value is sent as given. Only a value that passed
-/// [`check_format`] is normalised; anything else is returned unchanged.
+/// capitals. Every other value is sent as given. Only a value that passes
+/// the format rules of [`validate_payout`](super::validate_payout) is normalised; anything else
+/// is returned unchanged.
 ///
 /// ```
 /// use crossborder_core::{payout::normalized, Currency};
