@@ -126,12 +126,9 @@ pub enum Command {
         #[arg(long)]
         session_id: String,
     },
-    /// Run the local sandbox in the foreground until Ctrl-C.
-    Sandbox {
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-    },
+    /// Run the local sandbox in the foreground until Ctrl-C, printing one
+    /// line per request (method, path, status, milliseconds, the key masked).
+    Sandbox(crossborder_sandbox::serve::ServeArgs),
     /// Walk the whole flow against a local sandbox, with no configuration.
     Demo,
 }

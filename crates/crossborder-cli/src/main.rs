@@ -8,14 +8,12 @@ mod failure;
 mod payout_file;
 mod render;
 
-use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
 use clap::Parser;
 use crossborder::{
     Client, CollectionRequest, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
 };
-use crossborder_sandbox::{Sandbox, SandboxConfig};
 
 use cli::{Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
 use failure::Failure;
@@ -51,7 +49,18 @@ async fn run(cli: Cli) -> Result<(), Failure> {
     let global = cli.global;
     let output = match cli.command {
         Command::Demo => return demo::run().await,
-        Command::Sandbox { port } => return sandbox(port).await,
+        Command::Sandbox(args) => {
+            let code = crossborder_sandbox::serve::serve(args).await;
+            return if code == ExitCode::SUCCESS {
+                Ok(())
+            } else {
+                // serve has printed why.
+                Err(Failure {
+                    lines: Vec::new(),
+                    code: failure::API,
+                })
+            };
+        }
         Command::Payout(args) => return payout(&global, args).await,
         Command::Balance { currency } => {
             render::balance(&client(&global)?.wallet().balance(currency).await?)
@@ -185,22 +194,5 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
             receipt.print(global.json);
         }
     }
-    Ok(())
-}
-
-async fn sandbox(port: u16) -> Result<(), Failure> {
-    let sandbox = Sandbox::start(
-        SandboxConfig::default().with_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port))),
-    )
-    .await
-    .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
-    println!("crossborder sandbox listening on {}", sandbox.base_url());
-    println!("API keys:");
-    for key in sandbox.keys() {
-        println!("  {key}");
-    }
-    println!("Press Ctrl-C to stop.");
-    let _ = tokio::signal::ctrl_c().await;
-    sandbox.shutdown().await;
     Ok(())
 }

@@ -11,6 +11,7 @@ use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use crate::clock::Clock;
+use crate::request_log::RequestLog;
 
 /// The default staging key: a staging business with API access.
 pub const STAGING_KEY: &str = "test_sandbox_key";
@@ -257,6 +258,8 @@ pub struct SandboxConfig {
     pub max_upload_bytes: usize,
     /// Where the sandbox reads the time; default [`Clock::system`].
     pub clock: Clock,
+    /// Receives one line per answered request; default none.
+    pub request_log: Option<RequestLog>,
 }
 
 impl Default for SandboxConfig {
@@ -271,6 +274,7 @@ impl Default for SandboxConfig {
             max_json_body_bytes: 1024 * 1024,
             max_upload_bytes: crossborder_core::kyb::MAX_UPLOAD_BYTES,
             clock: Clock::system(),
+            request_log: None,
         }
     }
 }
@@ -328,6 +332,16 @@ impl SandboxConfig {
     /// Sets the largest uploaded document accepted.
     pub fn with_max_upload_bytes(mut self, bytes: usize) -> Self {
         self.max_upload_bytes = bytes;
+        self
+    }
+
+    /// Hands one [`RequestLine`](crate::RequestLine) per answered request
+    /// to `sink` (the binaries print them).
+    pub fn with_request_log(
+        mut self,
+        sink: impl Fn(&crate::RequestLine) + Send + Sync + 'static,
+    ) -> Self {
+        self.request_log = Some(RequestLog::new(sink));
         self
     }
 

@@ -52,7 +52,9 @@ mod payout;
 mod quote;
 pub mod rates;
 mod records;
+mod request_log;
 mod routes;
+pub mod serve;
 mod server;
 mod state;
 mod sync;
@@ -73,6 +75,7 @@ pub use config::{
 };
 pub use crossborder_core::collection::MAX_PAYMENT_REFERENCE_CHARS;
 pub use crossborder_core::Currency;
+pub use request_log::{mask_key, RequestLine, RequestLog};
 pub use rust_decimal::Decimal;
 pub use server::{Sandbox, SandboxHandle, StartError};
 pub use webhook_sender::{WebhookDelivery, MAX_WEBHOOK_DELIVERIES};

@@ -10,7 +10,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::state::AppState;
 use crate::{
     balance, banks, business, collection, documents, envelope, error, funding, payout, quote,
-    webhook,
+    request_log, webhook,
 };
 
 /// Builds the application.
@@ -58,5 +58,6 @@ pub(crate) fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(CatchPanicLayer::new())
         .layer(from_fn_with_state(state.clone(), envelope::envelope))
+        .layer(from_fn_with_state(state.clone(), request_log::log))
         .with_state(state)
 }

@@ -13,4 +13,5 @@ mod kyb;
 mod payouts;
 mod quotes;
 mod read_once;
+mod request_log;
 mod upload;

@@ -1,0 +1,142 @@
+//! Serving the sandbox in the foreground until Ctrl-C, with the options
+//! and output shared by the `crossborder-sandbox` binary and
+//! `crossborder sandbox`: the base URL and keys first, then one line per
+//! request (see [`RequestLine`](crate::RequestLine)) unless `--quiet`.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::{parse_keys_file, ApiKeySpec, Sandbox, SandboxConfig};
+
+/// The options of a sandbox served in the foreground.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080, env = "CROSSBORDER_SANDBOX_PORT")]
+    pub port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub host: IpAddr,
+    /// An extra API key, `test_...` (staging) or `live_...` (production);
+    /// append `:noaccess` for a business without API access. Repeatable.
+    #[arg(long = "key", value_name = "KEY")]
+    pub keys: Vec<ApiKeySpec>,
+    /// A file of extra keys, one per line (`KEY` or `KEY noaccess`; `#`
+    /// starts a comment).
+    #[arg(long, value_name = "FILE")]
+    pub keys_file: Option<PathBuf>,
+    /// Only accept the keys given with --key and --keys-file, not the three
+    /// default ones.
+    #[arg(long)]
+    pub no_default_keys: bool,
+    /// Lifetime of a quote's rateKey, in seconds.
+    #[arg(long, default_value_t = 300)]
+    pub quote_ttl_secs: u64,
+    /// Timeout of a webhook delivery, in seconds.
+    #[arg(long, default_value_t = 5)]
+    pub webhook_timeout_secs: u64,
+    /// Do not print a line per request.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Serves until Ctrl-C or SIGTERM; the exit code says whether it could start.
+pub async fn serve(args: ServeArgs) -> ExitCode {
+    // Installed first, so a signal that arrives while the server starts is
+    // not lost.
+    let stop = StopSignals::install();
+    let mut config = SandboxConfig::default()
+        .with_addr(SocketAddr::new(args.host, args.port))
+        .with_quote_ttl(Duration::from_secs(args.quote_ttl_secs))
+        .with_webhook_timeout(Duration::from_secs(args.webhook_timeout_secs));
+    if args.no_default_keys {
+        config = config.with_keys(Vec::new());
+    }
+    let mut keys = args.keys;
+    if let Some(path) = &args.keys_file {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("error: cannot read {}: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        match parse_keys_file(&text) {
+            Ok(more) => keys.extend(more),
+            Err(error) => {
+                eprintln!("error: {}: {error}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    for key in keys {
+        config = config.with_key(key);
+    }
+    if !args.quiet {
+        config = config.with_request_log(|line| println!("{line}"));
+    }
+    if config.keys.is_empty() {
+        eprintln!("error: no API keys: give --key or --keys-file, or drop --no-default-keys");
+        return ExitCode::FAILURE;
+    }
+
+    let sandbox = match Sandbox::start(config).await {
+        Ok(sandbox) => sandbox,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("crossborder sandbox listening on {}", sandbox.base_url());
+    println!("API keys:");
+    for key in sandbox.keys() {
+        println!("  {key}");
+    }
+    println!("Press Ctrl-C to stop.");
+
+    stop.wait().await;
+    println!("stopping...");
+    sandbox.shutdown().await;
+    ExitCode::SUCCESS
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM on Unix.
+struct StopSignals {
+    #[cfg(unix)]
+    handlers: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl StopSignals {
+    fn install() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let handlers = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) {
+                (Ok(interrupt), Ok(terminate)) => Some((interrupt, terminate)),
+                _ => None,
+            };
+            StopSignals { handlers }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    async fn wait(self) {
+        #[cfg(unix)]
+        if let Some((mut interrupt, mut terminate)) = self.handlers {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
