@@ -12,11 +12,14 @@
 //! * `cargo xtask bench [--duration S] [--connections C]` compares the
 //!   requests per second of the sandbox and of a Prism mock of the spec
 //!   (writes `target/bench/balance.json`).
+//! * `cargo xtask msrv` checks that every dependency shipped with the
+//!   workspace's crates supports the declared `rust-version`.
 
 mod bench;
 mod codegen;
 mod diff;
 mod lint_spec;
+mod msrv;
 mod preprocess;
 mod process;
 mod schemathesis;
@@ -58,6 +61,8 @@ enum Command {
         #[arg(last = true, value_name = "ARGS")]
         extra: Vec<String>,
     },
+    /// Check that every shipped dependency supports the declared rust-version.
+    Msrv,
     /// Requests/s of the release sandbox vs a Prism mock for GET /v1/api/balance/NGN;
     /// writes target/bench/balance.json.
     Bench {
@@ -79,6 +84,7 @@ fn main() -> ExitCode {
         Command::LintSpec => lint_spec::run(&root),
         Command::SpecReuse => spec_reuse::run(&root),
         Command::Schemathesis { extra } => schemathesis::run(&root, &extra),
+        Command::Msrv => msrv::run(&root),
         Command::Bench {
             duration,
             connections,
