@@ -55,6 +55,21 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Examples
+//!
+//! Each runs against the local sandbox (`cargo run -p crossborder-cli -- sandbox`)
+//! with `CROSSBORDER_API_KEY=test_sandbox_key` and
+//! `CROSSBORDER_BASE_URL=http://127.0.0.1:8080/v1`, and is compiled in CI:
+//!
+//! - [`quickstart`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/quickstart.rs): a balance, a quote, a collection
+//!   paid by simulated funding and awaited by polling.
+//! - [`payout_from_quote`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/payout_from_quote.rs): a converting payout
+//!   built from a quote, to a recipient verified with resolve-bank.
+//! - [`sandbox_in_tests`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/sandbox_in_tests.rs): testing your own code
+//!   against `crossborder_sandbox::Sandbox` in a `#[tokio::test]`.
+//! - [`custom_http_client`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/custom_http_client.rs): your own
+//!   `reqwest::Client`, with a proxy and timeouts.
+//!
 //! # Configuration
 //!
 //! [`Client::builder`] takes the API key, the base URL (with its `/v1`; a
