@@ -87,7 +87,19 @@ pub enum Command {
         network: Option<String>,
     },
     /// The state of a collection or payout, by its reference or session id.
-    Transaction { reference: String },
+    Transaction {
+        reference: String,
+        /// Poll until it is COMPLETED, EXPIRED or FAILED (or --timeout passes).
+        #[arg(long)]
+        wait: bool,
+        /// How long --wait polls, in seconds.
+        #[arg(long, default_value_t = 300, requires = "wait")]
+        timeout: u64,
+    },
+    /// Upload a KYB document (JPEG, PNG or PDF, at most 20 MB) and print its link.
+    Upload { file: PathBuf },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
     /// Banks a payout from one currency to another can be sent to.
     Banks {
         #[arg(value_parser = currency)]

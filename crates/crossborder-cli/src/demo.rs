@@ -60,8 +60,8 @@ async fn start_receiver(events: mpsc::Sender<String>) -> Result<String, Failure>
 }
 
 fn step(number: u32, title: &str) {
-    println!();
-    println!("{number}. {title}");
+    say!();
+    say!("{number}. {title}");
 }
 
 async fn walk(
@@ -73,13 +73,13 @@ async fn walk(
         .api_key(SANDBOX_KEY)
         .base_url(base_url)
         .build()?;
-    println!("crossborder demo: a sandbox of the API is running at {base_url}");
-    println!("(staging key {SANDBOX_KEY}; nothing here touches real money)");
+    say!("crossborder demo: a sandbox of the API is running at {base_url}");
+    say!("(staging key {SANDBOX_KEY}; nothing here touches real money)");
 
     step(1, "Wallet balances (GET /api/balance/{currency})");
     for currency in [Currency::Ngn, Currency::Usd] {
         let balance = client.wallet().balance(currency).await?;
-        println!("   {balance}");
+        say!("   {balance}");
     }
 
     step(2, "A quote: 100 USD into NGN (GET /api/qoutes/USD/NGN/100)");
@@ -91,20 +91,20 @@ async fn walk(
             Decimal::new(100, 0),
         ))
         .await?;
-    println!(
+    say!(
         "   rate {}, fee {} USD, the recipient gets {} NGN",
         quote.rate,
         show(quote.fee),
         show(quote.to_amount)
     );
-    println!(
+    say!(
         "   rateKey {} carries this rate into a payout",
         quote.rate_key
     );
 
     step(3, "Register the webhook (PUT /api/set-webhook)");
     client.webhooks().set_url(receiver).await?;
-    println!("   collection updates now go to {receiver}");
+    say!("   collection updates now go to {receiver}");
 
     step(4, "A collection of 50000 NGN (POST /api/initiate-payment)");
     let reference = "demo-order-1";
@@ -119,7 +119,7 @@ async fn walk(
         .await?;
     let memo = collection.pay_reference.clone().unwrap_or_default();
     for instruction in &collection.payment_instructions {
-        println!(
+        say!(
             "   the payer transfers {} NGN to {} ({}, {}) with the narration {memo}",
             show(instruction.amount_to_transfer),
             instruction.account_number.as_deref().unwrap_or("?"),
@@ -127,7 +127,7 @@ async fn walk(
             instruction.bank_name.as_deref().unwrap_or("?"),
         );
     }
-    println!("   status {}", collection.status);
+    say!("   status {}", collection.status);
 
     step(
         5,
@@ -142,7 +142,7 @@ async fn walk(
             "demo-funding-1",
         ))
         .await?;
-    println!("   50000 NGN sent with the narration {memo}");
+    say!("   50000 NGN sent with the narration {memo}");
 
     step(
         6,
@@ -153,10 +153,10 @@ async fn walk(
         .ok()
         .flatten()
         .ok_or_else(|| Failure::usage("no webhook arrived within 10 seconds"))?;
-    println!("   received: {event}");
+    say!("   received: {event}");
     // The webhook is unsigned: the transaction, read back, is the truth.
     let settled = client.collections().get(reference).await?;
-    println!(
+    say!(
         "   GET /api/transaction/{reference}: {} (paid {} NGN)",
         settled.status,
         show(settled.paid_amount.or(Some(settled.amount)))
@@ -182,12 +182,10 @@ async fn walk(
             bank_code: "058".into(),
         },
     )?;
-    println!(
-        "   resolving 0123456789 at bank 058 first (POST /api/resolve-bank): the name must match"
-    );
+    say!("   resolving 0123456789 at bank 058 first (POST /api/resolve-bank): the name must match");
     let receipt = client.payouts().create_verified(&payout).await?;
     let state = client.payouts().get(&receipt.session_id).await?;
-    println!(
+    say!(
         "   sessionId {}: {}, {} USD debited, {} NGN to ADAEZE OKAFOR",
         receipt.session_id,
         state.status,
@@ -198,17 +196,17 @@ async fn walk(
     step(8, "Balances after");
     for currency in [Currency::Ngn, Currency::Usd] {
         let balance = client.wallet().balance(currency).await?;
-        println!("   {balance}");
+        say!("   {balance}");
     }
 
-    println!();
-    println!("Done. Try next (against `crossborder sandbox` in another terminal):");
-    println!(
+    say!();
+    say!("Done. Try next (against `crossborder sandbox` in another terminal):");
+    say!(
         "   export CROSSBORDER_API_KEY={SANDBOX_KEY} CROSSBORDER_BASE_URL=http://127.0.0.1:8080/v1"
     );
-    println!("   crossborder balance NGN");
-    println!("   crossborder quote USD NGN 250 --json");
-    println!("   crossborder payout --dry-run --body payout.json");
+    say!("   crossborder balance NGN");
+    say!("   crossborder quote USD NGN 250 --json");
+    say!("   crossborder payout --dry-run --body payout.json");
     Ok(())
 }
 

@@ -43,8 +43,11 @@ impl Failure {
     }
 
     pub fn print(&self) -> ExitCode {
+        use std::io::Write as _;
+        let mut stderr = std::io::stderr().lock();
         for line in &self.lines {
-            eprintln!("{line}");
+            // A closed stderr must not turn an error into a panic.
+            let _ = writeln!(stderr, "{line}");
         }
         ExitCode::from(self.code)
     }

@@ -2,17 +2,30 @@
 //! terminal, on the `crossborder` SDK. The command adds presentation only:
 //! every rule and request is the SDK's.
 
+/// `println!` that stops quietly when stdout is closed early
+/// (`crossborder banks NGN NGN | head -1`) instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod cli;
 mod demo;
 mod failure;
 mod payout_file;
+mod progress;
 mod render;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use std::time::Duration;
+
+use clap::{CommandFactory, Parser};
 use crossborder::{
     Client, CollectionRequest, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
+    WaitOptions,
 };
 
 use cli::{Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
@@ -94,8 +107,45 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             }
             render::transaction(&client(&global)?.collections().create(&request).await?)
         }
-        Command::Transaction { reference } => {
-            render::transaction(&client(&global)?.collections().get(&reference).await?)
+        Command::Transaction {
+            reference,
+            wait,
+            timeout,
+        } => {
+            let client = client(&global)?;
+            let transaction = if wait {
+                let spinner = progress::spinner(format!("waiting for {reference} to settle"));
+                let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
+                let result = client
+                    .collections()
+                    .wait_until_settled(&reference, options)
+                    .await;
+                spinner.finish_and_clear();
+                result?
+            } else {
+                client.collections().get(&reference).await?
+            };
+            render::transaction(&transaction)
+        }
+        Command::Upload { file } => {
+            let bytes = std::fs::read(&file)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
+            let name = file
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "document".to_owned());
+            let client = client(&global)?;
+            let spinner = progress::spinner(format!("uploading {name} ({} bytes)", bytes.len()));
+            let result = client.businesses().upload_document(bytes, &name).await;
+            spinner.finish_and_clear();
+            render::uploaded(&result?)
+        }
+        Command::Completions { shell } => {
+            // Into a buffer first: clap_complete panics on a closed stdout.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "crossborder", &mut script);
+            say!("{}", String::from_utf8_lossy(&script).trim_end());
+            return Ok(());
         }
         Command::Banks { from, to } => {
             render::banks(&client(&global)?.banks().list(from, to).await?)
@@ -153,14 +203,14 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
     let valid = checked.iter().all(|c| c.request.is_ok());
     if args.dry_run {
         if global.json {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&payout_file::verdict_json(batch, &checked))
                     .unwrap_or_default()
             );
         } else {
             for line in payout_file::verdict_lines(batch, &checked) {
-                println!("{line}");
+                say!("{line}");
             }
         }
         return if valid {
@@ -188,7 +238,7 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
     }
     if global.json && batch {
         let all: Vec<_> = receipts.into_iter().map(|r| r.json).collect();
-        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
     } else {
         for receipt in receipts {
             receipt.print(global.json);

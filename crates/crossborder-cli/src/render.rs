@@ -4,6 +4,7 @@
 
 use crossborder::{
     Acknowledgement, Balance, Bank, Decimal, PayoutReceipt, Quote, ResolvedAccount, Transaction,
+    UploadedDocument,
 };
 use serde_json::{json, Map, Value};
 
@@ -17,7 +18,7 @@ pub struct Output {
 impl Output {
     pub fn print(&self, as_json: bool) {
         if as_json {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&self.json).unwrap_or_default()
             );
@@ -25,7 +26,7 @@ impl Output {
         }
         let width = self.rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         for (label, value) in &self.rows {
-            println!("{label:<width$}  {value}");
+            say!("{label:<width$}  {value}");
         }
     }
 
@@ -178,4 +179,8 @@ pub fn receipt(receipt: &PayoutReceipt) -> Output {
 
 pub fn acknowledgement(ack: &Acknowledgement) -> Output {
     Output::fields(vec![("message", "message", text(&ack.message))])
+}
+
+pub fn uploaded(document: &UploadedDocument) -> Output {
+    Output::fields(vec![("link", "link", text(&document.link))])
 }

@@ -299,3 +299,86 @@ fn the_demo_runs_to_its_end() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upload_checks_the_content_before_sending_and_prints_the_link() {
+    let sandbox = sandbox().await;
+    let dir = std::env::temp_dir().join(format!("crossborder-cli-up-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = dir.join("statement.pdf");
+    std::fs::write(&text, "not a pdf").unwrap();
+    let png = dir.join("statement-scan.pdf");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n0000").unwrap();
+
+    let mut refused = at(sandbox.base_url());
+    refused.arg("upload").arg(&text);
+    let out = run(refused).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: invalid request (1 violation); nothing was sent\n  \
+         file: Unsupported file type: only JPEG, PNG and PDF are accepted\n"
+    );
+
+    let mut accepted = at(sandbox.base_url());
+    accepted.arg("upload").arg(&png).arg("--json");
+    let out = run(accepted).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let link = serde_json::from_str::<Value>(&out.stdout).unwrap()["link"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        link.starts_with(&format!("{}/documents/doc_", sandbox.base_url())),
+        "{link}"
+    );
+    assert!(link.ends_with(".png"), "{link}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transaction_wait_returns_the_settled_state() {
+    let sandbox = sandbox().await;
+    let mut collect = at(sandbox.base_url());
+    collect.args(["collect", "--reference", "cli-order-1", "--amount", "5000"]);
+    collect.args(["--from", "NGN", "--to", "NGN", "--json"]);
+    let out = run(collect).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let created: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(created["status"], "PENDING");
+    let memo = created["payRefrence"].as_str().unwrap().to_owned();
+
+    let mut fund = at(sandbox.base_url());
+    fund.args(["simulate-funding", "--currency", "NGN", "--amount", "5000"]);
+    fund.args(["--narration", &memo, "--session-id", "cli-fund-1"]);
+    assert_eq!(run(fund).await.code, 0);
+
+    let mut wait = at(sandbox.base_url());
+    wait.args(["transaction", "cli-order-1", "--wait", "--timeout", "10"]);
+    let out = run(wait).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .lines()
+            .any(|line| line.split_whitespace().eq(["status", "COMPLETED"])),
+        "{}",
+        out.stdout
+    );
+    // Not a terminal: no spinner on stderr.
+    assert_eq!(out.stderr, "");
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    for (shell, marker) in [
+        ("bash", "_crossborder()"),
+        ("zsh", "#compdef crossborder"),
+        ("fish", "complete -c crossborder"),
+    ] {
+        let output = bare().args(["completions", shell]).output().unwrap();
+        assert!(output.status.success());
+        let script = String::from_utf8(output.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}: {script}");
+        assert!(script.contains("simulate-funding"), "{shell}");
+    }
+}

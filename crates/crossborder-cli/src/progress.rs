@@ -1,0 +1,17 @@
+//! A spinner on stderr while the command waits, only when stderr is a
+//! terminal: scripts and pipes see nothing but the result.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget};
+
+/// A ticking spinner with `message`; call `finish_and_clear` when done.
+pub fn spinner(message: String) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let spinner = ProgressBar::new_spinner().with_message(message);
+    spinner.enable_steady_tick(Duration::from_millis(100));
+    spinner
+}
