@@ -1,25 +1,38 @@
-//! `cargo xtask bench`: requests per second of the local sandbox against a
-//! Prism mock of the same spec, on this machine, for one read:
-//! `GET /v1/api/balance/NGN` with `x-api-key: test_sandbox_key`.
+//! `cargo xtask bench`: every performance figure of the project, each a
+//! ratio against its anchor or its limit measured in the same run (or an
+//! absolute figure with its goal), printed as one table and written to
+//! `target/bench/summary.json` as `{"<figure>": {"value", "goal", "met",
+//! "unit"}}`.
 //!
-//! `cargo xtask` builds this tool unoptimised, so `bench` first replaces
-//! itself with a release build of xtask (an unoptimised client would be the
-//! bottleneck). The sandbox is built in release and started on a free
-//! loopback port, measured, and stopped; then Prism (`prism mock`, installed
-//! under `target/tools/`) is measured the same way twice: with its default
-//! settings (it logs every request) and with `--verboseLevel error`. Prism
-//! serves the paths without the server URL's `/v1`; the path that answers 200
-//! is used. Each server gets the same load from a client in this process:
-//! keep-alive HTTP/1.1 connections on a single-threaded tokio runtime (so the
-//! client takes at most one of the machine's cores), a warm-up, then a
-//! measured window. Only 200 responses are counted; any other status or a
-//! transport error makes the run invalid. CPU use of the client, the server
-//! and the rest of the machine during the window is reported next to the
-//! figures, which are printed and written to `target/bench/balance.json`.
+//! Figures:
+//! - `sdk_vs_raw`: the `crossborder` client's calls per second on the local
+//!   sandbox from 64 tasks, over plain `reqwest` sending the same requests
+//!   through the same pool (goal at least 0.95).
+//! - `sandbox_vs_prism_16`, `sandbox_vs_prism_64`: the sandbox's requests per
+//!   second on `GET /v1/api/balance/NGN` over a Prism mock of the spec, at
+//!   16 and 64 connections (goal at least 20).
+//! - `sandbox_vs_bare`: the sandbox over a bare axum handler answering the
+//!   same bytes (the limit of the stack), at 64 connections (goal at least
+//!   0.7); `sandbox_p50_ms`, `sandbox_p99_ms` at 64 connections (p99 goal
+//!   under 2 ms).
+//! - `payout_validate_ns`: criterion median of `validate_payout` (goal under
+//!   1,000 ns).
+//! - `sandbox_bytes_per_collection`: growth of the sandbox's resident memory
+//!   per stored collection (goal under 2 KiB).
+//! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
+//!
+//! Ratios alternate rounds of the two sides so the machine's noise hits
+//! both. `--quick` runs every figure with short windows (CI runs it so the
+//! harness cannot rot; it fails only on a broken harness, never on a
+//! figure). `cargo xtask` builds this tool unoptimised, so `bench` first
+//! replaces itself with a release build; `--no-release` measures debug
+//! builds instead (figures meaningless, harness checked, as CI does).
 //!
 //! Each server is a child killed by a guard on drop; SIGINT, SIGTERM and
 //! SIGHUP end the run through the same path, so no server outlives it.
 
+mod bare;
+mod client;
 pub(crate) mod load;
 mod micro;
 mod server;
@@ -27,6 +40,7 @@ mod server;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -36,51 +50,55 @@ use tokio::time::Instant;
 use self::load::{Outcome, Plan, API_KEY, API_KEY_HEADER};
 use self::server::{cpu_time, machine_cpu_time};
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
-use crate::tools::{self, NPM_PACKAGES};
+use crate::tools;
 use crate::SPEC_PATH;
+
+pub use bare::serve as serve_bare;
 
 /// The request measured, as the API documents it (server URL `.../v1`).
 const BALANCE_PATH: &str = "/v1/api/balance/NGN";
 /// The same path without the server's `/v1` prefix (how Prism may serve it).
 const BALANCE_PATH_NO_PREFIX: &str = "/api/balance/NGN";
-const WARMUP: Duration = Duration::from_secs(1);
-/// The ratio the issue asks for.
-const GOAL_RATIO: f64 = 20.0;
 const SANDBOX_PACKAGE: &str = "crossborder-sandbox";
 const OUT_DIR: &str = "target/bench";
-const OUT_FILE: &str = "target/bench/balance.json";
-/// CPU (in % of one core) taken by other processes above which the
-/// machine is reported as busy.
-const BUSY_MACHINE_PERCENT: f64 = 25.0;
-
-const CLIENT_NOTE: &str = "client, sandbox and Prism share this machine's cores; \
-the load generator runs on one thread (tokio current_thread runtime, hyper HTTP/1.1 \
-keep-alive, one connection per task), so it takes at most one core and leaves the \
-rest to the server under test; its CPU use is reported to show whether it was the limit";
+const SUMMARY_FILE: &str = "target/bench/summary.json";
 
 pub struct Options {
+    /// Measured window of each round.
     pub duration: Duration,
-    pub connections: usize,
+    pub quick: bool,
+    /// Measure release builds (re-executing as one).
+    pub release: bool,
 }
 
-/// A server to measure: how to start it and where the balance is.
-struct ServerSpec {
-    name: &'static str,
-    /// What it is, for the JSON.
-    what: String,
-    program: PathBuf,
-    /// Arguments; [`PORT`] stands for the port.
-    args: Vec<String>,
-    /// How long it may take to answer after start.
-    ready_limit: Duration,
-    /// Candidate URL paths of the balance, the first answering 200 is used.
-    paths: &'static [&'static str],
+impl Options {
+    fn warmup(&self) -> Duration {
+        if self.quick {
+            Duration::from_millis(300)
+        } else {
+            Duration::from_secs(1)
+        }
+    }
+
+    /// Rounds of each side of a ratio.
+    fn rounds(&self) -> usize {
+        if self.quick {
+            1
+        } else {
+            3
+        }
+    }
+
+    fn collections(&self) -> usize {
+        if self.quick {
+            10_000
+        } else {
+            100_000
+        }
+    }
 }
 
-/// Placeholder for the port in [`ServerSpec::args`].
-const PORT: &str = "{port}";
-
-/// CPU use during the measured window, each as a share of one core in percent.
+/// CPU use during a measured window, each as a share of one core in percent.
 #[derive(Clone, Copy, Default)]
 struct Cpu {
     client: Option<f64>,
@@ -89,125 +107,60 @@ struct Cpu {
     machine: Option<f64>,
 }
 
-impl Cpu {
-    /// What the machine spent on processes other than the client and server.
-    fn others(&self) -> Option<f64> {
-        Some((self.machine? - self.client? - self.server?).max(0.0))
-    }
-}
-
-/// The figures of one server.
-struct Measured {
+/// One figure of the summary.
+struct Figure {
     name: &'static str,
-    what: String,
-    command: String,
-    url: String,
-    outcome: Outcome,
-    cpu: Cpu,
+    value: f64,
+    goal: f64,
+    /// True when the value must stay below the goal, false when it must
+    /// reach it.
+    below: bool,
+    unit: &'static str,
+    detail: String,
 }
 
-impl Measured {
-    fn valid(&self) -> bool {
-        self.outcome.ok > 0 && self.outcome.errors == 0 && self.outcome.non_ok_total() == 0
-    }
-
-    fn rps(&self) -> f64 {
-        self.outcome.requests_per_sec()
-    }
-
-    fn to_json(&self) -> Value {
-        let o = &self.outcome;
-        let micros = |d: Option<Duration>| d.map(|d| d.as_micros() as u64);
-        let pct = |c: Option<f64>| c.map(|c| round(c, 1));
-        json!({
-            "what": self.what,
-            "command": self.command,
-            "url": self.url,
-            "requests_per_sec": round(o.requests_per_sec(), 1),
-            "latency_us": {
-                "p50": micros(o.quantile(0.50)),
-                "p90": micros(o.quantile(0.90)),
-                "p99": micros(o.quantile(0.99)),
-                "max": micros(o.latencies.last().copied()),
-            },
-            "ok_200": o.ok,
-            "non_200": o.non_ok.iter().map(|(k, v)| (k.to_string(), *v)).collect::<BTreeMap<_, _>>(),
-            "non_200_total": o.non_ok_total(),
-            "transport_errors": o.errors,
-            "first_error": o.first_error,
-            "window_s": o.window.as_secs_f64(),
-            "cpu_percent_of_one_core": {
-                "client": pct(self.cpu.client),
-                "server": pct(self.cpu.server),
-                "machine": pct(self.cpu.machine),
-                "other_processes": pct(self.cpu.others()),
-            },
-            "valid": self.valid(),
-        })
+impl Figure {
+    fn met(&self) -> bool {
+        if self.below {
+            self.value < self.goal
+        } else {
+            self.value >= self.goal
+        }
     }
 }
 
 pub fn run(root: &Path, options: &Options) -> Result<()> {
-    if cfg!(debug_assertions) {
-        // `cargo xtask` builds this tool without optimisation; an unoptimised
-        // hyper client would be the bottleneck, so measure with a release build.
+    if options.release && cfg!(debug_assertions) {
         return reexec_release(root);
     }
     if !root.join(SPEC_PATH).exists() {
         bail!("{SPEC_PATH} does not exist");
     }
-    let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, Profile::Release)?;
+    let profile = if options.release {
+        Profile::Release
+    } else {
+        Profile::Dev
+    };
+    let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, profile)?;
     let prism_bin = tools::node_bin(root)?.join("prism");
     if !prism_bin.exists() {
         bail!("{} is missing after the npm install", prism_bin.display());
     }
     let out_dir = root.join(OUT_DIR);
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-
-    let prism_args = |extra: &[&str]| {
-        ["mock", SPEC_PATH, "-p", PORT, "-h", "127.0.0.1"]
-            .iter()
-            .chain(extra)
-            .map(|a| (*a).to_owned())
-            .collect::<Vec<_>>()
+    let servers = Servers {
+        root: root.to_owned(),
+        out_dir: out_dir.clone(),
+        sandbox: sandbox_bin,
+        prism: prism_bin,
+        this: std::env::current_exe().context("finding this program")?,
     };
-    let prism_pin = NPM_PACKAGES
-        .iter()
-        .find(|p| p.starts_with("@stoplight/prism-cli@"))
-        .copied()
-        .unwrap_or("@stoplight/prism-cli");
-    let specs = [
-        ServerSpec {
-            name: "sandbox",
-            what: format!("{SANDBOX_PACKAGE} (cargo build --release)"),
-            program: sandbox_bin,
-            args: vec!["--port".to_owned(), PORT.to_owned()],
-            ready_limit: Duration::from_secs(30),
-            paths: &[BALANCE_PATH],
-        },
-        ServerSpec {
-            name: "prism",
-            what: format!("{prism_pin}, default settings (logs each request at info)"),
-            program: prism_bin.clone(),
-            args: prism_args(&[]),
-            ready_limit: Duration::from_secs(90),
-            paths: &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX],
-        },
-        ServerSpec {
-            name: "prism-quiet",
-            what: format!("{prism_pin}, --verboseLevel error (no per-request log)"),
-            program: prism_bin,
-            args: prism_args(&["--verboseLevel", "error"]),
-            ready_limit: Duration::from_secs(90),
-            paths: &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX],
-        },
-    ];
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("building the tokio runtime")?;
-    let measured = runtime.block_on(async {
+    let mut figures = runtime.block_on(async {
         // Installed before any child starts: from here on a signal makes the
         // benchmark future below drop (killing the child) instead of killing
         // this process outright.
@@ -215,64 +168,386 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         tokio::select! {
             biased;
             name = signals.recv() => Err(anyhow!("interrupted by {name}; servers stopped")),
-            r = measure_all(root, &specs, &out_dir, options) => r,
+            r = servers.measure(options) => r,
         }
     })?;
     drop(runtime);
 
-    let micros = micro::run_all(root, options.duration.as_secs().max(1))?;
-    report(root, options, &measured, &micros)
+    let measurement_secs = if options.quick { 1 } else { 3 };
+    for result in micro::run_all(root, measurement_secs, options.release)? {
+        figures.push(Figure {
+            name: result.micro.name,
+            value: result.median_ns,
+            goal: result.micro.goal_ns,
+            below: true,
+            unit: "ns",
+            detail: format!("criterion median: {}", result.micro.what),
+        });
+    }
+    figures.push(codegen_ms(root, &servers.this, options)?);
+    report(root, options, &figures)
 }
 
-/// Measures each server in turn: only one runs at a time, so an idle server
-/// takes no CPU from the measured one.
-async fn measure_all(
-    root: &Path,
-    specs: &[ServerSpec],
-    out_dir: &Path,
-    options: &Options,
-) -> Result<Vec<Measured>> {
-    let mut all = Vec::with_capacity(specs.len());
-    for spec in specs {
+/// The programs under test.
+struct Servers {
+    root: PathBuf,
+    out_dir: PathBuf,
+    sandbox: PathBuf,
+    prism: PathBuf,
+    /// This program, which serves the bare handler.
+    this: PathBuf,
+}
+
+impl Servers {
+    async fn start(
+        &self,
+        name: &'static str,
+        program: &Path,
+        args: &[&str],
+        ready: Duration,
+    ) -> Result<ServerGuard> {
         let addr = free_loopback_addr()?;
         let port = addr.port().to_string();
-        let args: Vec<String> = spec.args.iter().map(|a| a.replace(PORT, &port)).collect();
-        let program = spec.program.strip_prefix(root).unwrap_or(&spec.program);
-        let command = std::iter::once(program.display().to_string())
-            .chain(args.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let log = out_dir.join(format!("{}.log", spec.name));
-        let mut cmd = Command::new(&spec.program);
-        cmd.current_dir(root).args(&args);
-        println!("==> {}: {command} (output: {})", spec.name, log.display());
-        let mut guard = ServerGuard::spawn(spec.name, cmd, addr, &log)?;
-        // Any HTTP answer (even a 404) means it is listening.
-        guard
-            .wait_ready(spec.paths[0], spec.ready_limit, &log)
+        let args: Vec<String> = args.iter().map(|a| a.replace("{port}", &port)).collect();
+        let log = self.out_dir.join(format!("{name}.log"));
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root).args(&args);
+        println!("==> {name}: {} {}", program.display(), args.join(" "));
+        let mut guard = ServerGuard::spawn(name, cmd, addr, &log)?;
+        guard.wait_ready(BALANCE_PATH, ready, &log).await?;
+        Ok(guard)
+    }
+
+    fn sandbox_args() -> [&'static str; 3] {
+        ["--port", "{port}", "--quiet"]
+    }
+
+    async fn measure(&self, options: &Options) -> Result<Vec<Figure>> {
+        let mut figures = Vec::new();
+        let warmup = options.warmup();
+        let window = options.duration;
+        let rounds = options.rounds();
+
+        // The sandbox and the bare handler, alternating at 64 connections.
+        let sandbox = self
+            .start(
+                "sandbox",
+                &self.sandbox,
+                &Self::sandbox_args(),
+                Duration::from_secs(30),
+            )
             .await?;
-        let path = pick_path(&guard, spec.paths).await?;
-        let (outcome, cpu) = measure(&guard, path, options).await?;
-        guard.stop();
-        let m = Measured {
-            name: spec.name,
-            what: spec.what.clone(),
-            command,
-            url: format!("http://{addr}{path}"),
-            outcome,
-            cpu,
-        };
-        println!(
-            "{}: {:.0} req/s, {} x 200, {} non-200, {} transport errors",
-            m.name,
-            m.rps(),
-            m.outcome.ok,
-            m.outcome.non_ok_total(),
-            m.outcome.errors
+        let (status, body) =
+            load::probe(sandbox.addr, BALANCE_PATH, Duration::from_secs(5)).await?;
+        if status != hyper::StatusCode::OK {
+            bail!("the sandbox answered {status} to {BALANCE_PATH}");
+        }
+        let body_file = self.out_dir.join("balance-body.json");
+        std::fs::write(&body_file, &body)
+            .with_context(|| format!("writing {}", body_file.display()))?;
+        let body_arg = body_file.display().to_string();
+        let bare = self
+            .start(
+                "bare",
+                &self.this,
+                &[
+                    "bench-bare-server",
+                    "--port",
+                    "{port}",
+                    "--body-file",
+                    &body_arg,
+                ],
+                Duration::from_secs(30),
+            )
+            .await?;
+        let mut sandbox_runs = Vec::new();
+        let mut bare_runs = Vec::new();
+        for _ in 0..rounds {
+            sandbox_runs.push(measure(&sandbox, BALANCE_PATH, 64, warmup, window).await?);
+            bare_runs.push(measure(&bare, BALANCE_PATH, 64, warmup, window).await?);
+        }
+        bare.stop();
+        let sandbox_64 = merge(&sandbox_runs)?;
+        let bare_64 = merge(&bare_runs)?;
+        figures.push(Figure {
+            name: "sandbox_vs_bare",
+            value: sandbox_64.requests_per_sec() / bare_64.requests_per_sec(),
+            goal: 0.7,
+            below: false,
+            unit: "ratio",
+            detail: format!(
+                "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, 64 connections, {rounds} alternating rounds of {} ms",
+                sandbox_64.requests_per_sec(),
+                bare_64.requests_per_sec(),
+                window.as_millis()
+            ),
+        });
+        let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
+        figures.push(Figure {
+            name: "sandbox_p50_ms",
+            value: ms(sandbox_64.quantile(0.50)),
+            goal: 2.0,
+            below: true,
+            unit: "ms",
+            detail: "sandbox latency median at 64 connections".to_owned(),
+        });
+        figures.push(Figure {
+            name: "sandbox_p99_ms",
+            value: ms(sandbox_64.quantile(0.99)),
+            goal: 2.0,
+            below: true,
+            unit: "ms",
+            detail: "sandbox latency p99 at 64 connections".to_owned(),
+        });
+
+        // The SDK against plain reqwest, on the same sandbox.
+        let base_url = format!("http://{}/v1", sandbox.addr);
+        let (sdk, raw) = client::Side::pair(&base_url)?;
+        let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
+        let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
+        for _ in 0..rounds {
+            sdk_rate += client::throughput(sdk.clone(), 64, warmup, window).await?;
+            raw_rate += client::throughput(raw.clone(), 64, warmup, window).await?;
+        }
+        figures.push(Figure {
+            name: "sdk_vs_raw",
+            value: sdk_rate / raw_rate,
+            goal: 0.95,
+            below: false,
+            unit: "ratio",
+            detail: format!(
+                "{:.0} / {:.0} calls/s, balance and quote alternately, 64 tasks, same reqwest pool, {rounds} alternating rounds",
+                sdk_rate / rounds as f64,
+                raw_rate / rounds as f64
+            ),
+        });
+
+        // The sandbox against Prism, at 16 and 64 connections.
+        let prism = self
+            .start(
+                "prism",
+                &self.prism,
+                &["mock", SPEC_PATH, "-p", "{port}", "-h", "127.0.0.1"],
+                Duration::from_secs(90),
+            )
+            .await?;
+        let prism_path = pick_path(&prism, &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX]).await?;
+        for (name, connections) in [("sandbox_vs_prism_16", 16), ("sandbox_vs_prism_64", 64)] {
+            let mut s = Vec::new();
+            let mut p = Vec::new();
+            for _ in 0..rounds {
+                s.push(measure(&sandbox, BALANCE_PATH, connections, warmup, window).await?);
+                p.push(measure(&prism, prism_path, connections, warmup, window).await?);
+            }
+            let (s, p) = (merge(&s)?, merge(&p)?);
+            figures.push(Figure {
+                name,
+                value: s.requests_per_sec() / p.requests_per_sec(),
+                goal: 20.0,
+                below: false,
+                unit: "ratio",
+                detail: format!(
+                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, Prism with default settings",
+                    s.requests_per_sec(),
+                    p.requests_per_sec()
+                ),
+            });
+        }
+        prism.stop();
+        sandbox.stop();
+
+        figures.push(self.bytes_per_collection(options).await?);
+        Ok(figures)
+    }
+
+    /// Resident memory growth of a fresh sandbox per stored collection.
+    async fn bytes_per_collection(&self, options: &Options) -> Result<Figure> {
+        let sandbox = self
+            .start(
+                "sandbox-memory",
+                &self.sandbox,
+                &Self::sandbox_args(),
+                Duration::from_secs(30),
+            )
+            .await?;
+        let count = options.collections();
+        let base_url = format!("http://{}/v1", sandbox.addr);
+        let http = reqwest::Client::new();
+        // One collection first, so one-off allocations are not counted.
+        create_collection(&http, &base_url, 0).await?;
+        let before = resident_bytes(sandbox.pid())?;
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(1));
+        let mut tasks = Vec::new();
+        for _ in 0..16 {
+            let (http, base_url, next) = (http.clone(), base_url.clone(), next.clone());
+            tasks.push(tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i > count {
+                        return anyhow::Ok(());
+                    }
+                    create_collection(&http, &base_url, i).await?;
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.context("a load task panicked")??;
+        }
+        let after = resident_bytes(sandbox.pid())?;
+        sandbox.stop();
+        Ok(Figure {
+            name: "sandbox_bytes_per_collection",
+            value: after.saturating_sub(before) as f64 / count as f64,
+            goal: 2048.0,
+            below: true,
+            unit: "bytes",
+            detail: format!("resident memory {before} -> {after} bytes over {count} collections"),
+        })
+    }
+}
+
+async fn create_collection(http: &reqwest::Client, base_url: &str, i: usize) -> Result<()> {
+    let body = json!({"amount": 5000, "fromCurrency": "NGN", "toCurrency": "NGN",
+                      "paymentReference": format!("bench-{i}")});
+    let response = http
+        .post(format!("{base_url}/api/initiate-payment"))
+        .header(API_KEY_HEADER, API_KEY)
+        .json(&body)
+        .send()
+        .await
+        .context("creating a collection")?;
+    if !response.status().is_success() {
+        bail!("creating collection {i}: {}", response.status());
+    }
+    Ok(())
+}
+
+/// VmRSS of `pid`, from `/proc`.
+fn resident_bytes(pid: u32) -> Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .with_context(|| format!("reading /proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().strip_suffix("kB"))
+        .and_then(|kb| kb.trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+        .context("no VmRSS in /proc/<pid>/status")
+}
+
+/// The median of three runs of `xtask codegen --check` with this program
+/// (already built, as the figure asks).
+fn codegen_ms(root: &Path, this: &Path, options: &Options) -> Result<Figure> {
+    let runs = if options.quick { 1 } else { 3 };
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let started = std::time::Instant::now();
+        let status = Command::new(this)
+            .current_dir(root)
+            .args(["codegen", "--check"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .context("running xtask codegen --check")?;
+        if !status.success() {
+            bail!("xtask codegen --check failed ({status}): the generated code is stale");
+        }
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(Figure {
+        name: "codegen_ms",
+        value: times[times.len() / 2],
+        goal: 1000.0,
+        below: true,
+        unit: "ms",
+        detail: format!("xtask codegen --check, median of {runs}"),
+    })
+}
+
+/// Several rounds of one server as one outcome.
+fn merge(runs: &[Outcome]) -> Result<Outcome> {
+    let mut all = Outcome {
+        ok: 0,
+        non_ok: BTreeMap::new(),
+        errors: 0,
+        first_error: None,
+        latencies: Vec::new(),
+        window: Duration::ZERO,
+    };
+    for run in runs {
+        all.ok += run.ok;
+        for (status, n) in &run.non_ok {
+            *all.non_ok.entry(*status).or_default() += n;
+        }
+        all.errors += run.errors;
+        if all.first_error.is_none() {
+            all.first_error.clone_from(&run.first_error);
+        }
+        all.latencies.extend(&run.latencies);
+        all.window += run.window;
+    }
+    all.latencies.sort_unstable();
+    if all.ok == 0 || all.errors > 0 || all.non_ok_total() > 0 {
+        bail!(
+            "invalid run: {} x 200, {} other statuses, {} transport errors{}",
+            all.ok,
+            all.non_ok_total(),
+            all.errors,
+            all.first_error
+                .as_deref()
+                .map(|e| format!(" (first: {e})"))
+                .unwrap_or_default()
         );
-        all.push(m);
     }
     Ok(all)
+}
+
+fn report(root: &Path, options: &Options, figures: &[Figure]) -> Result<()> {
+    let nproc = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
+    let command = std::iter::once("cargo xtask".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    println!();
+    println!(
+        "{command} ({} builds, nproc {nproc}, {})",
+        if options.release { "release" } else { "debug" },
+        utc_now()
+    );
+    println!(
+        "{:<30} {:>12} {:>10} {:>6}  {:<6} detail",
+        "figure", "value", "goal", "met", "unit"
+    );
+    for f in figures {
+        println!(
+            "{:<30} {:>12.3} {:>10} {:>6}  {:<6} {}",
+            f.name,
+            f.value,
+            format!("{}{}", if f.below { "<" } else { ">=" }, f.goal),
+            if f.met() { "yes" } else { "NO" },
+            f.unit,
+            f.detail
+        );
+    }
+    let mut summary = serde_json::Map::new();
+    for f in figures {
+        summary.insert(
+            f.name.to_owned(),
+            json!({"value": round(f.value, 3), "goal": f.goal, "met": f.met(), "unit": f.unit, "detail": f.detail}),
+        );
+    }
+    summary.insert(
+        "_run".to_owned(),
+        json!({"command": command, "date": utc_now(), "quick": options.quick,
+               "release": options.release, "nproc": nproc, "git": git_state(root)}),
+    );
+    let out = root.join(SUMMARY_FILE);
+    let text =
+        serde_json::to_string_pretty(&Value::Object(summary)).context("serialising the results")?;
+    std::fs::write(&out, text + "\n").with_context(|| format!("writing {}", out.display()))?;
+    println!("wrote {SUMMARY_FILE}");
+    Ok(())
 }
 
 /// The first of `paths` that answers 200 on `guard`'s server.
@@ -304,16 +579,18 @@ async fn pick_path(guard: &ServerGuard, paths: &[&'static str]) -> Result<&'stat
 async fn measure(
     guard: &ServerGuard,
     path: &'static str,
-    options: &Options,
-) -> Result<(Outcome, Cpu)> {
+    connections: usize,
+    warmup: Duration,
+    duration: Duration,
+) -> Result<Outcome> {
     let start = Instant::now();
     let plan = Plan {
         addr: guard.addr,
         path,
-        connections: options.connections,
+        connections,
         start,
-        warmup: WARMUP,
-        duration: options.duration,
+        warmup,
+        duration,
     };
     let pid = guard.pid();
     let sample = || {
@@ -325,9 +602,9 @@ async fn measure(
         )
     };
     let sampler = async {
-        tokio::time::sleep_until(start + WARMUP).await;
+        tokio::time::sleep_until(start + warmup).await;
         let a = sample();
-        tokio::time::sleep_until(start + WARMUP + options.duration).await;
+        tokio::time::sleep_until(start + warmup + duration).await;
         (a, sample())
     };
     let (outcome, (a, b)) = tokio::join!(load::run(plan), sampler);
@@ -341,171 +618,16 @@ async fn measure(
         server: share(a.2, b.2),
         machine: share(a.3, b.3),
     };
-    Ok((outcome?, cpu))
-}
-
-fn report(
-    root: &Path,
-    options: &Options,
-    measured: &[Measured],
-    micros: &[micro::MicroResult],
-) -> Result<()> {
-    let valid = measured.iter().all(Measured::valid);
-    let nproc = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
-    let command = std::iter::once("cargo xtask".to_owned())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let by_name = |name: &str| measured.iter().find(|m| m.name == name);
-    let ratio = |over: &str| {
-        let (s, o) = (by_name("sandbox")?, by_name(over)?);
-        (o.rps() > 0.0).then(|| s.rps() / o.rps())
-    };
-
-    println!();
+    let outcome = outcome?;
     println!(
-        "GET {BALANCE_PATH} ({API_KEY_HEADER}: {API_KEY}), {} connections, {} s warm-up + {} s measured per server, nproc {nproc}",
-        options.connections,
-        WARMUP.as_secs(),
-        options.duration.as_secs_f64()
+        "    {}: {:.0} req/s at {connections} connections (CPU: client {:.0}%, server {:.0}%, machine {:.0}%)",
+        guard.addr,
+        outcome.requests_per_sec(),
+        cpu.client.unwrap_or(f64::NAN),
+        cpu.server.unwrap_or(f64::NAN),
+        cpu.machine.unwrap_or(f64::NAN)
     );
-    println!(
-        "{:<12} {:>9} {:>8} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7} {:>7}",
-        "server",
-        "req/s",
-        "p50 ms",
-        "p99 ms",
-        "200s",
-        "non-200",
-        "errors",
-        "client",
-        "server",
-        "others"
-    );
-    let ms =
-        |d: Option<Duration>| d.map_or("-".to_owned(), |d| format!("{:.3}", d.as_secs_f64() * 1e3));
-    let pct = |c: Option<f64>| c.map_or("-".to_owned(), |c| format!("{c:.0}%"));
-    for m in measured {
-        println!(
-            "{:<12} {:>9.0} {:>8} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7} {:>7}",
-            m.name,
-            m.rps(),
-            ms(m.outcome.quantile(0.50)),
-            ms(m.outcome.quantile(0.99)),
-            m.outcome.ok,
-            m.outcome.non_ok_total(),
-            m.outcome.errors,
-            pct(m.cpu.client),
-            pct(m.cpu.server),
-            pct(m.cpu.others())
-        );
-    }
-    let verdict = |r: Option<f64>| match r {
-        Some(r) if r >= GOAL_RATIO => format!("{r:.1}x (goal >= {GOAL_RATIO:.0}x: met)"),
-        Some(r) => format!("{r:.1}x (goal >= {GOAL_RATIO:.0}x: NOT met)"),
-        None => "- (no 200 from prism)".to_owned(),
-    };
-    println!("ratio sandbox / prism:       {}", verdict(ratio("prism")));
-    println!(
-        "ratio sandbox / prism-quiet: {}",
-        verdict(ratio("prism-quiet"))
-    );
-    println!("note: {CLIENT_NOTE}");
-    println!(
-        "note: client/server/others = CPU used during the measured window, in % of one core \
-         (client: this process; server: the server process; others: the rest of the machine)"
-    );
-    let busiest = measured
-        .iter()
-        .filter_map(|m| m.cpu.others())
-        .fold(0.0_f64, f64::max);
-    if busiest > BUSY_MACHINE_PERCENT {
-        println!(
-            "warning: other processes used up to {busiest:.0}% of a core during a window; \
-             the machine was not idle and the figures are lower than an idle machine gives"
-        );
-    }
-    if !valid {
-        println!("warning: the run is INVALID (non-200 responses or transport errors, see above)");
-    }
-
-    let servers: serde_json::Map<String, Value> = measured
-        .iter()
-        .map(|m| (m.name.to_owned(), m.to_json()))
-        .collect();
-    let doc = json!({
-        "command": command,
-        "date_utc": utc_now(),
-        "machine": {
-            "nproc": nproc,
-            "os": std::env::consts::OS,
-            "arch": std::env::consts::ARCH,
-            "loadavg_after": std::fs::read_to_string("/proc/loadavg").ok().map(|s| s.trim().to_owned()),
-            "node": command_line_output(Command::new("node").arg("--version")),
-        },
-        "git": git_state(root),
-        "request": {
-            "method": "GET",
-            "path": BALANCE_PATH,
-            "headers": { API_KEY_HEADER: API_KEY },
-        },
-        "load": {
-            "connections": options.connections,
-            "warmup_s": WARMUP.as_secs_f64(),
-            "duration_s": options.duration.as_secs_f64(),
-            "client": "xtask release build: hyper 1 HTTP/1.1 keep-alive, one TCP connection per task, tokio current_thread runtime (1 thread)",
-            "counting": "200 responses completed inside the measured window; any non-200 or transport error makes the run invalid",
-            "note": CLIENT_NOTE,
-        },
-        "servers": servers,
-        "ratio_sandbox_over_prism": ratio("prism").map(|r| round(r, 2)),
-        "ratio_sandbox_over_prism_quiet": ratio("prism-quiet").map(|r| round(r, 2)),
-        "goal_ratio": GOAL_RATIO,
-        "goal_met": ratio("prism").map(|r| r >= GOAL_RATIO),
-        "goal_met_against_prism_quiet": ratio("prism-quiet").map(|r| r >= GOAL_RATIO),
-        "valid": valid,
-        "micro": micros
-            .iter()
-            .map(|m| (m.micro.name.to_owned(), m.to_json()))
-            .collect::<serde_json::Map<String, Value>>(),
-    });
-    for m in micros {
-        println!(
-            "{}: {:.0} ns median (goal < {:.0} ns: {}) [{}]",
-            m.micro.name,
-            m.median_ns,
-            m.micro.goal_ns,
-            if m.met() { "met" } else { "NOT met" },
-            m.micro.what
-        );
-    }
-    let out = root.join(OUT_FILE);
-    let text = serde_json::to_string_pretty(&doc).context("serialising the results")?;
-    std::fs::write(&out, text + "\n").with_context(|| format!("writing {}", out.display()))?;
-    println!("wrote {OUT_FILE}");
-
-    if !valid {
-        let problems: Vec<String> = measured
-            .iter()
-            .filter(|m| !m.valid())
-            .map(|m| {
-                format!(
-                    "{}: {} x 200, non-200 {:?}, {} transport errors{}",
-                    m.name,
-                    m.outcome.ok,
-                    m.outcome.non_ok,
-                    m.outcome.errors,
-                    m.outcome
-                        .first_error
-                        .as_deref()
-                        .map(|e| format!(" (first: {e})"))
-                        .unwrap_or_default()
-                )
-            })
-            .collect();
-        bail!("the run is invalid: {}", problems.join("; "));
-    }
-    Ok(())
+    Ok(outcome)
 }
 
 /// Replaces this (unoptimised) process with a release build of xtask run

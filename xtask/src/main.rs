@@ -9,9 +9,9 @@
 //!   (TypeScript and Python clients).
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
-//! * `cargo xtask bench [--duration S] [--connections C]` compares the
-//!   requests per second of the sandbox and of a Prism mock of the spec
-//!   (writes `target/bench/balance.json`).
+//! * `cargo xtask bench [--quick] [--duration S] [--no-release]` measures
+//!   every performance figure against its anchor or limit (writes
+//!   `target/bench/summary.json`).
 //! * `cargo xtask msrv` checks that every dependency shipped with the
 //!   workspace's crates supports the declared `rust-version`.
 
@@ -63,17 +63,27 @@ enum Command {
     },
     /// Check that every shipped dependency supports the declared rust-version.
     Msrv,
-    /// Requests/s of the release sandbox vs a Prism mock for GET /v1/api/balance/NGN;
-    /// writes target/bench/balance.json.
+    /// Every performance figure, each against its anchor or limit, measured
+    /// in one run; writes target/bench/summary.json.
     Bench {
-        /// Measured seconds per server (after a 1 s warm-up).
-        #[arg(long, default_value_t = 5, value_name = "SECONDS",
+        /// Measured seconds of each round.
+        #[arg(long, default_value_t = 4, value_name = "SECONDS",
               value_parser = clap::value_parser!(u64).range(1..=300))]
         duration: u64,
-        /// Concurrent keep-alive connections.
-        #[arg(long, default_value_t = 16, value_name = "C",
-              value_parser = clap::value_parser!(u64).range(1..=1024))]
-        connections: u64,
+        /// Every figure with short windows, in under 2 minutes (CI).
+        #[arg(long)]
+        quick: bool,
+        /// Measure debug builds (checks the harness; figures mean nothing).
+        #[arg(long)]
+        no_release: bool,
+    },
+    /// The bare handler `bench` measures the sandbox against (internal).
+    #[command(hide = true)]
+    BenchBareServer {
+        #[arg(long)]
+        port: u16,
+        #[arg(long)]
+        body_file: std::path::PathBuf,
     },
 }
 
@@ -87,14 +97,21 @@ fn main() -> ExitCode {
         Command::Msrv => msrv::run(&root),
         Command::Bench {
             duration,
-            connections,
+            quick,
+            no_release,
         } => bench::run(
             &root,
             &bench::Options {
-                duration: Duration::from_secs(duration),
-                connections: usize::try_from(connections).unwrap_or(usize::MAX),
+                duration: if quick {
+                    Duration::from_millis(700)
+                } else {
+                    Duration::from_secs(duration)
+                },
+                quick,
+                release: !no_release,
             },
         ),
+        Command::BenchBareServer { port, body_file } => bench::serve_bare(port, &body_file),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

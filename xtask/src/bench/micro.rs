@@ -3,7 +3,8 @@
 //! time of one call, in nanoseconds).
 //!
 //! Each is run with `cargo bench -p <package> --bench <bench>` and
-//! `CRITERION_HOME` pointed at `target/criterion`, so the figure is read
+//! `CRITERION_HOME` pointed at `target/criterion` (`target/criterion-dev`
+//! for unoptimised runs), so the figure is read
 //! from a known place (`<id>/new/estimates.json`, `median.point_estimate`)
 //! whatever the current directory of the benchmark process.
 
@@ -11,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// One criterion benchmark and its goal.
 pub(crate) struct Micro {
@@ -42,34 +43,35 @@ pub(crate) struct MicroResult {
     pub median_ns: f64,
 }
 
-impl MicroResult {
-    pub fn met(&self) -> bool {
-        self.median_ns < self.micro.goal_ns
-    }
-
-    pub fn to_json(&self) -> Value {
-        json!({
-            "what": self.micro.what,
-            "command": format!("cargo bench -p {} --bench {}", self.micro.package, self.micro.bench),
-            "value": (self.median_ns * 10.0).round() / 10.0,
-            "unit": "ns (median of one call)",
-            "goal": self.micro.goal_ns,
-            "met": self.met(),
-        })
-    }
-}
-
 /// Runs every micro-benchmark; `measurement_secs` is criterion's
 /// measurement time per benchmark.
-pub(crate) fn run_all(root: &Path, measurement_secs: u64) -> Result<Vec<MicroResult>> {
+/// measurement time per benchmark; without `release` the benchmarks are
+/// built unoptimised (`--profile dev`: the harness is checked, the figures
+/// mean nothing).
+pub(crate) fn run_all(
+    root: &Path,
+    measurement_secs: u64,
+    release: bool,
+) -> Result<Vec<MicroResult>> {
     MICROS
         .iter()
-        .map(|micro| run(root, micro, measurement_secs))
+        .map(|micro| run(root, micro, measurement_secs, release))
         .collect()
 }
 
-fn run(root: &Path, micro: &'static Micro, measurement_secs: u64) -> Result<MicroResult> {
-    let home = root.join("target/criterion");
+fn run(
+    root: &Path,
+    micro: &'static Micro,
+    measurement_secs: u64,
+    release: bool,
+) -> Result<MicroResult> {
+    // Debug runs keep their own history, so criterion never compares a
+    // release run against a debug one.
+    let home = root.join(if release {
+        "target/criterion"
+    } else {
+        "target/criterion-dev"
+    });
     println!(
         "==> cargo bench -p {} --bench {}",
         micro.package, micro.bench
@@ -78,7 +80,13 @@ fn run(root: &Path, micro: &'static Micro, measurement_secs: u64) -> Result<Micr
     let status = Command::new(cargo)
         .current_dir(root)
         .env("CRITERION_HOME", &home)
-        .args(["bench", "-p", micro.package, "--bench", micro.bench, "--"])
+        .args(["bench", "-p", micro.package, "--bench", micro.bench])
+        .args(if release {
+            &[][..]
+        } else {
+            &["--profile", "dev"][..]
+        })
+        .arg("--")
         .args(["--noplot", "--warm-up-time", "1", "--measurement-time"])
         .arg(measurement_secs.to_string())
         .arg(micro.id)

@@ -1,0 +1,116 @@
+//! `sdk_vs_raw`: the `crossborder` client against plain `reqwest` sending
+//! the same requests (`GET /api/balance/NGN` and `GET /api/qoutes/USD/NGN/100`,
+//! alternately) through the same connection pool, each from `tasks`
+//! concurrent tasks on this process's single-threaded runtime. The raw side
+//! decodes each body into `serde_json::Value`, as any caller would; the SDK
+//! side does what the SDK does (validation, typed decoding, retries policy,
+//! tracing spans).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use crossborder::{Client, Currency, Decimal, QuoteRequest};
+use tokio::time::Instant;
+
+use super::load::{API_KEY, API_KEY_HEADER};
+
+/// One side of the comparison.
+pub enum Side {
+    Sdk(Client),
+    Raw {
+        http: reqwest::Client,
+        balance: String,
+        quote: String,
+    },
+}
+
+impl Side {
+    /// Both sides for the API at `base_url`, sharing one connection pool.
+    pub fn pair(base_url: &str) -> Result<(Side, Side)> {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .context("building the reqwest client")?;
+        let sdk = Client::builder()
+            .api_key(API_KEY)
+            .base_url(base_url)
+            .http_client(http.clone())
+            .build()
+            .map_err(|e| anyhow!("building the SDK client: {e}"))?;
+        let raw = Side::Raw {
+            http,
+            balance: format!("{base_url}/api/balance/NGN"),
+            quote: format!("{base_url}/api/qoutes/USD/NGN/100"),
+        };
+        Ok((Side::Sdk(sdk), raw))
+    }
+
+    async fn call(&self, i: u64) -> Result<()> {
+        match self {
+            Side::Sdk(client) => if i.is_multiple_of(2) {
+                client.wallet().balance(Currency::Ngn).await.map(drop)
+            } else {
+                let request = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::ONE_HUNDRED);
+                client.quotes().get(request).await.map(drop)
+            }
+            .map_err(|e| anyhow!("SDK: {e}")),
+            Side::Raw {
+                http,
+                balance,
+                quote,
+            } => {
+                let url = if i.is_multiple_of(2) { balance } else { quote };
+                let response = http
+                    .get(url)
+                    .header(API_KEY_HEADER, API_KEY)
+                    .send()
+                    .await
+                    .context("raw: sending")?;
+                if response.status() != reqwest::StatusCode::OK {
+                    bail!("raw: {url} answered {}", response.status());
+                }
+                response
+                    .json::<serde_json::Value>()
+                    .await
+                    .map(drop)
+                    .context("raw: decoding")
+            }
+        }
+    }
+}
+
+/// Completed calls per second of `side` from `tasks` tasks over `window`,
+/// after `warmup`. Any failed call fails the run: a figure from a run with
+/// errors would be meaningless.
+pub async fn throughput(
+    side: Arc<Side>,
+    tasks: usize,
+    warmup: Duration,
+    window: Duration,
+) -> Result<f64> {
+    let measure_from = Instant::now() + warmup;
+    let end = measure_from + window;
+    let mut handles = Vec::with_capacity(tasks);
+    for task in 0..tasks {
+        let side = side.clone();
+        handles.push(tokio::spawn(async move {
+            let mut counted = 0u64;
+            let mut i = task as u64;
+            while Instant::now() < end {
+                side.call(i).await?;
+                i += 1;
+                let done = Instant::now();
+                if done >= measure_from && done < end {
+                    counted += 1;
+                }
+            }
+            anyhow::Ok(counted)
+        }));
+    }
+    let mut total = 0;
+    for handle in handles {
+        total += handle.await.context("a load task panicked")??;
+    }
+    Ok(total as f64 / window.as_secs_f64())
+}
