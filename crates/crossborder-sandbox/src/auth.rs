@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
+use crossborder_api::API_KEY_HEADER;
 
 use crate::account::Account;
 use crate::account::BusinessId;
@@ -15,9 +16,6 @@ use crate::config::Environment;
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::sync::lock;
-
-/// The header that carries the API key.
-pub(crate) const API_KEY_HEADER: &str = "x-api-key";
 
 /// The authenticated caller: the environment of its key and its account.
 pub(crate) struct Caller {

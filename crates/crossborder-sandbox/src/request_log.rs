@@ -11,9 +11,7 @@ use std::time::{Duration, Instant};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-
-use crate::auth::API_KEY_HEADER;
-use crate::state::AppState;
+use crossborder_api::API_KEY_HEADER;
 
 /// A request the sandbox answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,11 +86,9 @@ impl fmt::Debug for RequestLog {
     }
 }
 
-/// The middleware: times the request and reports it once answered.
-pub(crate) async fn log(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let Some(sink) = state.config().request_log.clone() else {
-        return next.run(request).await;
-    };
+/// The middleware, installed only when a log is configured: times the
+/// request and reports it once answered.
+pub(crate) async fn log(State(sink): State<RequestLog>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().to_string();
     let path = request.uri().path().to_owned();

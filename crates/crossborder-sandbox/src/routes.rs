@@ -20,7 +20,8 @@ use crate::{
 /// A panic in a handler becomes a 500 in the API's shape, and unknown
 /// routes and wrong methods get 404 and 405 in the same shape.
 pub(crate) fn router(state: AppState) -> Router {
-    Router::new()
+    let log = state.config().request_log.clone();
+    let router = Router::new()
         .route(
             "/v1/api/qoutes/{fromCurrency}/{toCurrency}/{amount}",
             get(quote::get_quote),
@@ -58,6 +59,9 @@ pub(crate) fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(CatchPanicLayer::new())
         .layer(from_fn_with_state(state.clone(), envelope::envelope))
-        .layer(from_fn_with_state(state.clone(), request_log::log))
-        .with_state(state)
+        .with_state(state);
+    match log {
+        Some(sink) => router.layer(from_fn_with_state(sink, request_log::log)),
+        None => router,
+    }
 }

@@ -247,8 +247,10 @@ async fn wait_until_settled_times_out_with_the_last_state() {
         .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PARTIALLY_PAID")))
         .mount(&server)
         .await;
+    // Long enough for several polls even on a loaded machine (a first
+    // request slower than the whole deadline would leave only one).
     let options = WaitOptions::default()
-        .timeout(Duration::from_millis(30))
+        .timeout(Duration::from_millis(500))
         .initial_interval(Duration::from_millis(2))
         .max_interval(Duration::from_millis(5));
     let error = client
@@ -1282,4 +1284,55 @@ fn clients_errors_and_futures_are_send_and_sync() {
                 "s",
             )),
     );
+}
+
+/// A key the SDK does not know is refused with the nearest known key, or,
+/// marked unlisted, sent exactly as given (ASSUMPTIONS A22, B15).
+#[tokio::test]
+async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/business"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let scuml = DocumentLink::new("https://files.crossborder.invalid/kyb/scuml.pdf", "scuml");
+
+    let mut typo = example_business();
+    typo.documents.insert("bank_statment".into(), scuml.clone());
+    match client.businesses().create(&typo).await.unwrap_err() {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "documents.bank_statment: Unrecognized document key: bank_statment (did you mean bank_statement?)"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    let mut blank = example_business();
+    blank.documents.insert(
+        "SCUML_CERTIFICATE".into(),
+        DocumentLink::new("", "scuml").unlisted(),
+    );
+    match client.businesses().create(&blank).await.unwrap_err() {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "documents.SCUML_CERTIFICATE.url: is required"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    let mut unlisted = example_business();
+    unlisted
+        .documents
+        .insert("SCUML_CERTIFICATE".into(), scuml.unlisted());
+    client.businesses().create(&unlisted).await.unwrap();
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1, "the refused requests sent nothing");
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(
+        body["documents"]["SCUML_CERTIFICATE"],
+        json!({"url": "https://files.crossborder.invalid/kyb/scuml.pdf", "key": "scuml"})
+    );
+    assert_eq!(body["documents"].as_object().unwrap().len(), 5);
 }

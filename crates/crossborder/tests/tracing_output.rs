@@ -140,3 +140,42 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
     assert!(text.contains("attempts=3"), "{text}");
     assert_hidden(&text);
 }
+
+/// An unlisted document key is sent with a warning naming it (B15).
+#[tokio::test]
+async fn an_unlisted_document_key_is_sent_with_a_warning() {
+    let _serial = SERIAL.lock().await;
+    let buffer = buffer();
+    buffer.take();
+
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, fast_retries());
+    Mock::given(method("PATCH"))
+        .and(path("/v1/api/business/biz_1"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(
+                json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
+            ),
+        )
+        .mount(&server)
+        .await;
+    let mut documents = crossborder::Documents::new();
+    documents.insert(
+        "SCUML_CERTIFICATE".into(),
+        crossborder::DocumentLink::new("https://files.example/scuml.pdf", "scuml").unlisted(),
+    );
+    let update = crossborder::UpdateBusinessRequest {
+        documents: Some(documents),
+        ..Default::default()
+    };
+    client.businesses().update("biz_1", &update).await.unwrap();
+
+    let text = buffer.take();
+    assert!(
+        text.contains("WARN")
+            && text.contains("key=SCUML_CERTIFICATE")
+            && text.contains("document key not known to this SDK, sent as given"),
+        "{text}"
+    );
+    assert_hidden(&text);
+}

@@ -130,10 +130,69 @@ pub const DOCUMENT_KEY_ALIASES: &[(&str, DocumentType)] = &[
 ];
 
 /// A key of the documents map that matches no document type. Its message
-/// names the key as sent: `Unrecognized document key: <key>`.
+/// names the key as sent and, when a known key is a likely typo of it, that
+/// key: `Unrecognized document key: bank_statment (did you mean
+/// bank_statement?)` (ASSUMPTIONS A22).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Unrecognized document key: {0}")]
-pub struct UnknownDocumentKey(pub String);
+#[error("Unrecognized document key: {key}{}", suggestion.map(|s| format!(" (did you mean {s}?)")).unwrap_or_default())]
+pub struct UnknownDocumentKey {
+    /// The key as sent.
+    pub key: String,
+    /// The closest known key, when close enough to be a typo of it.
+    pub suggestion: Option<&'static str>,
+}
+
+impl UnknownDocumentKey {
+    /// The error for `key`, with the nearest known key when it is close.
+    pub fn new(key: &str) -> UnknownDocumentKey {
+        UnknownDocumentKey {
+            key: key.to_owned(),
+            suggestion: nearest_document_key(key),
+        }
+    }
+}
+
+/// The known key closest to `key` by edit distance (Levenshtein, after the
+/// same trimming and lowercasing as [`normalise_document_key`]), when it is
+/// within a third of the key's length (at least 1, at most 3 edits); the
+/// specification's own aliases win ties, then the order of
+/// [`DOCUMENT_KEY_ALIASES`], then the types' names.
+///
+/// ```
+/// use crossborder_core::kyb::nearest_document_key;
+///
+/// assert_eq!(nearest_document_key("bank_statment"), Some("bank_statement"));
+/// assert_eq!(nearest_document_key("Bank Statemnt"), Some("bank_statement"));
+/// assert_eq!(nearest_document_key("cac_documnet"), Some("cac_document"));
+/// assert_eq!(nearest_document_key("bn_form_2"), Some("bn_form_1"));
+/// assert_eq!(nearest_document_key("passport"), None);
+/// assert_eq!(nearest_document_key("x"), None);
+/// ```
+pub fn nearest_document_key(key: &str) -> Option<&'static str> {
+    let normalised = normalised_key(key);
+    let limit = (normalised.chars().count() / 3).clamp(1, 3);
+    let lower_names =
+        DocumentType::ALL.map(|document| (document, document.as_str().to_ascii_lowercase()));
+    let candidates = SPEC_DOCUMENT_KEYS
+        .into_iter()
+        .map(|alias| (alias, alias.to_owned()))
+        .chain(
+            DOCUMENT_KEY_ALIASES
+                .iter()
+                .map(|(alias, _)| (*alias, (*alias).to_owned())),
+        )
+        .chain(
+            lower_names
+                .iter()
+                .map(|(document, lower)| (document.as_str(), lower.clone())),
+        );
+    candidates
+        .map(|(shown, compared)| (strsim::levenshtein(&normalised, &compared), shown))
+        .filter(|(distance, _)| *distance <= limit)
+        // min_by_key keeps the first of equal distances.
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, shown)| shown)
+}
 
 /// Maps a key of the documents map to its document type.
 ///
@@ -164,7 +223,7 @@ pub fn normalise_document_key(key: &str) -> Result<DocumentType, UnknownDocument
     DocumentType::ALL
         .into_iter()
         .find(|document| document.as_str() == upper)
-        .ok_or_else(|| UnknownDocumentKey(key.to_owned()))
+        .ok_or_else(|| UnknownDocumentKey::new(key))
 }
 
 /// A key trimmed, lowercased, with `-` and spaces turned into `_`.
@@ -247,7 +306,7 @@ impl DocumentKeyError {
     /// The key the error is about (for a duplicate, the later key).
     pub fn key(&self) -> &str {
         match self {
-            DocumentKeyError::Unrecognized(UnknownDocumentKey(key)) => key,
+            DocumentKeyError::Unrecognized(UnknownDocumentKey { key, .. }) => key,
             DocumentKeyError::Duplicate { second, .. } => second,
         }
     }
@@ -499,20 +558,34 @@ mod tests {
     }
 
     #[test]
-    fn unknown_keys_are_rejected_with_the_key_as_sent() {
-        for key in [
-            "",
-            "  ",
-            "passport",
-            "cac document x",
-            "bn_form_2",
-            "ID_CARD",
-            "cäc",
-        ] {
-            assert_eq!(
-                normalise_document_key(key).unwrap_err().to_string(),
-                format!("Unrecognized document key: {key}")
-            );
+    fn unknown_keys_are_rejected_with_the_key_as_sent_and_the_nearest_key() {
+        let table = [
+            ("", None),
+            ("  ", None),
+            ("passport", None),
+            ("ID_CARD", None),
+            ("selfie", None),
+            ("cac document x", Some("cac_document")),
+            ("bn_form_2", Some("bn_form_1")),
+            ("cäc", Some("cac")),
+            ("bank_statment", Some("bank_statement")),
+            ("Bank-Statemnt", Some("bank_statement")),
+            ("aplication_letter", Some("application_letter")),
+            (
+                "tax_clearence_certificate",
+                Some("TAX_CLEARANCE_CERTIFICATE"),
+            ),
+            ("cac_status_reprot", Some("cac_status_report")),
+        ];
+        for (key, suggestion) in table {
+            let error = normalise_document_key(key).unwrap_err();
+            assert_eq!(error.key, key);
+            assert_eq!(error.suggestion, suggestion, "{key}");
+            let expected = match suggestion {
+                Some(near) => format!("Unrecognized document key: {key} (did you mean {near}?)"),
+                None => format!("Unrecognized document key: {key}"),
+            };
+            assert_eq!(error.to_string(), expected);
         }
     }
 

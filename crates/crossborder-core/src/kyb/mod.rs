@@ -21,9 +21,9 @@ pub use crate::views::{
 pub use business::{validate_business_create, validate_business_update};
 pub use contact::{is_e164_phone_number, is_email};
 pub use documents::{
-    canonical_document_key, missing_documents, normalise_document_key, normalise_documents,
-    required_documents, DocumentKeyError, DocumentType, Requirement, UnknownDocumentKey,
-    DOCUMENT_KEY_ALIASES, SPEC_DOCUMENT_KEYS,
+    canonical_document_key, missing_documents, nearest_document_key, normalise_document_key,
+    normalise_documents, required_documents, DocumentKeyError, DocumentType, Requirement,
+    UnknownDocumentKey, DOCUMENT_KEY_ALIASES, SPEC_DOCUMENT_KEYS,
 };
 pub use enums::{
     BusinessType, IdType, PersonRole, ProofOfAddressType, UnknownBusinessType, UnknownIdType,

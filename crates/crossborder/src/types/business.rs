@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 
 use crate::error::Error;
 use crate::types::DocumentLink;
-use crate::{BusinessType, Currency, ProofOfAddressType, Violations};
+use crate::{BusinessType, Currency, ProofOfAddressType, Rule, Violation, Violations};
 
 /// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -256,11 +256,39 @@ fn proof_fields(proof: Option<&ProofOfAddress>) -> Option<ProofOfAddressFields<'
     })
 }
 
+/// The documents the core rules check: every one but the unlisted ones,
+/// whose keys the rules would refuse (ASSUMPTIONS B15).
 fn document_fields(documents: &Documents) -> Vec<(&str, DocumentRefFields<'_>)> {
     documents
         .iter()
+        .filter(|(_, link)| !link.unlisted)
         .map(|(key, link)| (key.as_str(), link.fields()))
         .collect()
+}
+
+/// The violations of `result` and of the unlisted documents (whose `url`
+/// and `key` are still required), in one list.
+fn with_unlisted(
+    result: Result<(), Violations>,
+    documents: Option<&Documents>,
+) -> Result<(), Violations> {
+    let mut all = result.err().map(Violations::into_vec).unwrap_or_default();
+    for (name, link) in documents
+        .into_iter()
+        .flatten()
+        .filter(|(_, link)| link.unlisted)
+    {
+        for (part, value) in [("url", &link.url), ("key", &link.key)] {
+            if value.trim().is_empty() {
+                all.push(Violation::new(
+                    format!("documents.{name}.{part}"),
+                    Rule::Required,
+                    "is required",
+                ));
+            }
+        }
+    }
+    Violations::from_vec(all).map_or(Ok(()), Err)
 }
 
 /// A generated request builder that refused a value (it checks the spec's
@@ -290,7 +318,7 @@ impl CreateBusinessRequest {
             ..BusinessFields::default()
         };
         self.details.lend(&mut fields, &volume_amount);
-        validate_business_create(&fields)
+        with_unlisted(validate_business_create(&fields), Some(&self.documents))
     }
 
     pub(crate) fn to_wire(&self) -> Result<wire::CreateBusinessRequest, Error> {
@@ -335,7 +363,7 @@ impl UpdateBusinessRequest {
             ..BusinessFields::default()
         };
         self.details.lend(&mut fields, &volume_amount);
-        validate_business_update(&fields)
+        with_unlisted(validate_business_update(&fields), self.documents.as_ref())
     }
 
     pub(crate) fn to_wire(&self) -> Result<wire::UpdateBusinessRequest, Error> {
@@ -372,12 +400,20 @@ fn proof_to_wire(proof: &ProofOfAddress) -> wire::ProofOfAddress {
 /// The documents map as sent: each key in the form the service knows
 /// ([`canonical_document_key`]: `Bank-Statement` is sent as
 /// `bank_statement`, `memart` as `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`).
-/// Validation has refused unknown keys already.
+/// Validation has refused unknown keys already, except the unlisted ones
+/// ([`DocumentLink::unlisted`]), which are sent as given with a warning.
 fn documents_to_wire(documents: &Documents) -> wire::Documents {
     wire::Documents(
         documents
             .iter()
             .map(|(key, link)| {
+                if link.unlisted {
+                    tracing::warn!(
+                        key = %key,
+                        "document key not known to this SDK, sent as given (DocumentLink::unlisted)"
+                    );
+                    return (key.clone(), link.to_wire());
+                }
                 let sent = canonical_document_key(key).unwrap_or(key);
                 if sent != key {
                     tracing::debug!(key = %key, sent, "document key sent in its canonical form");

@@ -25,6 +25,9 @@ pub struct DocumentLink {
     pub url: String,
     /// The caller's identifier for the document.
     pub key: String,
+    /// In a documents map: send the map's key as given even though this SDK
+    /// does not know it (ASSUMPTIONS B15). See [`DocumentLink::unlisted`].
+    pub unlisted: bool,
 }
 
 impl DocumentLink {
@@ -33,7 +36,29 @@ impl DocumentLink {
         DocumentLink {
             url: url.into(),
             key: key.into(),
+            unlisted: false,
         }
+    }
+
+    /// Marks a document of the documents map whose key this SDK does not
+    /// know (the service may support more types than the SDK lists): the
+    /// key is sent exactly as given instead of being refused, a warning is
+    /// logged (`tracing`, target `crossborder`), and the document counts for
+    /// no required document. Its `url` and `key` are still required.
+    ///
+    /// ```
+    /// use crossborder::{DocumentLink, Documents};
+    ///
+    /// let mut documents = Documents::new();
+    /// documents.insert(
+    ///     "SCUML_CERTIFICATE".into(),
+    ///     DocumentLink::new("https://files.example/scuml.pdf", "scuml").unlisted(),
+    /// );
+    /// # let _ = documents;
+    /// ```
+    pub fn unlisted(mut self) -> DocumentLink {
+        self.unlisted = true;
+        self
     }
 
     /// The view the core rules check.
