@@ -120,6 +120,11 @@ pub enum Command {
     },
     /// Send a payout from a JSON body in the API's wire format (or check it with --dry-run).
     Payout(PayoutArgs),
+    /// Business onboarding (KYB): check a request file, read a business's status.
+    Business {
+        #[command(subcommand)]
+        command: BusinessCommand,
+    },
     /// Register the URL that receives collection status updates.
     Webhook {
         #[command(subcommand)]
@@ -163,6 +168,21 @@ pub struct PayoutArgs {
 pub enum PayoutCommand {
     /// The state of a payout, by its session id.
     Status { session_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BusinessCommand {
+    /// Check a business request in the API's JSON (a file or `-`; an array
+    /// checks each element) with the SDK's KYB rules, and show how each
+    /// document key normalises. Sends nothing.
+    Validate {
+        file: PathBuf,
+        /// Check it as an update (PATCH): every field optional.
+        #[arg(long)]
+        update: bool,
+    },
+    /// A business's verification status, and the reason when rejected.
+    Status { business_id: String },
 }
 
 #[derive(Debug, Subcommand)]

@@ -19,16 +19,15 @@ mod progress;
 mod render;
 
 use std::process::ExitCode;
-
 use std::time::Duration;
 
 use clap::{CommandFactory, Parser};
 use crossborder::{
-    Client, CollectionRequest, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
-    WaitOptions,
+    check_business_json, BusinessRequestKind, BusinessVerdict, Client, CollectionRequest,
+    QuoteRequest, ResolveAccountRequest, SimulateFundingRequest, WaitOptions,
 };
 
-use cli::{Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
+use cli::{BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
 use failure::Failure;
 
 fn main() -> ExitCode {
@@ -147,6 +146,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             say!("{}", String::from_utf8_lossy(&script).trim_end());
             return Ok(());
         }
+        Command::Business {
+            command: BusinessCommand::Validate { file, update },
+        } => return business_validate(&global, &file, update),
+        Command::Business {
+            command: BusinessCommand::Status { business_id },
+        } => render::business(&client(&global)?.businesses().get(&business_id).await?),
         Command::Banks { from, to } => {
             render::banks(&client(&global)?.banks().list(from, to).await?)
         }
@@ -245,4 +250,68 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> Result<(), Failure> {
+    let kind = if update {
+        BusinessRequestKind::Update
+    } else {
+        BusinessRequestKind::Create
+    };
+    let json = payout_file::read_json(file)?;
+    let (batch, verdicts) = match &json {
+        serde_json::Value::Array(items) => (
+            true,
+            items.iter().map(|i| check_business_json(i, kind)).collect(),
+        ),
+        one => (false, vec![check_business_json(one, kind)]),
+    };
+    let valid = verdicts.iter().all(|v: &BusinessVerdict| v.valid);
+    if global.json {
+        let shown = if batch {
+            serde_json::json!({
+                "valid": valid,
+                "items": verdicts.iter().enumerate().map(|(index, v)| {
+                    let mut item = serde_json::to_value(v).unwrap_or_default();
+                    item["index"] = serde_json::json!(index);
+                    item
+                }).collect::<Vec<_>>(),
+            })
+        } else {
+            serde_json::to_value(&verdicts[0]).unwrap_or_default()
+        };
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&shown).unwrap_or_default()
+        );
+    } else {
+        for (index, verdict) in verdicts.iter().enumerate() {
+            let prefix = if batch {
+                format!("[{index}] ")
+            } else {
+                String::new()
+            };
+            say!(
+                "{prefix}{}",
+                if verdict.valid { "valid" } else { "invalid" }
+            );
+            for v in &verdict.violations {
+                say!("{prefix}  {}: {}", v.field, v.message);
+            }
+            for (key, kind) in &verdict.documents {
+                say!(
+                    "{prefix}  document {key:?} -> {}",
+                    kind.as_deref().unwrap_or("unrecognized")
+                );
+            }
+        }
+    }
+    if valid {
+        Ok(())
+    } else {
+        Err(Failure {
+            lines: Vec::new(),
+            code: failure::USAGE,
+        })
+    }
 }

@@ -3,8 +3,8 @@
 //! exact decimal string so that no JSON reader rounds it.
 
 use crossborder::{
-    Acknowledgement, Balance, Bank, Decimal, PayoutReceipt, Quote, ResolvedAccount, Transaction,
-    UploadedDocument,
+    Acknowledgement, Balance, Bank, Business, Decimal, PayoutReceipt, Quote, ResolvedAccount,
+    Transaction, UploadedDocument,
 };
 use serde_json::{json, Map, Value};
 
@@ -183,4 +183,33 @@ pub fn acknowledgement(ack: &Acknowledgement) -> Output {
 
 pub fn uploaded(document: &UploadedDocument) -> Output {
     Output::fields(vec![("link", "link", text(&document.link))])
+}
+
+pub fn business(business: &Business) -> Output {
+    let mut output = Output::fields(vec![
+        ("id", "id", text(&business.id)),
+        ("name", "name", business.name.clone()),
+        ("status", "status", text(business.status.as_str())),
+        (
+            "reason",
+            "rejectionReason",
+            business.rejection_reason.clone(),
+        ),
+        (
+            "directors",
+            "directorCount",
+            business.director_count.map(|n| n.to_string()),
+        ),
+        (
+            "UBOs",
+            "uboCount",
+            business.ubo_count.map(|n| n.to_string()),
+        ),
+    ]);
+    for (field, status) in &business.field_statuses {
+        output
+            .rows
+            .push((format!("  {field}"), status.as_str().to_owned()));
+    }
+    output
 }

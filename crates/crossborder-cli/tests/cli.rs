@@ -382,3 +382,87 @@ fn completions_are_generated_for_each_shell() {
         assert!(script.contains("simulate-funding"), "{shell}");
     }
 }
+
+fn business_body() -> Value {
+    let link =
+        |name: &str| json!({"url": format!("https://files.example/{name}.pdf"), "key": name});
+    let address = json!({"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                         "state": "Lagos", "zipCode": "106104"});
+    json!({
+        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC1234567",
+        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
+        "businessAddress": address,
+        "proofOfAddress": {"url": "https://files.example/poa.pdf", "key": "poa", "type": "Utility bill"},
+        "documents": {"cac": link("cac"), "Bank-Statement": link("statement"),
+                      "application_letter": link("letter"), "bn_form_1": link("bn1")}
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn business_validate_reports_violations_and_document_keys() {
+    let mut valid = bare();
+    valid
+        .args(["business", "validate", "-", "--json"])
+        .write_stdin(business_body().to_string());
+    let out = run(valid).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.stdout).unwrap(),
+        json!({"valid": true, "violations": [], "documents": {
+            "Bank-Statement": "BANK_STATEMENT", "application_letter": "APPLICATION_LETTER",
+            "bn_form_1": "BN_FORM_1", "cac": "CERTIFICATE_OF_INCORPORATION"}})
+    );
+
+    let mut broken = business_body();
+    broken["email"] = json!(42);
+    broken["documents"]["bank_statment"] = broken["documents"]["Bank-Statement"].take();
+    broken["documents"]
+        .as_object_mut()
+        .unwrap()
+        .remove("Bank-Statement");
+    let mut invalid = bare();
+    invalid
+        .args(["business", "validate", "-", "--json"])
+        .write_stdin(broken.to_string());
+    let out = run(invalid).await;
+    assert_eq!(out.code, 2);
+    let verdict: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(verdict["valid"], false);
+    assert_eq!(
+        verdict["violations"],
+        json!([
+            {"field": "email", "message": "must be a string"},
+            {"field": "documents.bank_statment",
+             "message": "Unrecognized document key: bank_statment (did you mean bank_statement?)"},
+            {"field": "documents",
+             "message": "missing a six-month bank statement (bank_statement)"},
+        ])
+    );
+    assert_eq!(verdict["documents"]["bank_statment"], Value::Null);
+
+    let batch = json!([{"email": "ops@lagostrading.ng"}, {"name": "Other Ltd"}]);
+    let mut both = bare();
+    both.args(["business", "validate", "-", "--update"])
+        .write_stdin(batch.to_string());
+    let out = run(both).await;
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert_eq!(
+        out.stdout,
+        "[0] valid\n[1] invalid\n[1]   name: cannot be changed after creation\n"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn business_status_of_an_unknown_business_is_an_api_error() {
+    let sandbox = sandbox().await;
+    let mut status = at(sandbox.base_url());
+    status.args(["business", "status", "biz_missing"]);
+    let out = run(status).await;
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.starts_with("error: HTTP 404: "),
+        "{}",
+        out.stderr
+    );
+}

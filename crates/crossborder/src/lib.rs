@@ -136,6 +136,7 @@
 #![forbid(unsafe_code)]
 
 mod api_key;
+mod business_check;
 mod client;
 mod config;
 mod error;
@@ -148,6 +149,7 @@ mod wait;
 mod wire;
 
 pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
+pub use business_check::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
 pub use client::Client;
 pub use config::{
     ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,

@@ -1,0 +1,250 @@
+//! Checking a business request given as the API's own wire JSON, as a tool
+//! holds it (the CLI's `business validate`, a CI check of onboarding
+//! files): the verdict, every violation, and how each document key
+//! normalises. Nothing is sent.
+
+use std::collections::BTreeMap;
+
+use crossborder_core::kyb::{
+    normalise_document_key, validate_business_create, validate_business_update, BusinessFields,
+};
+use crossborder_core::FieldReader;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Which request the JSON is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BusinessRequestKind {
+    /// `POST /api/business`.
+    Create,
+    /// `PATCH /api/business/{businessId}`.
+    Update,
+}
+
+/// The verdict on a business request. Serialises as
+/// `{"valid": bool, "violations": [{"field", "message"}], "documents": {"<key as given>": "<type>" or null}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BusinessVerdict {
+    /// True when the request breaks no rule.
+    pub valid: bool,
+    /// Every violation, type errors first, each field once.
+    pub violations: Vec<FieldMessage>,
+    /// Each key of the `documents` map as given, with the document type it
+    /// names (`DocumentType::as_str`), or `None` for an unknown key.
+    pub documents: BTreeMap<String, Option<String>>,
+}
+
+/// One violation: the field's wire path and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldMessage {
+    /// The wire name, dotted for nested fields (`businessAddress.city`).
+    pub field: String,
+    /// What is wrong (`is required`).
+    pub message: String,
+}
+
+/// Checks `body` as a business request of `kind` with the API's KYB rules
+/// (those `CreateBusinessRequest::validate` applies), plus the JSON types of
+/// its fields.
+///
+/// ```
+/// use crossborder::{check_business_json, BusinessRequestKind};
+/// use serde_json::json;
+///
+/// let verdict = check_business_json(
+///     &json!({"email": 42, "documents": {"Bank-Statement": {"url": "https://f.example/s.pdf", "key": "s"},
+///                                        "selfie": {"url": "https://f.example/x.png", "key": "x"}}}),
+///     BusinessRequestKind::Update,
+/// );
+/// assert!(!verdict.valid);
+/// assert_eq!(verdict.violations[0].field, "email");
+/// assert_eq!(verdict.violations[0].message, "must be a string");
+/// assert_eq!(verdict.documents["Bank-Statement"].as_deref(), Some("BANK_STATEMENT"));
+/// assert_eq!(verdict.documents["selfie"], None);
+/// ```
+pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessVerdict {
+    let Some(object) = body.as_object() else {
+        return BusinessVerdict {
+            valid: false,
+            violations: vec![FieldMessage {
+                field: "body".to_owned(),
+                message: "must be a JSON object".to_owned(),
+            }],
+            documents: BTreeMap::new(),
+        };
+    };
+    let mut reader = JsonReader {
+        current: object,
+        path: Vec::new(),
+        wrong: Vec::new(),
+    };
+    let fields = BusinessFields::read(&mut reader);
+    let rules = match kind {
+        BusinessRequestKind::Create => validate_business_create(&fields),
+        BusinessRequestKind::Update => validate_business_update(&fields),
+    };
+    let mut violations: Vec<FieldMessage> = reader
+        .wrong
+        .iter()
+        .map(|(field, message)| FieldMessage {
+            field: field.clone(),
+            message: (*message).to_owned(),
+        })
+        .collect();
+    // A wrong-typed field is reported once, as a type error: nothing on it
+    // or inside it is reported again.
+    let typed: Vec<String> = violations.iter().map(|v| v.field.clone()).collect();
+    if let Err(found) = rules {
+        violations.extend(
+            found
+                .into_iter()
+                .filter(|v| {
+                    !typed
+                        .iter()
+                        .any(|t| v.field == *t || v.field.starts_with(&format!("{t}.")))
+                })
+                .map(|v| FieldMessage {
+                    field: v.field.into_owned(),
+                    message: v.message,
+                }),
+        );
+    }
+    let documents = object
+        .get(BusinessFields::DOCUMENTS)
+        .and_then(Value::as_object)
+        .map(|map| {
+            map.keys()
+                .map(|key| {
+                    let kind = normalise_document_key(key)
+                        .ok()
+                        .map(|t| t.as_str().to_owned());
+                    (key.clone(), kind)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    BusinessVerdict {
+        valid: violations.is_empty(),
+        violations,
+        documents,
+    }
+}
+
+/// Reads a JSON object for the generated views, recording each field of
+/// the wrong JSON type. Business requests have no number fields, so
+/// `number` reads none.
+struct JsonReader<'a> {
+    current: &'a Map<String, Value>,
+    path: Vec<String>,
+    wrong: Vec<(String, &'static str)>,
+}
+
+impl<'a> JsonReader<'a> {
+    fn at(&self, name: &str) -> String {
+        self.path
+            .iter()
+            .map(String::as_str)
+            .chain([name])
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
+    /// The value of `name`, or `None` when absent or null.
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.current.get(name).filter(|value| !value.is_null())
+    }
+
+    fn refuse(&mut self, name: &str, message: &'static str) {
+        let at = self.at(name);
+        self.wrong.push((at, message));
+    }
+
+    fn inside<T>(
+        &mut self,
+        step: String,
+        object: &'a Map<String, Value>,
+        read: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let outer = std::mem::replace(&mut self.current, object);
+        self.path.push(step);
+        let value = read(self);
+        self.path.pop();
+        self.current = outer;
+        value
+    }
+}
+
+impl<'a> FieldReader<'a> for JsonReader<'a> {
+    fn text(&mut self, name: &'static str) -> Option<&'a str> {
+        match self.get(name)? {
+            Value::String(text) => Some(text),
+            _ => {
+                self.refuse(name, "must be a string");
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, name: &'static str) -> Option<&'a str> {
+        if self.get(name).is_some() {
+            self.refuse(
+                name,
+                "is not read by this checker (no business field is a number)",
+            );
+        }
+        None
+    }
+
+    fn flag(&mut self, name: &'static str) -> Option<bool> {
+        match self.get(name)? {
+            Value::Bool(flag) => Some(*flag),
+            _ => {
+                self.refuse(name, "must be true or false");
+                None
+            }
+        }
+    }
+
+    fn list(&mut self, name: &'static str) -> Option<Vec<&'a str>> {
+        let items = self
+            .get(name)?
+            .as_array()
+            .and_then(|items| items.iter().map(Value::as_str).collect::<Option<Vec<_>>>());
+        if items.is_none() {
+            self.refuse(name, "must be an array of strings");
+        }
+        items
+    }
+
+    fn object<T>(&mut self, name: &'static str, read: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        match self.get(name)? {
+            Value::Object(object) => Some(self.inside(name.to_owned(), object, read)),
+            _ => {
+                self.refuse(name, "must be an object");
+                None
+            }
+        }
+    }
+
+    fn map<T>(
+        &mut self,
+        name: &'static str,
+        mut read: impl FnMut(&mut Self) -> T,
+    ) -> Option<Vec<(&'a str, T)>> {
+        let Value::Object(map) = self.get(name)? else {
+            self.refuse(name, "must be an object");
+            return None;
+        };
+        let mut entries = Vec::with_capacity(map.len());
+        for (key, value) in map {
+            match value {
+                Value::Object(object) => {
+                    let entry = self.inside(format!("{name}.{key}"), object, &mut read);
+                    entries.push((key.as_str(), entry));
+                }
+                _ => self.refuse(&format!("{name}.{key}"), "must be an object"),
+            }
+        }
+        Some(entries)
+    }
+}
