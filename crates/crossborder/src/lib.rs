@@ -120,6 +120,7 @@ mod retry;
 mod types;
 mod upload;
 mod wait;
+pub mod webhook;
 mod wire;
 
 pub use api_key::{ApiKey, Environment, API_KEY_HEADER};

@@ -1,0 +1,31 @@
+//! Collection status events: parse them tolerantly, confirm them against
+//! the source of truth, and never act on one alone.
+//!
+//! The service POSTs one unsigned event per collection status change to the
+//! URL registered with [`Webhooks::set_url`](crate::Webhooks::set_url), once,
+//! without retry (the spec's Events section). So an event may be forged by
+//! anyone who can reach the receiver, and it may be lost. This module makes
+//! the safe way the short one:
+//!
+//! * [`WebhookEvent::parse`] reads a body tolerantly and keeps it raw;
+//!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
+//!
+//! ```
+//! use crossborder::webhook::{Classification, WebhookEvent};
+//!
+//! let event = WebhookEvent::parse(
+//!     r#"{"reference": "order-10045", "memo": "PAY-7KQ2M9XD", "amount": 50000,
+//!         "paidAmount": 50000, "remainingAmount": 0, "currency": "NGN",
+//!         "status": true, "message": "Payment completed"}"#,
+//! )?;
+//! assert_eq!(event.classify(), Classification::Completed);
+//! # Ok::<(), crossborder::webhook::ParseError>(())
+//! ```
+
+mod classify;
+mod event;
+mod parse;
+
+pub use classify::Classification;
+pub use event::{EventCurrency, EventStatus, WebhookEvent};
+pub use parse::ParseError;
