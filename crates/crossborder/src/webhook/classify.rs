@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use super::event::{EventStatus, WebhookEvent};
 
 /// What an event claims happened to its collection. It is a claim: confirm
-/// it with `GET /api/transaction/{paymentReference}` before acting.
+/// it with [`verify`](super::verify) before acting.
 ///
 /// ```
 /// use crossborder::webhook::{Classification, WebhookEvent};

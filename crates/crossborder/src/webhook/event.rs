@@ -14,7 +14,7 @@ use super::parse::{parse_event, ParseError};
 ///
 /// An event is a hint, not a fact: anyone who can reach the receiver can
 /// POST one, and the service never retries a lost one. Act on the
-/// transaction `GET /api/transaction/{paymentReference}` returns, never on the event alone.
+/// transaction [`verify`](super::verify) returns, never on the event alone.
 ///
 /// ```
 /// use crossborder::webhook::{Classification, EventStatus, WebhookEvent};

@@ -9,6 +9,8 @@
 //!
 //! * [`WebhookEvent::parse`] reads a body tolerantly and keeps it raw;
 //!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
+//! * [`verify`] re-reads the collection from the source of truth and
+//!   returns it only when it confirms the event.
 //!
 //! ```
 //! use crossborder::webhook::{Classification, WebhookEvent};
@@ -25,7 +27,9 @@
 mod classify;
 mod event;
 mod parse;
+mod verify;
 
 pub use classify::Classification;
 pub use event::{EventCurrency, EventStatus, WebhookEvent};
 pub use parse::ParseError;
+pub use verify::{verify, VerifyError};
