@@ -141,8 +141,12 @@
 //!   native-tls.
 //!
 //! With neither, only `http://` base URLs work (a local sandbox).
+//!
+//! * `axum`: `webhook::Receiver`, a ready webhook endpoint for an axum
+//!   server. It adds axum (an HTTP server, no TLS) and nothing else.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_key;
 mod client;

@@ -11,6 +11,10 @@
 //!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
 //! * [`verify`] re-reads the collection from the source of truth and
 //!   returns it only when it confirms the event.
+//! * `Receiver` (feature `axum`) is a ready endpoint: it answers 200 as
+//!   soon as a body parses, queues the event for your async handler
+//!   (bounded; a full queue answers 503), handles a repeated delivery once
+//!   ([`DedupeStore`]), and refuses a malformed or oversized body.
 //!
 //! ```
 //! use crossborder::webhook::{Classification, WebhookEvent};
@@ -25,11 +29,18 @@
 //! ```
 
 mod classify;
+mod dedupe;
 mod event;
 mod parse;
+#[cfg(feature = "axum")]
+mod receiver;
 mod verify;
 
 pub use classify::Classification;
+pub use dedupe::{DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
 pub use event::{EventCurrency, EventStatus, WebhookEvent};
 pub use parse::ParseError;
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use receiver::{Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
 pub use verify::{verify, VerifyError};
