@@ -202,3 +202,82 @@ async fn a_failed_claim_is_confirmed_by_an_expired_collection() {
         TransactionStatus::Expired
     );
 }
+
+#[tokio::test]
+async fn set_url_refusals_are_the_sandboxs_own() {
+    use crossborder_contract_tests::{assert_error_body, field_errors, PRODUCTION_KEY};
+
+    let env = Env::start().await;
+    let cases = [
+        (
+            STAGING_KEY,
+            "/relative/path",
+            Some("must be an absolute http or https URL"),
+        ),
+        (
+            STAGING_KEY,
+            "shop.example/hooks",
+            Some("must be an absolute http or https URL"),
+        ),
+        (STAGING_KEY, "http://shop.example/hooks", None),
+        (
+            PRODUCTION_KEY,
+            "/relative/path",
+            Some("must be an absolute http or https URL"),
+        ),
+        (
+            PRODUCTION_KEY,
+            "http://shop.example/hooks",
+            Some("must be an https URL with a production (live_) key, unless its host is loopback"),
+        ),
+        (
+            PRODUCTION_KEY,
+            "http://10.0.0.7:8080/hooks",
+            Some("must be an https URL with a production (live_) key, unless its host is loopback"),
+        ),
+        (PRODUCTION_KEY, "https://shop.example/hooks", None),
+        (PRODUCTION_KEY, "http://127.0.0.1:9000/hooks", None),
+        (PRODUCTION_KEY, "http://localhost:9000/hooks", None),
+        (PRODUCTION_KEY, "http://[::1]:9000/hooks", None),
+    ];
+    for (key, url, refusal) in cases {
+        let sdk = env.client(key).webhooks().set_url(url).await;
+        let reply = env
+            .raw(
+                reqwest::Method::PUT,
+                "/api/set-webhook",
+                Some(key),
+                Some(&serde_json::json!({ "webhookUrl": url })),
+            )
+            .await;
+        match refusal {
+            Some(message) => {
+                let error = sdk.unwrap_err();
+                assert_eq!(
+                    error.to_string(),
+                    format!("invalid request: webhookUrl: {message}"),
+                    "{key} {url}"
+                );
+                assert_error_body(
+                    &reply,
+                    400,
+                    &format!("webhookUrl: {message}"),
+                    "PUT",
+                    "/api/set-webhook",
+                );
+                assert_eq!(
+                    field_errors(&reply.body),
+                    [("webhookUrl".to_owned(), message.to_owned())]
+                );
+            }
+            None => {
+                assert_eq!(
+                    sdk.unwrap().message,
+                    "Webhook URL set successfully",
+                    "{key} {url}"
+                );
+                assert_eq!(reply.status, 200, "{key} {url}: {}", reply.text);
+            }
+        }
+    }
+}
