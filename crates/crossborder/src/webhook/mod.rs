@@ -15,6 +15,9 @@
 //!   soon as a body parses, queues the event for your async handler
 //!   (bounded; a full queue answers 503), handles a repeated delivery once
 //!   ([`DedupeStore`]), and refuses a malformed or oversized body.
+//! * [`Reconciler`] waits for the collections you care about, reads each
+//!   one when an event arrives, polls those without a final state after a
+//!   grace period (events can be lost), and yields each final state once.
 //!
 //! ```
 //! use crossborder::webhook::{Classification, WebhookEvent};
@@ -34,6 +37,7 @@ mod event;
 mod parse;
 #[cfg(feature = "axum")]
 mod receiver;
+mod reconcile;
 mod verify;
 
 pub use classify::Classification;
@@ -43,4 +47,5 @@ pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use receiver::{Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
+pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
 pub use verify::{verify, VerifyError};

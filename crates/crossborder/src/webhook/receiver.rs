@@ -45,7 +45,8 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 ///   the handler (or the dedupe store fails). This is back-pressure made
 ///   visible: the service does not retry, so the sandbox's delivery log
 ///   or your access log shows the loss, and the event is not remembered as
-///   seen. Reconcile such references by polling.
+///   seen. A [`Reconciler`](super::Reconciler) finds such a collection's
+///   state by polling.
 ///
 /// ```no_run
 /// use crossborder::webhook::{self, Receiver, WebhookEvent};
