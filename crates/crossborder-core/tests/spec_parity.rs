@@ -19,7 +19,7 @@ use crossborder_core::kyb::{
     PersonFields, PersonRole,
 };
 use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
-use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
+use crossborder_core::webhook::{validate_set_webhook_in_production, SetWebhookFields};
 use crossborder_core::{
     collection::{validate_collection, CollectionFields},
     funding::{validate_simulate_funding, SimulateFundingFields},
@@ -130,7 +130,8 @@ fn requests() -> Vec<(&'static str, Validator, Value)> {
         ),
         (
             "SetWebhookRequest",
-            validator!(SetWebhookFields, |f| validate_set_webhook(&f)),
+            // The production rule, a superset of the staging one (C25).
+            validator!(SetWebhookFields, |f| validate_set_webhook_in_production(&f)),
             json!({"webhookUrl": "https://shop.example/hooks"}),
         ),
         (
@@ -202,6 +203,12 @@ const CORE_ONLY: &[(&str, &str, &str, &str)] = &[
     ("PayoutRequest", "accountNumber", "x", "C10"),
     ("PayoutRequest", "bankCode", "x", "C10"),
     ("ResolveBankRequest", "accountNumber", "x", "C2"),
+    (
+        "SetWebhookRequest",
+        "webhookUrl",
+        "http://shop.example/hooks",
+        "C25",
+    ),
     ("CreateBusinessRequest", "email", "x", "C3"),
     ("UpdateBusinessRequest", "email", "x", "C3"),
     ("PersonRequest", "email", "x", "C3"),

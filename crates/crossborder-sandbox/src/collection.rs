@@ -165,8 +165,11 @@ pub(crate) async fn get_transaction(
 ) -> Result<Json<TransactionResponse>, ApiError> {
     let now = state.now();
     let mut account = caller.account();
+    let mut expired = None;
     let data = if let Some(collection) = account.collections.get_mut(&reference) {
-        collection.transaction.refresh(now);
+        if collection.transaction.refresh(now) {
+            expired = collection.transaction.status_event();
+        }
         collection.transaction.to_wire()
     } else if let Some(payout) = account.payouts.get(&reference) {
         payout.transaction.to_wire()
@@ -175,6 +178,12 @@ pub(crate) async fn get_transaction(
             "Transaction not found: {reference}"
         )));
     };
+    // This read found the collection lapsed before the sweep did: it
+    // announces the expiry (once; see `expiry`).
+    if let (Some(event), Some(url)) = (expired, account.webhook_url.clone()) {
+        drop(account);
+        state.webhooks().send(url, &event, now);
+    }
     Ok(Json(TransactionResponse {
         message: "Transaction retrieved successfully".to_owned(),
         data,

@@ -252,6 +252,9 @@ pub struct SandboxConfig {
     pub instruction_ttl: Duration,
     /// Timeout of the one webhook delivery attempt; default 5 s.
     pub webhook_timeout: Duration,
+    /// How often lapsed collections are marked `EXPIRED` (and announced by
+    /// webhook) without waiting for a read; default 1 s.
+    pub expiry_sweep_interval: Duration,
     /// Largest JSON request body accepted; default 1 MiB (413 above).
     pub max_json_body_bytes: usize,
     /// Largest uploaded document accepted; default 20 MB, 20,000,000 bytes (413 above).
@@ -271,6 +274,7 @@ impl Default for SandboxConfig {
             quote_ttl: Duration::from_secs(300),
             instruction_ttl: Duration::from_secs(24 * 60 * 60),
             webhook_timeout: Duration::from_secs(5),
+            expiry_sweep_interval: Duration::from_secs(1),
             max_json_body_bytes: 1024 * 1024,
             max_upload_bytes: crossborder_core::kyb::MAX_UPLOAD_BYTES,
             clock: Clock::system(),
@@ -320,6 +324,12 @@ impl SandboxConfig {
     /// Sets the webhook delivery timeout.
     pub fn with_webhook_timeout(mut self, timeout: Duration) -> Self {
         self.webhook_timeout = timeout;
+        self
+    }
+
+    /// Sets how often lapsed collections are swept (at least every 1 ms).
+    pub fn with_expiry_sweep_interval(mut self, interval: Duration) -> Self {
+        self.expiry_sweep_interval = interval;
         self
     }
 

@@ -9,34 +9,40 @@
 //!   `narration` and `sessionId` (1 to 100 characters) are required;
 //! * the narration (trimmed) must equal the `payRefrence` of one of the
 //!   caller's collections (404 `No collection matches narration: <narration>`),
-//!   `currency` must be that collection's `fromCurrency` (400), and an
-//!   `EXPIRED` collection cannot be paid (400);
+//!   `currency` must be that collection's `fromCurrency` or `toCurrency`
+//!   (400), and an `EXPIRED` collection cannot be paid (400);
 //! * `sessionId` is unique per account: the same sessionId with the same
 //!   currency, amount and narration replays the 200 without crediting again;
 //!   with anything different it is 409
 //!   `sessionId already used for a different funding: <id>`;
-//! * `currency` is the currency of the simulated transfer, what the payer
-//!   sends; the business is credited in the collection's `toCurrency`: the
-//!   `toCurrency` wallet grows by `amount` converted at the collection's rate
-//!   (the rate its rateKey fixed when it was created; 1 for a same-currency
-//!   collection), rounded to `toCurrency`'s minor unit exactly as a quote's
-//!   `toAmount` is ([`rates::converted_amount`]). An over-payment credits the
-//!   whole converted amount; the `fromCurrency` wallet of a converting
-//!   collection is not touched;
-//! * the collection's `paidAmount` grows by `amount` (in `fromCurrency`,
-//!   over-payment is kept), and its status becomes `PARTIALLY_PAID`, or
-//!   `COMPLETED` once `paidAmount` reaches `amount`;
+//! * the business is always credited in the collection's `toCurrency`
+//!   (ASSUMPTIONS.md A14). With `currency` = `fromCurrency` (what the payer
+//!   sends), the `toCurrency` wallet grows by `amount` converted at the
+//!   collection's rate (the rate its rateKey fixed when it was created; 1
+//!   for a same-currency collection), rounded to `toCurrency`'s minor unit
+//!   exactly as a quote's `toAmount` is ([`rates::converted_amount`]), and
+//!   `paidAmount` grows by `amount`. With `currency` = `toCurrency` of a
+//!   converting collection (the spec's "currency of the wallet to
+//!   credit"), that wallet grows by `amount` itself, and `paidAmount` by
+//!   `amount` divided by the rate, rounded half away from zero to
+//!   `fromCurrency`'s minor unit. An over-payment credits the whole amount;
+//!   the `fromCurrency` wallet of a converting collection is not touched;
+//! * `paidAmount` is in `fromCurrency` (over-payment is kept), and the
+//!   status becomes `PARTIALLY_PAID`, or `COMPLETED` once `paidAmount`
+//!   reaches `amount`;
 //! * when a webhook URL is set, one event is POSTed for each applied funding
-//!   (not for a replay), in the background. It describes the payer's side:
+//!   (not for a replay), in the background
+//!   (`TransactionRecord::status_event`). It describes the payer's side:
 //!   `amount`, `paidAmount`, `remainingAmount` and `currency` are in
-//!   `fromCurrency`.
+//!   `fromCurrency`. A funding that finds the collection lapsed announces
+//!   its expiry before refusing.
 
 use axum::extract::State;
 use axum::Json;
-use crossborder_api::types::{MessageResponse, WebhookEvent, WebhookStatus};
+use crossborder_api::types::MessageResponse;
 use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields};
 use crossborder_core::{Rule, Violation};
-use rust_decimal::Decimal;
+use rust_decimal::RoundingStrategy;
 
 use crate::auth::Caller;
 use crate::body::{wire_fields, Body};
@@ -46,7 +52,6 @@ use crate::idempotency::IdempotentRequest;
 use crate::rates;
 use crate::state::AppState;
 use crate::transaction::TransactionStatus;
-use crate::wire;
 
 /// `POST /api/simulate-funding`.
 pub(crate) async fn simulate_funding(
@@ -86,6 +91,7 @@ pub(crate) async fn simulate_funding(
             "No collection matches narration: {narration}"
         )));
     };
+    let webhook_url = account.webhook_url.clone();
     let Some(collection) = account
         .collections
         .get_mut(&reference)
@@ -95,8 +101,31 @@ pub(crate) async fn simulate_funding(
             "No collection matches narration: {narration}"
         )));
     };
-    collection.refresh(now);
-    if collection.from != currency {
+    if collection.refresh(now) {
+        // This funding found the collection lapsed before the sweep did:
+        // it announces the expiry (once; see `expiry`).
+        if let (Some(event), Some(url)) = (collection.status_event(), webhook_url.clone()) {
+            state.webhooks().send(url, &event, now);
+        }
+    }
+    // What the transfer adds to `paidAmount` (in fromCurrency) and what it
+    // credits to the toCurrency wallet.
+    let (paid_now, credited) = if currency == collection.from {
+        let credited = rates::converted_amount(amount, collection.to, collection.rate)
+            .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
+        (amount, credited)
+    } else if currency == collection.to {
+        let paid = amount
+            .checked_div(collection.rate)
+            .map(|paid| {
+                paid.round_dp_with_strategy(
+                    collection.from.minor_unit_exponent(),
+                    RoundingStrategy::MidpointAwayFromZero,
+                )
+            })
+            .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
+        (paid, amount)
+    } else if collection.from == collection.to {
         return Err(ApiError::violation(Violation::new(
             "currency",
             Rule::NotOneOf,
@@ -105,7 +134,16 @@ pub(crate) async fn simulate_funding(
                 collection.from
             ),
         )));
-    }
+    } else {
+        return Err(ApiError::violation(Violation::new(
+            "currency",
+            Rule::NotOneOf,
+            format!(
+                "must be {} or {}, the currencies of collection {reference}",
+                collection.from, collection.to
+            ),
+        )));
+    };
     if collection.status == TransactionStatus::Expired {
         return Err(ApiError::bad_request(format!(
             "Collection {reference} has expired"
@@ -114,45 +152,28 @@ pub(crate) async fn simulate_funding(
     let paid = collection
         .paid_amount
         .unwrap_or_default()
-        .checked_add(amount)
+        .checked_add(paid_now)
         .ok_or_else(|| ApiError::bad_request("amount: would overflow the paid amount"))?;
-    // What the transfer is worth in the wallet the collection pays into.
-    let credited = rates::converted_amount(amount, collection.to, collection.rate)
-        .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
     let credited_currency = collection.to;
-    let completed = paid >= collection.amount;
-    let event = WebhookEvent {
-        reference: reference.clone(),
-        memo: collection.pay_refrence.clone(),
-        amount: Some(wire::amount(collection.amount)),
-        paid_amount: Some(wire::amount(paid)),
-        remaining_amount: Some(wire::amount((collection.amount - paid).max(Decimal::ZERO))),
-        currency: Some(collection.from),
-        status: WebhookStatus::Boolean(completed),
-        message: Some(if completed {
-            "Payment completed".to_owned()
-        } else {
-            "Partial payment received".to_owned()
-        }),
-    };
-    let updated_status = if completed {
+    let updated_status = if paid >= collection.amount {
         TransactionStatus::Completed
     } else {
         TransactionStatus::PartiallyPaid
     };
 
     account.credit(credited_currency, credited)?;
+    let mut event = None;
     if let Some(collection) = account.collections.get_mut(&reference) {
         collection.transaction.paid_amount = Some(paid);
         collection.transaction.status = updated_status;
+        event = collection.transaction.status_event();
     }
     account
         .fundings
         .insert(session_id, IdempotentRequest::new(fields, replied.clone()));
-    let webhook_url = account.webhook_url.clone();
     drop(account);
 
-    if let Some(url) = webhook_url {
+    if let (Some(url), Some(event)) = (webhook_url, event) {
         state.webhooks().send(url, &event, now);
     }
     Ok(Json(replied))

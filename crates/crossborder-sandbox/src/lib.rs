@@ -43,6 +43,7 @@ mod document_store;
 mod documents;
 mod envelope;
 mod error;
+mod expiry;
 mod funding;
 mod idempotency;
 mod ids;

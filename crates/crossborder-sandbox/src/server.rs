@@ -9,6 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
+use crate::expiry::spawn_sweeper;
 use crate::routes::router;
 use crate::state::AppState;
 use crate::webhook_sender::{WebhookDelivery, WebhookSender};
@@ -61,7 +62,9 @@ impl Sandbox {
         let webhooks = WebhookSender::new(config.webhook_timeout)?;
         let keys = config.keys.clone();
         let clock = config.clock.clone();
+        let sweep_interval = config.expiry_sweep_interval;
         let state = AppState::new(config, webhooks.clone(), base_url.clone());
+        let sweeper = spawn_sweeper(state.clone(), sweep_interval);
         let app = router(state);
 
         let (stop, stopped) = oneshot::channel::<()>();
@@ -85,6 +88,7 @@ impl Sandbox {
             webhooks,
             stop: Some(stop),
             server: Some(server),
+            sweeper,
         })
     }
 }
@@ -99,6 +103,8 @@ pub struct SandboxHandle {
     webhooks: WebhookSender,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
+    /// The expiry sweep (see `expiry`), stopped with the server.
+    sweeper: JoinHandle<()>,
 }
 
 impl SandboxHandle {
@@ -150,6 +156,7 @@ impl SandboxHandle {
     /// Stops accepting connections, lets open requests finish (at most
     /// 5 s), then returns.
     pub async fn shutdown(mut self) {
+        self.sweeper.abort();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -166,6 +173,7 @@ impl SandboxHandle {
 
 impl Drop for SandboxHandle {
     fn drop(&mut self) {
+        self.sweeper.abort();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }

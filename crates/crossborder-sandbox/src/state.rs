@@ -85,6 +85,11 @@ impl AppState {
         self.0.keys.get(key)
     }
 
+    /// Every business's account, for the expiry sweep.
+    pub(crate) fn accounts(&self) -> impl Iterator<Item = &Arc<Mutex<Account>>> {
+        self.0.keys.values().map(|entry| &entry.account)
+    }
+
     /// The identifier generator.
     pub(crate) fn ids(&self) -> &IdGenerator {
         &self.0.ids

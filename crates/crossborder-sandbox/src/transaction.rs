@@ -99,8 +99,10 @@ pub(crate) struct TransactionRecord {
 impl TransactionRecord {
     /// Marks a collection that is not fully paid (`PENDING` or
     /// `PARTIALLY_PAID`) `EXPIRED` once its instructions lapsed
-    /// (ASSUMPTIONS.md A2); what was paid is kept.
-    pub(crate) fn refresh(&mut self, now: SystemTime) {
+    /// (ASSUMPTIONS.md A2); what was paid is kept. Returns true when this
+    /// call expired it, so the change is announced once.
+    #[must_use]
+    pub(crate) fn refresh(&mut self, now: SystemTime) -> bool {
         let lapsed = self
             .instructions
             .iter()
@@ -111,7 +113,46 @@ impl TransactionRecord {
         );
         if open && !self.instructions.is_empty() && lapsed {
             self.status = TransactionStatus::Expired;
+            return true;
         }
+        false
+    }
+
+    /// The webhook event announcing a collection's current status
+    /// (ASSUMPTIONS.md A26, B9), or `None` for a status that is never
+    /// announced (`PENDING`, which only creation gives, and payouts'
+    /// `FAILED`). `status` is `true` when completed, `false` on a partial
+    /// payment, and the word `EXPIRED` when the collection lapsed: a boolean
+    /// could not tell a lapsed, partly paid collection from an open one.
+    /// Amounts are the payer's side, in `fromCurrency`.
+    pub(crate) fn status_event(&self) -> Option<types::WebhookEvent> {
+        let (status, message) = match self.status {
+            TransactionStatus::Completed => {
+                (types::WebhookStatus::Boolean(true), "Payment completed")
+            }
+            TransactionStatus::PartiallyPaid => (
+                types::WebhookStatus::Boolean(false),
+                "Partial payment received",
+            ),
+            TransactionStatus::Expired => (
+                types::WebhookStatus::String("EXPIRED".to_owned()),
+                "Collection expired",
+            ),
+            TransactionStatus::Pending | TransactionStatus::Failed => return None,
+        };
+        let paid = self.paid_amount.unwrap_or_default();
+        Some(types::WebhookEvent {
+            reference: self.payment_reference.clone(),
+            memo: self.pay_refrence.clone(),
+            amount: Some(wire::amount(self.amount)),
+            paid_amount: Some(wire::amount(paid)),
+            remaining_amount: Some(wire::amount(
+                self.amount.saturating_sub(paid).max(Decimal::ZERO),
+            )),
+            currency: Some(self.from),
+            status,
+            message: Some(message.to_owned()),
+        })
     }
 
     /// The wire shape.

@@ -16,22 +16,32 @@
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::MessageResponse;
-use crossborder_core::webhook::{validate_set_webhook, SetWebhookFields};
+use crossborder_core::webhook::{
+    validate_set_webhook, validate_set_webhook_in_production, SetWebhookFields,
+};
 
 use crate::auth::Caller;
 use crate::body::Body;
+use crate::config::Environment;
 use crate::error::ApiError;
 use crate::state::AppState;
 
 /// `PUT /api/set-webhook`: registers the account's one webhook URL
-/// (`webhookUrl`, an absolute http or https URL), replacing the earlier one.
+/// (`webhookUrl`, an absolute http or https URL; with a production key
+/// https unless the host is loopback, ASSUMPTIONS.md C25), replacing the
+/// earlier one.
 pub(crate) async fn set_webhook(
     State(_state): State<AppState>,
     caller: Caller,
     body: Body,
 ) -> Result<Json<MessageResponse>, ApiError> {
     let (view, read) = body.read(SetWebhookFields::read);
-    let url = Some(ApiError::checked(read, validate_set_webhook(&view))?.to_owned());
+    let checked = if caller.environment() == Environment::Production {
+        validate_set_webhook_in_production(&view)
+    } else {
+        validate_set_webhook(&view)
+    };
+    let url = Some(ApiError::checked(read, checked)?.to_owned());
     caller.account().webhook_url = url;
     Ok(Json(MessageResponse {
         message: "Webhook URL set successfully".to_owned(),

@@ -116,6 +116,40 @@
 //! body that is not what the API documents (an HTML error page, an empty or
 //! truncated body).
 //!
+//! # Webhooks
+//!
+//! The service POSTs one unsigned event per collection status change and
+//! never retries, so an event can be forged by anyone who reaches your
+//! receiver, and it can be lost. Treat it as a hint: parse it with
+//! [`webhook::WebhookEvent::parse`], then act only on the transaction
+//! [`webhook::verify`] reads back from the source of truth
+//! (`GET /api/transaction/{paymentReference}`). A forged event then never
+//! marks an order paid: its reference is unknown, or its status or paid
+//! amount is not the service's.
+//!
+//! ```no_run
+//! use crossborder::webhook::{self, VerifyError, WebhookEvent};
+//! use crossborder::{Client, TransactionStatus};
+//!
+//! async fn on_webhook(client: &Client, body: &[u8]) {
+//!     let Ok(event) = WebhookEvent::parse(body) else {
+//!         return; // not an event: answer 400
+//!     };
+//!     match webhook::verify(client, &event).await {
+//!         Ok(transaction) if transaction.status == TransactionStatus::Completed => {
+//!             println!("order {} is paid", transaction.payment_reference);
+//!         }
+//!         Ok(transaction) => println!("order {} is {}", transaction.payment_reference, transaction.status),
+//!         Err(VerifyError::UnknownReference { reference }) => eprintln!("forged event for {reference}"),
+//!         Err(error) => match error.transaction() {
+//!             // Not what the event said: act on the service's state.
+//!             Some(now) => println!("order {} is {}", now.payment_reference, now.status),
+//!             None => eprintln!("could not confirm: {error}"),
+//!         },
+//!     }
+//! }
+//! ```
+//!
 //! # Tracing
 //!
 //! Each operation runs in a `crossborder.request` span with the fields
@@ -132,8 +166,12 @@
 //!   native-tls.
 //!
 //! With neither, only `http://` base URLs work (a local sandbox).
+//!
+//! * `axum`: `webhook::Receiver`, a ready webhook endpoint for an axum
+//!   server. It adds axum (an HTTP server, no TLS) and nothing else.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_key;
 mod business_check;
@@ -146,6 +184,7 @@ mod retry;
 mod types;
 mod upload;
 mod wait;
+pub mod webhook;
 mod wire;
 
 pub use api_key::{ApiKey, Environment, API_KEY_HEADER};

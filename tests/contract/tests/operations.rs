@@ -308,10 +308,18 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
     let usd = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd.amount - usd_before.amount, d("39.21"));
 
-    // Paying in the collection's toCurrency is refused, as before.
-    let in_usd = SimulateFundingRequest::new(Currency::Usd, d("60.79"), memo.clone(), "fx-usd");
-    match client.sandbox().simulate_funding(&in_usd).await {
-        Err(Error::Api { status: 400, .. }) => {}
+    // A currency that is neither of the collection's is refused
+    // (its toCurrency is accepted: ASSUMPTIONS.md A14).
+    let in_eur = SimulateFundingRequest::new(Currency::Eur, d("60.79"), memo.clone(), "fx-eur");
+    match client.sandbox().simulate_funding(&in_eur).await {
+        Err(Error::Api {
+            status: 400,
+            message,
+            ..
+        }) => assert_eq!(
+            message,
+            "currency: must be NGN or USD, the currencies of collection order-fx"
+        ),
         other => panic!("{other:?}"),
     }
 

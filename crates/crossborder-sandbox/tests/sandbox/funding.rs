@@ -335,17 +335,17 @@ async fn a_converting_collection_credits_its_to_currency_wallet() {
     assert_eq!(replay.status, 200, "{}", replay.text);
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10065.35");
 
-    // The transfer's currency is still the collection's fromCurrency.
-    let in_usd = api
+    // Neither of the collection's currencies is refused.
+    let in_eur = api
         .post(
             "/api/simulate-funding",
-            &json!({"currency": "USD", "amount": 34.65, "narration": memo, "sessionId": "fx-usd"}),
+            &json!({"currency": "EUR", "amount": 34.65, "narration": memo, "sessionId": "fx-eur"}),
         )
         .await;
     assert_error(
-        &in_usd,
+        &in_eur,
         400,
-        "currency: must be NGN, the currency collection fx-1 is paid in",
+        "currency: must be NGN or USD, the currencies of collection fx-1",
         "POST",
         "/api/simulate-funding",
     );
@@ -391,4 +391,160 @@ async fn a_converting_collection_credits_its_to_currency_wallet() {
     let read = api.get("/api/transaction/fx-2").await;
     assert_eq!(read.body["data"]["status"], "COMPLETED");
     assert_eq!(read.body["data"]["paidAmount"], json!(1000.5));
+}
+
+/// ASSUMPTIONS.md A14: simulate-funding's currency is "the currency of the
+/// wallet to credit", so a converting collection also takes its
+/// toCurrency: that wallet gets the amount itself, and paidAmount grows by
+/// the amount divided by the rate, rounded to fromCurrency's minor unit.
+#[tokio::test]
+async fn a_converting_collection_can_be_funded_in_its_to_currency() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let (memo, _) = converting_collection(&api, "fx-to", 153_025, "NGN", "USD").await;
+
+    // 39.21 USD ÷ 0.000653487992 = 60001.0983... → 60001.10 NGN paid.
+    let first = json!({"currency": "USD", "amount": 39.21, "narration": memo, "sessionId": "to-1"});
+    let reply = api.post("/api/simulate-funding", &first).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10039.21");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let read = api.get("/api/transaction/fx-to").await;
+    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+    assert_eq!(read.body["data"]["paidAmount"], json!(60001.1));
+
+    // A replay credits nothing.
+    let replay = api.post("/api/simulate-funding", &first).await;
+    assert_eq!(replay.status, 200, "{}", replay.text);
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10039.21");
+
+    // 60.79 USD ÷ 0.000653487992 = 93023.8975... → 93023.90 NGN: 153025 paid.
+    let more = json!({"currency": "USD", "amount": 60.79, "narration": memo, "sessionId": "to-2"});
+    assert_eq!(api.post("/api/simulate-funding", &more).await.status, 200);
+    let read = api.get("/api/transaction/fx-to").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(153025));
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10100");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+
+    // The webhooks describe the payer's side, in NGN.
+    api.sandbox
+        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
+        .await;
+    let received = receiver.received();
+    assert_eq!(received.len(), 2, "{received:?}");
+    assert_eq!(
+        received[0],
+        json!({"reference": "fx-to", "memo": memo, "amount": 153025, "paidAmount": 60001.1,
+               "remainingAmount": 93023.9, "currency": "NGN", "status": false,
+               "message": "Partial payment received"})
+    );
+    assert_eq!(received[1]["status"], json!(true));
+    assert_eq!(received[1]["remainingAmount"], json!(0));
+
+    // 100 USD pays a whole 153025 NGN collection.
+    let (memo, _) = converting_collection(&api, "fx-to-2", 153_025, "NGN", "USD").await;
+    // 100 ÷ 0.000653487992 = 153025.000037... → 153025.00.
+    let whole = json!({"currency": "USD", "amount": 100, "narration": memo, "sessionId": "to-4"});
+    assert_eq!(api.post("/api/simulate-funding", &whole).await.status, 200);
+    let read = api.get("/api/transaction/fx-to-2").await;
+    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(153025));
+}
+
+/// Every status change is announced, expiry included: the sweep announces
+/// a lapsed collection nobody reads, and a read that finds one lapsed first
+/// announces it instead; each expiry once.
+#[tokio::test]
+async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
+    let api = Api::start_with(
+        crossborder_sandbox::SandboxConfig::default()
+            .with_expiry_sweep_interval(Duration::from_millis(10)),
+    )
+    .await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let memo = ngn_collection(&api, "lapsing", 5000).await;
+    ngn_collection(&api, "lapsing-unpaid", 700).await;
+    let partial = json!({"currency": "NGN", "amount": 1000, "narration": memo, "sessionId": "e-1"});
+    assert_eq!(
+        api.post("/api/simulate-funding", &partial).await.status,
+        200
+    );
+    api.sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(10))
+        .await;
+
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(3, Duration::from_secs(10))
+        .await;
+    assert_eq!(deliveries.len(), 3, "{deliveries:?}");
+    // Reads and later sweeps send nothing more.
+    let read = api.get("/api/transaction/lapsing").await;
+    assert_eq!(read.body["data"]["status"], "EXPIRED");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut expiries: Vec<Value> = receiver.received().split_off(1);
+    assert_eq!(expiries.len(), 2, "{expiries:?}");
+    expiries.sort_by_key(|event| event["reference"].as_str().unwrap_or_default().to_owned());
+    assert_eq!(
+        expiries,
+        vec![
+            json!({"reference": "lapsing", "memo": memo, "amount": 5000, "paidAmount": 1000,
+                   "remainingAmount": 4000, "currency": "NGN", "status": "EXPIRED",
+                   "message": "Collection expired"}),
+            json!({"reference": "lapsing-unpaid", "memo": expiries[1]["memo"], "amount": 700,
+                   "paidAmount": 0, "remainingAmount": 700, "currency": "NGN",
+                   "status": "EXPIRED", "message": "Collection expired"}),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
+    // A sweep that practically never runs: the read finds the lapse first.
+    let api = Api::start_with(
+        crossborder_sandbox::SandboxConfig::default()
+            .with_expiry_sweep_interval(Duration::from_secs(3600)),
+    )
+    .await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let memo = ngn_collection(&api, "read-lapse", 5000).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    for _ in 0..2 {
+        let read = api.get("/api/transaction/read-lapse").await;
+        assert_eq!(read.body["data"]["status"], "EXPIRED");
+    }
+    // A late funding is refused and announces nothing more.
+    let late = json!({"currency": "NGN", "amount": 10, "narration": memo, "sessionId": "late"});
+    assert_eq!(api.post("/api/simulate-funding", &late).await.status, 400);
+    api.sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(10))
+        .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let received = receiver.received();
+    assert_eq!(received.len(), 1, "{received:?}");
+    assert_eq!(received[0]["status"], json!("EXPIRED"));
+    assert_eq!(received[0]["reference"], json!("read-lapse"));
 }

@@ -17,3 +17,5 @@ pub use quotes::Quotes;
 pub use sandbox::Sandbox;
 pub use wallet::Wallet;
 pub use webhooks::Webhooks;
+
+pub(crate) use collections::get_transaction;

@@ -1,0 +1,227 @@
+//! Reconciliation: events can be lost (one attempt, no retry), so the
+//! references a caller waits on are polled when no final state arrived
+//! in time, and each final state is yielded once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::task::JoinSet;
+
+use crate::error::Error;
+use crate::resources::get_transaction;
+use crate::wait::poll;
+use crate::{Client, Transaction, WaitOptions};
+
+use super::event::WebhookEvent;
+
+/// How long [`Reconciler`] waits for an event before polling, by default.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(60);
+
+/// How a final state was learnt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// An event arrived and the read it triggered found a final state.
+    Event,
+    /// No event brought a final state before the grace period ended;
+    /// polling did.
+    Polling,
+}
+
+/// The outcome of one watched reference, yielded once by
+/// [`Reconciler::next`].
+#[derive(Debug)]
+pub struct Reconciled {
+    /// The watched reference.
+    pub reference: String,
+    /// How the final state was learnt.
+    pub source: Source,
+    /// The transaction in a terminal status (`COMPLETED`, `EXPIRED`,
+    /// `FAILED`), read from the source of truth; or the error polling ended
+    /// with ([`Error::WaitTimeout`] with the last state after the polling
+    /// deadline, or one it cannot get past, such as an unknown reference).
+    pub result: Result<Transaction, Error>,
+}
+
+type Watched = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
+
+/// Waits for the final state of the collections a caller cares about,
+/// whether an event announces it or not.
+///
+/// Each [`watch`](Reconciler::watch)ed reference waits for events passed to
+/// [`EventNotifier::notify`]; each event triggers one read of
+/// `GET /api/transaction/{reference}` (so a forged event costs a read and
+/// changes nothing). When no read has found a terminal status after the
+/// [`grace`](Reconciler::grace) period, the reference is polled like
+/// [`Collections::wait_until_settled`](crate::Collections::wait_until_settled)
+/// with the [`polling`](Reconciler::polling) options.
+/// [`next`](Reconciler::next) yields each reference once.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use crossborder::webhook::{Reconciler, WebhookEvent};
+/// use crossborder::Client;
+///
+/// # async fn run(client: Client) {
+/// let mut reconciler = Reconciler::new(client).grace(Duration::from_secs(120));
+/// let notifier = reconciler.notifier();
+/// // In the webhook handler (for example a `webhook::Receiver`'s), pass
+/// // every event on; the reconciler reads the truth.
+/// let on_event = move |event: WebhookEvent| {
+///     notifier.notify(&event);
+/// };
+/// # let _ = on_event;
+/// reconciler.watch("order-10045");
+/// reconciler.watch("order-10046");
+/// while let Some(done) = reconciler.next().await {
+///     match done.result {
+///         Ok(transaction) => println!("{}: {} ({:?})", done.reference, transaction.status, done.source),
+///         Err(error) => eprintln!("{}: {error}", done.reference),
+///     }
+/// }
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Reconciler {
+    client: Client,
+    grace: Duration,
+    polling: WaitOptions,
+    watched: Watched,
+    starting: Vec<(String, Arc<Notify>)>,
+    running: JoinSet<Reconciled>,
+}
+
+/// Passes events to a [`Reconciler`]; cheap to clone into a webhook
+/// handler.
+#[derive(Debug, Clone)]
+pub struct EventNotifier {
+    watched: Watched,
+}
+
+impl EventNotifier {
+    /// Tells the reconciler an event arrived for `event.reference`. Returns
+    /// `false` when that reference is not watched (or already yielded), in
+    /// which case nothing happens.
+    pub fn notify(&self, event: &WebhookEvent) -> bool {
+        let watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        match watched.get(&event.reference) {
+            Some(notify) => {
+                notify.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Reconciler {
+    /// A reconciler reading through `client`, with a grace period of
+    /// [`DEFAULT_GRACE`] and the default [`WaitOptions`] for polling.
+    pub fn new(client: Client) -> Reconciler {
+        Reconciler {
+            client,
+            grace: DEFAULT_GRACE,
+            polling: WaitOptions::default(),
+            watched: Watched::default(),
+            starting: Vec::new(),
+            running: JoinSet::new(),
+        }
+    }
+
+    /// How long to wait for an event bringing a final state before polling
+    /// (for references watched from now on).
+    pub fn grace(mut self, grace: Duration) -> Reconciler {
+        self.grace = grace;
+        self
+    }
+
+    /// How to poll once the grace period is over: intervals and the polling
+    /// deadline.
+    pub fn polling(mut self, options: WaitOptions) -> Reconciler {
+        self.polling = options;
+        self
+    }
+
+    /// The handle that passes events in.
+    pub fn notifier(&self) -> EventNotifier {
+        EventNotifier {
+            watched: Arc::clone(&self.watched),
+        }
+    }
+
+    /// Starts waiting for `reference`, now. A reference already watched is
+    /// not watched twice; one already yielded is watched again.
+    pub fn watch(&mut self, reference: impl Into<String>) {
+        let reference = reference.into();
+        let mut watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        if watched.contains_key(&reference) {
+            return;
+        }
+        let notify = Arc::new(Notify::new());
+        watched.insert(reference.clone(), Arc::clone(&notify));
+        self.starting.push((reference, notify));
+    }
+
+    /// The next reference whose final state is known, or `None` once every
+    /// watched reference has been yielded.
+    pub async fn next(&mut self) -> Option<Reconciled> {
+        for (reference, notify) in self.starting.drain(..) {
+            let client = self.client.clone();
+            let (grace, polling) = (self.grace, self.polling);
+            self.running
+                .spawn(settle(client, reference, notify, grace, polling));
+        }
+        loop {
+            match self.running.join_next().await? {
+                Ok(done) => {
+                    self.watched
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&done.reference);
+                    return Some(done);
+                }
+                // A reference's task cannot panic or be cancelled in normal
+                // operation; if it does, it is logged, not yielded.
+                Err(error) => tracing::error!(%error, "a reconciliation task ended abnormally"),
+            }
+        }
+    }
+}
+
+/// Waits for events on one reference until the grace period ends, then
+/// polls it.
+async fn settle(
+    client: Client,
+    reference: String,
+    notify: Arc<Notify>,
+    grace: Duration,
+    polling: WaitOptions,
+) -> Reconciled {
+    let sleep = tokio::time::sleep(grace);
+    tokio::pin!(sleep);
+    loop {
+        tokio::select! {
+            () = notify.notified() => {
+                match get_transaction(&client, &reference).await {
+                    Ok(transaction) if transaction.status.is_terminal() => {
+                        return Reconciled { reference, source: Source::Event, result: Ok(transaction) };
+                    }
+                    Ok(_) => {}
+                    // Polling after the grace period settles it.
+                    Err(error) => tracing::debug!(%reference, %error, "read after an event failed"),
+                }
+            }
+            () = &mut sleep => break,
+        }
+    }
+    let read = || get_transaction(&client, &reference);
+    let result = poll(polling, &reference, read, |read| read.status.is_terminal())
+        .await
+        .map_err(|end| end.into_error(|last| Error::WaitTimeout { last }));
+    Reconciled {
+        reference,
+        source: Source::Polling,
+        result,
+    }
+}

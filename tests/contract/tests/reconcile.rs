@@ -1,0 +1,136 @@
+//! `webhook::Reconciler` against the sandbox: a collection whose event
+//! arrives is settled by it, one whose event was dropped is found by
+//! polling, and each is yielded once.
+
+use std::time::Duration;
+
+use crossborder::webhook::{Receiver, Reconciler, Source, WebhookEvent};
+use crossborder::{
+    Client, CollectionRequest, Currency, Error, SimulateFundingRequest, TransactionStatus,
+    WaitOptions,
+};
+use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use tokio::net::TcpListener;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+async fn collection(client: &Client, reference: &str) -> String {
+    let request = CollectionRequest::new(reference, d("5000"), Currency::Ngn, Currency::Ngn);
+    let created = client.collections().create(&request).await.unwrap();
+    created.pay_reference.expect("a memo")
+}
+
+async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
+    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
+    client.sandbox().simulate_funding(&funding).await.unwrap();
+}
+
+fn polling() -> WaitOptions {
+    WaitOptions::default()
+        .timeout(Duration::from_secs(5))
+        .initial_interval(Duration::from_millis(5))
+        .max_interval(Duration::from_millis(20))
+}
+
+#[tokio::test]
+async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let mut reconciler = Reconciler::new(client.clone())
+        .grace(Duration::from_secs(2))
+        .polling(polling());
+
+    // A receiver that passes every event to the reconciler.
+    let notifier = reconciler.notifier();
+    let route = Receiver::new().route(move |event: WebhookEvent| {
+        let notifier = notifier.clone();
+        async move {
+            notifier.notify(&event);
+        }
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let app = axum::Router::new().route("/hooks", route);
+        let _ = axum::serve(listener, app).await;
+    });
+    client.webhooks().set_url(&url).await.unwrap();
+
+    let delivered = collection(&client, "order-delivered").await;
+    let dropped = collection(&client, "order-dropped").await;
+    reconciler.watch("order-delivered");
+    reconciler.watch("order-dropped");
+    reconciler.watch("order-delivered"); // watched once
+
+    // A partial payment's event triggers a read that is not final; the
+    // rest completes it, and its event settles the reference.
+    fund(&client, &delivered, "2000", "d-1").await;
+    fund(&client, &delivered, "3000", "d-2").await;
+    let first = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.reference, "order-delivered");
+    assert_eq!(first.source, Source::Event);
+    let transaction = first.result.unwrap();
+    assert_eq!(transaction.status, TransactionStatus::Completed);
+    assert_eq!(transaction.paid_amount, Some(d("5000")));
+
+    // The receiver goes away: the next event is lost (one attempt only).
+    server.abort();
+    let _ = server.await;
+    fund(&client, &dropped, "5000", "x-1").await;
+    let deliveries = env.sandbox.wait_for_webhook_deliveries(3, WAIT).await;
+    assert_eq!(deliveries.len(), 3);
+    assert!(deliveries[2].status.is_none(), "{:?}", deliveries[2]);
+    assert!(deliveries[2].body.contains("order-dropped"));
+
+    let second = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.reference, "order-dropped");
+    assert_eq!(second.source, Source::Polling);
+    assert_eq!(second.result.unwrap().status, TransactionStatus::Completed);
+
+    // Each reference was yielded once; nothing is left.
+    assert!(reconciler.next().await.is_none());
+    let late = WebhookEvent::parse(r#"{"reference": "order-dropped", "status": true}"#).unwrap();
+    assert!(!reconciler.notifier().notify(&late));
+}
+
+#[tokio::test]
+async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    collection(&client, "order-open").await;
+    let mut reconciler = Reconciler::new(client)
+        .grace(Duration::ZERO)
+        .polling(polling().timeout(Duration::from_millis(50)));
+    reconciler.watch("order-open");
+    reconciler.watch("order-unknown");
+    let mut outcomes = Vec::new();
+    while let Some(done) = tokio::time::timeout(WAIT, reconciler.next()).await.unwrap() {
+        assert_eq!(done.source, Source::Polling);
+        outcomes.push(done);
+    }
+    outcomes.sort_by(|a, b| a.reference.cmp(&b.reference));
+    match &outcomes[0].result {
+        Err(Error::WaitTimeout { last }) => {
+            assert_eq!(outcomes[0].reference, "order-open");
+            assert_eq!(last.status, TransactionStatus::Pending);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &outcomes[1].result {
+        Err(Error::Api {
+            status: 404,
+            message,
+            ..
+        }) => {
+            assert_eq!(message, "Transaction not found: order-unknown");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(outcomes.len(), 2);
+}
