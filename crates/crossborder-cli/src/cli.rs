@@ -189,6 +189,16 @@ pub enum BusinessCommand {
 pub enum WebhookCommand {
     /// Register (or replace) the webhook URL.
     Set { url: String },
+    /// Receive events on 127.0.0.1, verify each against the API and print it
+    /// with its classification, until Ctrl-C.
+    Listen {
+        /// Port to listen on (0 picks a free one); the route is `/webhook`.
+        #[arg(long, default_value_t = 9090)]
+        port: u16,
+        /// Also POST each event's body, unchanged, to this URL.
+        #[arg(long, value_name = "URL")]
+        forward_to: Option<String>,
+    },
 }
 
 fn currency(text: &str) -> Result<Currency, String> {

@@ -5,8 +5,8 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
-use axum::routing::post;
 use axum::Router;
+use crossborder::webhook::{Receiver, WebhookEvent};
 use crossborder::{
     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
     QuoteRequest, SimulateFundingRequest, TransactionStatus,
@@ -26,37 +26,34 @@ pub async fn run() -> Result<(), Failure> {
     )
     .await
     .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
-    let (events, mut received) = mpsc::channel::<String>(8);
+    let (events, mut received) = mpsc::channel::<WebhookEvent>(8);
     let receiver = start_receiver(events).await?;
     let result = walk(sandbox.base_url(), &receiver, &mut received).await;
     sandbox.shutdown().await;
     result
 }
 
-/// A webhook receiver on a free loopback port: each POST body goes to
-/// `events`; answers 200 at once, as the spec asks of receivers.
-async fn start_receiver(events: mpsc::Sender<String>) -> Result<String, Failure> {
+/// The SDK's webhook receiver on a free loopback port: each event goes to
+/// `events`; it answers 200 at once, as the spec asks of receivers.
+async fn start_receiver(events: mpsc::Sender<WebhookEvent>) -> Result<String, Failure> {
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
-    let app = Router::new().route(
-        "/webhook",
-        post(move |body: String| {
-            let events = events.clone();
-            async move {
-                // A full or closed channel only loses the demo's display.
-                let _ = events.try_send(body);
-                "ok"
-            }
-        }),
-    );
+    let route = Receiver::new().route(move |event: WebhookEvent| {
+        let events = events.clone();
+        async move {
+            // A full or closed channel only loses the demo's display.
+            let _ = events.try_send(event);
+        }
+    });
+    let app = Router::new().route(crate::listen::PATH, route);
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
-    Ok(format!("http://{addr}/webhook"))
+    Ok(format!("http://{addr}{}", crate::listen::PATH))
 }
 
 fn step(number: u32, title: &str) {
@@ -67,7 +64,7 @@ fn step(number: u32, title: &str) {
 async fn walk(
     base_url: &str,
     receiver: &str,
-    received: &mut mpsc::Receiver<String>,
+    received: &mut mpsc::Receiver<WebhookEvent>,
 ) -> Result<(), Failure> {
     let client = Client::builder()
         .api_key(SANDBOX_KEY)
@@ -153,14 +150,12 @@ async fn walk(
         .ok()
         .flatten()
         .ok_or_else(|| Failure::usage("no webhook arrived within 10 seconds"))?;
-    say!("   received: {event}");
-    // The webhook is unsigned: the transaction, read back, is the truth.
+    say!("   received: {}", event.raw_body());
+    // The webhook is unsigned: it is a claim until the transaction, read
+    // back from the API, confirms it (crossborder::webhook::verify).
+    let line = crate::listen::describe(&client, &event).await;
+    say!("   {line}");
     let settled = client.collections().get(reference).await?;
-    say!(
-        "   GET /api/transaction/{reference}: {} (paid {} NGN)",
-        settled.status,
-        show(settled.paid_amount.or(Some(settled.amount)))
-    );
     if settled.status != TransactionStatus::Completed {
         return Err(Failure::usage(format!(
             "the collection is {} after funding, not COMPLETED",

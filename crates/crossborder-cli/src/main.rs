@@ -14,6 +14,7 @@ macro_rules! say {
 mod cli;
 mod demo;
 mod failure;
+mod listen;
 mod payout_file;
 mod progress;
 mod render;
@@ -174,6 +175,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Webhook {
             command: WebhookCommand::Set { url },
         } => render::acknowledgement(&client(&global)?.webhooks().set_url(&url).await?),
+        Command::Webhook {
+            command: WebhookCommand::Listen { port, forward_to },
+        } => return listen::run(client(&global)?, port, forward_to).await,
         Command::SimulateFunding {
             currency,
             amount,

@@ -288,7 +288,7 @@ fn the_demo_runs_to_its_end() {
         "1. Wallet balances",
         "   5000000 NGN",
         "rate 1530.25, fee 0.5 USD, the recipient gets 153025 NGN",
-        "GET /api/transaction/demo-order-1: COMPLETED (paid 50000 NGN)",
+        "event demo-order-1: completed, paid 50000; verified: the transaction is COMPLETED",
         ": COMPLETED, 100.5 USD debited, 153025 NGN to ADAEZE OKAFOR",
         "   5050000 NGN\n   9899.5 USD\n",
         "Done. Try next",
@@ -464,5 +464,83 @@ async fn business_status_of_an_unknown_business_is_an_api_error() {
         out.stderr.starts_with("error: HTTP 404: "),
         "{}",
         out.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_listen_prints_each_event_verified() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let sandbox = sandbox().await;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
+        .env_remove("CROSSBORDER_API_KEY")
+        .args(["--api-key", KEY, "--base-url", sandbox.base_url()])
+        .args(["webhook", "listen", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    // Lines are read on a thread so the test can bound its wait.
+    let (lines, read) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_line = |what: &str| {
+        read.recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no {what} line"))
+    };
+    let first = wait_line("listening");
+    let url = first
+        .split_whitespace()
+        .find(|word| word.starts_with("http://"))
+        .unwrap()
+        .to_owned();
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/webhook"),
+        "{first}"
+    );
+
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url(sandbox.base_url())
+        .build()
+        .unwrap();
+    client.webhooks().set_url(&url).await.unwrap();
+    let collection = client
+        .collections()
+        .create(&crossborder::CollectionRequest::new(
+            "listen-1",
+            crossborder::Decimal::new(5000, 0),
+            crossborder::Currency::Ngn,
+            crossborder::Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    client
+        .sandbox()
+        .simulate_funding(&crossborder::SimulateFundingRequest::new(
+            crossborder::Currency::Ngn,
+            crossborder::Decimal::new(2000, 0),
+            collection.pay_reference.unwrap(),
+            "listen-fund-1",
+        ))
+        .await
+        .unwrap();
+    let event = loop {
+        let line = wait_line("event");
+        if line.starts_with("event ") {
+            break line;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        event,
+        "event listen-1: partially paid, paid 2000; verified: the transaction is PARTIALLY_PAID"
     );
 }
