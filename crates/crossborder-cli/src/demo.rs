@@ -194,6 +194,12 @@ async fn walk(
         say!("   {balance}");
     }
 
+    step(
+        9,
+        "A business onboarded (upload, create, director, UBO) to its decision",
+    );
+    crate::demo_kyb::onboard(&client).await?;
+
     say!();
     say!("Done. Try next (against `crossborder sandbox` in another terminal):");
     say!(

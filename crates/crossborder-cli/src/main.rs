@@ -13,6 +13,7 @@ macro_rules! say {
 
 mod cli;
 mod demo;
+mod demo_kyb;
 mod failure;
 mod listen;
 mod payout_file;

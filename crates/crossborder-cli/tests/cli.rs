@@ -291,6 +291,7 @@ fn the_demo_runs_to_its_end() {
         "event demo-order-1: completed, paid 50000; verified: the transaction is COMPLETED",
         ": COMPLETED, 100.5 USD debited, 153025 NGN to ADAEZE OKAFOR",
         "   5050000 NGN\n   9899.5 USD\n",
+        "   added Adaeze Okafor as UBO: the business is submitted for review\n   decision: APPROVED\n",
         "Done. Try next",
     ] {
         assert!(
