@@ -23,7 +23,8 @@ async fn main() -> Result<(), Error> {
             Decimal::new(100, 0),
         ))
         .await?;
-    println!("1 USD = {} NGN until {:?}", quote.rate, quote.valid_until);
+    let until = quote.expires_at.as_deref().unwrap_or("(no expiresAt)");
+    println!("1 USD = {} NGN, quote valid until {until}", quote.rate);
 
     // The destination type holds every field an NGN payout needs; the
     // quote gives the amount, the currencies and the rateKey.

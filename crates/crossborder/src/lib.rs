@@ -69,6 +69,10 @@
 //!   against `crossborder_sandbox::Sandbox` in a `#[tokio::test]`.
 //! - [`custom_http_client`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/custom_http_client.rs): your own
 //!   `reqwest::Client`, with a proxy and timeouts.
+//! - [`webhook_receiver`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/webhook_receiver.rs): a webhook receiver in
+//!   an axum application (feature `axum`), each event verified.
+//! - [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs): a collection
+//!   awaited by webhook and confirmed by polling, with a `Reconciler`.
 //!
 //! # Configuration
 //!
