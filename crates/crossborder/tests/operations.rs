@@ -1174,12 +1174,13 @@ async fn get_and_update_business() {
         },
         ..UpdateBusinessRequest::default()
     };
-    let business = client
+    let update = client
         .businesses()
         .update("biz_3M8QK2", &changes)
         .await
         .unwrap();
-    assert_eq!(business.status, BusinessStatus::Pending);
+    assert_eq!(update.business.status, BusinessStatus::Pending);
+    assert_eq!(update.under_review, ["TIN", "businessAddress", "tin"]);
 }
 
 #[tokio::test]

@@ -254,11 +254,14 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
         email: Some("kyc@lagostrading.ng".into()),
         ..UpdateBusinessRequest::default()
     };
-    let updated = client
+    let update = client
         .businesses()
         .update(&created.id, &changes)
         .await
         .unwrap();
+    // The result names what went back to review, as the record shows it.
+    assert_eq!(update.under_review, ["email"]);
+    let updated = update.business;
     assert_eq!(updated.status, BusinessStatus::Pending);
     assert_eq!(
         updated.field_statuses.get("email"),
@@ -302,7 +305,9 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
         }),
         ..UpdateBusinessRequest::default()
     };
-    let updated = client.businesses().update(&id, &changes).await.unwrap();
+    let update = client.businesses().update(&id, &changes).await.unwrap();
+    assert_eq!(update.under_review, ["businessAddress"]);
+    let updated = update.business;
     assert_eq!(updated.status, BusinessStatus::Pending);
     assert_eq!(updated.rejection_reason, None);
     assert_eq!(

@@ -8,7 +8,7 @@ use crate::execute::Operation;
 use crate::upload;
 use crate::wait::poll;
 use crate::{
-    Business, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
+    Business, BusinessUpdate, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
     UpdateBusinessRequest, UploadedDocument, WaitOptions,
 };
 
@@ -168,14 +168,19 @@ impl Businesses<'_> {
             .map_err(|end| end.into_error(|last| Error::DecisionTimeout { last }))
     }
 
-    /// Updates a business (`PATCH /api/business/{businessId}`); each field
-    /// sent is reset to `PENDING` and re-reviewed. Checked first with
-    /// [`UpdateBusinessRequest::validate`].
+    /// Updates a business (`PATCH /api/business/{businessId}`). Checked first
+    /// with [`UpdateBusinessRequest::validate`].
+    ///
+    /// Every field sent goes back to `PENDING` and is reviewed again (the
+    /// spec's PATCH row), and the business with it (ASSUMPTIONS A25): the
+    /// returned [`BusinessUpdate`] names those fields
+    /// ([`UpdateBusinessRequest::fields_under_review`]) next to the record
+    /// the service returned. Send only what changes.
     pub async fn update(
         &self,
         business_id: &str,
         changes: &UpdateBusinessRequest,
-    ) -> Result<Business> {
+    ) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
         let body = changes.to_wire()?;
@@ -189,6 +194,9 @@ impl Businesses<'_> {
                     .send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(BusinessUpdate {
+            business: response.into_inner().data.into(),
+            under_review: changes.fields_under_review()?,
+        })
     }
 }

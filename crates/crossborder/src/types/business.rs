@@ -366,6 +366,33 @@ impl UpdateBusinessRequest {
         with_unlisted(validate_business_update(&fields), self.documents.as_ref())
     }
 
+    /// The wire names of the fields this update sends, sorted: each
+    /// is reset to `PENDING` and reviewed again (the spec's PATCH row,
+    /// ASSUMPTIONS A25). Read from the body as it is serialised, so it is
+    /// exactly what goes out.
+    ///
+    /// ```
+    /// use crossborder::{BusinessDetails, UpdateBusinessRequest};
+    ///
+    /// let update = UpdateBusinessRequest {
+    ///     email: Some("ops@lagostrading.ng".into()),
+    ///     details: BusinessDetails { tin: Some("12345678-0001".into()), ..BusinessDetails::default() },
+    ///     ..UpdateBusinessRequest::default()
+    /// };
+    /// // The TIN goes out in both spellings the spec shows.
+    /// assert_eq!(update.fields_under_review().unwrap(), ["TIN", "email", "tin"]);
+    /// ```
+    pub fn fields_under_review(&self) -> Result<Vec<String>, Error> {
+        let body =
+            serde_json::to_value(self.to_wire()?).map_err(|error| Error::InvalidRequest {
+                message: format!("serialising the update: {error}"),
+            })?;
+        Ok(body
+            .as_object()
+            .map(|fields| fields.keys().cloned().collect())
+            .unwrap_or_default())
+    }
+
     pub(crate) fn to_wire(&self) -> Result<wire::UpdateBusinessRequest, Error> {
         let builder = wire::UpdateBusinessRequest::builder()
             .business_type(self.business_type)
@@ -437,6 +464,16 @@ fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
         type_: source.kind.clone(),
         name: source.name.clone(),
     }
+}
+
+/// The result of [`Businesses::update`](crate::Businesses::update): the record the service returned and
+/// the fields the update sent, each now `PENDING` and under review again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BusinessUpdate {
+    /// The business after the update.
+    pub business: Business,
+    /// The wire names of the fields sent, reset to `PENDING`.
+    pub under_review: Vec<String>,
 }
 
 /// The verification status of a business, or of one of its fields. The set

@@ -21,8 +21,8 @@ mod wallet;
 pub use ack::Acknowledgement;
 pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
 pub use business::{
-    Address, Business, BusinessDetails, BusinessStatus, CreateBusinessRequest, Documents,
-    MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
+    Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate, CreateBusinessRequest,
+    Documents, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
     UpdateBusinessRequest,
 };
 pub use collection::CollectionRequest;
