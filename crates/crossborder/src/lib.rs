@@ -154,6 +154,78 @@
 //! }
 //! ```
 //!
+//! # Onboarding a business
+//!
+//! [`Businesses::onboard`] takes the whole application: the business, its
+//! directors and UBOs, and the files their documents point at
+//! ([`onboard::file_url`]). It checks everything before the first request
+//! (every violation at once), uploads each file, creates the business,
+//! adds every person, and on a failure returns the progress to resume from,
+//! so nothing is done twice.
+//!
+//! ```no_run
+//! use crossborder::onboard::{file_url, Application, Progress};
+//! use crossborder::{
+//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
+//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+//!     ProofOfAddressType, WaitOptions,
+//! };
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = Client::from_env()?;
+//! let address = Address {
+//!     house_number: "12".into(), street: "Admiralty Way".into(), city: "Lekki".into(),
+//!     state: "Lagos".into(), zip_code: "106104".into(), subdivision: None,
+//! };
+//! let mut documents = Documents::new();
+//! for key in ["cac_document", "bank_statement", "application_letter", "cac_status_report"] {
+//!     documents.insert(key.into(), DocumentLink::new(file_url(&format!("{key}.pdf")), key));
+//! }
+//! let business = CreateBusinessRequest {
+//!     name: "Lagos Trading Ltd".into(),
+//!     business_type: BusinessType::Llc,
+//!     registration_number: "RC1234567".into(),
+//!     email: "compliance@lagostrading.ng".into(),
+//!     phone_number: "+2348012345678".into(),
+//!     nature_of_business: NatureOfBusiness { nature: "Wholesale".into(), code: "4652".into() },
+//!     business_address: address.clone(),
+//!     proof_of_address: ProofOfAddress {
+//!         url: file_url("utility_bill.pdf"),
+//!         key: "utility".into(),
+//!         kind: ProofOfAddressType::UtilityBill,
+//!     },
+//!     documents,
+//!     details: BusinessDetails::default(),
+//! };
+//! let owner = PersonRequest {
+//!     first_name: "Adaeze".into(), last_name: "Okafor".into(),
+//!     date_of_birth: "1985-04-12".into(), nationality: "NG".into(),
+//!     phone_number: "+2348031234567".into(), id_number: "A12345678".into(),
+//!     id_type: IdType::CurrentPassport, id_document_url: file_url("passport.pdf"),
+//!     address, document: DocumentLink::new(file_url("utility_bill.pdf"), "utility"),
+//!     details: PersonDetails::default(),
+//! };
+//! let mut files = std::collections::BTreeMap::new();
+//! for name in ["cac_document.pdf", "bank_statement.pdf", "application_letter.pdf",
+//!              "cac_status_report.pdf", "utility_bill.pdf", "passport.pdf"] {
+//!     files.insert(name.to_owned(), std::fs::read(name)?.into());
+//! }
+//! let application = Application {
+//!     business: Some(business), directors: vec![owner.clone()], ubos: vec![owner], files,
+//! };
+//!
+//! let onboarded = client
+//!     .businesses()
+//!     .onboard(&application, Progress::default(), |step| println!("{step:?}"))
+//!     .await?;
+//! let decided = client
+//!     .businesses()
+//!     .wait_for_decision(&onboarded.business.id, WaitOptions::default())
+//!     .await?;
+//! println!("{} is {}", decided.id, decided.status);
+//! # Ok(()) }
+//! ```
+//!
 //! # Tracing
 //!
 //! Each operation runs in a `crossborder.request` span with the fields
@@ -183,6 +255,7 @@ mod client;
 mod config;
 mod error;
 mod execute;
+pub mod onboard;
 mod resources;
 mod retry;
 mod types;

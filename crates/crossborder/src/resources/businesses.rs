@@ -5,6 +5,7 @@ use crossborder_core::kyb::PersonRole as CorePersonRole;
 
 use crate::error::{violation, Error};
 use crate::execute::Operation;
+use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
 use crate::upload;
 use crate::wait::poll;
 use crate::{
@@ -198,5 +199,59 @@ impl Businesses<'_> {
             business: response.into_inner().data.into(),
             under_review: changes.fields_under_review()?,
         })
+    }
+
+    /// Onboards a business in one call: checks the whole application
+    /// ([`Application::validate`]: files, business, every director and UBO,
+    /// every violation at once) before the first request, then uploads each
+    /// file, creates the business with the links in place of its
+    /// [`file_url`](crate::onboard::file_url)s, adds every director and UBO
+    /// (submission then happens by itself), and returns the business and
+    /// every link. `on_step` hears each step as it happens.
+    ///
+    /// A failure part-way returns [`OnboardingError`] with the
+    /// [`Progress`] made: pass it back and the run goes on where it stopped,
+    /// so a retry never uploads a file it has a link for, never creates a
+    /// second business, and never adds a person twice. A step whose answer
+    /// was lost (a timeout after the service acted) is not in the progress:
+    /// a repeated create is refused by the service (409 for the same
+    /// registration number), and a repeated upload only stores a second copy.
+    ///
+    /// ```no_run
+    /// # async fn run(client: crossborder::Client, business: crossborder::CreateBusinessRequest,
+    /// #              director: crossborder::PersonRequest, ubo: crossborder::PersonRequest)
+    /// #              -> Result<(), Box<dyn std::error::Error>> {
+    /// use crossborder::onboard::{Application, Progress};
+    ///
+    /// let application = Application {
+    ///     business: Some(business), // document URLs may be file_url("cac.pdf")
+    ///     directors: vec![director],
+    ///     ubos: vec![ubo],
+    ///     files: [("cac.pdf".to_owned(), std::fs::read("cac.pdf")?.into())].into(),
+    /// };
+    /// let mut progress = Progress::default();
+    /// let onboarded = loop {
+    ///     match client.businesses().onboard(&application, progress, |step| println!("{step:?}")).await {
+    ///         Ok(onboarded) => break onboarded,
+    ///         // An invalid application sent nothing: fix it first.
+    ///         Err(stopped) if stopped.error.violations().is_some() => return Err(stopped.into()),
+    ///         // Otherwise go on where it stopped (wait, and give up at some point).
+    ///         Err(stopped) => progress = stopped.progress,
+    ///     }
+    /// };
+    /// println!("business {} is {}", onboarded.business.id, onboarded.business.status);
+    /// # Ok(()) }
+    /// ```
+    pub async fn onboard(
+        &self,
+        application: &Application,
+        progress: Progress,
+        mut on_step: impl FnMut(Step<'_>) + Send,
+    ) -> std::result::Result<Onboarded, OnboardingError> {
+        let mut progress = progress;
+        match crate::onboard::run(self.client, application, &mut progress, &mut on_step).await {
+            Ok(onboarded) => Ok(onboarded),
+            Err(error) => Err(OnboardingError { error, progress }),
+        }
     }
 }
