@@ -1337,3 +1337,47 @@ async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
     );
     assert_eq!(body["documents"].as_object().unwrap().len(), 5);
 }
+
+/// The file is judged by its content and size before any byte is sent: a
+/// file over 20,000,000 bytes and text named `.pdf` are refused, PNG bytes
+/// named `.pdf` are uploaded (as PNG).
+#[tokio::test]
+async fn upload_checks_size_and_content_not_the_name() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/upload-document"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"message": "ok", "data": {"link": "https://files.example/doc.png"}, "error": false}),
+        ))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let mut too_big = b"%PDF-1.4\n".to_vec();
+    too_big.resize(20_000_001, b' ');
+    for (bytes, message) in [
+        (too_big, "file: File is larger than 20 MB (20000000 bytes)"),
+        (
+            b"just some text".to_vec(),
+            "file: Unsupported file type: only JPEG, PNG and PDF are accepted",
+        ),
+    ] {
+        let error = client
+            .businesses()
+            .upload_document(bytes, "statement.pdf")
+            .await
+            .unwrap_err();
+        assert_eq!(error.violations().unwrap().to_string(), message);
+    }
+    assert!(server.received_requests().await.unwrap().is_empty());
+
+    let png = b"\x89PNG\r\n\x1a\n0000".to_vec();
+    let uploaded = client
+        .businesses()
+        .upload_document(png, "statement.pdf")
+        .await
+        .unwrap();
+    assert_eq!(uploaded.link, "https://files.example/doc.png");
+    let requests = server.received_requests().await.unwrap();
+    let body = String::from_utf8_lossy(&requests[0].body);
+    assert!(body.contains("Content-Type: image/png"), "{body}");
+}
