@@ -183,6 +183,15 @@ pub enum BusinessCommand {
     },
     /// A business's verification status, and the reason when rejected.
     Status { business_id: String },
+    /// Create a business from the API's JSON body (a file or `-`), checked first.
+    Create { file: PathBuf },
+    /// Add a director from the API's JSON body, checked first.
+    AddDirector { business_id: String, file: PathBuf },
+    /// Add a UBO from the API's JSON body, checked first.
+    AddUbo { business_id: String, file: PathBuf },
+    /// Update a business from the API's JSON body (only what changes); every
+    /// field sent goes back to review.
+    Update { business_id: String, file: PathBuf },
 }
 
 #[derive(Debug, Subcommand)]

@@ -154,6 +154,56 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Business {
             command: BusinessCommand::Status { business_id },
         } => render::business(&client(&global)?.businesses().get(&business_id).await?),
+        Command::Business {
+            command: BusinessCommand::Create { file },
+        } => {
+            let body = payout_file::read_json(&file)?;
+            render::business(&client(&global)?.businesses().create_json(&body).await?)
+        }
+        Command::Business {
+            command: BusinessCommand::AddDirector { business_id, file },
+        } => {
+            let body = payout_file::read_json(&file)?;
+            let businesses = client(&global)?;
+            render::person(
+                &businesses
+                    .businesses()
+                    .add_director_json(&business_id, &body)
+                    .await?,
+            )
+        }
+        Command::Business {
+            command: BusinessCommand::AddUbo { business_id, file },
+        } => {
+            let body = payout_file::read_json(&file)?;
+            let businesses = client(&global)?;
+            render::person(
+                &businesses
+                    .businesses()
+                    .add_ubo_json(&business_id, &body)
+                    .await?,
+            )
+        }
+        Command::Business {
+            command: BusinessCommand::Update { business_id, file },
+        } => {
+            let body = payout_file::read_json(&file)?;
+            let update = client(&global)?
+                .businesses()
+                .update_json(&business_id, &body)
+                .await?;
+            let mut output = render::business(&update.business);
+            output
+                .rows
+                .push(("under review".to_owned(), update.under_review.join(", ")));
+            if let serde_json::Value::Object(object) = &mut output.json {
+                object.insert(
+                    "underReview".to_owned(),
+                    serde_json::json!(update.under_review),
+                );
+            }
+            output
+        }
         Command::Banks { from, to } => {
             render::banks(&client(&global)?.banks().list(from, to).await?)
         }

@@ -3,8 +3,8 @@
 //! exact decimal string so that no JSON reader rounds it.
 
 use crossborder::{
-    Acknowledgement, Balance, Bank, Business, Decimal, PayoutReceipt, Quote, ResolvedAccount,
-    Transaction, UploadedDocument,
+    Acknowledgement, Balance, Bank, Business, Decimal, PayoutReceipt, Person, PersonRole, Quote,
+    ResolvedAccount, Transaction, UploadedDocument,
 };
 use serde_json::{json, Map, Value};
 
@@ -212,4 +212,32 @@ pub fn business(business: &Business) -> Output {
             .push((format!("  {field}"), status.as_str().to_owned()));
     }
     output
+}
+
+pub fn person(person: &Person) -> Output {
+    let role = match &person.role {
+        PersonRole::Director => "DIRECTOR".to_owned(),
+        PersonRole::Ubo => "UBO".to_owned(),
+        PersonRole::Unknown(other) => other.clone(),
+    };
+    Output::fields(vec![
+        ("id", "id", text(&person.id)),
+        ("business", "businessId", text(&person.business_id)),
+        ("role", "role", Some(role)),
+        ("first name", "firstName", person.first_name.clone()),
+        ("last name", "lastName", person.last_name.clone()),
+        (
+            "business status",
+            "businessStatus",
+            person
+                .business_status
+                .as_ref()
+                .map(|s| s.as_str().to_owned()),
+        ),
+        (
+            "submitted",
+            "submitted",
+            person.submitted.map(|s| s.to_string()),
+        ),
+    ])
 }

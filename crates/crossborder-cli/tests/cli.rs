@@ -545,3 +545,59 @@ async fn webhook_listen_prints_each_event_verified() {
         "event listen-1: partially paid, paid 2000; verified: the transaction is PARTIALLY_PAID"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_business_is_onboarded_from_json_files() {
+    let sandbox = sandbox().await;
+    let json_of = |out: &Run| serde_json::from_str::<Value>(&out.stdout).unwrap_or(Value::Null);
+
+    let mut create = with_stdin(at(sandbox.base_url()), &business_body().to_string());
+    create.args(["business", "create", "-", "--json"]);
+    let out = run(create).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let created = json_of(&out);
+    assert_eq!(created["status"], "PENDING");
+    let id = created["id"].as_str().unwrap().to_owned();
+
+    let person = json!({"firstName": "Adaeze", "lastName": "Okafor", "dateOfBirth": "1985-04-12",
+        "nationality": "NG", "phoneNumber": "+2348031234567", "idNumber": "A12345678",
+        "idType": "currentPassport", "idDocumentUrl": "https://files.example/passport.pdf",
+        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
+                    "state": "Lagos", "zipCode": "101233"},
+        "document": {"url": "https://files.example/utility.pdf", "key": "utility"}});
+    let mut bad_person = person.clone();
+    bad_person["nationality"] = json!("Nigeria");
+    let mut refused = with_stdin(at(sandbox.base_url()), &bad_person.to_string());
+    refused.args(["business", "add-director", &id, "-"]);
+    let out = run(refused).await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: invalid request (1 violation); nothing was sent\n  \
+         nationality: must be an ISO 3166-1 alpha-2 country code, such as NG\n"
+    );
+
+    for (command, role) in [("add-director", "DIRECTOR"), ("add-ubo", "UBO")] {
+        let mut add = with_stdin(at(sandbox.base_url()), &person.to_string());
+        add.args(["business", command, &id, "-", "--json"]);
+        let out = run(add).await;
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(json_of(&out)["role"], role);
+    }
+
+    let mut status = at(sandbox.base_url());
+    status.args(["business", "status", &id, "--json"]);
+    let out = run(status).await;
+    assert_eq!(json_of(&out)["status"], "APPROVED", "{}", out.stdout);
+
+    let mut update = with_stdin(
+        at(sandbox.base_url()),
+        &json!({"email": "kyc@lagostrading.ng"}).to_string(),
+    );
+    update.args(["business", "update", &id, "-", "--json"]);
+    let out = run(update).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let updated = json_of(&out);
+    assert_eq!(updated["status"], "PENDING");
+    assert_eq!(updated["underReview"], json!(["email"]));
+}

@@ -6,9 +6,10 @@
 use std::collections::BTreeMap;
 
 use crossborder_core::kyb::{
-    normalise_document_key, validate_business_create, validate_business_update, BusinessFields,
+    normalise_document_key, validate_business_create, validate_business_update, validate_person,
+    BusinessFields, PersonFields, PersonRole,
 };
-use crossborder_core::FieldReader;
+use crossborder_core::{FieldReader, Rule, Violation, Violations};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -63,53 +64,11 @@ pub struct FieldMessage {
 /// assert_eq!(verdict.documents["selfie"], None);
 /// ```
 pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessVerdict {
-    let Some(object) = body.as_object() else {
-        return BusinessVerdict {
-            valid: false,
-            violations: vec![FieldMessage {
-                field: "body".to_owned(),
-                message: "must be a JSON object".to_owned(),
-            }],
-            documents: BTreeMap::new(),
-        };
-    };
-    let mut reader = JsonReader {
-        current: object,
-        path: Vec::new(),
-        wrong: Vec::new(),
-    };
-    let fields = BusinessFields::read(&mut reader);
-    let rules = match kind {
-        BusinessRequestKind::Create => validate_business_create(&fields),
-        BusinessRequestKind::Update => validate_business_update(&fields),
-    };
-    let mut violations: Vec<FieldMessage> = reader
-        .wrong
-        .iter()
-        .map(|(field, message)| FieldMessage {
-            field: field.clone(),
-            message: (*message).to_owned(),
-        })
-        .collect();
-    // A wrong-typed field is reported once, as a type error: nothing on it
-    // or inside it is reported again.
-    let typed: Vec<String> = violations.iter().map(|v| v.field.clone()).collect();
-    if let Err(found) = rules {
-        violations.extend(
-            found
-                .into_iter()
-                .filter(|v| {
-                    !typed
-                        .iter()
-                        .any(|t| v.field == *t || v.field.starts_with(&format!("{t}.")))
-                })
-                .map(|v| FieldMessage {
-                    field: v.field.into_owned(),
-                    message: v.message,
-                }),
-        );
-    }
-    let documents = object
+    let violations = business_violations(body, kind)
+        .err()
+        .map(Violations::into_vec)
+        .unwrap_or_default();
+    let documents = body
         .get(BusinessFields::DOCUMENTS)
         .and_then(Value::as_object)
         .map(|map| {
@@ -125,9 +84,69 @@ pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessV
         .unwrap_or_default();
     BusinessVerdict {
         valid: violations.is_empty(),
-        violations,
+        violations: violations
+            .into_iter()
+            .map(|v| FieldMessage {
+                field: v.field.into_owned(),
+                message: v.message,
+            })
+            .collect(),
         documents,
     }
+}
+
+/// Every violation of a business request in wire JSON: type errors first,
+/// then the KYB rules, each field once.
+pub(crate) fn business_violations(
+    body: &Value,
+    kind: BusinessRequestKind,
+) -> Result<(), Violations> {
+    read_and_check(body, |reader| {
+        let fields = BusinessFields::read(reader);
+        match kind {
+            BusinessRequestKind::Create => validate_business_create(&fields),
+            BusinessRequestKind::Update => validate_business_update(&fields),
+        }
+    })
+}
+
+/// Every violation of a director or UBO in wire JSON, as
+/// [`business_violations`] does for a business.
+pub(crate) fn person_violations(body: &Value, role: PersonRole) -> Result<(), Violations> {
+    read_and_check(body, |reader| {
+        validate_person(&PersonFields::read(reader), role)
+    })
+}
+
+fn read_and_check(
+    body: &Value,
+    check: impl for<'r, 'a> FnOnce(&'r mut JsonReader<'a>) -> Result<(), Violations>,
+) -> Result<(), Violations> {
+    let Some(object) = body.as_object() else {
+        return Err(Violation::new("body", Rule::InvalidFormat, "must be a JSON object").into());
+    };
+    let mut reader = JsonReader {
+        current: object,
+        path: Vec::new(),
+        wrong: Vec::new(),
+    };
+    let rules = check(&mut reader);
+    let mut all: Vec<Violation> = reader
+        .wrong
+        .iter()
+        .map(|(field, message)| Violation::new(field.clone(), Rule::InvalidFormat, *message))
+        .collect();
+    // A wrong-typed field is reported once, as a type error: nothing on it
+    // or inside it is reported again.
+    let typed: Vec<String> = all.iter().map(|v| v.field.to_string()).collect();
+    if let Err(found) = rules {
+        all.extend(found.into_iter().filter(|v| {
+            !typed
+                .iter()
+                .any(|t| v.field == t.as_str() || v.field.starts_with(&format!("{t}.")))
+        }));
+    }
+    Violations::from_vec(all).map_or(Ok(()), Err)
 }
 
 /// Reads a JSON object for the generated views, recording each field of

@@ -3,14 +3,19 @@
 use bytes::Bytes;
 use crossborder_core::kyb::PersonRole as CorePersonRole;
 
+use crossborder_api::types as wire;
+use crossborder_core::kyb::canonical_document_key;
+use serde_json::Value;
+
+use crate::business_check::{business_violations, person_violations};
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
 use crate::upload;
 use crate::wait::poll;
 use crate::{
-    Business, BusinessUpdate, Client, CreateBusinessRequest, Person, PersonRequest, Result, Rule,
-    UpdateBusinessRequest, UploadedDocument, WaitOptions,
+    Business, BusinessRequestKind, BusinessUpdate, Client, CreateBusinessRequest, Person,
+    PersonRequest, Result, Rule, UpdateBusinessRequest, UploadedDocument, WaitOptions,
 };
 
 /// Sub-business onboarding (KYB). Obtained with [`Client::businesses`].
@@ -65,7 +70,22 @@ impl Businesses<'_> {
     /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
     pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
         request.validate().map_err(Error::Validation)?;
-        let body = request.to_wire()?;
+        self.send_create(request.to_wire()?).await
+    }
+
+    /// Creates a business from the API's own JSON body (a file, a form your
+    /// service received), checked with the same rules as
+    /// [`create`](Businesses::create) plus the JSON type of each field (see
+    /// [`check_business_json`](crate::check_business_json)); document keys
+    /// are sent in their canonical form, as `create` sends them.
+    pub async fn create_json(&self, body: &Value) -> Result<Business> {
+        business_violations(body, BusinessRequestKind::Create).map_err(Error::Validation)?;
+        let mut wire: wire::CreateBusinessRequest = from_json(body)?;
+        wire.documents = canonical_documents(wire.documents);
+        self.send_create(wire).await
+    }
+
+    async fn send_create(&self, body: wire::CreateBusinessRequest) -> Result<Business> {
         let api = self.client.api();
         let response = self
             .client
@@ -84,18 +104,8 @@ impl Businesses<'_> {
         person
             .validate(CorePersonRole::Director)
             .map_err(Error::Validation)?;
-        let body = person.to_wire();
-        let api = self.client.api();
-        let response = self
-            .client
-            .send(Operation::write("addDirector", "POST"), || {
-                api.add_director()
-                    .business_id(business_id)
-                    .body(body.clone())
-                    .send()
-            })
-            .await?;
-        Ok(response.into_inner().data.into())
+        self.send_person(business_id, CorePersonRole::Director, person.to_wire())
+            .await
     }
 
     /// Adds an ultimate beneficial owner (`POST /api/business/{businessId}/ubo`).
@@ -106,18 +116,8 @@ impl Businesses<'_> {
         person
             .validate(CorePersonRole::Ubo)
             .map_err(Error::Validation)?;
-        let body = person.to_wire();
-        let api = self.client.api();
-        let response = self
-            .client
-            .send(Operation::write("addUbo", "POST"), || {
-                api.add_ubo()
-                    .business_id(business_id)
-                    .body(body.clone())
-                    .send()
-            })
-            .await?;
-        Ok(response.into_inner().data.into())
+        self.send_person(business_id, CorePersonRole::Ubo, person.to_wire())
+            .await
     }
 
     /// The business and its verification status, with the rejection reason
@@ -184,7 +184,97 @@ impl Businesses<'_> {
     ) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
-        let body = changes.to_wire()?;
+        let business = self.send_update(business_id, changes.to_wire()?).await?;
+        Ok(BusinessUpdate {
+            business,
+            under_review: changes.fields_under_review()?,
+        })
+    }
+
+    /// Updates a business from the API's own JSON body, checked as
+    /// [`update`](Businesses::update) checks its request (plus JSON types);
+    /// the fields under review are the body's keys.
+    pub async fn update_json(&self, business_id: &str, body: &Value) -> Result<BusinessUpdate> {
+        check_id(business_id)?;
+        business_violations(body, BusinessRequestKind::Update).map_err(Error::Validation)?;
+        let mut wire: wire::UpdateBusinessRequest = from_json(body)?;
+        wire.documents = wire.documents.map(canonical_documents);
+        let under_review = serde_json::to_value(&wire)
+            .ok()
+            .and_then(|sent| {
+                sent.as_object()
+                    .map(|fields| fields.keys().cloned().collect())
+            })
+            .unwrap_or_default();
+        let business = self.send_update(business_id, wire).await?;
+        Ok(BusinessUpdate {
+            business,
+            under_review,
+        })
+    }
+
+    /// Adds a director from the API's own JSON body, checked with the same
+    /// rules as [`add_director`](Businesses::add_director) (plus JSON types).
+    pub async fn add_director_json(&self, business_id: &str, body: &Value) -> Result<Person> {
+        self.add_person_json(business_id, CorePersonRole::Director, body)
+            .await
+    }
+
+    /// Adds a UBO from the API's own JSON body, checked with the same rules
+    /// as [`add_ubo`](Businesses::add_ubo) (plus JSON types).
+    pub async fn add_ubo_json(&self, business_id: &str, body: &Value) -> Result<Person> {
+        self.add_person_json(business_id, CorePersonRole::Ubo, body)
+            .await
+    }
+
+    async fn add_person_json(
+        &self,
+        business_id: &str,
+        role: CorePersonRole,
+        body: &Value,
+    ) -> Result<Person> {
+        check_id(business_id)?;
+        person_violations(body, role).map_err(Error::Validation)?;
+        self.send_person(business_id, role, from_json(body)?).await
+    }
+
+    async fn send_person(
+        &self,
+        business_id: &str,
+        role: CorePersonRole,
+        body: wire::PersonRequest,
+    ) -> Result<Person> {
+        let api = self.client.api();
+        let response = match role {
+            CorePersonRole::Director => {
+                self.client
+                    .send(Operation::write("addDirector", "POST"), || {
+                        api.add_director()
+                            .business_id(business_id)
+                            .body(body.clone())
+                            .send()
+                    })
+                    .await?
+            }
+            CorePersonRole::Ubo => {
+                self.client
+                    .send(Operation::write("addUbo", "POST"), || {
+                        api.add_ubo()
+                            .business_id(business_id)
+                            .body(body.clone())
+                            .send()
+                    })
+                    .await?
+            }
+        };
+        Ok(response.into_inner().data.into())
+    }
+
+    async fn send_update(
+        &self,
+        business_id: &str,
+        body: wire::UpdateBusinessRequest,
+    ) -> Result<Business> {
         let api = self.client.api();
         let response = self
             .client
@@ -195,10 +285,7 @@ impl Businesses<'_> {
                     .send()
             })
             .await?;
-        Ok(BusinessUpdate {
-            business: response.into_inner().data.into(),
-            under_review: changes.fields_under_review()?,
-        })
+        Ok(response.into_inner().data.into())
     }
 
     /// Onboards a business in one call: checks the whole application
@@ -254,4 +341,26 @@ impl Businesses<'_> {
             Err(error) => Err(OnboardingError { error, progress }),
         }
     }
+}
+
+/// A body the rules accepted, as the generated request type.
+fn from_json<T: serde::de::DeserializeOwned>(body: &Value) -> Result<T> {
+    serde_json::from_value(body.clone()).map_err(|error| Error::InvalidRequest {
+        message: format!("the body does not match the API's schema: {error}"),
+    })
+}
+
+/// The documents map with each key in the form the service knows
+/// ([`canonical_document_key`]); unknown keys were refused already.
+fn canonical_documents(documents: wire::Documents) -> wire::Documents {
+    wire::Documents(
+        documents
+            .0
+            .into_iter()
+            .map(|(key, link)| match canonical_document_key(&key) {
+                Ok(canonical) => (canonical.to_owned(), link),
+                Err(_) => (key, link),
+            })
+            .collect(),
+    )
 }
