@@ -15,6 +15,7 @@ mod cli;
 mod demo;
 mod demo_kyb;
 mod failure;
+mod input;
 mod listen;
 mod payout_file;
 mod progress;
@@ -157,37 +158,19 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Business {
             command: BusinessCommand::Create { file },
         } => {
-            let body = payout_file::read_json(&file)?;
+            let body = input::read_json(&file)?;
             render::business(&client(&global)?.businesses().create_json(&body).await?)
         }
         Command::Business {
             command: BusinessCommand::AddDirector { business_id, file },
-        } => {
-            let body = payout_file::read_json(&file)?;
-            let businesses = client(&global)?;
-            render::person(
-                &businesses
-                    .businesses()
-                    .add_director_json(&business_id, &body)
-                    .await?,
-            )
-        }
+        } => add_person(&global, &business_id, &file, Role::Director).await?,
         Command::Business {
             command: BusinessCommand::AddUbo { business_id, file },
-        } => {
-            let body = payout_file::read_json(&file)?;
-            let businesses = client(&global)?;
-            render::person(
-                &businesses
-                    .businesses()
-                    .add_ubo_json(&business_id, &body)
-                    .await?,
-            )
-        }
+        } => add_person(&global, &business_id, &file, Role::Ubo).await?,
         Command::Business {
             command: BusinessCommand::Update { business_id, file },
         } => {
-            let body = payout_file::read_json(&file)?;
+            let body = input::read_json(&file)?;
             let update = client(&global)?
                 .businesses()
                 .update_json(&business_id, &body)
@@ -258,7 +241,7 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
             "give the payout as --body FILE (the API's JSON body; `-` reads stdin)",
         ));
     };
-    let json = payout_file::read_json(&path)?;
+    let json = input::read_json(&path)?;
     let (batch, checked) = payout_file::check_all(&json);
     let valid = checked.iter().all(|c| c.request.is_ok());
     if args.dry_run {
@@ -313,7 +296,7 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
     } else {
         BusinessRequestKind::Create
     };
-    let json = payout_file::read_json(file)?;
+    let json = input::read_json(file)?;
     let (batch, verdicts) = match &json {
         serde_json::Value::Array(items) => (
             true,
@@ -369,4 +352,26 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
             code: failure::USAGE,
         })
     }
+}
+
+/// Which person `add_person` adds.
+enum Role {
+    Director,
+    Ubo,
+}
+
+async fn add_person(
+    global: &Global,
+    business_id: &str,
+    file: &std::path::Path,
+    role: Role,
+) -> Result<render::Output, Failure> {
+    let body = input::read_json(file)?;
+    let client = client(global)?;
+    let businesses = client.businesses();
+    let person = match role {
+        Role::Director => businesses.add_director_json(business_id, &body).await?,
+        Role::Ubo => businesses.add_ubo_json(business_id, &body).await?,
+    };
+    Ok(render::person(&person))
 }

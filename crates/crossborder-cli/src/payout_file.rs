@@ -3,39 +3,10 @@
 //! SDK's rules before anything is sent; a batch with any invalid element
 //! sends nothing.
 
-use std::collections::BTreeMap;
-use std::io::Read;
-use std::path::Path;
-
 use crossborder::rules::payout::PayoutFields;
 use crossborder::{PayoutRequest, Rule, Violation, Violations};
 use serde_json::{json, Value};
-
-use crate::failure::Failure;
-
-/// Reads `path` (`-` is stdin) as JSON.
-pub fn read_json(path: &Path) -> Result<Value, Failure> {
-    let text = if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Failure::usage(format!("cannot read stdin: {e}")))?;
-        text
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?
-    };
-    serde_json::from_str(&text).map_err(|e| {
-        Failure::usage(format!(
-            "{} is not JSON: {e}",
-            if path == Path::new("-") {
-                "stdin".to_owned()
-            } else {
-                path.display().to_string()
-            }
-        ))
-    })
-}
+use std::collections::BTreeMap;
 
 /// The verdict on one payout body.
 pub struct Checked {
