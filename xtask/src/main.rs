@@ -13,7 +13,8 @@
 //!   every performance figure against its anchor or limit (writes
 //!   `target/bench/summary.json`).
 //! * `cargo xtask msrv` checks that every dependency shipped with the
-//!   workspace's crates supports the declared `rust-version`.
+//!   workspace's crates supports the declared `rust-version`, and compiles
+//!   the shipped crates with that toolchain (installed by rustup).
 
 mod bench;
 mod codegen;
@@ -61,7 +62,8 @@ enum Command {
         #[arg(last = true, value_name = "ARGS")]
         extra: Vec<String>,
     },
-    /// Check that every shipped dependency supports the declared rust-version.
+    /// Check that every shipped dependency supports the declared rust-version,
+    /// and compile the shipped crates with that toolchain (installed by rustup).
     Msrv,
     /// Every performance figure, each against its anchor or limit, measured
     /// in one run; writes target/bench/summary.json.
