@@ -25,19 +25,12 @@ use rust_decimal::Decimal;
 use crate::auth::Caller;
 use crate::body::{wire_fields, Body};
 use crate::error::ApiError;
-use crate::idempotency::IdempotentRequest;
 use crate::params::PathParams;
 use crate::rates::converted_amount;
 use crate::records::CollectionRecord;
 use crate::state::AppState;
-use crate::transaction::{Instruction, TransactionKind, TransactionRecord, TransactionStatus};
+use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
 
-/// The account payers of fiat collections pay into.
-pub const COLLECTION_ACCOUNT_NUMBER: &str = "9930001234";
-/// The name of that account.
-pub const COLLECTION_ACCOUNT_NAME: &str = "Crossborder Collections";
-/// The bank of that account.
-pub const COLLECTION_BANK_NAME: &str = "Sandbox Bank";
 /// The network of a crypto collection when the request names none.
 pub const DEFAULT_NETWORK: &str = "ethereum";
 
@@ -66,11 +59,10 @@ pub(crate) async fn initiate_payment(
     let mut account = caller.account();
     if let Some(existing) = account.collections.get(&reference) {
         return existing
-            .request
             .replay(&fields, || {
                 format!("paymentReference already used: {reference}")
             })
-            .map(Json);
+            .map(|data| Json(created(data)));
     }
     if account.payouts.contains_key(&reference) {
         return Err(ApiError::conflict(format!(
@@ -93,31 +85,13 @@ pub(crate) async fn initiate_payment(
             break candidate;
         }
     };
-    let valid_until = now + state.config().instruction_ttl;
-    let (address, network, instruction) = if from.is_crypto() {
+    let (address, network) = if from.is_crypto() {
         let network = network
             .filter(|network| !network.trim().is_empty())
             .unwrap_or_else(|| DEFAULT_NETWORK.to_owned());
-        let address = format!("0x{}", state.ids().hex(40));
-        let instruction = Instruction {
-            narration: format!("Send {amount} {from} on {network} to {address} with memo {memo}"),
-            account_number: address.clone(),
-            account_name: COLLECTION_ACCOUNT_NAME.to_owned(),
-            bank_name: network.clone(),
-            amount_to_transfer: amount,
-            valid_until,
-        };
-        (Some(address), Some(network), instruction)
+        (Some(format!("0x{}", state.ids().hex(40))), Some(network))
     } else {
-        let instruction = Instruction {
-            narration: format!("Use {memo} as the transfer narration"),
-            account_number: COLLECTION_ACCOUNT_NUMBER.to_owned(),
-            account_name: COLLECTION_ACCOUNT_NAME.to_owned(),
-            bank_name: COLLECTION_BANK_NAME.to_owned(),
-            amount_to_transfer: amount,
-            valid_until,
-        };
-        (None, None, instruction)
+        (None, None)
     };
 
     let record = TransactionRecord {
@@ -137,22 +111,27 @@ pub(crate) async fn initiate_payment(
         to,
         address,
         network,
-        instructions: vec![instruction],
+        instruction_valid_until: Some(now + state.config().instruction_ttl),
     };
-    let response = TransactionResponse {
-        message: "Payment initiated successfully".to_owned(),
-        data: record.to_wire(),
-        error: Some(false),
-    };
+    let response = created(record.to_wire());
     account.memos.insert(memo, reference.clone());
     account.collections.insert(
         reference,
         CollectionRecord {
-            request: IdempotentRequest::new(fields, response.clone()),
+            request: fields,
             transaction: record,
         },
     );
     Ok(Json(response))
+}
+
+/// The answer to creating a collection.
+fn created(data: crossborder_api::types::Transaction) -> TransactionResponse {
+    TransactionResponse {
+        message: "Payment initiated successfully".to_owned(),
+        data,
+        error: Some(false),
+    }
 }
 
 /// `GET /api/transaction/{paymentReference}`: a collection by its

@@ -67,9 +67,7 @@ mod wire;
 
 pub use business_record::REJECTION_REASON;
 pub use clock::Clock;
-pub use collection::{
-    COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME, DEFAULT_NETWORK,
-};
+pub use collection::DEFAULT_NETWORK;
 pub use config::{
     default_starting_balances, parse_keys_file, ApiKeySpec, Environment, KeyError, KeysFileError,
     SandboxConfig, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
@@ -79,4 +77,5 @@ pub use crossborder_core::Currency;
 pub use request_log::{mask_key, RequestLine, RequestLog};
 pub use rust_decimal::Decimal;
 pub use server::{Sandbox, SandboxHandle, StartError};
+pub use transaction::{COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME};
 pub use webhook_sender::{WebhookDelivery, MAX_WEBHOOK_DELIVERIES};

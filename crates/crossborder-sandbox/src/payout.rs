@@ -132,7 +132,7 @@ pub(crate) async fn create_payout(
         to: payout.to,
         address: view.address.map(str::to_owned),
         network: view.network.or(view.to_network).map(str::to_owned),
-        instructions: Vec::new(),
+        instruction_valid_until: None,
     };
     account.payouts.insert(
         session_id,

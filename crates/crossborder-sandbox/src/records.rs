@@ -2,9 +2,10 @@
 //! and first response (replayed for an identical repeat) and the
 //! transaction that tracks it.
 
-use crossborder_api::types::{PayoutResponse, TransactionResponse};
+use crossborder_api::types::{PayoutResponse, Transaction};
 
-use crate::idempotency::IdempotentRequest;
+use crate::error::ApiError;
+use crate::idempotency::{IdempotentRequest, WireFields};
 use crate::transaction::TransactionRecord;
 
 /// A payout as remembered for idempotency and tracking.
@@ -18,11 +19,31 @@ pub(crate) struct PayoutRecord {
 }
 
 /// A collection as remembered for idempotency and tracking.
+///
+/// Its first response is not stored: it is the transaction as created
+/// ([`TransactionRecord::as_created`]), rebuilt for a repeat, which keeps a
+/// stored collection small.
 #[derive(Debug, Clone)]
 pub(crate) struct CollectionRecord {
-    /// The request and its first response, replayed for an identical repeat.
-    pub(crate) request: IdempotentRequest<TransactionResponse>,
+    /// The creation's fields as sent, to tell a repeat from a conflict.
+    pub(crate) request: WireFields,
     /// The transaction read by `GET /api/transaction/{paymentReference}`
     /// and paid by simulated fundings.
     pub(crate) transaction: TransactionRecord,
+}
+
+impl CollectionRecord {
+    /// The transaction as first answered when `request` repeats the
+    /// creation; otherwise 409 with the message `conflict` gives.
+    pub(crate) fn replay(
+        &self,
+        request: &WireFields,
+        conflict: impl FnOnce() -> String,
+    ) -> Result<Transaction, ApiError> {
+        if self.request == *request {
+            Ok(self.transaction.as_created().to_wire())
+        } else {
+            Err(ApiError::conflict(conflict()))
+        }
+    }
 }

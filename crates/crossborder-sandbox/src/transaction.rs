@@ -60,16 +60,12 @@ impl TransactionStatus {
     }
 }
 
-/// How a payer pays a collection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Instruction {
-    pub(crate) narration: String,
-    pub(crate) account_number: String,
-    pub(crate) account_name: String,
-    pub(crate) bank_name: String,
-    pub(crate) amount_to_transfer: Decimal,
-    pub(crate) valid_until: SystemTime,
-}
+/// The account payers of fiat collections pay into.
+pub const COLLECTION_ACCOUNT_NUMBER: &str = "9930001234";
+/// The name of that account.
+pub const COLLECTION_ACCOUNT_NAME: &str = "Crossborder Collections";
+/// The bank of that account.
+pub const COLLECTION_BANK_NAME: &str = "Sandbox Bank";
 
 /// A collection or a payout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +89,11 @@ pub(crate) struct TransactionRecord {
     pub(crate) to: Currency,
     pub(crate) address: Option<String>,
     pub(crate) network: Option<String>,
-    pub(crate) instructions: Vec<Instruction>,
+    /// Until when a collection's one payment instruction is valid (`None`
+    /// for a payout). The instruction's other fields follow from the
+    /// record (see [`TransactionRecord::instruction`]), so a stored
+    /// collection keeps no copy of them: the sandbox holds 100,000s.
+    pub(crate) instruction_valid_until: Option<SystemTime>,
 }
 
 impl TransactionRecord {
@@ -104,14 +104,13 @@ impl TransactionRecord {
     #[must_use]
     pub(crate) fn refresh(&mut self, now: SystemTime) -> bool {
         let lapsed = self
-            .instructions
-            .iter()
-            .all(|instruction| instruction.valid_until < now);
+            .instruction_valid_until
+            .is_some_and(|valid_until| valid_until < now);
         let open = matches!(
             self.status,
             TransactionStatus::Pending | TransactionStatus::PartiallyPaid
         );
-        if open && !self.instructions.is_empty() && lapsed {
+        if open && lapsed {
             self.status = TransactionStatus::Expired;
             return true;
         }
@@ -174,18 +173,49 @@ impl TransactionRecord {
             to_currency: self.to,
             address: self.address.clone(),
             network: self.network.clone(),
-            payment_instruction: self
-                .instructions
-                .iter()
-                .map(|instruction| types::PaymentInstruction {
-                    narration: Some(instruction.narration.clone()),
-                    account_number: Some(instruction.account_number.clone()),
-                    account_name: Some(instruction.account_name.clone()),
-                    bank_name: Some(instruction.bank_name.clone()),
-                    amount_to_transfer: Some(wire::decimal_text(instruction.amount_to_transfer)),
-                    valid_until: Some(rfc3339(instruction.valid_until)),
-                })
-                .collect(),
+            payment_instruction: self.instruction().into_iter().collect(),
         }
+    }
+
+    /// The collection as its creation answered it: nothing paid yet. An
+    /// identical repeat of the creation replays this (ASSUMPTIONS.md B3);
+    /// every other field is fixed at creation.
+    pub(crate) fn as_created(&self) -> TransactionRecord {
+        TransactionRecord {
+            status: TransactionStatus::Pending,
+            paid_amount: self.paid_amount.map(|_| Decimal::ZERO),
+            ..self.clone()
+        }
+    }
+
+    /// How the payer pays a collection: the whole amount, with the memo as
+    /// narration, into the sandbox's bank account (fiat) or to the
+    /// collection's deposit address (crypto).
+    fn instruction(&self) -> Option<types::PaymentInstruction> {
+        let valid_until = self.instruction_valid_until?;
+        let memo = self.pay_refrence.as_deref().unwrap_or_default();
+        let (narration, account_number, bank_name) = match (&self.address, &self.network) {
+            (Some(address), Some(network)) => (
+                format!(
+                    "Send {} {} on {network} to {address} with memo {memo}",
+                    self.amount, self.from
+                ),
+                address.clone(),
+                network.clone(),
+            ),
+            _ => (
+                format!("Use {memo} as the transfer narration"),
+                COLLECTION_ACCOUNT_NUMBER.to_owned(),
+                COLLECTION_BANK_NAME.to_owned(),
+            ),
+        };
+        Some(types::PaymentInstruction {
+            narration: Some(narration),
+            account_number: Some(account_number),
+            account_name: Some(COLLECTION_ACCOUNT_NAME.to_owned()),
+            bank_name: Some(bank_name),
+            amount_to_transfer: Some(wire::decimal_text(self.amount)),
+            valid_until: Some(rfc3339(valid_until)),
+        })
     }
 }

@@ -102,6 +102,34 @@ async fn same_currency_collection_lifecycle() {
 }
 
 #[tokio::test]
+async fn a_repeat_replays_the_creation_answer_whatever_happened_since() {
+    let api = Api::start().await;
+    let body = json!({"amount": 5000, "fromCurrency": "NGN", "toCurrency": "NGN",
+                      "paymentReference": "order-replay"});
+    let created = api.post("/api/initiate-payment", &body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    assert_eq!(created.body["data"]["status"], "PENDING");
+    assert_eq!(created.body["data"]["paidAmount"], json!(0));
+    let memo = created.body["data"]["payRefrence"].as_str().unwrap();
+
+    // Partly paid, then lapsed: the collection moves on, a repeat of its
+    // creation still gets the creation's answer, word for word.
+    let funding = json!({"currency": "NGN", "amount": 1200, "narration": memo, "sessionId": "f-r"});
+    assert_eq!(
+        api.post("/api/simulate-funding", &funding).await.status,
+        200
+    );
+    let again = api.post("/api/initiate-payment", &body).await;
+    assert_eq!(again.body, created.body);
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let read = api.get("/api/transaction/order-replay").await;
+    assert_eq!(read.body["data"]["status"], "EXPIRED");
+    assert_eq!(read.body["data"]["paidAmount"], json!(1200));
+    let again = api.post("/api/initiate-payment", &body).await;
+    assert_eq!(again.body, created.body);
+}
+
+#[tokio::test]
 async fn partly_paid_collection_expires_when_its_instruction_lapses() {
     let api = Api::start().await;
     let memo = ngn_collection(&api, "order-half", 5000).await;
