@@ -5,16 +5,16 @@
 //! "unit"}}`.
 //!
 //! Figures:
-//! - `sdk_vs_raw`: the `crossborder` client's calls per second on the local
-//!   sandbox from 64 tasks, over plain `reqwest` sending the same requests
-//!   through the same pool (goal at least 0.95).
+//! - `sdk_vs_raw`, `sdk_vs_raw_8`: the `crossborder` client's calls per
+//!   second on the local sandbox from 64 (and 8) tasks, over plain `reqwest`
+//!   sending the same requests through the same pool (goal at least 0.95).
 //! - `sandbox_vs_prism_16`, `sandbox_vs_prism_64`: the sandbox's requests per
 //!   second on `GET /v1/api/balance/NGN` over a Prism mock of the spec, at
 //!   16 and 64 connections (goal at least 20).
-//! - `sandbox_vs_bare`: the sandbox over a bare axum handler answering the
-//!   same bytes (the limit of the stack), at 64 connections (goal at least
-//!   0.7); `sandbox_p50_ms`, `sandbox_p99_ms` at 64 connections (p99 goal
-//!   under 2 ms).
+//! - `sandbox_vs_bare`, `sandbox_vs_bare_16`: the sandbox over a bare axum
+//!   handler answering the same bytes (the limit of the stack), at 64 (and
+//!   16) connections (goal at least 0.7); `sandbox_p50_ms`, `sandbox_p99_ms`
+//!   at 64 connections (p99 goal under 2 ms).
 //! - `payout_validate_ns`: criterion median of `validate_payout` (goal under
 //!   1,000 ns); `webhook_parse_ns`: of parsing and classifying a typical
 //!   webhook event (goal under 5,000 ns).
@@ -23,7 +23,8 @@
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
 //!
 //! Ratios alternate rounds of the two sides so the machine's noise hits
-//! both. `--quick` runs every figure with short windows (CI runs it so the
+//! both. `--only GROUP,...` measures some groups of figures (see [`Group`]).
+//! `--quick` runs every figure with short windows (CI runs it so the
 //! harness cannot rot; it fails only on a broken harness, never on a
 //! figure). `cargo xtask` builds this tool unoptimised, so `bench` first
 //! replaces itself with a release build; `--no-release` measures debug
@@ -70,9 +71,34 @@ pub struct Options {
     pub quick: bool,
     /// Measure release builds (re-executing as one).
     pub release: bool,
+    /// The groups of figures to measure; empty measures every figure.
+    pub only: Vec<Group>,
+}
+
+/// A group of figures measured together (`--only`), for working on one
+/// figure without waiting for the others; the summary then holds only
+/// that group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Group {
+    /// `sandbox_vs_bare`, `sandbox_vs_bare_16`, `sandbox_p50_ms`, `sandbox_p99_ms`.
+    Bare,
+    /// `sdk_vs_raw`, `sdk_vs_raw_8`.
+    Sdk,
+    /// `sandbox_vs_prism_16`, `sandbox_vs_prism_64`.
+    Prism,
+    /// `sandbox_bytes_per_collection`.
+    Memory,
+    /// `payout_validate_ns`, `webhook_parse_ns`.
+    Micro,
+    /// `codegen_ms`.
+    Codegen,
 }
 
 impl Options {
+    fn wants(&self, group: Group) -> bool {
+        self.only.is_empty() || self.only.contains(&group)
+    }
+
     fn warmup(&self) -> Duration {
         if self.quick {
             Duration::from_millis(300)
@@ -143,10 +169,15 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         Profile::Dev
     };
     let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, profile)?;
-    let prism_bin = tools::node_bin(root)?.join("prism");
-    if !prism_bin.exists() {
-        bail!("{} is missing after the npm install", prism_bin.display());
-    }
+    let prism_bin = if options.wants(Group::Prism) {
+        let prism = tools::node_bin(root)?.join("prism");
+        if !prism.exists() {
+            bail!("{} is missing after the npm install", prism.display());
+        }
+        prism
+    } else {
+        PathBuf::new()
+    };
     let out_dir = root.join(OUT_DIR);
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let servers = Servers {
@@ -175,17 +206,21 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     drop(runtime);
 
     let measurement_secs = if options.quick { 1 } else { 3 };
-    for result in micro::run_all(root, measurement_secs, options.release)? {
-        figures.push(Figure {
-            name: result.micro.name,
-            value: result.median_ns,
-            goal: result.micro.goal_ns,
-            below: true,
-            unit: "ns",
-            detail: format!("criterion median: {}", result.micro.what),
-        });
+    if options.wants(Group::Micro) {
+        for result in micro::run_all(root, measurement_secs, options.release)? {
+            figures.push(Figure {
+                name: result.micro.name,
+                value: result.median_ns,
+                goal: result.micro.goal_ns,
+                below: true,
+                unit: "ns",
+                detail: format!("criterion median: {}", result.micro.what),
+            });
+        }
     }
-    figures.push(codegen_ms(root, &servers.this, options)?);
+    if options.wants(Group::Codegen) {
+        figures.push(codegen_ms(root, &servers.this, options)?);
+    }
     report(root, options, &figures)
 }
 
@@ -225,19 +260,40 @@ impl Servers {
 
     async fn measure(&self, options: &Options) -> Result<Vec<Figure>> {
         let mut figures = Vec::new();
-        let warmup = options.warmup();
-        let window = options.duration;
-        let rounds = options.rounds();
+        if options.wants(Group::Bare) || options.wants(Group::Sdk) || options.wants(Group::Prism) {
+            let sandbox = self
+                .start(
+                    "sandbox",
+                    &self.sandbox,
+                    &Self::sandbox_args(),
+                    Duration::from_secs(30),
+                )
+                .await?;
+            if options.wants(Group::Bare) {
+                figures.extend(self.sandbox_vs_bare(&sandbox, options).await?);
+            }
+            if options.wants(Group::Sdk) {
+                figures.extend(sdk_vs_raw(&sandbox, options).await?);
+            }
+            if options.wants(Group::Prism) {
+                figures.extend(self.sandbox_vs_prism(&sandbox, options).await?);
+            }
+            sandbox.stop();
+        }
+        if options.wants(Group::Memory) {
+            figures.push(self.bytes_per_collection(options).await?);
+        }
+        Ok(figures)
+    }
 
-        // The sandbox and the bare handler, alternating at 64 connections.
-        let sandbox = self
-            .start(
-                "sandbox",
-                &self.sandbox,
-                &Self::sandbox_args(),
-                Duration::from_secs(30),
-            )
-            .await?;
+    /// The sandbox against a bare axum handler answering the same bytes,
+    /// alternating, at 16 and 64 connections; the sandbox's latency at 64.
+    async fn sandbox_vs_bare(
+        &self,
+        sandbox: &ServerGuard,
+        options: &Options,
+    ) -> Result<Vec<Figure>> {
+        let (warmup, window, rounds) = (options.warmup(), options.duration, options.rounds());
         let (status, body) =
             load::probe(sandbox.addr, BALANCE_PATH, Duration::from_secs(5)).await?;
         if status != hyper::StatusCode::OK {
@@ -261,69 +317,60 @@ impl Servers {
                 Duration::from_secs(30),
             )
             .await?;
-        let mut sandbox_runs = Vec::new();
-        let mut bare_runs = Vec::new();
-        for _ in 0..rounds {
-            sandbox_runs.push(measure(&sandbox, BALANCE_PATH, 64, warmup, window).await?);
-            bare_runs.push(measure(&bare, BALANCE_PATH, 64, warmup, window).await?);
+        let mut figures = Vec::new();
+        for (name, connections) in [("sandbox_vs_bare_16", 16), ("sandbox_vs_bare", 64)] {
+            let mut sandbox_runs = Vec::new();
+            let mut bare_runs = Vec::new();
+            for _ in 0..rounds {
+                sandbox_runs
+                    .push(measure(sandbox, BALANCE_PATH, connections, warmup, window).await?);
+                bare_runs.push(measure(&bare, BALANCE_PATH, connections, warmup, window).await?);
+            }
+            let (s, b) = (merge(&sandbox_runs)?, merge(&bare_runs)?);
+            figures.push(Figure {
+                name,
+                value: s.requests_per_sec() / b.requests_per_sec(),
+                goal: 0.7,
+                below: false,
+                unit: "ratio",
+                detail: format!(
+                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {rounds} alternating rounds of {} ms",
+                    s.requests_per_sec(),
+                    b.requests_per_sec(),
+                    window.as_millis()
+                ),
+            });
+            if connections == 64 {
+                let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
+                for (name, q, what) in [
+                    ("sandbox_p50_ms", 0.50, "median"),
+                    ("sandbox_p99_ms", 0.99, "p99"),
+                ] {
+                    figures.push(Figure {
+                        name,
+                        value: ms(s.quantile(q)),
+                        goal: 2.0,
+                        below: true,
+                        unit: "ms",
+                        detail: format!(
+                            "sandbox latency {what} at 64 connections ({:.2} ms is 64 / throughput, the closed-loop mean)",
+                            64_000.0 / s.requests_per_sec()
+                        ),
+                    });
+                }
+            }
         }
         bare.stop();
-        let sandbox_64 = merge(&sandbox_runs)?;
-        let bare_64 = merge(&bare_runs)?;
-        figures.push(Figure {
-            name: "sandbox_vs_bare",
-            value: sandbox_64.requests_per_sec() / bare_64.requests_per_sec(),
-            goal: 0.7,
-            below: false,
-            unit: "ratio",
-            detail: format!(
-                "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, 64 connections, {rounds} alternating rounds of {} ms",
-                sandbox_64.requests_per_sec(),
-                bare_64.requests_per_sec(),
-                window.as_millis()
-            ),
-        });
-        let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
-        figures.push(Figure {
-            name: "sandbox_p50_ms",
-            value: ms(sandbox_64.quantile(0.50)),
-            goal: 2.0,
-            below: true,
-            unit: "ms",
-            detail: "sandbox latency median at 64 connections".to_owned(),
-        });
-        figures.push(Figure {
-            name: "sandbox_p99_ms",
-            value: ms(sandbox_64.quantile(0.99)),
-            goal: 2.0,
-            below: true,
-            unit: "ms",
-            detail: "sandbox latency p99 at 64 connections".to_owned(),
-        });
+        Ok(figures)
+    }
 
-        // The SDK against plain reqwest, on the same sandbox.
-        let base_url = format!("http://{}/v1", sandbox.addr);
-        let (sdk, raw) = client::Side::pair(&base_url)?;
-        let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
-        let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
-        for _ in 0..rounds {
-            sdk_rate += client::throughput(sdk.clone(), 64, warmup, window).await?;
-            raw_rate += client::throughput(raw.clone(), 64, warmup, window).await?;
-        }
-        figures.push(Figure {
-            name: "sdk_vs_raw",
-            value: sdk_rate / raw_rate,
-            goal: 0.95,
-            below: false,
-            unit: "ratio",
-            detail: format!(
-                "{:.0} / {:.0} calls/s, balance and quote alternately, 64 tasks, same reqwest pool, {rounds} alternating rounds",
-                sdk_rate / rounds as f64,
-                raw_rate / rounds as f64
-            ),
-        });
-
-        // The sandbox against Prism, at 16 and 64 connections.
+    /// The sandbox against a Prism mock of the spec at 16 and 64 connections.
+    async fn sandbox_vs_prism(
+        &self,
+        sandbox: &ServerGuard,
+        options: &Options,
+    ) -> Result<Vec<Figure>> {
+        let (warmup, window, rounds) = (options.warmup(), options.duration, options.rounds());
         let prism = self
             .start(
                 "prism",
@@ -333,11 +380,12 @@ impl Servers {
             )
             .await?;
         let prism_path = pick_path(&prism, &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX]).await?;
+        let mut figures = Vec::new();
         for (name, connections) in [("sandbox_vs_prism_16", 16), ("sandbox_vs_prism_64", 64)] {
             let mut s = Vec::new();
             let mut p = Vec::new();
             for _ in 0..rounds {
-                s.push(measure(&sandbox, BALANCE_PATH, connections, warmup, window).await?);
+                s.push(measure(sandbox, BALANCE_PATH, connections, warmup, window).await?);
                 p.push(measure(&prism, prism_path, connections, warmup, window).await?);
             }
             let (s, p) = (merge(&s)?, merge(&p)?);
@@ -355,9 +403,6 @@ impl Servers {
             });
         }
         prism.stop();
-        sandbox.stop();
-
-        figures.push(self.bytes_per_collection(options).await?);
         Ok(figures)
     }
 
@@ -434,6 +479,36 @@ fn resident_bytes(pid: u32) -> Result<u64> {
         .and_then(|kb| kb.trim().parse::<u64>().ok())
         .map(|kb| kb * 1024)
         .context("no VmRSS in /proc/<pid>/status")
+}
+
+/// The SDK against plain reqwest on the same sandbox and pool, alternating,
+/// from 64 and from 8 tasks.
+async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figure>> {
+    let (warmup, window, rounds) = (options.warmup(), options.duration, options.rounds());
+    let base_url = format!("http://{}/v1", sandbox.addr);
+    let (sdk, raw) = client::Side::pair(&base_url)?;
+    let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
+    let mut figures = Vec::new();
+    for (name, tasks) in [("sdk_vs_raw", 64), ("sdk_vs_raw_8", 8)] {
+        let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
+        for _ in 0..rounds {
+            sdk_rate += client::throughput(sdk.clone(), tasks, warmup, window).await?;
+            raw_rate += client::throughput(raw.clone(), tasks, warmup, window).await?;
+        }
+        figures.push(Figure {
+            name,
+            value: sdk_rate / raw_rate,
+            goal: 0.95,
+            below: false,
+            unit: "ratio",
+            detail: format!(
+                "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds",
+                sdk_rate / rounds as f64,
+                raw_rate / rounds as f64
+            ),
+        });
+    }
+    Ok(figures)
 }
 
 /// The median of three runs of `xtask codegen --check` with this program

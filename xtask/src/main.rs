@@ -78,6 +78,10 @@ enum Command {
         /// Measure debug builds (checks the harness; figures mean nothing).
         #[arg(long)]
         no_release: bool,
+        /// Measure only these groups of figures (comma-separated); the
+        /// summary then holds only them.
+        #[arg(long, value_delimiter = ',', value_name = "GROUP")]
+        only: Vec<bench::Group>,
     },
     /// The bare handler `bench` measures the sandbox against (internal).
     #[command(hide = true)]
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
             duration,
             quick,
             no_release,
+            only,
         } => bench::run(
             &root,
             &bench::Options {
@@ -111,6 +116,7 @@ fn main() -> ExitCode {
                 },
                 quick,
                 release: !no_release,
+                only,
             },
         ),
         Command::BenchBareServer { port, body_file } => bench::serve_bare(port, &body_file),
