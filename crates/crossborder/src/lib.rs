@@ -278,7 +278,8 @@ pub use types::*;
 pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
 
 pub use crossborder_core::kyb::{
-    BusinessType, DocumentKind, IdType, ProofOfAddressType, UploadError, MAX_UPLOAD_BYTES,
+    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
+    MAX_UPLOAD_BYTES,
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
 pub use crossborder_core::{
