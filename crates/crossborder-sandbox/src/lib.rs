@@ -65,7 +65,7 @@ mod webhook;
 mod webhook_sender;
 mod wire;
 
-pub use business_record::REJECTION_REASON;
+pub use business_record::{StoredBusiness, StoredDocument, REJECTION_REASON};
 pub use clock::Clock;
 pub use collection::{
     COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME, DEFAULT_NETWORK,
