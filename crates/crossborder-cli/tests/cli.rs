@@ -412,7 +412,12 @@ async fn business_validate_reports_violations_and_document_keys() {
         serde_json::from_str::<Value>(&out.stdout).unwrap(),
         json!({"valid": true, "violations": [], "documents": {
             "Bank-Statement": "BANK_STATEMENT", "application_letter": "APPLICATION_LETTER",
-            "bn_form_1": "BN_FORM_1", "cac": "CERTIFICATE_OF_INCORPORATION"}})
+            "bn_form_1": "BN_FORM_1", "cac": "CERTIFICATE_OF_INCORPORATION"},
+            "document_keys": [
+                {"given": "Bank-Statement", "sent": "bank_statement", "type": "BANK_STATEMENT"},
+                {"given": "application_letter", "sent": "APPLICATION_LETTER", "type": "APPLICATION_LETTER"},
+                {"given": "bn_form_1", "sent": "bn_form_1", "type": "BN_FORM_1"},
+                {"given": "cac", "sent": "cac", "type": "CERTIFICATE_OF_INCORPORATION"}]})
     );
 
     let mut broken = business_body();

@@ -59,6 +59,7 @@ pub mod money;
 pub mod payout;
 pub mod rail;
 pub mod resolve;
+pub mod suggest;
 mod url;
 pub mod violation;
 pub mod webhook;

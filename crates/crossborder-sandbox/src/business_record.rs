@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 use crossborder_api::types;
-use crossborder_core::kyb::BusinessType;
+use crossborder_core::kyb::{BusinessType, DocumentRefFields};
 
 use crate::timestamp::rfc3339;
 
@@ -44,6 +44,45 @@ pub(crate) struct PersonRecord {
     pub(crate) last_name: String,
 }
 
+/// A reference to an uploaded document, `{ url, key }`, as received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredDocument {
+    /// The document's link.
+    pub url: String,
+    /// The caller's key for it.
+    pub key: String,
+}
+
+impl StoredDocument {
+    /// The reference as received (a part absent from the body is empty; the
+    /// rules refuse such a body before anything is stored).
+    pub(crate) fn from_fields(fields: &DocumentRefFields<'_>) -> StoredDocument {
+        StoredDocument {
+            url: fields.url.unwrap_or_default().to_owned(),
+            key: fields.key.unwrap_or_default().to_owned(),
+        }
+    }
+}
+
+/// A sub-business as the sandbox stores it, for tests that check what the
+/// service received ([`SandboxHandle::business`](crate::SandboxHandle::business)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredBusiness {
+    /// Its id.
+    pub id: String,
+    /// Its registration number.
+    pub registration_number: String,
+    /// Its status, as `GET /api/business/{id}` last answered it.
+    pub status: String,
+    /// The documents map under the keys exactly as received: those of the
+    /// create, then of each update (a key sent again replaces its document).
+    pub documents: BTreeMap<String, StoredDocument>,
+    /// How many directors were added.
+    pub directors: usize,
+    /// How many UBOs were added.
+    pub ubos: usize,
+}
+
 /// A sub-business and its verification state.
 #[derive(Debug, Clone)]
 pub(crate) struct BusinessRecord {
@@ -59,6 +98,11 @@ pub(crate) struct BusinessRecord {
     pub(crate) created_at: SystemTime,
     pub(crate) updated_at: SystemTime,
     pub(crate) submitted_at: Option<SystemTime>,
+    /// The documents map, by key as received.
+    pub(crate) documents: BTreeMap<String, StoredDocument>,
+    /// The fingerprint of the body that created it: a create with the same
+    /// fingerprint is a repeat of this one (ASSUMPTIONS B22).
+    pub(crate) create_fingerprint: String,
 }
 
 impl BusinessRecord {
@@ -98,6 +142,18 @@ impl BusinessRecord {
             self.status = Status::Submitted;
             self.submitted_at = Some(now);
             self.updated_at = now;
+        }
+    }
+
+    /// The record as [`StoredBusiness`].
+    pub(crate) fn stored(&self) -> StoredBusiness {
+        StoredBusiness {
+            id: self.id.clone(),
+            registration_number: self.registration_number.clone(),
+            status: self.status.wire().0,
+            documents: self.documents.clone(),
+            directors: self.directors.len(),
+            ubos: self.ubos.len(),
         }
     }
 

@@ -7,11 +7,13 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use crate::business_record::StoredBusiness;
 use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
 use crate::expiry::spawn_sweeper;
 use crate::routes::router;
 use crate::state::AppState;
+use crate::sync::lock;
 use crate::webhook_sender::{WebhookDelivery, WebhookSender};
 
 /// How long [`SandboxHandle::shutdown`] waits for open requests to finish.
@@ -65,7 +67,7 @@ impl Sandbox {
         let sweep_interval = config.expiry_sweep_interval;
         let state = AppState::new(config, webhooks.clone(), base_url.clone());
         let sweeper = spawn_sweeper(state.clone(), sweep_interval);
-        let app = router(state);
+        let app = router(state.clone());
 
         let (stop, stopped) = oneshot::channel::<()>();
         let server = tokio::spawn(async move {
@@ -86,6 +88,7 @@ impl Sandbox {
             keys,
             clock,
             webhooks,
+            state,
             stop: Some(stop),
             server: Some(server),
             sweeper,
@@ -101,6 +104,7 @@ pub struct SandboxHandle {
     keys: Vec<ApiKeySpec>,
     clock: Clock,
     webhooks: WebhookSender,
+    state: AppState,
     stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     /// The expiry sweep (see `expiry`), stopped with the server.
@@ -133,6 +137,33 @@ impl SandboxHandle {
     /// ones are forgotten.
     pub fn webhook_deliveries(&self) -> Vec<WebhookDelivery> {
         self.webhooks.deliveries()
+    }
+
+    /// Every sub-business the sandbox stores, of every key's account, by
+    /// id: what it received (the document keys exactly as sent, how many
+    /// directors and UBOs were added), for tests.
+    pub fn businesses(&self) -> Vec<StoredBusiness> {
+        let mut all: Vec<StoredBusiness> = self
+            .state
+            .accounts()
+            .flat_map(|account| {
+                lock(account)
+                    .businesses
+                    .values()
+                    .map(|record| record.stored())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+        all
+    }
+
+    /// The sub-business `business_id`, as [`businesses`](Self::businesses)
+    /// shows it.
+    pub fn business(&self, business_id: &str) -> Option<StoredBusiness> {
+        self.businesses()
+            .into_iter()
+            .find(|business| business.id == business_id)
     }
 
     /// Waits until at least `count` delivery attempts have finished since

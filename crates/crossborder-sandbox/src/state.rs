@@ -15,6 +15,14 @@ use crate::webhook_sender::WebhookSender;
 #[derive(Clone)]
 pub(crate) struct AppState(Arc<Shared>);
 
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("base_url", &self.0.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Shared {
     config: SandboxConfig,
     keys: HashMap<String, KeyEntry>,

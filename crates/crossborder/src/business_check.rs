@@ -1,7 +1,13 @@
 //! Checking a business request given as the API's own wire JSON, as a tool
 //! holds it (the CLI's `business validate`, a CI check of onboarding
 //! files): the verdict, every violation, and how each document key
-//! normalises. Nothing is sent.
+//! normalises and is sent. Nothing is sent.
+//!
+//! A field the request does not have is refused, naming the nearest field
+//! it has (ASSUMPTIONS C17): a misspelt `businessWebiste` would otherwise
+//! be dropped without a word, and an update made only of misspelt fields
+//! would go out as `{}`. An update that changes nothing is refused too
+//! (C18).
 
 use std::collections::BTreeMap;
 
@@ -9,9 +15,13 @@ use crossborder_core::kyb::{
     normalise_document_key, validate_business_create, validate_business_update, validate_person,
     BusinessFields, PersonFields, PersonRole,
 };
+use crossborder_core::suggest::nearest_name;
 use crossborder_core::{FieldReader, Rule, Violation, Violations};
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+use crate::types::nothing_to_update;
+use crate::DocumentKeyMapping;
 
 /// Which request the JSON is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,16 +33,22 @@ pub enum BusinessRequestKind {
 }
 
 /// The verdict on a business request. Serialises as
-/// `{"valid": bool, "violations": [{"field", "message"}], "documents": {"<key as given>": "<type>" or null}}`.
+/// `{"valid": bool, "violations": [{"field", "message"}], "documents": {"<key as given>": "<type>" or null},
+/// "document_keys": [{"given", "sent", "type"}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BusinessVerdict {
     /// True when the request breaks no rule.
     pub valid: bool,
-    /// Every violation, type errors first, each field once.
+    /// Every violation, type errors and unknown fields first, each field
+    /// once.
     pub violations: Vec<FieldMessage>,
     /// Each key of the `documents` map as given, with the document type it
     /// names (`DocumentType::as_str`), or `None` for an unknown key.
     pub documents: BTreeMap<String, Option<String>>,
+    /// Each key of the `documents` map as given, with the key it is sent as
+    /// (ASSUMPTIONS B10) and the type it names; both `None` for an unknown
+    /// key, which is not sent. In the order of the keys.
+    pub document_keys: Vec<DocumentKeyMapping>,
 }
 
 /// One violation: the field's wire path and what is wrong.
@@ -46,7 +62,9 @@ pub struct FieldMessage {
 
 /// Checks `body` as a business request of `kind` with the API's KYB rules
 /// (those `CreateBusinessRequest::validate` applies), plus the JSON types of
-/// its fields.
+/// its fields, fields the request does not have (refused with the nearest
+/// field it has, ASSUMPTIONS C17) and, for an update, that it changes
+/// something (C18).
 ///
 /// ```
 /// use crossborder::{check_business_json, BusinessRequestKind};
@@ -62,26 +80,38 @@ pub struct FieldMessage {
 /// assert_eq!(verdict.violations[0].message, "must be a string");
 /// assert_eq!(verdict.documents["Bank-Statement"].as_deref(), Some("BANK_STATEMENT"));
 /// assert_eq!(verdict.documents["selfie"], None);
+/// assert_eq!(verdict.document_keys[0].sent.as_deref(), Some("bank_statement"));
+/// assert_eq!(verdict.document_keys[1].sent, None);
+///
+/// let verdict = check_business_json(&json!({"businessWebiste": "https://lagos.ng"}), BusinessRequestKind::Update);
+/// assert_eq!(verdict.violations[0].field, "businessWebiste");
+/// assert_eq!(verdict.violations[0].message, "is not a field of this request (did you mean businessWebsite?)");
+/// assert_eq!(verdict.violations[1].field, "body");
+/// assert_eq!(verdict.violations[1].message, "an update must change at least one field");
 /// ```
 pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessVerdict {
     let violations = business_violations(body, kind)
         .err()
         .map(Violations::into_vec)
         .unwrap_or_default();
-    let documents = body
+    let keys: Vec<&String> = body
         .get(BusinessFields::DOCUMENTS)
         .and_then(Value::as_object)
-        .map(|map| {
-            map.keys()
-                .map(|key| {
-                    let kind = normalise_document_key(key)
-                        .ok()
-                        .map(|t| t.as_str().to_owned());
-                    (key.clone(), kind)
-                })
-                .collect()
-        })
+        .map(|map| map.keys().collect())
         .unwrap_or_default();
+    let documents = keys
+        .iter()
+        .map(|key| {
+            let kind = normalise_document_key(key)
+                .ok()
+                .map(|t| t.as_str().to_owned());
+            ((*key).clone(), kind)
+        })
+        .collect();
+    let document_keys = keys
+        .iter()
+        .map(|key| DocumentKeyMapping::of(key, false))
+        .collect();
     BusinessVerdict {
         valid: violations.is_empty(),
         violations: violations
@@ -92,22 +122,35 @@ pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessV
             })
             .collect(),
         documents,
+        document_keys,
     }
 }
 
-/// Every violation of a business request in wire JSON: type errors first,
-/// then the KYB rules, each field once.
+/// Every violation of a business request in wire JSON: type errors and
+/// unknown fields first, then the KYB rules, each field once; last, for an
+/// update with no field of the request set, that it changes nothing.
 pub(crate) fn business_violations(
     body: &Value,
     kind: BusinessRequestKind,
 ) -> Result<(), Violations> {
-    read_and_check(body, |reader| {
+    let checked = read_and_check(body, |reader| {
         let fields = BusinessFields::read(reader);
         match kind {
             BusinessRequestKind::Create => validate_business_create(&fields),
             BusinessRequestKind::Update => validate_business_update(&fields),
         }
-    })
+    });
+    let changes_something = body.as_object().is_none_or(|object| {
+        object.iter().any(|(name, value)| {
+            !value.is_null() && BusinessFields::WIRE_NAMES.contains(&name.as_str())
+        })
+    });
+    if kind == BusinessRequestKind::Create || changes_something {
+        return checked;
+    }
+    let mut all = checked.err().map(Violations::into_vec).unwrap_or_default();
+    all.push(nothing_to_update());
+    Violations::from_vec(all).map_or(Ok(()), Err)
 }
 
 /// Every violation of a director or UBO in wire JSON, as
@@ -129,13 +172,17 @@ fn read_and_check(
         current: object,
         path: Vec::new(),
         wrong: Vec::new(),
+        asked: Vec::new(),
+        unknown: Vec::new(),
     };
     let rules = check(&mut reader);
+    reader.refuse_unknown_fields();
     let mut all: Vec<Violation> = reader
         .wrong
         .iter()
         .map(|(field, message)| Violation::new(field.clone(), Rule::InvalidFormat, *message))
         .collect();
+    all.extend(reader.unknown);
     // A wrong-typed field is reported once, as a type error: nothing on it
     // or inside it is reported again.
     let typed: Vec<String> = all.iter().map(|v| v.field.to_string()).collect();
@@ -150,12 +197,18 @@ fn read_and_check(
 }
 
 /// Reads a JSON object for the generated views, recording each field of
-/// the wrong JSON type. Business requests have no number fields, so
+/// the wrong JSON type, and each field of an object that the view did not
+/// ask for (the views ask for every field the request has, so such a field
+/// is not one of them). Business requests have no number fields, so
 /// `number` reads none.
 struct JsonReader<'a> {
     current: &'a Map<String, Value>,
     path: Vec<String>,
     wrong: Vec<(String, &'static str)>,
+    /// The fields the view asked for in the current object.
+    asked: Vec<&'static str>,
+    /// A violation for each field no view asked for.
+    unknown: Vec<Violation>,
 }
 
 impl<'a> JsonReader<'a> {
@@ -169,8 +222,32 @@ impl<'a> JsonReader<'a> {
     }
 
     /// The value of `name`, or `None` when absent or null.
-    fn get(&self, name: &str) -> Option<&'a Value> {
+    fn get(&mut self, name: &'static str) -> Option<&'a Value> {
+        self.asked.push(name);
         self.current.get(name).filter(|value| !value.is_null())
+    }
+
+    /// Refuses each field of the current object the view did not ask for,
+    /// naming the nearest field it did ask for when one is close.
+    fn refuse_unknown_fields(&mut self) {
+        for name in self.current.keys() {
+            if self.asked.contains(&name.as_str()) {
+                continue;
+            }
+            let message = match nearest_name(name, self.asked.iter().copied()) {
+                Some(near) => format!("is not a field of this request (did you mean {near}?)"),
+                None => "is not a field of this request".to_owned(),
+            };
+            let at = self
+                .path
+                .iter()
+                .map(String::as_str)
+                .chain([name.as_str()])
+                .collect::<Vec<_>>()
+                .join(".");
+            self.unknown
+                .push(Violation::new(at, Rule::UnknownField, message));
+        }
     }
 
     fn refuse(&mut self, name: &str, message: &'static str) {
@@ -185,10 +262,13 @@ impl<'a> JsonReader<'a> {
         read: impl FnOnce(&mut Self) -> T,
     ) -> T {
         let outer = std::mem::replace(&mut self.current, object);
+        let outer_asked = std::mem::take(&mut self.asked);
         self.path.push(step);
         let value = read(self);
+        self.refuse_unknown_fields();
         self.path.pop();
         self.current = outer;
+        self.asked = outer_asked;
         value
     }
 }

@@ -55,6 +55,86 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Onboarding a business in one call
+//!
+//! [`Businesses::onboard`] takes the whole KYB application: the business,
+//! its directors and UBOs, and the files their documents point at
+//! ([`onboard::file_url`]). Every mistake in it is reported at once before
+//! the first request; then it uploads each file, creates the business and
+//! adds every person (the business is then submitted for review). A failure
+//! part-way returns the progress to resume from: a resumed run never
+//! uploads a file it has a link for, never creates a second business and
+//! never adds a person twice. Document keys may be written loosely
+//! (`Bank-Statement`, `bn1`): each goes out as the service knows it
+//! ([`CreateBusinessRequest::document_keys`] shows how).
+//!
+//! ```no_run
+//! use crossborder::onboard::{file_url, Application, Progress};
+//! use crossborder::{
+//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
+//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+//!     ProofOfAddressType, WaitOptions,
+//! };
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = Client::from_env()?;
+//! let address = Address {
+//!     house_number: "12".into(), street: "Admiralty Way".into(), city: "Lekki".into(),
+//!     state: "Lagos".into(), zip_code: "106104".into(), subdivision: None,
+//! };
+//! // Every document names a file of the application: `file:cac_document.pdf`.
+//! let mut documents = Documents::new();
+//! for key in ["cac_document", "bank_statement", "application_letter", "cac_status_report"] {
+//!     documents.insert(key.into(), DocumentLink::new(file_url(&format!("{key}.pdf")), key));
+//! }
+//! let business = CreateBusinessRequest {
+//!     name: "Lagos Trading Ltd".into(),
+//!     business_type: BusinessType::Llc,
+//!     registration_number: "RC1234567".into(),
+//!     email: "compliance@lagostrading.ng".into(),
+//!     phone_number: "+2348012345678".into(),
+//!     nature_of_business: NatureOfBusiness { nature: "Wholesale".into(), code: "4652".into() },
+//!     business_address: address.clone(),
+//!     proof_of_address: ProofOfAddress {
+//!         url: file_url("utility_bill.pdf"), key: "utility".into(),
+//!         kind: ProofOfAddressType::UtilityBill,
+//!     },
+//!     documents,
+//!     details: BusinessDetails::default(),
+//! };
+//! // One person, director and beneficial owner both.
+//! let owner = PersonRequest {
+//!     first_name: "Adaeze".into(), last_name: "Okafor".into(),
+//!     date_of_birth: "1985-04-12".into(), nationality: "NG".into(),
+//!     phone_number: "+2348031234567".into(), id_number: "A12345678".into(),
+//!     id_type: IdType::CurrentPassport, id_document_url: file_url("passport.pdf"),
+//!     address, document: DocumentLink::new(file_url("utility_bill.pdf"), "utility"),
+//!     details: PersonDetails::default(),
+//! };
+//! let mut files = std::collections::BTreeMap::new();
+//! for name in ["cac_document.pdf", "bank_statement.pdf", "application_letter.pdf",
+//!              "cac_status_report.pdf", "utility_bill.pdf", "passport.pdf"] {
+//!     files.insert(name.to_owned(), std::fs::read(name)?.into());
+//! }
+//! let application = Application {
+//!     business: Some(business), directors: vec![owner.clone()], ubos: vec![owner], files,
+//! };
+//!
+//! let onboarded = client
+//!     .businesses()
+//!     .onboard(&application, Progress::default(), |step| println!("{step:?}"))
+//!     .await?; // on failure: the error and the progress to pass back
+//! let decided = client
+//!     .businesses()
+//!     .wait_for_decision(&onboarded.business.id, WaitOptions::default())
+//!     .await?;
+//! println!("{} is {}", decided.id, decided.status);
+//! # Ok(()) }
+//! ```
+//!
+//! The [`onboard_business`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/onboard_business.rs)
+//! example runs this against the sandbox, resuming after a failure.
+//!
 //! # Examples
 //!
 //! Each runs against the local sandbox (`cargo run -p crossborder-cli -- sandbox`)
@@ -67,6 +147,9 @@
 //!   built from a quote, to a recipient verified with resolve-bank.
 //! - [`sandbox_in_tests`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/sandbox_in_tests.rs): testing your own code
 //!   against `crossborder_sandbox::Sandbox` in a `#[tokio::test]`.
+//! - [`onboard_business`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/onboard_business.rs): a business
+//!   onboarded in one call (its files, the business, a director and a UBO),
+//!   resumed after a failure, and awaited to its verification decision.
 //! - [`custom_http_client`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/custom_http_client.rs): your own
 //!   `reqwest::Client`, with a proxy and timeouts.
 //! - [`webhook_receiver`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/webhook_receiver.rs): a webhook receiver in
@@ -154,78 +237,6 @@
 //! }
 //! ```
 //!
-//! # Onboarding a business
-//!
-//! [`Businesses::onboard`] takes the whole application: the business, its
-//! directors and UBOs, and the files their documents point at
-//! ([`onboard::file_url`]). It checks everything before the first request
-//! (every violation at once), uploads each file, creates the business,
-//! adds every person, and on a failure returns the progress to resume from,
-//! so nothing is done twice.
-//!
-//! ```no_run
-//! use crossborder::onboard::{file_url, Application, Progress};
-//! use crossborder::{
-//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
-//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
-//!     ProofOfAddressType, WaitOptions,
-//! };
-//!
-//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let client = Client::from_env()?;
-//! let address = Address {
-//!     house_number: "12".into(), street: "Admiralty Way".into(), city: "Lekki".into(),
-//!     state: "Lagos".into(), zip_code: "106104".into(), subdivision: None,
-//! };
-//! let mut documents = Documents::new();
-//! for key in ["cac_document", "bank_statement", "application_letter", "cac_status_report"] {
-//!     documents.insert(key.into(), DocumentLink::new(file_url(&format!("{key}.pdf")), key));
-//! }
-//! let business = CreateBusinessRequest {
-//!     name: "Lagos Trading Ltd".into(),
-//!     business_type: BusinessType::Llc,
-//!     registration_number: "RC1234567".into(),
-//!     email: "compliance@lagostrading.ng".into(),
-//!     phone_number: "+2348012345678".into(),
-//!     nature_of_business: NatureOfBusiness { nature: "Wholesale".into(), code: "4652".into() },
-//!     business_address: address.clone(),
-//!     proof_of_address: ProofOfAddress {
-//!         url: file_url("utility_bill.pdf"),
-//!         key: "utility".into(),
-//!         kind: ProofOfAddressType::UtilityBill,
-//!     },
-//!     documents,
-//!     details: BusinessDetails::default(),
-//! };
-//! let owner = PersonRequest {
-//!     first_name: "Adaeze".into(), last_name: "Okafor".into(),
-//!     date_of_birth: "1985-04-12".into(), nationality: "NG".into(),
-//!     phone_number: "+2348031234567".into(), id_number: "A12345678".into(),
-//!     id_type: IdType::CurrentPassport, id_document_url: file_url("passport.pdf"),
-//!     address, document: DocumentLink::new(file_url("utility_bill.pdf"), "utility"),
-//!     details: PersonDetails::default(),
-//! };
-//! let mut files = std::collections::BTreeMap::new();
-//! for name in ["cac_document.pdf", "bank_statement.pdf", "application_letter.pdf",
-//!              "cac_status_report.pdf", "utility_bill.pdf", "passport.pdf"] {
-//!     files.insert(name.to_owned(), std::fs::read(name)?.into());
-//! }
-//! let application = Application {
-//!     business: Some(business), directors: vec![owner.clone()], ubos: vec![owner], files,
-//! };
-//!
-//! let onboarded = client
-//!     .businesses()
-//!     .onboard(&application, Progress::default(), |step| println!("{step:?}"))
-//!     .await?;
-//! let decided = client
-//!     .businesses()
-//!     .wait_for_decision(&onboarded.business.id, WaitOptions::default())
-//!     .await?;
-//! println!("{} is {}", decided.id, decided.status);
-//! # Ok(()) }
-//! ```
-//!
 //! # Tracing
 //!
 //! Each operation runs in a `crossborder.request` span with the fields
@@ -278,7 +289,8 @@ pub use types::*;
 pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
 
 pub use crossborder_core::kyb::{
-    BusinessType, DocumentKind, IdType, ProofOfAddressType, UploadError, MAX_UPLOAD_BYTES,
+    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
+    MAX_UPLOAD_BYTES,
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
 pub use crossborder_core::{

@@ -55,6 +55,12 @@ pub struct Progress {
 }
 
 /// One step of a run, reported to the progress callback as it happens.
+///
+/// An upload is reported when it starts (with its size) and when it is
+/// done, not byte by byte: a file is at most 20 MB and one request, so the
+/// pair says which file is on the way and how big it is, and a caller who
+/// wants a moving bar can time it from there. Byte progress would need a
+/// streaming body that outlives the callback's borrow, for little gain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step<'a> {
     /// A file is about to be uploaded.
@@ -177,7 +183,7 @@ impl Application {
             .collect()
     }
 
-    fn check_files(&self, all: &mut Vec<Violation>, at: &str, urls: &[(&'static str, &str)]) {
+    fn check_files(&self, all: &mut Vec<Violation>, at: &str, urls: &[(String, &str)]) {
         for (field, url) in urls {
             if let Some(name) = url.strip_prefix(FILE_URL_PREFIX) {
                 if !self.files.contains_key(name) {
@@ -200,14 +206,18 @@ fn prefixed(at: &str, violation: Violation) -> Violation {
     )
 }
 
-/// The document URLs of a business, by their wire path.
-fn business_urls(business: &CreateBusinessRequest) -> Vec<(&'static str, &str)> {
-    let mut urls = vec![("proofOfAddress.url", business.proof_of_address.url.as_str())];
+/// The document URLs of a business, by their wire path (a document by its
+/// key as given: `documents.bank_statement.url`).
+fn business_urls(business: &CreateBusinessRequest) -> Vec<(String, &str)> {
+    let mut urls = vec![(
+        "proofOfAddress.url".to_owned(),
+        business.proof_of_address.url.as_str(),
+    )];
     urls.extend(
         business
             .documents
-            .values()
-            .map(|link| ("documents.url", link.url.as_str())),
+            .iter()
+            .map(|(key, link)| (format!("documents.{key}.url"), link.url.as_str())),
     );
     if let Some(url) = business
         .details
@@ -215,19 +225,19 @@ fn business_urls(business: &CreateBusinessRequest) -> Vec<(&'static str, &str)> 
         .as_ref()
         .and_then(|s| s.url.as_deref())
     {
-        urls.push(("sourceOfFund.url", url));
+        urls.push(("sourceOfFund.url".to_owned(), url));
     }
     urls
 }
 
 /// The document URLs of a person, by their wire path.
-fn person_urls(person: &PersonRequest) -> Vec<(&'static str, &str)> {
+fn person_urls(person: &PersonRequest) -> Vec<(String, &str)> {
     let mut urls = vec![
-        ("idDocumentUrl", person.id_document_url.as_str()),
-        ("document.url", person.document.url.as_str()),
+        ("idDocumentUrl".to_owned(), person.id_document_url.as_str()),
+        ("document.url".to_owned(), person.document.url.as_str()),
     ];
     if let Some(link) = &person.details.additional_document {
-        urls.push(("additionalDocument.url", link.url.as_str()));
+        urls.push(("additionalDocument.url".to_owned(), link.url.as_str()));
     }
     urls
 }
@@ -277,6 +287,36 @@ fn resolved_person(person: &PersonRequest, links: &BTreeMap<String, String>) -> 
     person
 }
 
+/// On a resumed run with people still to add: a director or UBO whose
+/// answer was lost (a timeout after the service acted) is not in
+/// `progress`, but the business's `directorCount` and `uboCount` show it.
+/// Counts above the progress (at most the application's people) move the
+/// progress up to them, so the resumed run does not add that person again.
+/// A service that sends no counts leaves the progress as it is.
+async fn catch_up_people(
+    businesses: &crate::Businesses<'_>,
+    business_id: &str,
+    application: &Application,
+    progress: &mut Progress,
+) -> Result<(), Error> {
+    if progress.directors_added >= application.directors.len()
+        && progress.ubos_added >= application.ubos.len()
+    {
+        return Ok(());
+    }
+    let business = businesses.get(business_id).await?;
+    let count = |counted: Option<u64>, people: usize| {
+        counted.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(people))
+    };
+    progress.directors_added = progress
+        .directors_added
+        .max(count(business.director_count, application.directors.len()));
+    progress.ubos_added = progress
+        .ubos_added
+        .max(count(business.ubo_count, application.ubos.len()));
+    Ok(())
+}
+
 /// The run, step by step; `progress` is updated after each step that
 /// succeeded, so an error leaves it exactly at what was done.
 pub(crate) async fn run(
@@ -308,7 +348,11 @@ pub(crate) async fn run(
         ));
     };
     let business_id = match &progress.business_id {
-        Some(id) => id.clone(),
+        Some(id) => {
+            let id = id.clone();
+            catch_up_people(&businesses, &id, application, progress).await?;
+            id
+        }
         None => {
             let created = businesses
                 .create(&resolved_business(business, &progress.links))

@@ -66,7 +66,8 @@ pub(crate) async fn send(
         .execute(request)
         .await
         .map_err(LowError::CommunicationError)?;
-    if response.status().as_u16() != 200 {
+    // Any 2xx is success (ASSUMPTIONS B2), as for the generated operations.
+    if !response.status().is_success() {
         return Err(LowError::UnexpectedResponse(response));
     }
     let status = response.status();

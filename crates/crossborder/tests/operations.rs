@@ -8,10 +8,10 @@ use std::time::Duration;
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
     Address, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
-    CreateBusinessRequest, Currency, DocumentLink, Documents, Error, IdType,
+    CreateBusinessRequest, Currency, DocumentLink, DocumentType, Documents, Error, IdType,
     MonthlyTransactionVolume, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
     PersonRole, ProofOfAddress, ProofOfAddressType, QuoteRequest, Rail, ResolveAccountRequest,
-    SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
+    Rule, SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
     UpdateBusinessRequest, WaitOptions, USER_AGENT_VALUE,
 };
 use serde_json::{json, Value};
@@ -892,24 +892,76 @@ async fn create_business_sends_the_documented_body() {
     );
 }
 
-/// Keys written loosely are sent as the service knows them.
+/// Keys written loosely are sent as the service knows them (ASSUMPTIONS
+/// B10): the spec's alias for the type wherever the spec names one
+/// (`incorporation_certificate` as `cac_document`, `bn1` as `bn_form_1`,
+/// `form_2` as `cac_form_2`, `status_report` as `cac_status_report`), the
+/// type's name otherwise; `document_keys()` shows each mapping, and it is
+/// exactly what goes out.
 #[tokio::test]
 async fn document_keys_are_sent_canonically() {
     let (server, client) = setup().await;
     Mock::given(method("POST"))
         .and(path("/v1/api/business"))
         .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
+        .expect(1)
         .mount(&server)
         .await;
     let mut request = example_business();
-    let statement = request.documents.remove("bank_statement").unwrap();
-    request
-        .documents
-        .insert(" Bank-Statement ".into(), statement);
-    let certificate = request.documents.remove("cac_document").unwrap();
-    request
-        .documents
-        .insert("incorporation_certificate".into(), certificate);
+    request.documents.clear();
+    for (key, id) in [
+        (" Bank-Statement ", "statement"),
+        ("incorporation_certificate", "certificate"),
+        ("bn1", "bn1"),
+        ("form_2", "form-2"),
+        ("status_report", "status"),
+        ("application_letter", "letter"),
+        ("memart", "memart"),
+    ] {
+        request.documents.insert(
+            key.into(),
+            DocumentLink::new(
+                format!("https://files.crossborder.invalid/kyb/{id}.pdf"),
+                id,
+            ),
+        );
+    }
+    let mappings: Vec<(String, Option<String>, Option<DocumentType>)> = request
+        .document_keys()
+        .into_iter()
+        .map(|m| (m.given, m.sent, m.document_type))
+        .collect();
+    let expected = [
+        (
+            " Bank-Statement ",
+            "bank_statement",
+            DocumentType::BankStatement,
+        ),
+        (
+            "application_letter",
+            "APPLICATION_LETTER",
+            DocumentType::ApplicationLetter,
+        ),
+        ("bn1", "bn_form_1", DocumentType::BnForm1),
+        ("form_2", "cac_form_2", DocumentType::CacForm2),
+        (
+            "incorporation_certificate",
+            "cac_document",
+            DocumentType::CertificateOfIncorporation,
+        ),
+        (
+            "memart",
+            "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
+            DocumentType::MemorandumAndArticles,
+        ),
+        (
+            "status_report",
+            "cac_status_report",
+            DocumentType::CacStatusReport,
+        ),
+    ]
+    .map(|(given, sent, document)| (given.to_owned(), Some(sent.to_owned()), Some(document)));
+    assert_eq!(mappings, expected);
     client.businesses().create(&request).await.unwrap();
 
     let requests = server.received_requests().await.unwrap();
@@ -925,10 +977,17 @@ async fn document_keys_are_sent_canonically() {
         keys,
         [
             "APPLICATION_LETTER",
-            "CERTIFICATE_OF_INCORPORATION",
+            "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
             "bank_statement",
-            "cac_status_report"
+            "bn_form_1",
+            "cac_document",
+            "cac_form_2",
+            "cac_status_report",
         ]
+    );
+    assert_eq!(
+        body["documents"]["bn_form_1"],
+        json!({"url": "https://files.crossborder.invalid/kyb/bn1.pdf", "key": "bn1"})
     );
 }
 
@@ -1380,4 +1439,314 @@ async fn upload_checks_size_and_content_not_the_name() {
     let requests = server.received_requests().await.unwrap();
     let body = String::from_utf8_lossy(&requests[0].body);
     assert!(body.contains("Content-Type: image/png"), "{body}");
+}
+
+/// `DocumentLink::unlisted` only matters for a key the SDK does not know: a
+/// known key marked unlisted is checked, counted and sent canonically like
+/// any other, so it can never go out next to the same key written another
+/// way and replace that document on the wire.
+#[tokio::test]
+async fn an_unlisted_mark_on_a_known_key_is_ignored() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/business"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let statement = |id: &str| {
+        DocumentLink::new(
+            format!("https://files.crossborder.invalid/kyb/{id}.pdf"),
+            id,
+        )
+    };
+
+    // Both go out as `bank_statement`: refused as duplicates, nothing sent.
+    let mut clash = example_business();
+    clash
+        .documents
+        .insert("Bank-Statement".into(), statement("statement-2").unlisted());
+    match client.businesses().create(&clash).await.unwrap_err() {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "documents.bank_statement: Duplicate document: Bank-Statement and bank_statement both map to BANK_STATEMENT"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    // Alone, it is the bank statement: it satisfies the requirement and is
+    // sent as `bank_statement`.
+    let mut alone = example_business();
+    alone.documents.remove("bank_statement");
+    alone
+        .documents
+        .insert("Bank-Statement".into(), statement("statement-2").unlisted());
+    let mapping = alone
+        .document_keys()
+        .into_iter()
+        .find(|m| m.given == "Bank-Statement")
+        .unwrap();
+    assert_eq!(mapping.sent.as_deref(), Some("bank_statement"));
+    assert_eq!(mapping.document_type, Some(DocumentType::BankStatement));
+    client.businesses().create(&alone).await.unwrap();
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1, "the clash sent nothing");
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(
+        body["documents"]["bank_statement"],
+        json!({"url": "https://files.crossborder.invalid/kyb/statement-2.pdf", "key": "statement-2"})
+    );
+    assert_eq!(body["documents"].as_object().unwrap().len(), 4);
+}
+
+/// ASSUMPTIONS B2: any 2xx answer to the upload is success.
+#[tokio::test]
+async fn upload_accepts_any_2xx() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/upload-document"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(
+            json!({"message": "Created", "data": {"link": "https://files.example/doc_201.pdf"}}),
+        ))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let uploaded = client
+        .businesses()
+        .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+        .await
+        .unwrap();
+    assert_eq!(uploaded.link, "https://files.example/doc_201.pdf");
+}
+
+/// A complete business as the API's JSON, documents keyed as given.
+fn business_wire_json() -> Value {
+    let link = |id: &str| json!({"url": format!("https://files.crossborder.invalid/kyb/{id}.pdf"), "key": id});
+    json!({
+        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC1234567",
+        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
+        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki", "state": "Lagos", "zipCode": "106104"},
+        "proofOfAddress": {"url": "https://files.crossborder.invalid/kyb/utility.pdf", "key": "utility", "type": "Utility bill"},
+        "documents": {"CAC": link("cac"), "Bank-Statement": link("statement"),
+                      "application_letter": link("letter"), "bn1": link("bn1")}
+    })
+}
+
+/// ASSUMPTIONS C17: a field the request does not have is refused before
+/// sending, naming the nearest field it has, at any depth; the rest of the
+/// body is still checked.
+#[tokio::test]
+async fn json_requests_refuse_unknown_fields_with_the_nearest_one() {
+    let (server, client) = setup().await;
+    let businesses = client.businesses();
+
+    let mut create = business_wire_json();
+    create["businessWebiste"] = json!("https://lagostrading.ng");
+    create["businessAddress"]["stret"] = json!("Admiralty Way");
+    create["documents"]["CAC"]["kye"] = json!("cac");
+    create["colour"] = json!("blue");
+    create["email"] = json!("not-an-email");
+    match businesses.create_json(&create).await.unwrap_err() {
+        Error::Validation(violations) => assert_eq!(
+            violations
+                .iter()
+                .map(|v| (v.field.to_string(), v.rule, v.message.clone()))
+                .collect::<Vec<_>>(),
+            [
+                (
+                    "businessAddress.stret".to_owned(),
+                    Rule::UnknownField,
+                    "is not a field of this request (did you mean street?)".to_owned()
+                ),
+                (
+                    "documents.CAC.kye".to_owned(),
+                    Rule::UnknownField,
+                    "is not a field of this request (did you mean key?)".to_owned()
+                ),
+                (
+                    "businessWebiste".to_owned(),
+                    Rule::UnknownField,
+                    "is not a field of this request (did you mean businessWebsite?)".to_owned()
+                ),
+                (
+                    "colour".to_owned(),
+                    Rule::UnknownField,
+                    "is not a field of this request".to_owned()
+                ),
+                (
+                    "email".to_owned(),
+                    Rule::InvalidFormat,
+                    "must be an email address such as name@example.com".to_owned()
+                ),
+            ]
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    let mut update = json!({"businessWebiste": "https://lagostrading.ng"});
+    match businesses
+        .update_json("biz_3M8QK2", &update)
+        .await
+        .unwrap_err()
+    {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "businessWebiste: is not a field of this request (did you mean businessWebsite?); \
+             body: an update must change at least one field"
+        ),
+        other => panic!("{other:?}"),
+    }
+    update["hasWebsite"] = json!(true);
+    match businesses
+        .update_json("biz_3M8QK2", &update)
+        .await
+        .unwrap_err()
+    {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "businessWebiste: is not a field of this request (did you mean businessWebsite?)"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    let mut director = person_body();
+    director["firstNme"] = director["firstName"].take();
+    director.as_object_mut().unwrap().remove("firstName");
+    director["address"]["zip"] = json!("101233");
+    match businesses
+        .add_director_json("biz_3M8QK2", &director)
+        .await
+        .unwrap_err()
+    {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "address.zip: is not a field of this request; \
+             firstNme: is not a field of this request (did you mean firstName?); \
+             firstName: is required"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let mut ubo = person_body();
+    ubo["ownershipPercentge"] = json!("60");
+    match businesses
+        .add_ubo_json("biz_3M8QK2", &ubo)
+        .await
+        .unwrap_err()
+    {
+        Error::Validation(violations) => assert_eq!(
+            violations.to_string(),
+            "ownershipPercentge: is not a field of this request (did you mean ownershipPercentage?)"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+/// ASSUMPTIONS C18: an update that changes nothing is refused, typed or as
+/// JSON (nulls are not changes), and nothing is sent.
+#[tokio::test]
+async fn an_update_that_changes_nothing_is_refused() {
+    let (server, client) = setup().await;
+    let businesses = client.businesses();
+    let refused = "body: an update must change at least one field";
+    let error = businesses
+        .update("biz_3M8QK2", &UpdateBusinessRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(error.violations().unwrap().to_string(), refused);
+    assert_eq!(error.violations().unwrap()[0].rule, Rule::NothingToUpdate);
+    for body in [json!({}), json!({"email": null, "tin": null})] {
+        let error = businesses
+            .update_json("biz_3M8QK2", &body)
+            .await
+            .unwrap_err();
+        assert_eq!(error.violations().unwrap().to_string(), refused, "{body}");
+    }
+    assert!(server.received_requests().await.unwrap().is_empty());
+}
+
+/// A JSON create goes out with canonical keys, exactly as
+/// `check_business_json` reports them in `document_keys`.
+#[tokio::test]
+async fn create_json_sends_the_keys_the_verdict_shows() {
+    let (server, client) = setup().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/api/business"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let body = business_wire_json();
+    let verdict = crossborder::check_business_json(&body, crossborder::BusinessRequestKind::Create);
+    assert!(verdict.valid, "{:?}", verdict.violations);
+    assert_eq!(
+        serde_json::to_value(&verdict).unwrap()["document_keys"],
+        json!([
+            {"given": "Bank-Statement", "sent": "bank_statement", "type": "BANK_STATEMENT"},
+            {"given": "CAC", "sent": "cac", "type": "CERTIFICATE_OF_INCORPORATION"},
+            {"given": "application_letter", "sent": "APPLICATION_LETTER", "type": "APPLICATION_LETTER"},
+            {"given": "bn1", "sent": "bn_form_1", "type": "BN_FORM_1"},
+        ])
+    );
+    client.businesses().create_json(&body).await.unwrap();
+    let requests = server.received_requests().await.unwrap();
+    let sent: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    let mut keys: Vec<&str> = sent["documents"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    let mut shown: Vec<&str> = verdict
+        .document_keys
+        .iter()
+        .filter_map(|m| m.sent.as_deref())
+        .collect();
+    shown.sort_unstable();
+    assert_eq!(keys, shown);
+}
+
+/// ASSUMPTIONS B23: a resumed onboarding reads the business before adding
+/// people; a service that sends no `directorCount` or `uboCount` leaves the
+/// progress as it is, so every person not in it is added.
+#[tokio::test]
+async fn a_resumed_onboarding_without_counts_adds_the_people_left() {
+    let (server, client) = setup().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/business/biz_3M8QK2"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"message": "ok", "data": {"id": "biz_3M8QK2", "status": "PENDING"}}),
+        ))
+        .expect(2)
+        .mount(&server)
+        .await;
+    for role in ["director", "ubo"] {
+        Mock::given(method("POST"))
+            .and(path(format!("/v1/api/business/biz_3M8QK2/{role}")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "message": "ok",
+                "data": {"id": "per_1", "businessId": "biz_3M8QK2", "role": role.to_uppercase()}
+            })))
+            .expect(1)
+            .mount(&server)
+            .await;
+    }
+    let application = crossborder::onboard::Application {
+        business: Some(example_business()),
+        directors: vec![example_person()],
+        ubos: vec![example_person()],
+        files: Default::default(),
+    };
+    let progress = crossborder::onboard::Progress {
+        business_id: Some("biz_3M8QK2".into()),
+        ..Default::default()
+    };
+    let onboarded = client
+        .businesses()
+        .onboard(&application, progress, |_| {})
+        .await
+        .unwrap();
+    assert_eq!(onboarded.business.id, "biz_3M8QK2");
 }

@@ -141,7 +141,9 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
     assert_hidden(&text);
 }
 
-/// An unlisted document key is sent with a warning naming it (B15).
+/// An unlisted document key is sent with a warning naming it (B15), once
+/// per request sent: reading the fields under review or the key mapping
+/// logs nothing.
 #[tokio::test]
 async fn an_unlisted_document_key_is_sent_with_a_warning() {
     let _serial = SERIAL.lock().await;
@@ -168,13 +170,24 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
         documents: Some(documents),
         ..Default::default()
     };
-    client.businesses().update("biz_1", &update).await.unwrap();
+    let sent = client.businesses().update("biz_1", &update).await.unwrap();
+    assert_eq!(sent.under_review, ["documents"]);
+    assert_eq!(update.fields_under_review().unwrap(), ["documents"]);
+    assert_eq!(
+        update.document_keys()[0].sent.as_deref(),
+        Some("SCUML_CERTIFICATE")
+    );
 
     let text = buffer.take();
     assert!(
         text.contains("WARN")
             && text.contains("key=SCUML_CERTIFICATE")
             && text.contains("document key not known to this SDK, sent as given"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("document key not known to this SDK").count(),
+        1,
         "{text}"
     );
     assert_hidden(&text);

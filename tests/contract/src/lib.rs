@@ -275,6 +275,46 @@ pub struct Rewrite {
     pub strip_api_key: bool,
     /// Replace the first occurrence of `.0` by `.1` in the request path.
     pub path: Option<(String, String)>,
+    /// Make one request fail.
+    pub fail: Option<Fail>,
+}
+
+/// One request the [`Proxy`] makes fail: the `nth` (from 1) whose method is
+/// `method` and whose path contains `path`.
+#[derive(Debug, Clone)]
+pub struct Fail {
+    /// `GET`, `POST`, ...
+    pub method: &'static str,
+    /// A part of the path (`/director`).
+    pub path: &'static str,
+    /// Which matching request fails, from 1.
+    pub nth: usize,
+    /// `false`: the request never reaches the sandbox and the answer is 503
+    /// `injected failure`. `true`: the sandbox does the request, and its
+    /// answer is replaced by 502 `answer lost`, as when a connection drops
+    /// after the service acted.
+    pub answer_lost: bool,
+}
+
+impl Fail {
+    /// The `nth` request matching `method` and `path` never arrives.
+    pub fn refused(method: &'static str, path: &'static str, nth: usize) -> Fail {
+        Fail {
+            method,
+            path,
+            nth,
+            answer_lost: false,
+        }
+    }
+
+    /// The `nth` request matching `method` and `path` is done by the
+    /// sandbox, but its answer is lost.
+    pub fn answer_lost(method: &'static str, path: &'static str, nth: usize) -> Fail {
+        Fail {
+            answer_lost: true,
+            ..Fail::refused(method, path, nth)
+        }
+    }
 }
 
 /// A reverse proxy on 127.0.0.1 in front of the sandbox that rewrites each
@@ -296,6 +336,8 @@ struct ProxyState {
     rewrite: Rewrite,
     http: reqwest::Client,
     seen: Arc<AtomicUsize>,
+    /// Requests matching [`Rewrite::fail`] so far.
+    matched: Arc<AtomicUsize>,
 }
 
 impl Proxy {
@@ -314,6 +356,7 @@ impl Proxy {
                 .build()
                 .expect("the proxy's client builds"),
             seen: seen.clone(),
+            matched: Arc::default(),
         };
         let app = Router::new().fallback(forward).with_state(state);
         let listener = TcpListener::bind("127.0.0.1:0")
@@ -350,6 +393,15 @@ impl Drop for Proxy {
 async fn forward(State(state): State<ProxyState>, request: Request) -> Response {
     state.seen.fetch_add(1, Ordering::SeqCst);
     let (parts, body) = request.into_parts();
+    let failing = state.rewrite.fail.as_ref().filter(|fail| {
+        parts.method.as_str() == fail.method
+            && parts.uri.path().contains(fail.path)
+            && state.matched.fetch_add(1, Ordering::SeqCst) + 1 == fail.nth
+    });
+    if failing.is_some_and(|fail| !fail.answer_lost) {
+        return (StatusCode::SERVICE_UNAVAILABLE, "injected failure").into_response();
+    }
+    let lost = failing.is_some();
     let mut path = parts.uri.path().to_owned();
     if let Some((from, to)) = &state.rewrite.path {
         path = path.replacen(from.as_str(), to, 1);
@@ -377,6 +429,11 @@ async fn forward(State(state): State<ProxyState>, request: Request) -> Response 
         .send()
         .await;
     match upstream {
+        Ok(response) if lost => {
+            // Read the whole answer, so the sandbox has finished, then drop it.
+            let _ = response.bytes().await;
+            (StatusCode::BAD_GATEWAY, "answer lost").into_response()
+        }
         Ok(response) => {
             let status = response.status();
             let mut headers = HeaderMap::new();

@@ -345,18 +345,32 @@ async fn kyb_error_answers() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
     let link = upload_pdf(&client).await;
-    client
+    let first = client
         .businesses()
         .create(&business_request("RC9990001", &link))
         .await
         .unwrap();
 
-    // The same registration number again.
-    match client
+    // The same create again is a repeat (ASSUMPTIONS B22): the same
+    // business, and the sandbox holds one.
+    let repeat = client
         .businesses()
         .create(&business_request("RC9990001", &link))
         .await
-    {
+        .unwrap();
+    assert_eq!(repeat.id, first.id);
+    let held: Vec<_> = env
+        .sandbox
+        .businesses()
+        .into_iter()
+        .filter(|b| b.registration_number == "RC9990001")
+        .collect();
+    assert_eq!(held.len(), 1);
+
+    // The same registration number in another application.
+    let mut other = business_request("RC9990001", &link);
+    other.email = "other@lagostrading.ng".into();
+    match client.businesses().create(&other).await {
         Err(Error::Api {
             status: 409,
             message,
@@ -551,4 +565,59 @@ async fn wait_for_decision_reaches_each_decision_and_its_deadline() {
         .await
         .unwrap_err();
     assert_eq!(error.status(), Some(404));
+}
+
+/// ASSUMPTIONS C17 and C18 are the SDK's own rules: it refuses a JSON body
+/// with a field the request does not have, and an update that changes
+/// nothing, before sending; the sandbox, tolerant as a service may be,
+/// ignores the unknown field and answers an empty update with the record
+/// unchanged.
+#[tokio::test]
+async fn unknown_fields_and_empty_updates_are_refused_by_the_sdk_alone() {
+    let env = Env::start().await;
+    let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
+    let client = sdk_client(proxy.base_url(), STAGING_KEY);
+    let link = "https://files.crossborder.invalid/kyb/doc.pdf";
+    let documents = json!({
+        "cac_document": {"url": link, "key": "cac-cert"},
+        "bank_statement": {"url": link, "key": "statement-6m"},
+        "application_letter": {"url": link, "key": "letter"},
+        "cac_status_report": {"url": link, "key": "status-report"},
+    });
+    let mut body = business_json("RC7000003", link, documents);
+    body["hasWebsite"] = json!(true);
+    body["businessWebsite"] = json!("https://lagostrading.ng");
+    body["busnessDescription"] = json!("Electronics");
+
+    let error = client.businesses().create_json(&body).await.unwrap_err();
+    assert_eq!(
+        error.violations().unwrap().to_string(),
+        "busnessDescription: is not a field of this request (did you mean businessDescription?)"
+    );
+    let error = client
+        .businesses()
+        .update_json("biz_0000000000", &json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.violations().unwrap().to_string(),
+        "body: an update must change at least one field"
+    );
+    assert_eq!(proxy.requests_seen(), 0);
+
+    let created = env
+        .raw_post("/api/business", Some(STAGING_KEY), &body)
+        .await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let id = created.body["data"]["id"].as_str().unwrap().to_owned();
+    let unchanged = env
+        .raw(
+            reqwest::Method::PATCH,
+            &format!("/api/business/{id}"),
+            Some(STAGING_KEY),
+            Some(&json!({})),
+        )
+        .await;
+    assert_eq!(unchanged.status, 200, "{}", unchanged.text);
+    assert_eq!(unchanged.body["data"], created.body["data"]);
 }

@@ -1,14 +1,16 @@
 //! `businesses().onboard` against the sandbox: the whole application checked
 //! before any request, one call to a submitted business, and resumption
-//! after a failure injected at each step, with the sandbox holding exactly
-//! one business and one upload per file afterwards.
+//! after a failure injected at each step (every upload, the create, every
+//! director and UBO, the final read), with the sandbox holding exactly one
+//! business, one upload per file and each person once afterwards; and
+//! after an answer lost at a step the service did.
 
 use std::sync::{Arc, Mutex};
 
 use crossborder::onboard::{file_url, Application, Progress, Step};
-use crossborder::{BusinessStatus, Error};
+use crossborder::BusinessStatus;
 use crossborder_contract_tests::{
-    business_request, person_request, sdk_client, Env, Proxy, Rewrite, STAGING_KEY,
+    business_request, person_request, sdk_client, Env, Fail, Proxy, Rewrite, STAGING_KEY,
 };
 use crossborder_sandbox::{RequestLine, SandboxConfig};
 
@@ -51,6 +53,37 @@ fn application() -> Application {
         ]
         .into(),
     }
+}
+
+/// [`application`] with two directors and two UBOs, each a different
+/// person.
+fn larger_application() -> Application {
+    let mut application = application();
+    let person = |first_name: &str| {
+        let mut person = person_request(&file_url("passport.png"));
+        person.first_name = first_name.into();
+        person
+    };
+    application.directors = vec![person("Adaeze"), person("Chinedu")];
+    application.ubos = vec![person("Ngozi"), person("Emeka")];
+    application
+}
+
+/// What the sandbox holds after a resumed run of [`larger_application`]:
+/// one business with its two directors and two UBOs, and `uploads`
+/// successful uploads.
+fn assert_held_once(env: &Env, lines: &Mutex<Vec<RequestLine>>, uploads: usize, case: &str) {
+    let businesses = env.sandbox.businesses();
+    assert_eq!(businesses.len(), 1, "{case}: one business");
+    assert_eq!(businesses[0].directors, 2, "{case}: each director once");
+    assert_eq!(businesses[0].ubos, 2, "{case}: each UBO once");
+    assert_eq!(
+        count(lines, "POST", "/api/upload-document"),
+        uploads,
+        "{case}: uploads"
+    );
+    assert_eq!(count(lines, "POST", "/director"), 2, "{case}: directors");
+    assert_eq!(count(lines, "POST", "/ubo"), 2, "{case}: UBOs");
 }
 
 #[tokio::test]
@@ -127,19 +160,32 @@ async fn the_whole_application_is_checked_before_any_request() {
     assert!(lines.lock().unwrap().is_empty(), "nothing was sent");
 }
 
+/// Each step of [`larger_application`] in order, as the request the proxy
+/// makes fail: (name, method, path part, which matching request).
+const STEPS: [(&str, &str, &str, usize); 9] = [
+    ("upload 1", "POST", "/upload-document", 1),
+    ("upload 2", "POST", "/upload-document", 2),
+    ("upload 3", "POST", "/upload-document", 3),
+    ("create", "POST", "/api/business", 1),
+    ("director 1", "POST", "/director", 1),
+    ("director 2", "POST", "/director", 2),
+    ("ubo 1", "POST", "/ubo", 1),
+    ("ubo 2", "POST", "/ubo", 2),
+    ("final read", "GET", "/api/business/", 1),
+];
+
+/// A failure at any step (the request never reaches the sandbox) stops the
+/// run with the progress made up to that step; resuming with it finishes
+/// the onboarding with one business, one upload per file and each person
+/// once.
 #[tokio::test]
 async fn a_failure_at_each_step_resumes_without_duplicates() {
-    for (step, broken_path) in [
-        ("upload", "/upload-document"),
-        ("create", "/api/business"),
-        ("director", "/director"),
-        ("ubo", "/ubo"),
-    ] {
+    for (position, (step, method, path, nth)) in STEPS.into_iter().enumerate() {
         let (env, lines) = logged_env().await;
         let proxy = Proxy::start(
             env.base_url(),
             Rewrite {
-                path: Some((broken_path.to_owned(), "/nowhere".to_owned())),
+                fail: Some(Fail::refused(method, path, nth)),
                 ..Rewrite::default()
             },
         )
@@ -147,50 +193,134 @@ async fn a_failure_at_each_step_resumes_without_duplicates() {
         let failing = sdk_client(proxy.base_url(), STAGING_KEY);
         let stopped = failing
             .businesses()
-            .onboard(&application(), Progress::default(), |_| {})
+            .onboard(&larger_application(), Progress::default(), |_| {})
             .await
             .unwrap_err();
-        assert!(
-            matches!(stopped.error, Error::Api { status: 404, .. }),
+        assert_eq!(
+            stopped.error.status(),
+            Some(503),
             "{step}: {:?}",
             stopped.error
         );
-        let expected_links = if step == "upload" { 0 } else { 3 };
-        assert_eq!(stopped.progress.links.len(), expected_links, "{step}");
+        // The progress is exactly the steps before this one.
+        let done = |first: usize, upto: usize| position.clamp(first, upto) - first;
+        assert_eq!(stopped.progress.links.len(), done(0, 3), "{step}");
         assert_eq!(
             stopped.progress.business_id.is_some(),
-            matches!(step, "director" | "ubo"),
+            position > 3,
             "{step}"
         );
+        assert_eq!(stopped.progress.directors_added, done(4, 6), "{step}");
+        assert_eq!(stopped.progress.ubos_added, done(6, 8), "{step}");
+
+        let client = env.client(STAGING_KEY);
+        let onboarded = client
+            .businesses()
+            .onboard(&larger_application(), stopped.progress, |_| {})
+            .await
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+        assert_eq!(onboarded.business.director_count, Some(2), "{step}");
+        assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
+        assert_eq!(onboarded.links.len(), 3, "{step}");
+        assert_held_once(&env, &lines, 3, step);
         assert_eq!(
-            stopped.progress.directors_added,
-            usize::from(step == "ubo"),
-            "{step}"
+            count(&lines, "POST", "/api/business"),
+            1,
+            "{step}: one create"
+        );
+    }
+}
+
+/// An answer lost after the sandbox did the step (a dropped connection):
+/// the resumed run repeats the create, which the sandbox answers with the
+/// business it created (ASSUMPTIONS B22); it reads the business before
+/// adding people, and skips the person its counts show was added; and it
+/// uploads a file again, which stores a second, unused copy.
+#[tokio::test]
+async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
+    for (step, method, path, nth) in STEPS {
+        let (env, lines) = logged_env().await;
+        let proxy = Proxy::start(
+            env.base_url(),
+            Rewrite {
+                fail: Some(Fail::answer_lost(method, path, nth)),
+                ..Rewrite::default()
+            },
+        )
+        .await;
+        let failing = sdk_client(proxy.base_url(), STAGING_KEY);
+        let stopped = failing
+            .businesses()
+            .onboard(&larger_application(), Progress::default(), |_| {})
+            .await
+            .unwrap_err();
+        assert_eq!(
+            stopped.error.status(),
+            Some(502),
+            "{step}: {:?}",
+            stopped.error
         );
 
         let client = env.client(STAGING_KEY);
         let onboarded = client
             .businesses()
-            .onboard(&application(), stopped.progress, |_| {})
+            .onboard(&larger_application(), stopped.progress, |_| {})
             .await
             .unwrap_or_else(|e| panic!("{step}: {e}"));
-        assert_eq!(onboarded.business.director_count, Some(1), "{step}");
-        assert_eq!(onboarded.business.ubo_count, Some(1), "{step}");
-        assert_eq!(
-            count(&lines, "POST", "/api/upload-document"),
-            3,
-            "{step}: one upload per file"
-        );
-        assert_eq!(
-            count(&lines, "POST", "/api/business"),
-            1,
-            "{step}: one business"
-        );
-        assert_eq!(
-            count(&lines, "POST", "/director"),
-            1,
-            "{step}: one director"
-        );
-        assert_eq!(count(&lines, "POST", "/ubo"), 1, "{step}: one UBO");
+        assert_eq!(onboarded.business.director_count, Some(2), "{step}");
+        assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
+        let uploads = if step.starts_with("upload") { 4 } else { 3 };
+        assert_held_once(&env, &lines, uploads, step);
     }
+}
+
+/// A resumed run whose business id the caller filled in (after a 409 on a
+/// create whose first answer was lost, from the dashboard) creates nothing
+/// and adds every person.
+#[tokio::test]
+async fn a_resume_with_a_business_id_creates_nothing() {
+    let (env, lines) = logged_env().await;
+    let client = env.client(STAGING_KEY);
+    let application = larger_application();
+    let mut business = application.business.clone().unwrap();
+    business.proof_of_address.url = "https://files.crossborder.invalid/utility.png".into();
+    business
+        .documents
+        .values_mut()
+        .for_each(|link| link.url = "https://files.crossborder.invalid/company.pdf".into());
+    let created = client.businesses().create(&business).await.unwrap();
+    let progress = Progress {
+        business_id: Some(created.id.clone()),
+        ..Progress::default()
+    };
+    let onboarded = client
+        .businesses()
+        .onboard(&application, progress, |_| {})
+        .await
+        .unwrap();
+    assert_eq!(onboarded.business.id, created.id);
+    assert_held_once(&env, &lines, 3, "business id given");
+    assert_eq!(count(&lines, "POST", "/api/business"), 1);
+}
+
+/// A file the application does not hold is named with the document that
+/// refers to it.
+#[tokio::test]
+async fn a_missing_file_is_named_with_its_document_key() {
+    let (env, lines) = logged_env().await;
+    let client = env.client(STAGING_KEY);
+    let mut application = application();
+    let business = application.business.as_mut().unwrap();
+    business.documents.get_mut("bank_statement").unwrap().url = file_url("statement.pdf");
+    let stopped = client
+        .businesses()
+        .onboard(&application, Progress::default(), |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(
+        stopped.error.violations().unwrap().to_string(),
+        "business.documents.bank_statement.url: names the file \"statement.pdf\", \
+         which the application does not hold"
+    );
+    assert!(lines.lock().unwrap().is_empty(), "nothing was sent");
 }

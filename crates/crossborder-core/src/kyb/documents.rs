@@ -67,6 +67,35 @@ impl DocumentType {
         }
     }
 
+    /// The key sent for this type when the caller's key is not itself one of
+    /// the specification's aliases ([`canonical_document_key`]): the
+    /// specification's alias for the type where it names one, else the
+    /// type's name. The certificate has three aliases in the specification;
+    /// `cac_document` is the one its required-set rule names ("a cac_document
+    /// key counts as the certificate"), so the one sure to satisfy it.
+    ///
+    /// ```
+    /// use crossborder_core::kyb::DocumentType;
+    ///
+    /// assert_eq!(DocumentType::CertificateOfIncorporation.canonical_key(), "cac_document");
+    /// assert_eq!(DocumentType::BusinessLicense.canonical_key(), "BUSINESS_LICENSE");
+    /// ```
+    pub const fn canonical_key(self) -> &'static str {
+        match self {
+            DocumentType::CertificateOfIncorporation => "cac_document",
+            DocumentType::BankStatement => "bank_statement",
+            DocumentType::BnForm1 => "bn_form_1",
+            DocumentType::CombinedCac => "combined_cac",
+            DocumentType::CacForm2 => "cac_form_2",
+            DocumentType::CacStatusReport => "cac_status_report",
+            DocumentType::BusinessLicense
+            | DocumentType::ApplicationLetter
+            | DocumentType::MemorandumAndArticles
+            | DocumentType::ProofOfAddress
+            | DocumentType::TaxClearance => self.as_str(),
+        }
+    }
+
     /// The keys to suggest to a caller for this type, the most common first.
     /// Each of them normalises to this type.
     pub const fn common_keys(self) -> &'static [&'static str] {
@@ -170,7 +199,7 @@ impl UnknownDocumentKey {
 /// ```
 pub fn nearest_document_key(key: &str) -> Option<&'static str> {
     let normalised = normalised_key(key);
-    let limit = (normalised.chars().count() / 3).clamp(1, 3);
+    let limit = crate::suggest::typo_limit(&normalised);
     let lower_names =
         DocumentType::ALL.map(|document| (document, document.as_str().to_ascii_lowercase()));
     let candidates = SPEC_DOCUMENT_KEYS
@@ -250,18 +279,26 @@ pub const SPEC_DOCUMENT_KEYS: [&str; 8] = [
     "cac_status_report",
 ];
 
-/// The key to send for a key of the documents map: the specification's own
-/// alias when the key is one, however it was written (`Bank-Statement`
-/// becomes `bank_statement`), and otherwise the document type's internal
-/// name (`memart` becomes `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`), which
-/// the service's uppercased fallback matches. Keys this crate matches more
-/// loosely than the specification promises thus reach the service in a form
-/// it knows.
+/// The key to send for a key of the documents map (ASSUMPTIONS B10): a key
+/// that is one of the specification's own aliases, however it was written,
+/// goes out as the specification writes it (`Bank-Statement` becomes
+/// `bank_statement`, `CAC` stays `cac`); any other known key goes out as its
+/// type's [`DocumentType::canonical_key`]: the specification's alias for that
+/// type where it names one (`bn1` becomes `bn_form_1`,
+/// `incorporation_certificate` becomes `cac_document`), and otherwise the
+/// type's name (`memart` becomes `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`),
+/// which the service's uppercased fallback matches. So every key reaches the
+/// service in a form the specification promises it knows, and no name that
+/// comes only from this crate's own list of types (B15) is sent where the
+/// specification names an alias.
 ///
 /// ```
 /// use crossborder_core::kyb::canonical_document_key;
 ///
 /// assert_eq!(canonical_document_key(" Bank-Statement ").unwrap(), "bank_statement");
+/// assert_eq!(canonical_document_key("CAC").unwrap(), "cac");
+/// assert_eq!(canonical_document_key("incorporation_certificate").unwrap(), "cac_document");
+/// assert_eq!(canonical_document_key("bn1").unwrap(), "bn_form_1");
 /// assert_eq!(canonical_document_key("memart").unwrap(), "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION");
 /// assert_eq!(canonical_document_key("application_letter").unwrap(), "APPLICATION_LETTER");
 /// assert!(canonical_document_key("selfie").is_err());
@@ -272,7 +309,7 @@ pub fn canonical_document_key(key: &str) -> Result<&'static str, UnknownDocument
     Ok(SPEC_DOCUMENT_KEYS
         .into_iter()
         .find(|alias| *alias == normalised)
-        .unwrap_or(document.as_str()))
+        .unwrap_or(document.canonical_key()))
 }
 
 impl FromStr for DocumentType {
@@ -733,13 +770,68 @@ mod tests {
             );
         }
         for document in DocumentType::ALL {
-            assert_eq!(canonical_document_key(document.as_str()).unwrap(), {
-                let lower = document.as_str().to_ascii_lowercase();
-                SPEC_DOCUMENT_KEYS
-                    .into_iter()
-                    .find(|alias| *alias == lower)
-                    .unwrap_or(document.as_str())
-            });
+            let canonical = document.canonical_key();
+            assert_eq!(normalise_document_key(canonical), Ok(document));
+            assert_eq!(canonical_document_key(canonical), Ok(canonical));
+        }
+    }
+
+    /// ASSUMPTIONS B10: every key this crate knows, and the key it sends.
+    /// A spec alias is sent as the spec writes it; any other key as the
+    /// spec's alias for its type, or the type's name where the spec names
+    /// no alias.
+    #[test]
+    fn the_key_sent_for_every_known_key() {
+        let table = [
+            // The spec's own aliases, however written.
+            ("cac_document", "cac_document"),
+            ("cac", "cac"),
+            ("CAC", "cac"),
+            (
+                "certificate_of_incorporation",
+                "certificate_of_incorporation",
+            ),
+            (
+                "CERTIFICATE_OF_INCORPORATION",
+                "certificate_of_incorporation",
+            ),
+            ("bank_statement", "bank_statement"),
+            (" Bank-Statement ", "bank_statement"),
+            ("bn_form_1", "bn_form_1"),
+            ("bn form 1", "bn_form_1"),
+            ("combined_cac", "combined_cac"),
+            ("cac_form_2", "cac_form_2"),
+            ("cac_status_report", "cac_status_report"),
+            ("Cac_Status-Report", "cac_status_report"),
+            // This crate's own aliases: the spec's alias for the type.
+            ("incorporation_certificate", "cac_document"),
+            ("bn_form1", "bn_form_1"),
+            ("bn1", "bn_form_1"),
+            ("BN_FORM_1", "bn_form_1"),
+            ("form_2", "cac_form_2"),
+            ("cac_2", "cac_form_2"),
+            ("status_report", "cac_status_report"),
+            ("COMBINED_CAC", "combined_cac"),
+            // Types the spec names no alias for: their names.
+            ("business_license", "BUSINESS_LICENSE"),
+            ("business_licence", "BUSINESS_LICENSE"),
+            ("application_letter", "APPLICATION_LETTER"),
+            ("memart", "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION"),
+            ("memorandum", "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION"),
+            ("proof_of_address", "PROOF_OF_ADDRESS"),
+            ("tax_clearance_certificate", "TAX_CLEARANCE_CERTIFICATE"),
+        ];
+        for (key, sent) in table {
+            assert_eq!(canonical_document_key(key), Ok(sent), "{key}");
+        }
+        // The table covers every alias and every type.
+        for (alias, _) in DOCUMENT_KEY_ALIASES {
+            assert!(table.iter().any(|(key, _)| key == alias), "{alias}");
+        }
+        for document in DocumentType::ALL {
+            assert!(table
+                .iter()
+                .any(|(_, sent)| *sent == document.canonical_key()));
         }
     }
 }

@@ -4,18 +4,19 @@ use bytes::Bytes;
 use crossborder_core::kyb::PersonRole as CorePersonRole;
 
 use crossborder_api::types as wire;
-use crossborder_core::kyb::canonical_document_key;
 use serde_json::Value;
 
 use crate::business_check::{business_violations, person_violations};
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
+use crate::types::{log_document_keys, sent_fields};
 use crate::upload;
 use crate::wait::poll;
 use crate::{
-    Business, BusinessRequestKind, BusinessUpdate, Client, CreateBusinessRequest, Person,
-    PersonRequest, Result, Rule, UpdateBusinessRequest, UploadedDocument, WaitOptions,
+    Business, BusinessRequestKind, BusinessUpdate, Client, CreateBusinessRequest,
+    DocumentKeyMapping, Person, PersonRequest, Result, Rule, UpdateBusinessRequest,
+    UploadedDocument, WaitOptions,
 };
 
 /// Sub-business onboarding (KYB). Obtained with [`Client::businesses`].
@@ -70,14 +71,17 @@ impl Businesses<'_> {
     /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
     pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
         request.validate().map_err(Error::Validation)?;
-        self.send_create(request.to_wire()?).await
+        let body = request.to_wire()?;
+        log_document_keys(Some(&request.documents));
+        self.send_create(body).await
     }
 
     /// Creates a business from the API's own JSON body (a file, a form your
     /// service received), checked with the same rules as
     /// [`create`](Businesses::create) plus the JSON type of each field (see
-    /// [`check_business_json`](crate::check_business_json)); document keys
-    /// are sent in their canonical form, as `create` sends them.
+    /// [`check_business_json`](crate::check_business_json), which also
+    /// refuses a field the request does not have); document keys are sent in
+    /// their canonical form, as `create` sends them.
     pub async fn create_json(&self, body: &Value) -> Result<Business> {
         business_violations(body, BusinessRequestKind::Create).map_err(Error::Validation)?;
         let mut wire: wire::CreateBusinessRequest = from_json(body)?;
@@ -184,28 +188,26 @@ impl Businesses<'_> {
     ) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
-        let business = self.send_update(business_id, changes.to_wire()?).await?;
+        let body = changes.to_wire()?;
+        let under_review = sent_fields(&body)?;
+        log_document_keys(changes.documents.as_ref());
+        let business = self.send_update(business_id, body).await?;
         Ok(BusinessUpdate {
             business,
-            under_review: changes.fields_under_review()?,
+            under_review,
         })
     }
 
     /// Updates a business from the API's own JSON body, checked as
-    /// [`update`](Businesses::update) checks its request (plus JSON types);
-    /// the fields under review are the body's keys.
+    /// [`update`](Businesses::update) checks its request (plus JSON types
+    /// and unknown fields; an update that changes nothing is refused, not
+    /// sent as `{}`); the fields under review are those sent.
     pub async fn update_json(&self, business_id: &str, body: &Value) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         business_violations(body, BusinessRequestKind::Update).map_err(Error::Validation)?;
         let mut wire: wire::UpdateBusinessRequest = from_json(body)?;
         wire.documents = wire.documents.map(canonical_documents);
-        let under_review = serde_json::to_value(&wire)
-            .ok()
-            .and_then(|sent| {
-                sent.as_object()
-                    .map(|fields| fields.keys().cloned().collect())
-            })
-            .unwrap_or_default();
+        let under_review = sent_fields(&wire)?;
         let business = self.send_update(business_id, wire).await?;
         Ok(BusinessUpdate {
             business,
@@ -214,14 +216,16 @@ impl Businesses<'_> {
     }
 
     /// Adds a director from the API's own JSON body, checked with the same
-    /// rules as [`add_director`](Businesses::add_director) (plus JSON types).
+    /// rules as [`add_director`](Businesses::add_director) (plus JSON types
+    /// and unknown fields, as [`create_json`](Businesses::create_json)).
     pub async fn add_director_json(&self, business_id: &str, body: &Value) -> Result<Person> {
         self.add_person_json(business_id, CorePersonRole::Director, body)
             .await
     }
 
     /// Adds a UBO from the API's own JSON body, checked with the same rules
-    /// as [`add_ubo`](Businesses::add_ubo) (plus JSON types).
+    /// as [`add_ubo`](Businesses::add_ubo) (plus JSON types and unknown
+    /// fields).
     pub async fn add_ubo_json(&self, business_id: &str, body: &Value) -> Result<Person> {
         self.add_person_json(business_id, CorePersonRole::Ubo, body)
             .await
@@ -299,10 +303,22 @@ impl Businesses<'_> {
     /// A failure part-way returns [`OnboardingError`] with the
     /// [`Progress`] made: pass it back and the run goes on where it stopped,
     /// so a retry never uploads a file it has a link for, never creates a
-    /// second business, and never adds a person twice. A step whose answer
-    /// was lost (a timeout after the service acted) is not in the progress:
-    /// a repeated create is refused by the service (409 for the same
-    /// registration number), and a repeated upload only stores a second copy.
+    /// second business, and never adds a person twice.
+    ///
+    /// A step whose answer was lost (a timeout after the service acted) is
+    /// not in the progress, and the resumed run deals with it as follows.
+    /// A director or UBO: the run reads the business first, and its
+    /// `directorCount` and `uboCount` show the person was added, so they are
+    /// not added again. The create: it goes out again with the identical
+    /// body, and a service that treats an identical create as a repeat
+    /// answers with the business it created (ASSUMPTIONS B22; the sandbox
+    /// does). A service that answers `409 registrationNumber already
+    /// registered` instead leaves the id to you: the business exists, so
+    /// find its id (the dashboard), set
+    /// [`Progress::business_id`](crate::onboard::Progress::business_id) to
+    /// it and resume; a different application under a registration number
+    /// already used gets the same 409, and must not be resumed that way. An
+    /// upload: it is sent again, and the service keeps a second, unused copy.
     ///
     /// ```no_run
     /// # async fn run(client: crossborder::Client, business: crossborder::CreateBusinessRequest,
@@ -351,16 +367,18 @@ fn from_json<T: serde::de::DeserializeOwned>(body: &Value) -> Result<T> {
 }
 
 /// The documents map with each key in the form the service knows
-/// ([`canonical_document_key`]); unknown keys were refused already.
+/// ([`DocumentKeyMapping`]); unknown keys were refused already.
 fn canonical_documents(documents: wire::Documents) -> wire::Documents {
     wire::Documents(
         documents
             .0
             .into_iter()
-            .map(|(key, link)| match canonical_document_key(&key) {
-                Ok(canonical) => (canonical.to_owned(), link),
-                Err(_) => (key, link),
-            })
+            .map(
+                |(key, link)| match DocumentKeyMapping::of(&key, false).sent {
+                    Some(sent) => (sent, link),
+                    None => (key, link),
+                },
+            )
             .collect(),
     )
 }

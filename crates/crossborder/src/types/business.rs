@@ -7,13 +7,14 @@ use std::str::FromStr;
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
-    canonical_document_key, validate_business_create, validate_business_update, AddressFields,
+    normalise_document_key, validate_business_create, validate_business_update, AddressFields,
     BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, NatureOfBusinessFields,
     ProofOfAddressFields, SourceOfFundFields,
 };
 use rust_decimal::Decimal;
 
 use crate::error::Error;
+use crate::types::document::{document_keys, DocumentKeyMapping};
 use crate::types::DocumentLink;
 use crate::{BusinessType, Currency, ProofOfAddressType, Rule, Violation, Violations};
 
@@ -83,7 +84,9 @@ pub struct ProofOfAddress {
 /// [`crossborder_core::kyb::normalise_document_key`] before sending, and
 /// sent in the form [`crossborder_core::kyb::canonical_document_key`] gives
 /// (the specification's alias, or the document type's name), so a key
-/// written loosely (`Bank-Statement`) reaches the service as it knows it.
+/// written loosely (`Bank-Statement`, `bn1`) reaches the service as it knows
+/// it; [`CreateBusinessRequest::document_keys`] shows the key each one is
+/// sent as.
 pub type Documents = BTreeMap<String, DocumentLink>;
 
 /// The expected monthly volume of a business.
@@ -256,12 +259,18 @@ fn proof_fields(proof: Option<&ProofOfAddress>) -> Option<ProofOfAddressFields<'
     })
 }
 
+/// True for a document sent under a key the SDK does not know: marked
+/// unlisted, and unknown (a known key is checked like any other).
+fn is_unlisted(key: &str, link: &DocumentLink) -> bool {
+    link.unlisted && normalise_document_key(key).is_err()
+}
+
 /// The documents the core rules check: every one but the unlisted ones,
 /// whose keys the rules would refuse (ASSUMPTIONS B15).
 fn document_fields(documents: &Documents) -> Vec<(&str, DocumentRefFields<'_>)> {
     documents
         .iter()
-        .filter(|(_, link)| !link.unlisted)
+        .filter(|(key, link)| !is_unlisted(key, link))
         .map(|(key, link)| (key.as_str(), link.fields()))
         .collect()
 }
@@ -276,7 +285,7 @@ fn with_unlisted(
     for (name, link) in documents
         .into_iter()
         .flatten()
-        .filter(|(_, link)| link.unlisted)
+        .filter(|(key, link)| is_unlisted(key, link))
     {
         for (part, value) in [("url", &link.url), ("key", &link.key)] {
             if value.trim().is_empty() {
@@ -289,6 +298,47 @@ fn with_unlisted(
         }
     }
     Violations::from_vec(all).map_or(Ok(()), Err)
+}
+
+/// Logs how the documents of a request about to be sent go out: a warning
+/// for each unlisted key (sent as given), a debug line for each key sent in
+/// another form than given. Called once per request, where it is sent.
+pub(crate) fn log_document_keys(documents: Option<&Documents>) {
+    for mapping in documents.map(document_keys).unwrap_or_default() {
+        if mapping.is_unlisted() {
+            tracing::warn!(
+                key = %mapping.given,
+                "document key not known to this SDK, sent as given (DocumentLink::unlisted)"
+            );
+        } else if let Some(sent) = mapping
+            .sent
+            .as_deref()
+            .filter(|sent| *sent != mapping.given)
+        {
+            tracing::debug!(key = %mapping.given, sent, "document key sent in its canonical form");
+        }
+    }
+}
+
+/// The wire names of the fields a body sends, sorted.
+pub(crate) fn sent_fields(body: &impl serde::Serialize) -> Result<Vec<String>, Error> {
+    let body = serde_json::to_value(body).map_err(|error| Error::InvalidRequest {
+        message: format!("serialising the request: {error}"),
+    })?;
+    Ok(body
+        .as_object()
+        .map(|fields| fields.keys().cloned().collect())
+        .unwrap_or_default())
+}
+
+/// The violation of an update that changes nothing: it would go out as
+/// `{}` (ASSUMPTIONS C18).
+pub(crate) fn nothing_to_update() -> Violation {
+    Violation::new(
+        "body",
+        Rule::NothingToUpdate,
+        "an update must change at least one field",
+    )
 }
 
 /// A generated request builder that refused a value (it checks the spec's
@@ -321,6 +371,14 @@ impl CreateBusinessRequest {
         with_unlisted(validate_business_create(&fields), Some(&self.documents))
     }
 
+    /// How each key of [`documents`](Self::documents) is sent: the key as
+    /// given, the key on the wire and the document type it names
+    /// (ASSUMPTIONS B10): `bn1` is sent as `bn_form_1`, `Bank-Statement` as
+    /// `bank_statement`.
+    pub fn document_keys(&self) -> Vec<DocumentKeyMapping> {
+        document_keys(&self.documents)
+    }
+
     pub(crate) fn to_wire(&self) -> Result<wire::CreateBusinessRequest, Error> {
         let builder = wire::CreateBusinessRequest::builder()
             .name(self.name.clone())
@@ -341,7 +399,9 @@ impl CreateBusinessRequest {
 
 impl UpdateBusinessRequest {
     /// Checks the fields that are sent with the API's KYB rules and returns
-    /// all violations at once.
+    /// all violations at once. An update that sets no field is refused
+    /// (`body: an update must change at least one field`, ASSUMPTIONS C18):
+    /// it would go out as `{}`.
     pub fn validate(&self) -> Result<(), Violations> {
         let volume_amount = self.details.volume_amount();
         let mut fields = BusinessFields {
@@ -363,7 +423,26 @@ impl UpdateBusinessRequest {
             ..BusinessFields::default()
         };
         self.details.lend(&mut fields, &volume_amount);
-        with_unlisted(validate_business_update(&fields), self.documents.as_ref())
+        let mut all = with_unlisted(validate_business_update(&fields), self.documents.as_ref())
+            .err()
+            .map(Violations::into_vec)
+            .unwrap_or_default();
+        // Every field unset (an empty `activities` is not sent either): the
+        // body would be `{}`.
+        if *self == UpdateBusinessRequest::default() {
+            all.push(nothing_to_update());
+        }
+        Violations::from_vec(all).map_or(Ok(()), Err)
+    }
+
+    /// How each key of [`documents`](Self::documents) is sent, as
+    /// [`CreateBusinessRequest::document_keys`] says; empty when the update
+    /// sends no documents.
+    pub fn document_keys(&self) -> Vec<DocumentKeyMapping> {
+        self.documents
+            .as_ref()
+            .map(document_keys)
+            .unwrap_or_default()
     }
 
     /// The wire names of the fields this update sends, sorted: each
@@ -383,14 +462,7 @@ impl UpdateBusinessRequest {
     /// assert_eq!(update.fields_under_review().unwrap(), ["TIN", "email", "tin"]);
     /// ```
     pub fn fields_under_review(&self) -> Result<Vec<String>, Error> {
-        let body =
-            serde_json::to_value(self.to_wire()?).map_err(|error| Error::InvalidRequest {
-                message: format!("serialising the update: {error}"),
-            })?;
-        Ok(body
-            .as_object()
-            .map(|fields| fields.keys().cloned().collect())
-            .unwrap_or_default())
+        sent_fields(&self.to_wire()?)
     }
 
     pub(crate) fn to_wire(&self) -> Result<wire::UpdateBusinessRequest, Error> {
@@ -425,27 +497,20 @@ fn proof_to_wire(proof: &ProofOfAddress) -> wire::ProofOfAddress {
 }
 
 /// The documents map as sent: each key in the form the service knows
-/// ([`canonical_document_key`]: `Bank-Statement` is sent as
-/// `bank_statement`, `memart` as `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`).
-/// Validation has refused unknown keys already, except the unlisted ones
-/// ([`DocumentLink::unlisted`]), which are sent as given with a warning.
+/// ([`DocumentKeyMapping`]: `Bank-Statement` is sent as `bank_statement`,
+/// `memart` as `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`). Validation has
+/// refused unknown keys already, except the unlisted ones
+/// ([`DocumentLink::unlisted`]), which are sent as given. Logs nothing: the
+/// request's sender does, once ([`log_document_keys`]).
 fn documents_to_wire(documents: &Documents) -> wire::Documents {
     wire::Documents(
         documents
             .iter()
             .map(|(key, link)| {
-                if link.unlisted {
-                    tracing::warn!(
-                        key = %key,
-                        "document key not known to this SDK, sent as given (DocumentLink::unlisted)"
-                    );
-                    return (key.clone(), link.to_wire());
-                }
-                let sent = canonical_document_key(key).unwrap_or(key);
-                if sent != key {
-                    tracing::debug!(key = %key, sent, "document key sent in its canonical form");
-                }
-                (sent.to_owned(), link.to_wire())
+                let sent = DocumentKeyMapping::of(key, link.unlisted)
+                    .sent
+                    .unwrap_or_else(|| key.clone());
+                (sent, link.to_wire())
             })
             .collect::<HashMap<_, _>>(),
     )

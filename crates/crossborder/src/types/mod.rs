@@ -20,6 +20,7 @@ mod wallet;
 
 pub use ack::Acknowledgement;
 pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
+pub(crate) use business::{log_document_keys, nothing_to_update, sent_fields};
 pub use business::{
     Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate, CreateBusinessRequest,
     Documents, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
@@ -30,7 +31,7 @@ pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
 };
-pub use document::{DocumentLink, UploadedDocument};
+pub use document::{document_keys, DocumentKeyMapping, DocumentLink, UploadedDocument};
 pub use payout::{PayoutReceipt, PayoutRequest};
 pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
 pub(crate) use quote::rfc3339;

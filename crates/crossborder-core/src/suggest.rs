@@ -1,0 +1,43 @@
+//! "Did you mean ...?": the known name nearest to a mistyped one, by edit
+//! distance, for the messages that refuse an unknown document key (A22)
+//! or an unknown field of a JSON body (C17).
+
+/// The most edits a name may be from a known name to be taken for a typo
+/// of it: a third of its length, at least 1 and at most 3.
+pub fn typo_limit(name: &str) -> usize {
+    (name.chars().count() / 3).clamp(1, 3)
+}
+
+/// The candidate nearest to `name` (edit distance ignoring case, with a
+/// swap of two neighbouring letters counted as one edit, the commonest
+/// typo: optimal string alignment), when it is within [`typo_limit`]
+/// edits; the first of equally near candidates wins.
+///
+/// ```
+/// use crossborder_core::suggest::nearest_name;
+///
+/// let fields = ["businessWebsite", "hasWebsite", "businessAddress"];
+/// assert_eq!(nearest_name("businessWebiste", fields), Some("businessWebsite"));
+/// assert_eq!(nearest_name("BusinessWebsite", fields), Some("businessWebsite"));
+/// assert_eq!(nearest_name("kye", ["url", "key"]), Some("key"));
+/// assert_eq!(nearest_name("colour", fields), None);
+/// ```
+pub fn nearest_name<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let lower = name.to_lowercase();
+    let limit = typo_limit(&lower);
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            (
+                strsim::osa_distance(&lower, &candidate.to_lowercase()),
+                candidate,
+            )
+        })
+        .filter(|(distance, _)| *distance <= limit)
+        // min_by_key keeps the first of equal distances.
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
