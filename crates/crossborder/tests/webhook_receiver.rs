@@ -1,6 +1,7 @@
 //! `webhook::Receiver` (feature `axum`): what it logs about a refused body
-//! (never the body), a handler that panics, and what the feature adds to
-//! the dependency tree (no TLS stack).
+//! (never the body), a handler that panics (the next event still runs, and
+//! the change it panicked on is not remembered as handled), and what the
+//! feature adds to the dependency tree (no TLS stack).
 #![cfg(feature = "axum")]
 
 use std::io::Write;
@@ -8,7 +9,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossborder::webhook::{Receiver, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver, VerifyError};
+use crossborder::{
+    Client, CollectionRequest, Currency, Decimal, RetryPolicy, SimulateFundingRequest,
+    TransactionStatus,
+};
+use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);
@@ -35,6 +41,16 @@ async fn serve(route: axum::routing::MethodRouter) -> String {
     url
 }
 
+/// A client of `sandbox`, without retries.
+fn client(sandbox: &SandboxHandle) -> Client {
+    Client::builder()
+        .api_key("test_sandbox_key")
+        .base_url(sandbox.base_url())
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap()
+}
+
 async fn post(url: &str, body: &'static str) -> u16 {
     reqwest::Client::new()
         .post(url)
@@ -57,7 +73,8 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
         .finish();
     tracing::subscriber::set_global_default(subscriber).unwrap();
 
-    let url = serve(Receiver::new().route(|_event: WebhookEvent| async {})).await;
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let url = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
     let secret_looking = r#"{"reference": "o", "status": true, "password": "hunter2", "paidAmount": "sk_live_4242"}"#;
     assert_eq!(post(&url, secret_looking).await, 400);
     assert_eq!(post(&url, "Authorization: Bearer hunter2").await, 400);
@@ -79,34 +96,77 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
 }
 
 #[tokio::test]
-async fn a_panicking_handler_does_not_stop_the_next_event() {
-    let handled = Arc::new(AtomicUsize::new(0));
-    let count = handled.clone();
-    let url = serve(Receiver::new().route(move |event: WebhookEvent| {
-        let count = count.clone();
-        async move {
-            if event.reference == "boom" {
-                panic!("handler bug");
+async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_handled() {
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let client = client(&sandbox);
+    let created = client
+        .collections()
+        .create(&CollectionRequest::new(
+            "order-boom",
+            Decimal::new(5000, 0),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            Decimal::new(5000, 0),
+            created.pay_reference.unwrap(),
+            "boom-1",
+        ))
+        .await
+        .unwrap();
+
+    // The first delivery of order-boom panics; every delivery the handler
+    // finishes is recorded.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (record, mut handled) = tokio::sync::mpsc::unbounded_channel();
+    let route = Receiver::new(client).route({
+        let calls = calls.clone();
+        move |delivery: Delivery| {
+            let (calls, record) = (calls.clone(), record.clone());
+            async move {
+                if delivery.event.reference == "order-boom"
+                    && calls.fetch_add(1, Ordering::SeqCst) == 0
+                {
+                    panic!("handler bug");
+                }
+                let _ = record.send(delivery);
             }
-            count.fetch_add(1, Ordering::SeqCst);
         }
-    }))
-    .await;
-    assert_eq!(
-        post(&url, r#"{"reference": "boom", "status": true}"#).await,
-        200
-    );
-    assert_eq!(
-        post(&url, r#"{"reference": "fine", "status": true}"#).await,
-        200
-    );
-    for _ in 0..500 {
-        if handled.load(Ordering::SeqCst) == 1 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
+    });
+    let url = serve(route).await;
+    let completed = r#"{"reference": "order-boom", "status": true, "paidAmount": 5000}"#;
+    // Panics; handled; a repeat, dropped; an event for another reference.
+    for body in [
+        completed,
+        completed,
+        completed,
+        r#"{"reference": "fine", "status": true}"#,
+    ] {
+        assert_eq!(post(&url, body).await, 200);
     }
-    panic!("the event after the panic was not handled");
+    let mut handled_in_order = Vec::new();
+    for _ in 0..2 {
+        let delivery = tokio::time::timeout(Duration::from_secs(10), handled.recv())
+            .await
+            .expect("the handler runs in time")
+            .unwrap();
+        handled_in_order.push(delivery);
+    }
+    assert_eq!(handled_in_order[0].event.reference, "order-boom");
+    let confirmed = handled_in_order[0].verified.as_ref().unwrap();
+    assert_eq!(confirmed.status, TransactionStatus::Completed);
+    assert_eq!(handled_in_order[1].event.reference, "fine");
+    assert!(matches!(
+        handled_in_order[1].verified,
+        Err(VerifyError::UnknownReference { .. })
+    ));
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+    sandbox.shutdown().await;
 }
 
 /// The feature adds axum and its few helpers: no TLS crate.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{Receiver, Reconciler, Source, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver, Reconciler, Source, WebhookEvent};
 use crossborder::{
     Client, CollectionRequest, Currency, Error, SimulateFundingRequest, TransactionStatus,
     WaitOptions,
@@ -42,11 +42,9 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
 
     // A receiver that passes every event to the reconciler.
     let notifier = reconciler.notifier();
-    let route = Receiver::new().route(move |event: WebhookEvent| {
-        let notifier = notifier.clone();
-        async move {
-            notifier.notify(&event);
-        }
+    let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+        notifier.notify(&delivery.event);
+        async {}
     });
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hooks", listener.local_addr().unwrap());
