@@ -132,3 +132,50 @@ async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
     }
     assert_eq!(outcomes.len(), 2);
 }
+
+/// The grace period counts from `watch`, not from the first `next`: a
+/// caller who watches, does other work for longer than the grace period,
+/// then asks, gets a polled state at once.
+#[tokio::test]
+async fn the_grace_period_starts_when_a_reference_is_watched() {
+    const GRACE: Duration = Duration::from_secs(3);
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    // Paid, but with no webhook registered: no event will ever come.
+    let memo = collection(&client, "order-quiet").await;
+    fund(&client, &memo, "5000", "quiet-1").await;
+    let mut reconciler = Reconciler::new(client).grace(GRACE).polling(polling());
+    reconciler.watch("order-quiet");
+    tokio::time::sleep(GRACE).await;
+
+    // Were the grace period to start now, this could not end before it
+    // had passed again; it ends at the first read.
+    let done = tokio::time::timeout(GRACE - Duration::from_millis(500), reconciler.next())
+        .await
+        .expect("the grace period already ended")
+        .unwrap();
+    assert_eq!(done.reference, "order-quiet");
+    assert_eq!(done.source, Source::Polling);
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+}
+
+/// An event notified between `watch` and the first `next` is not lost.
+#[tokio::test]
+async fn an_event_before_the_first_next_is_kept() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let memo = collection(&client, "order-early").await;
+    fund(&client, &memo, "5000", "early-1").await;
+    let mut reconciler = Reconciler::new(client)
+        .grace(Duration::from_secs(3600))
+        .polling(polling());
+    reconciler.watch("order-early");
+    let event = WebhookEvent::parse(r#"{"reference": "order-early", "status": true}"#).unwrap();
+    assert!(reconciler.notifier().notify(&event));
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.source, Source::Event);
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+}
