@@ -348,6 +348,24 @@ fn classification_of_each_claim() {
     for (body, expected) in cases {
         assert_eq!(classify(body), expected, "{body}");
     }
+    // Every word the docs list, in any case and with spaces around.
+    let word = |word: &str| classify(&format!(r#"{{"reference": "r", "status": " {word} "}}"#));
+    for completed in ["COMPLETED", "Success", "successful", "PAID", "TRUE"] {
+        assert_eq!(word(completed), Completed, "{completed}");
+    }
+    for partial in ["PARTIALLY_PAID", "Partial"] {
+        assert_eq!(word(partial), PartiallyPaid, "{partial}");
+    }
+    for failure in [
+        "FAILED",
+        "expired",
+        "Cancelled",
+        "CANCELED",
+        "rejected",
+        "REVERSED",
+    ] {
+        assert_eq!(word(failure), failed(failure), "{failure}");
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossborder::webhook::{Delivery, Receiver, VerifyError};
+use crossborder::webhook::{Delivery, Receiver, VerifyError, DEFAULT_MAX_BODY_BYTES};
 use crossborder::{
     Client, CollectionRequest, Currency, Decimal, RetryPolicy, SimulateFundingRequest,
     TransactionStatus,
@@ -74,7 +74,14 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     tracing::subscriber::set_global_default(subscriber).unwrap();
 
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-    let url = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
+    let url = serve(
+        Receiver::new(client(&sandbox)).route(|delivery: Delivery| async move {
+            if delivery.event.reference == "log-boom" {
+                panic!("handler bug");
+            }
+        }),
+    )
+    .await;
     let secret_looking = r#"{"reference": "o", "status": true, "password": "hunter2", "paidAmount": "sk_live_4242"}"#;
     assert_eq!(post(&url, secret_looking).await, 400);
     assert_eq!(post(&url, "Authorization: Bearer hunter2").await, 400);
@@ -93,6 +100,45 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     for secret in ["hunter2", "sk_live_4242", "Bearer"] {
         assert!(!logged.contains(secret), "{secret} leaked into: {logged}");
     }
+
+    // What happens after the 200 is logged too: an event the service does
+    // not confirm (WARN, with why), and a handler that panics (ERROR).
+    assert_eq!(
+        post(&url, r#"{"reference": "log-boom", "status": true}"#).await,
+        200
+    );
+    // Each expected line holds all of its parts (other tests of this binary
+    // log to the same subscriber).
+    let expected: [&[&str]; 2] = [
+        &[
+            "WARN",
+            "webhook event not confirmed by the service",
+            "reference=log-boom",
+            "no transaction has the event's reference log-boom",
+        ],
+        &[
+            "ERROR",
+            "the webhook handler panicked",
+            "reference=log-boom",
+        ],
+    ];
+    let found = |logged: &str, parts: &[&str]| {
+        logged
+            .lines()
+            .any(|line| parts.iter().all(|part| line.contains(part)))
+    };
+    let mut logged = String::new();
+    for _ in 0..1000 {
+        logged = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        if expected.iter().all(|parts| found(&logged, parts)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for parts in expected {
+        assert!(found(&logged, parts), "{parts:?} not in: {logged}");
+    }
+    sandbox.shutdown().await;
 }
 
 #[tokio::test]
@@ -166,6 +212,44 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
         Err(VerifyError::UnknownReference { .. })
     ));
     assert_eq!(calls.load(Ordering::SeqCst), 2);
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_default_body_limit_is_64_kib() {
+    assert_eq!(DEFAULT_MAX_BODY_BYTES, 64 * 1024);
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let url = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
+    let padded = |size: usize| {
+        let event = r#"{"reference": "o", "status": true, "pad": ""}"#;
+        let pad = "x".repeat(size - event.len());
+        format!(r#"{{"reference": "o", "status": true, "pad": "{pad}"}}"#)
+    };
+    let send = |body: String| {
+        let url = url.clone();
+        async move {
+            let response = reqwest::Client::new()
+                .post(&url)
+                .body(body)
+                .timeout(Duration::from_secs(10))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap())
+        }
+    };
+    assert_eq!(
+        send(padded(DEFAULT_MAX_BODY_BYTES)).await,
+        (200, r#"{"message":"Event accepted"}"#.to_owned())
+    );
+    assert_eq!(
+        send(padded(DEFAULT_MAX_BODY_BYTES + 1)).await,
+        (
+            413,
+            r#"{"message":"The body is larger than 65536 bytes"}"#.to_owned()
+        )
+    );
     sandbox.shutdown().await;
 }
 

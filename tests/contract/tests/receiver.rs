@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossborder::webhook::{
-    Classification, DedupeError, DedupeStore, Delivery, Receiver, VerifyError,
+    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, VerifyError,
 };
 use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
@@ -307,7 +307,8 @@ async fn bad_and_oversized_bodies_never_reach_the_handler() {
 async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(1)).await;
+    // A capacity of 0 is taken as 1.
+    let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(0)).await;
     client.webhooks().set_url(&hooked.url).await.unwrap();
     let memo = collection(&client, "order-q", "50000").await;
 
@@ -381,4 +382,60 @@ async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
     let again = hooked.next().await;
     assert_eq!(again.verified.unwrap().status, TransactionStatus::Completed);
     hooked.release();
+}
+
+/// One store shared by several receivers, as a caller's database would be.
+struct SharedStore(Arc<MemoryDedupe>);
+
+impl DedupeStore for SharedStore {
+    async fn first_delivery(&self, key: &str) -> Result<bool, DedupeError> {
+        self.0.first_delivery(key).await
+    }
+    async fn forget(&self, key: &str) {
+        self.0.forget(key).await
+    }
+}
+
+/// Two receivers behind a load balancer share one store: the same
+/// confirmed change, delivered to both at once, is handed over by one.
+#[tokio::test]
+async fn receivers_sharing_a_store_hand_a_change_over_once() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let store = Arc::new(MemoryDedupe::default());
+    let mut first =
+        Hooked::start(Receiver::new(client.clone()).dedupe(SharedStore(store.clone()))).await;
+    let mut second = Hooked::start(Receiver::new(client.clone()).dedupe(SharedStore(store))).await;
+    first.release();
+    second.release();
+    client.webhooks().set_url(&first.url).await.unwrap();
+    let memo = collection(&client, "order-lb", "5000").await;
+    fund(&client, &memo, "5000", "lb-1").await;
+    let genuine = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
+    let body = genuine[0].body.clone();
+    let (a, b) = tokio::join!(first.post(body.clone()), second.post(body));
+    assert_eq!((a, b), (accepted(), accepted()));
+
+    // The first receiver got the sandbox's delivery too: of the three, one
+    // is handed over. Each receiver then gets a sentinel, so all three have
+    // been dealt with.
+    let handed = tokio::time::timeout(WAIT, async {
+        tokio::select! {
+            delivery = first.deliveries.recv() => delivery,
+            delivery = second.deliveries.recv() => delivery,
+        }
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        handed.verified.unwrap().status,
+        TransactionStatus::Completed
+    );
+    first.release();
+    second.release();
+    first.sentinel("order-sentinel-a").await;
+    second.sentinel("order-sentinel-b").await;
+    first.assert_quiet().await;
+    second.assert_quiet().await;
 }

@@ -179,3 +179,43 @@ async fn an_event_before_the_first_next_is_kept() {
     assert_eq!(done.source, Source::Event);
     assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
 }
+
+/// An event is only a reason to read: a forged completion of an open
+/// collection settles nothing (the reference is polled after the grace
+/// period and ends with the service's state), and a reference already
+/// yielded can be watched again.
+#[tokio::test]
+async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let memo = collection(&client, "order-forged").await;
+    let mut reconciler = Reconciler::new(client.clone())
+        .grace(Duration::from_millis(300))
+        .polling(polling().timeout(Duration::from_millis(50)));
+    reconciler.watch("order-forged");
+    let forged = WebhookEvent::parse(
+        r#"{"reference": "order-forged", "status": true, "paidAmount": 5000, "remainingAmount": 0}"#,
+    )
+    .unwrap();
+    assert!(reconciler.notifier().notify(&forged));
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.source, Source::Polling);
+    match done.result {
+        Err(Error::WaitTimeout { last }) => assert_eq!(last.status, TransactionStatus::Pending),
+        other => panic!("{other:?}"),
+    }
+    assert!(!reconciler.notifier().notify(&forged));
+
+    fund(&client, &memo, "5000", "forged-1").await;
+    reconciler.watch("order-forged");
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.reference, "order-forged");
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+    assert!(reconciler.next().await.is_none());
+}

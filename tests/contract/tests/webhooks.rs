@@ -97,6 +97,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
                 error.to_string(),
                 "the event says 49999.99 paid but transaction order-v1 has 20000 paid"
             );
+            assert_eq!(error.transaction().unwrap().paid_amount, Some(d("20000")));
         }
         other => panic!("{other:?}"),
     }
@@ -148,6 +149,10 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
             assert_eq!(
                 error.to_string(),
                 "transaction payout-v1 is not a collection"
+            );
+            assert_eq!(
+                error.transaction().unwrap().kind,
+                Some(crossborder::TransactionType::Payout)
             );
         }
         other => panic!("{other:?}"),

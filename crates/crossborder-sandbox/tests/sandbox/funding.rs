@@ -610,3 +610,87 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
     assert_eq!(received[0]["status"], json!("EXPIRED"));
     assert_eq!(received[0]["reference"], json!("read-lapse"));
 }
+
+#[tokio::test]
+async fn a_funding_announces_an_expiry_nobody_has_seen() {
+    // A sweep that practically never runs, and nobody reads: the funding
+    // finds the lapse first, announces it, and is refused.
+    let api = Api::start_with(
+        crossborder_sandbox::SandboxConfig::default()
+            .with_expiry_sweep_interval(Duration::from_secs(3600)),
+    )
+    .await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let memo = ngn_collection(&api, "fund-lapse", 5000).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    for session in ["late-1", "late-2"] {
+        let late =
+            json!({"currency": "NGN", "amount": 10, "narration": memo, "sessionId": session});
+        let reply = api.post("/api/simulate-funding", &late).await;
+        assert_error(
+            &reply,
+            400,
+            "Collection fund-lapse has expired",
+            "POST",
+            "/api/simulate-funding",
+        );
+    }
+    let read = api.get("/api/transaction/fund-lapse").await;
+    assert_eq!(read.body["data"]["status"], "EXPIRED");
+    // Another collection's payment, announced after everything above.
+    let other = ngn_collection(&api, "fund-after", 5000).await;
+    let paid =
+        json!({"currency": "NGN", "amount": 5000, "narration": other, "sessionId": "after-1"});
+    assert_eq!(api.post("/api/simulate-funding", &paid).await.status, 200);
+    api.sandbox
+        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
+        .await;
+    let received = receiver.received();
+    let references: Vec<_> = received
+        .iter()
+        .map(|event| (event["reference"].clone(), event["status"].clone()))
+        .collect();
+    assert_eq!(
+        references,
+        [
+            (json!("fund-lapse"), json!("EXPIRED")),
+            (json!("fund-after"), json!(true))
+        ],
+        "{received:?}"
+    );
+}
+
+/// ASSUMPTIONS.md B9: by default the sandbox sweeps every second, so a
+/// lapsed collection nobody reads is announced without any request.
+#[tokio::test]
+async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
+    let config = crossborder_sandbox::SandboxConfig::default();
+    assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
+    let api = Api::start_with(config).await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    ngn_collection(&api, "quiet-lapse", 5000).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(20))
+        .await;
+    assert_eq!(deliveries.len(), 1, "{deliveries:?}");
+    let event = deliveries[0].json();
+    assert_eq!(event["reference"], json!("quiet-lapse"));
+    assert_eq!(event["status"], json!("EXPIRED"));
+    assert_eq!(event["message"], json!("Collection expired"));
+}

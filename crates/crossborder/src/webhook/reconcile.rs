@@ -163,8 +163,7 @@ impl Reconciler {
     /// [`grace`](Reconciler::grace) after this call, however late
     /// [`next`](Reconciler::next) is first called, and an event notified in
     /// between is not missed. A reference already watched is not watched
-    /// twice (its grace period is not extended); one already yielded is
-    /// watched again.
+    /// twice; one already yielded is watched again.
     pub fn watch(&mut self, reference: impl Into<String>) {
         let reference = reference.into();
         let grace_ends = after(Instant::now(), self.grace);
