@@ -6,7 +6,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 use axum::Router;
-use crossborder::webhook::{Receiver, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver};
 use crossborder::{
     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
     QuoteRequest, SimulateFundingRequest, TransactionStatus,
@@ -26,28 +26,31 @@ pub async fn run() -> Result<(), Failure> {
     )
     .await
     .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
-    let (events, mut received) = mpsc::channel::<WebhookEvent>(8);
-    let receiver = start_receiver(events).await?;
+    let (events, mut received) = mpsc::channel::<Delivery>(8);
+    let receiver = start_receiver(sandbox.base_url(), events).await?;
     let result = walk(sandbox.base_url(), &receiver, &mut received).await;
     sandbox.shutdown().await;
     result
 }
 
-/// The SDK's webhook receiver on a free loopback port: each event goes to
-/// `events`; it answers 200 at once, as the spec asks of receivers.
-async fn start_receiver(events: mpsc::Sender<WebhookEvent>) -> Result<String, Failure> {
+/// The SDK's webhook receiver on a free loopback port: it answers 200 at
+/// once, as the spec asks of receivers, confirms each event against the
+/// sandbox at `base_url` and sends it to `events`.
+async fn start_receiver(base_url: &str, events: mpsc::Sender<Delivery>) -> Result<String, Failure> {
+    let client = Client::builder()
+        .api_key(SANDBOX_KEY)
+        .base_url(base_url)
+        .build()?;
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
-    let route = Receiver::new().route(move |event: WebhookEvent| {
-        let events = events.clone();
-        async move {
-            // A full or closed channel only loses the demo's display.
-            let _ = events.try_send(event);
-        }
+    let route = Receiver::new(client).route(move |delivery: Delivery| {
+        // A full or closed channel only loses the demo's display.
+        let _ = events.try_send(delivery);
+        async {}
     });
     let app = Router::new().route(crate::listen::PATH, route);
     tokio::spawn(async move {
@@ -64,7 +67,7 @@ fn step(number: u32, title: &str) {
 async fn walk(
     base_url: &str,
     receiver: &str,
-    received: &mut mpsc::Receiver<WebhookEvent>,
+    received: &mut mpsc::Receiver<Delivery>,
 ) -> Result<(), Failure> {
     let client = Client::builder()
         .api_key(SANDBOX_KEY)
@@ -145,15 +148,16 @@ async fn walk(
         6,
         "The webhook arrives, and is confirmed by reading the transaction",
     );
-    let event = tokio::time::timeout(WEBHOOK_WAIT, received.recv())
+    let delivery = tokio::time::timeout(WEBHOOK_WAIT, received.recv())
         .await
         .ok()
         .flatten()
         .ok_or_else(|| Failure::usage("no webhook arrived within 10 seconds"))?;
-    say!("   received: {}", event.raw_body());
+    say!("   received: {}", delivery.event.raw_body());
     // The webhook is unsigned: it is a claim until the transaction, read
-    // back from the API, confirms it (crossborder::webhook::verify).
-    let line = crate::listen::describe(&client, &event).await;
+    // back from the API, confirms it (the receiver ran
+    // crossborder::webhook::verify before handing it over).
+    let line = crate::listen::describe(&delivery.event, &delivery.verified);
     say!("   {line}");
     let settled = client.collections().get(reference).await?;
     if settled.status != TransactionStatus::Completed {

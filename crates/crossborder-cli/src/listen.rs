@@ -7,8 +7,8 @@
 use std::net::Ipv4Addr;
 
 use axum::Router;
-use crossborder::webhook::{self, Classification, Receiver, WebhookEvent};
-use crossborder::Client;
+use crossborder::webhook::{Classification, Delivery, Receiver, VerifyError, WebhookEvent};
+use crossborder::{Client, Transaction};
 
 use crate::failure::Failure;
 
@@ -24,12 +24,12 @@ pub async fn run(client: Client, port: u16, forward_to: Option<String>) -> Resul
         .local_addr()
         .map_err(|e| Failure::usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
     let forward = forward_to.map(|url| (reqwest::Client::new(), url));
-    let route = Receiver::new().route(move |event: WebhookEvent| {
-        let client = client.clone();
+    // The receiver confirms each event with the API before handing it over.
+    let route = Receiver::new(client).route(move |delivery: Delivery| {
         let forward = forward.clone();
         async move {
-            let line = describe(&client, &event).await;
-            say!("{line}");
+            let event = delivery.event;
+            say!("{}", describe(&event, &delivery.verified));
             if let Some((http, url)) = forward {
                 let sent = http
                     .post(&url)
@@ -55,8 +55,9 @@ pub async fn run(client: Client, port: u16, forward_to: Option<String>) -> Resul
         .map_err(|e| Failure::usage(format!("the webhook listener stopped: {e}")))
 }
 
-/// One line: what the event claims, and whether the API confirms it.
-pub async fn describe(client: &Client, event: &WebhookEvent) -> String {
+/// One line: what the event claims, and whether the API confirmed it
+/// (`verified`, what `webhook::verify` said).
+pub fn describe(event: &WebhookEvent, verified: &Result<Transaction, VerifyError>) -> String {
     let claim = match event.classify() {
         Classification::Completed => "completed".to_owned(),
         Classification::PartiallyPaid => "partially paid".to_owned(),
@@ -67,7 +68,7 @@ pub async fn describe(client: &Client, event: &WebhookEvent) -> String {
         .paid_amount
         .map(|paid| format!(", paid {paid}"))
         .unwrap_or_default();
-    match webhook::verify(client, event).await {
+    match verified {
         Ok(transaction) => format!(
             "event {}: {claim}{paid}; verified: the transaction is {}",
             event.reference, transaction.status

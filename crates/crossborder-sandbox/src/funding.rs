@@ -25,8 +25,13 @@
 //!   converting collection (the spec's "currency of the wallet to
 //!   credit"), that wallet grows by `amount` itself, and `paidAmount` by
 //!   `amount` divided by the rate, rounded half away from zero to
-//!   `fromCurrency`'s minor unit. An over-payment credits the whole amount;
-//!   the `fromCurrency` wallet of a converting collection is not touched;
+//!   `fromCurrency`'s minor unit. An amount so small that this rounds to
+//!   zero is refused (400 `amount: must be at least <least> <toCurrency>,
+//!   the least that pays <minor unit> <fromCurrency> of collection <ref> at
+//!   its rate of <rate> <toCurrency> per <fromCurrency>`): nothing would
+//!   be paid, yet the wallet credited. An over-payment credits the whole
+//!   amount; the `fromCurrency` wallet of a converting collection is not
+//!   touched;
 //! * `paidAmount` is in `fromCurrency` (over-payment is kept), and the
 //!   status becomes `PARTIALLY_PAID`, or `COMPLETED` once `paidAmount`
 //!   reaches `amount`;
@@ -42,7 +47,7 @@ use axum::Json;
 use crossborder_api::types::MessageResponse;
 use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields};
 use crossborder_core::{Rule, Violation};
-use rust_decimal::RoundingStrategy;
+use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::auth::Caller;
 use crate::body::{wire_fields, Body};
@@ -51,7 +56,7 @@ use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
 use crate::rates;
 use crate::state::AppState;
-use crate::transaction::TransactionStatus;
+use crate::transaction::{TransactionRecord, TransactionStatus};
 
 /// `POST /api/simulate-funding`.
 pub(crate) async fn simulate_funding(
@@ -124,6 +129,12 @@ pub(crate) async fn simulate_funding(
                 )
             })
             .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
+        if paid.is_zero() {
+            // Crediting the wallet while nothing is paid would make a
+            // PARTIALLY_PAID collection with paidAmount 0 and an event that
+            // reads as a failure (ASSUMPTIONS.md A14).
+            return Err(ApiError::violation(pays_nothing(&reference, collection)));
+        }
         (paid, amount)
     } else if collection.from == collection.to {
         return Err(ApiError::violation(Violation::new(
@@ -177,4 +188,30 @@ pub(crate) async fn simulate_funding(
         state.webhooks().send(url, &event, now);
     }
     Ok(Json(replied))
+}
+
+/// The refusal of a funding in a converting collection's `toCurrency` so
+/// small that, divided by the rate and rounded to `fromCurrency`'s minor
+/// unit, it pays nothing. It names the least amount that pays one minor
+/// unit: half of it (rounded half away from zero) times the rate, rounded
+/// up to `toCurrency`'s minor unit.
+fn pays_nothing(reference: &str, collection: &TransactionRecord) -> Violation {
+    let (from, to, rate) = (collection.from, collection.to, collection.rate);
+    let smallest = Decimal::new(1, from.minor_unit_exponent());
+    let least = (smallest / Decimal::TWO).checked_mul(rate).map(|least| {
+        least
+            .round_dp_with_strategy(to.minor_unit_exponent(), RoundingStrategy::AwayFromZero)
+            .normalize()
+    });
+    let message = match least {
+        Some(least) => format!(
+            "must be at least {least} {to}, the least that pays {smallest} {from} of collection \
+             {reference} at its rate of {rate} {to} per {from}"
+        ),
+        None => format!(
+            "must pay at least {smallest} {from} of collection {reference} at its rate of \
+             {rate} {to} per {from}"
+        ),
+    };
+    Violation::new("amount", Rule::OutOfRange, message)
 }

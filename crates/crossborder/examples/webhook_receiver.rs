@@ -1,7 +1,8 @@
 //! A webhook receiver in an axum application: the SDK's route answers the
-//! service at once, each event is verified against the source of truth
-//! (`GET /api/transaction/{reference}`) before the order is touched, and a
-//! reconciler polls any collection whose event never comes.
+//! service at once, confirms each event against the source of truth
+//! (`GET /api/transaction/{reference}`) and hands it to the handler, which
+//! touches the order only when the service confirmed the event. (The
+//! `collection_by_webhook` example adds a `Reconciler` for lost events.)
 //!
 //! ```sh
 //! cargo run -p crossborder-cli -- sandbox &
@@ -10,27 +11,24 @@
 //! # then: crossborder webhook set http://127.0.0.1:3000/hooks/crossborder
 //! ```
 
-use crossborder::webhook::{self, Receiver, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver};
 use crossborder::Client;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::from_env()?;
-    let route = Receiver::new().route({
-        let client = client.clone();
-        move |event: WebhookEvent| {
-            let client = client.clone();
-            async move {
-                // An unsigned event is a claim: act only on what the API confirms.
-                match webhook::verify(&client, &event).await {
-                    Ok(transaction) => println!(
-                        "order {} is {} (paid {:?})",
-                        transaction.payment_reference, transaction.status, transaction.paid_amount
-                    ),
-                    Err(not_confirmed) => {
-                        eprintln!("ignored event {}: {not_confirmed}", event.reference)
-                    }
-                }
+    let route = Receiver::new(client).route(|delivery: Delivery| async move {
+        // An unsigned event is a claim: act only on what the API confirmed.
+        match delivery.verified {
+            Ok(transaction) => println!(
+                "order {} is {} (paid {:?})",
+                transaction.payment_reference, transaction.status, transaction.paid_amount
+            ),
+            Err(not_confirmed) => {
+                eprintln!(
+                    "ignored event {}: {not_confirmed}",
+                    delivery.event.reference
+                )
             }
         }
     });

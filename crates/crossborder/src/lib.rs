@@ -155,7 +155,10 @@
 //! - [`webhook_receiver`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/webhook_receiver.rs): a webhook receiver in
 //!   an axum application (feature `axum`), each event verified.
 //! - [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs): a collection
-//!   awaited by webhook and confirmed by polling, with a `Reconciler`.
+//!   awaited by webhook and confirmed by polling (feature `axum`): the
+//!   webhook URL registered with `set_url`, the sandbox's real delivery
+//!   received and verified by the SDK's `Receiver`, and the final state
+//!   taken from a `Reconciler`.
 //!
 //! # Configuration
 //!
@@ -207,35 +210,64 @@
 //!
 //! The service POSTs one unsigned event per collection status change and
 //! never retries, so an event can be forged by anyone who reaches your
-//! receiver, and it can be lost. Treat it as a hint: parse it with
-//! [`webhook::WebhookEvent::parse`], then act only on the transaction
-//! [`webhook::verify`] reads back from the source of truth
-//! (`GET /api/transaction/{paymentReference}`). A forged event then never
-//! marks an order paid: its reference is unknown, or its status or paid
-//! amount is not the service's.
+//! receiver, and it can be lost. The [`webhook`] module handles both:
+//!
+//! 1. **Receive**: `webhook::Receiver` (feature `axum`) answers the
+//!    service at once and hands each event to your handler.
+//! 2. **Verify**: before your handler sees an event, the receiver reads the
+//!    collection back from the source of truth
+//!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]).
+//!    Act on `delivery.verified`: a forged event is an `Err` (its reference
+//!    is unknown, or its status or paid amount is not the service's), so it
+//!    never marks an order paid, and since only confirmed changes are
+//!    remembered as seen, it can never make the genuine event look like a
+//!    repeat.
+//! 3. **Reconcile**: a [`webhook::Reconciler`] polls the collections you
+//!    wait on when no event settles them within a grace period, and yields
+//!    each final state once, by event or by polling.
 //!
 //! ```no_run
-//! use crossborder::webhook::{self, VerifyError, WebhookEvent};
+//! # #[cfg(feature = "axum")]
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use crossborder::webhook::{Delivery, Receiver, Reconciler};
 //! use crossborder::{Client, TransactionStatus};
 //!
-//! async fn on_webhook(client: &Client, body: &[u8]) {
-//!     let Ok(event) = WebhookEvent::parse(body) else {
-//!         return; // not an event: answer 400
-//!     };
-//!     match webhook::verify(client, &event).await {
-//!         Ok(transaction) if transaction.status == TransactionStatus::Completed => {
-//!             println!("order {} is paid", transaction.payment_reference);
+//! let client = Client::from_env()?;
+//! let mut reconciler = Reconciler::new(client.clone());
+//! let notifier = reconciler.notifier();
+//! let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+//!     notifier.notify(&delivery.event); // wakes the reconciler; it reads the truth itself
+//!     async move {
+//!         match delivery.verified {
+//!             Ok(paid) if paid.status == TransactionStatus::Completed => {
+//!                 println!("order {} is paid", paid.payment_reference);
+//!             }
+//!             Ok(now) => println!("order {} is {}", now.payment_reference, now.status),
+//!             Err(forged_or_stale) => eprintln!("ignored: {forged_or_stale}"),
 //!         }
-//!         Ok(transaction) => println!("order {} is {}", transaction.payment_reference, transaction.status),
-//!         Err(VerifyError::UnknownReference { reference }) => eprintln!("forged event for {reference}"),
-//!         Err(error) => match error.transaction() {
-//!             // Not what the event said: act on the service's state.
-//!             Some(now) => println!("order {} is {}", now.payment_reference, now.status),
-//!             None => eprintln!("could not confirm: {error}"),
-//!         },
 //!     }
+//! });
+//! let listener = tokio::net::TcpListener::bind("0.0.0.0:8443").await?;
+//! let app = axum::Router::new().route("/hooks/crossborder", route);
+//! tokio::spawn(async move { axum::serve(listener, app).await });
+//! client.webhooks().set_url("https://shop.example/hooks/crossborder").await?;
+//!
+//! // Events can be lost: what no event settles in time is polled.
+//! reconciler.watch("order-10045");
+//! while let Some(done) = reconciler.next().await {
+//!     let settled = done.result?;
+//!     println!("{} is {} (learnt by {:?})", done.reference, settled.status, done.source);
 //! }
+//! # Ok(()) }
 //! ```
+//!
+//! Without the `axum` feature, parse a body with
+//! [`webhook::WebhookEvent::parse`] in your own endpoint, act only on the
+//! transaction [`webhook::verify`] returns, and remember
+//! [`webhook::dedupe_key`] of that transaction (never a key of the event)
+//! to handle each change once. The
+//! [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs)
+//! example runs all of this against the sandbox.
 //!
 //! # Tracing
 //!

@@ -1,6 +1,7 @@
 //! `webhook::Receiver` (feature `axum`): what it logs about a refused body
-//! (never the body), a handler that panics, and what the feature adds to
-//! the dependency tree (no TLS stack).
+//! (never the body), a handler that panics (the next event still runs, and
+//! the change it panicked on is not remembered as handled), and what the
+//! feature adds to the dependency tree (no TLS stack).
 #![cfg(feature = "axum")]
 
 use std::io::Write;
@@ -8,7 +9,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossborder::webhook::{Receiver, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver, VerifyError, DEFAULT_MAX_BODY_BYTES};
+use crossborder::{
+    Client, CollectionRequest, Currency, Decimal, RetryPolicy, SimulateFundingRequest,
+    TransactionStatus,
+};
+use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);
@@ -35,6 +41,16 @@ async fn serve(route: axum::routing::MethodRouter) -> String {
     url
 }
 
+/// A client of `sandbox`, without retries.
+fn client(sandbox: &SandboxHandle) -> Client {
+    Client::builder()
+        .api_key("test_sandbox_key")
+        .base_url(sandbox.base_url())
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap()
+}
+
 async fn post(url: &str, body: &'static str) -> u16 {
     reqwest::Client::new()
         .post(url)
@@ -57,7 +73,15 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
         .finish();
     tracing::subscriber::set_global_default(subscriber).unwrap();
 
-    let url = serve(Receiver::new().route(|_event: WebhookEvent| async {})).await;
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let url = serve(
+        Receiver::new(client(&sandbox)).route(|delivery: Delivery| async move {
+            if delivery.event.reference == "log-boom" {
+                panic!("handler bug");
+            }
+        }),
+    )
+    .await;
     let secret_looking = r#"{"reference": "o", "status": true, "password": "hunter2", "paidAmount": "sk_live_4242"}"#;
     assert_eq!(post(&url, secret_looking).await, 400);
     assert_eq!(post(&url, "Authorization: Bearer hunter2").await, 400);
@@ -76,37 +100,157 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     for secret in ["hunter2", "sk_live_4242", "Bearer"] {
         assert!(!logged.contains(secret), "{secret} leaked into: {logged}");
     }
-}
 
-#[tokio::test]
-async fn a_panicking_handler_does_not_stop_the_next_event() {
-    let handled = Arc::new(AtomicUsize::new(0));
-    let count = handled.clone();
-    let url = serve(Receiver::new().route(move |event: WebhookEvent| {
-        let count = count.clone();
-        async move {
-            if event.reference == "boom" {
-                panic!("handler bug");
-            }
-            count.fetch_add(1, Ordering::SeqCst);
-        }
-    }))
-    .await;
+    // What happens after the 200 is logged too: an event the service does
+    // not confirm (WARN, with why), and a handler that panics (ERROR).
     assert_eq!(
-        post(&url, r#"{"reference": "boom", "status": true}"#).await,
+        post(&url, r#"{"reference": "log-boom", "status": true}"#).await,
         200
     );
-    assert_eq!(
-        post(&url, r#"{"reference": "fine", "status": true}"#).await,
-        200
-    );
-    for _ in 0..500 {
-        if handled.load(Ordering::SeqCst) == 1 {
-            return;
+    // Each expected line holds all of its parts (other tests of this binary
+    // log to the same subscriber).
+    let expected: [&[&str]; 2] = [
+        &[
+            "WARN",
+            "webhook event not confirmed by the service",
+            "reference=log-boom",
+            "no transaction has the event's reference log-boom",
+        ],
+        &[
+            "ERROR",
+            "the webhook handler panicked",
+            "reference=log-boom",
+        ],
+    ];
+    let found = |logged: &str, parts: &[&str]| {
+        logged
+            .lines()
+            .any(|line| parts.iter().all(|part| line.contains(part)))
+    };
+    let mut logged = String::new();
+    for _ in 0..1000 {
+        logged = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        if expected.iter().all(|parts| found(&logged, parts)) {
+            break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("the event after the panic was not handled");
+    for parts in expected {
+        assert!(found(&logged, parts), "{parts:?} not in: {logged}");
+    }
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_handled() {
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let client = client(&sandbox);
+    let created = client
+        .collections()
+        .create(&CollectionRequest::new(
+            "order-boom",
+            Decimal::new(5000, 0),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            Decimal::new(5000, 0),
+            created.pay_reference.unwrap(),
+            "boom-1",
+        ))
+        .await
+        .unwrap();
+
+    // The first delivery of order-boom panics; every delivery the handler
+    // finishes is recorded.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (record, mut handled) = tokio::sync::mpsc::unbounded_channel();
+    let route = Receiver::new(client).route({
+        let calls = calls.clone();
+        move |delivery: Delivery| {
+            let (calls, record) = (calls.clone(), record.clone());
+            async move {
+                if delivery.event.reference == "order-boom"
+                    && calls.fetch_add(1, Ordering::SeqCst) == 0
+                {
+                    panic!("handler bug");
+                }
+                let _ = record.send(delivery);
+            }
+        }
+    });
+    let url = serve(route).await;
+    let completed = r#"{"reference": "order-boom", "status": true, "paidAmount": 5000}"#;
+    // Panics; handled; a repeat, dropped; an event for another reference.
+    for body in [
+        completed,
+        completed,
+        completed,
+        r#"{"reference": "fine", "status": true}"#,
+    ] {
+        assert_eq!(post(&url, body).await, 200);
+    }
+    let mut handled_in_order = Vec::new();
+    for _ in 0..2 {
+        let delivery = tokio::time::timeout(Duration::from_secs(10), handled.recv())
+            .await
+            .expect("the handler runs in time")
+            .unwrap();
+        handled_in_order.push(delivery);
+    }
+    assert_eq!(handled_in_order[0].event.reference, "order-boom");
+    let confirmed = handled_in_order[0].verified.as_ref().unwrap();
+    assert_eq!(confirmed.status, TransactionStatus::Completed);
+    assert_eq!(handled_in_order[1].event.reference, "fine");
+    assert!(matches!(
+        handled_in_order[1].verified,
+        Err(VerifyError::UnknownReference { .. })
+    ));
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+    sandbox.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_default_body_limit_is_64_kib() {
+    assert_eq!(DEFAULT_MAX_BODY_BYTES, 64 * 1024);
+    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
+    let url = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
+    let padded = |size: usize| {
+        let event = r#"{"reference": "o", "status": true, "pad": ""}"#;
+        let pad = "x".repeat(size - event.len());
+        format!(r#"{{"reference": "o", "status": true, "pad": "{pad}"}}"#)
+    };
+    let send = |body: String| {
+        let url = url.clone();
+        async move {
+            let response = reqwest::Client::new()
+                .post(&url)
+                .body(body)
+                .timeout(Duration::from_secs(10))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            (status, response.text().await.unwrap())
+        }
+    };
+    assert_eq!(
+        send(padded(DEFAULT_MAX_BODY_BYTES)).await,
+        (200, r#"{"message":"Event accepted"}"#.to_owned())
+    );
+    assert_eq!(
+        send(padded(DEFAULT_MAX_BODY_BYTES + 1)).await,
+        (
+            413,
+            r#"{"message":"The body is larger than 65536 bytes"}"#.to_owned()
+        )
+    );
+    sandbox.shutdown().await;
 }
 
 /// The feature adds axum and its few helpers: no TLS crate.

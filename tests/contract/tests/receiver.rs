@@ -1,45 +1,49 @@
 //! `webhook::Receiver` end to end over 127.0.0.1, with the sandbox
-//! delivering: it answers before the handler finishes, hands a repeated
-//! delivery over once, refuses bad and oversized bodies, and answers 503
-//! when its queue is full.
+//! delivering: it answers before the handler finishes, confirms each event
+//! against the sandbox before handing it over, hands a confirmed status
+//! change over once however it is written, never lets a forged event
+//! suppress the genuine one, refuses bad and oversized bodies, and answers
+//! 503 when its queue is full.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossborder::webhook::{Classification, Receiver, WebhookEvent};
-use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest};
+use crossborder::webhook::{
+    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, VerifyError,
+};
+use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, Semaphore};
 
-const WAIT: Duration = Duration::from_secs(5);
+const WAIT: Duration = Duration::from_secs(10);
 
-/// A receiver on 127.0.0.1 whose handler reports each event and then
+/// A receiver on 127.0.0.1 whose handler reports each delivery and then
 /// blocks until the test opens its gate.
 struct Hooked {
     url: String,
-    events: mpsc::UnboundedReceiver<WebhookEvent>,
+    deliveries: mpsc::UnboundedReceiver<Delivery>,
     gate: Arc<Semaphore>,
     finished: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Hooked {
-    async fn start(receiver: Receiver) -> Hooked {
-        let (report, events) = mpsc::unbounded_channel();
+    async fn start<D: DedupeStore>(receiver: Receiver<D>) -> Hooked {
+        let (report, deliveries) = mpsc::unbounded_channel();
         let gate = Arc::new(Semaphore::new(0));
         let finished = Arc::new(AtomicUsize::new(0));
         let (handler_gate, handler_finished) = (gate.clone(), finished.clone());
-        let route = receiver.route(move |event: WebhookEvent| {
+        let route = receiver.route(move |delivery: Delivery| {
             let (report, gate, finished) = (
                 report.clone(),
                 handler_gate.clone(),
                 handler_finished.clone(),
             );
             async move {
-                let _ = report.send(event);
+                let _ = report.send(delivery);
                 if let Ok(permit) = gate.acquire().await {
                     permit.forget();
                 }
@@ -57,25 +61,30 @@ impl Hooked {
         });
         Hooked {
             url,
-            events,
+            deliveries,
             gate,
             finished,
             task,
         }
     }
 
-    /// The next event the handler started on.
-    async fn next(&mut self) -> WebhookEvent {
-        tokio::time::timeout(WAIT, self.events.recv())
+    /// The next delivery the handler started on.
+    async fn next(&mut self) -> Delivery {
+        tokio::time::timeout(WAIT, self.deliveries.recv())
             .await
             .expect("the handler starts in time")
             .expect("the receiver is running")
     }
 
+    /// Lets the handler finish the delivery it is on.
+    fn release(&self) {
+        self.gate.add_permits(1);
+    }
+
     /// Nothing more reaches the handler within 100 ms.
     async fn assert_quiet(&mut self) {
-        let more = tokio::time::timeout(Duration::from_millis(100), self.events.recv()).await;
-        assert!(more.is_err(), "unexpected event: {more:?}");
+        let more = tokio::time::timeout(Duration::from_millis(100), self.deliveries.recv()).await;
+        assert!(more.is_err(), "unexpected delivery: {more:?}");
     }
 
     async fn wait_finished(&self, count: usize) {
@@ -102,6 +111,21 @@ impl Hooked {
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or_default())
     }
+
+    /// POSTs an event for a reference the sandbox does not know and waits
+    /// for the handler to get it: everything queued before it has been
+    /// dealt with, and whatever did not reach the handler was dropped.
+    async fn sentinel(&mut self, reference: &str) {
+        let body = json!({"reference": reference, "status": true}).to_string();
+        assert_eq!(self.post(body).await, accepted());
+        let delivery = self.next().await;
+        assert_eq!(delivery.event.reference, reference);
+        assert!(
+            matches!(delivery.verified, Err(VerifyError::UnknownReference { .. })),
+            "{delivery:?}"
+        );
+        self.release();
+    }
 }
 
 impl Drop for Hooked {
@@ -121,55 +145,123 @@ async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
     client.sandbox().simulate_funding(&funding).await.unwrap();
 }
 
+/// The answer to an event the receiver queued.
+fn accepted() -> (u16, serde_json::Value) {
+    (200, json!({"message": "Event accepted"}))
+}
+
 #[tokio::test]
-async fn answers_before_the_handler_finishes_and_hands_over_each_event_once() {
+async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_change_once() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new()).await;
+    let mut hooked = Hooked::start(Receiver::new(client.clone())).await;
     client.webhooks().set_url(&hooked.url).await.unwrap();
 
     let memo = collection(&client, "order-r1", "50000").await;
     fund(&client, &memo, "20000", "r-1").await;
-    let event = hooked.next().await;
-    assert_eq!(event.reference, "order-r1");
-    assert_eq!(event.classify(), Classification::PartiallyPaid);
+    let delivery = hooked.next().await;
+    assert_eq!(delivery.event.reference, "order-r1");
+    assert_eq!(delivery.event.classify(), Classification::PartiallyPaid);
+    let confirmed = delivery.verified.unwrap();
+    assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
+    assert_eq!(confirmed.paid_amount, Some(d("20000")));
     // The sandbox got its 200 while the handler is still blocked.
     let deliveries = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
     assert_eq!(deliveries.len(), 1);
     assert_eq!(deliveries[0].status, Some(200), "{deliveries:?}");
     assert_eq!(hooked.finished.load(Ordering::SeqCst), 0);
 
-    // The same delivery again is acknowledged and not handed over.
-    let (status, answer) = hooked.post(deliveries[0].body.clone()).await;
-    assert_eq!(status, 200);
-    assert_eq!(answer, json!({"message": "Duplicate event ignored"}));
-    // So is the same event written otherwise.
-    let (status, answer) = hooked
-        .post(r#"{"paymentReference": "order-r1", "status": "false", "paidAmount": "20000.00", "remainingAmount": 30000}"#)
-        .await;
-    assert_eq!(
-        (status, answer),
-        (200, json!({"message": "Duplicate event ignored"}))
-    );
-    hooked.gate.add_permits(1);
+    // The same delivery again, and the same change written otherwise (the
+    // status in any case or spacing, the amounts as text): each is
+    // acknowledged, confirmed, and not handed over again.
+    let repeats = [
+        deliveries[0].body.clone(),
+        r#"{"paymentReference": "order-r1", "status": "false", "paidAmount": "20000.00", "remainingAmount": 30000}"#.to_owned(),
+        r#"{"reference": "order-r1", "status": "FALSE", "paidAmount": 20000, "remaining": "30000"}"#.to_owned(),
+        r#"{"reference": "order-r1", "status": " false ", "paidAmount": 20000.0, "remainingAmount": "30000.00"}"#.to_owned(),
+        r#"{"reference": "order-r1", "status": "PARTIALLY_PAID"}"#.to_owned(),
+    ];
+    for body in repeats {
+        assert_eq!(hooked.post(body.clone()).await, accepted(), "{body}");
+    }
+    hooked.release();
     hooked.wait_finished(1).await;
-    hooked.assert_quiet().await;
+    hooked.sentinel("order-sentinel-1").await;
 
-    // The next status change is a new event.
+    // The next status change is a new one.
     fund(&client, &memo, "30000", "r-2").await;
-    let event = hooked.next().await;
-    assert_eq!(event.classify(), Classification::Completed);
-    hooked.gate.add_permits(1);
-    hooked.wait_finished(2).await;
+    let delivery = hooked.next().await;
+    assert_eq!(delivery.event.classify(), Classification::Completed);
+    assert_eq!(
+        delivery.verified.unwrap().status,
+        TransactionStatus::Completed
+    );
+    hooked.release();
+    hooked.wait_finished(3).await;
     let deliveries = env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
     assert!(deliveries
         .iter()
         .all(|delivery| delivery.status == Some(200)));
+    hooked.assert_quiet().await;
+}
+
+/// The attack the dedupe key invites: the genuine completion event's fields
+/// are predictable, so an attacker POSTs them before the collection is
+/// paid. The service does not confirm the forgery, so nothing is
+/// remembered, and the genuine event, identical byte for byte, is handed
+/// over and confirmed.
+#[tokio::test]
+async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let mut hooked = Hooked::start(Receiver::new(client.clone())).await;
+    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let memo = collection(&client, "order-f", "50000").await;
+
+    let forged = json!({"reference": "order-f", "memo": memo, "amount": 50000,
+        "paidAmount": 50000, "remainingAmount": 0, "currency": "NGN", "status": true,
+        "message": "Payment completed"});
+    for _ in 0..2 {
+        assert_eq!(hooked.post(forged.to_string()).await, accepted());
+        let delivery = hooked.next().await;
+        assert_eq!(delivery.event.classify(), Classification::Completed);
+        match delivery.verified {
+            Err(error @ VerifyError::StatusMismatch { .. }) => {
+                assert_eq!(
+                    error.to_string(),
+                    "the event says true but transaction order-f is PENDING"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        hooked.release();
+    }
+
+    // The payer pays: the sandbox delivers the same body, and it goes
+    // through.
+    fund(&client, &memo, "50000", "f-1").await;
+    let delivery = hooked.next().await;
+    let genuine = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
+    assert_eq!(genuine[0].json(), forged);
+    assert_eq!(genuine[0].status, Some(200));
+    assert_eq!(delivery.event.raw_body(), genuine[0].body);
+    let confirmed = delivery.verified.unwrap();
+    assert_eq!(confirmed.status, TransactionStatus::Completed);
+    assert_eq!(confirmed.paid_amount, Some(d("50000")));
+    hooked.release();
+
+    // Now the same body is true, and a repeat of a change already handed
+    // over: it is dropped.
+    assert_eq!(hooked.post(forged.to_string()).await, accepted());
+    hooked.sentinel("order-sentinel-f").await;
+    hooked.assert_quiet().await;
 }
 
 #[tokio::test]
 async fn bad_and_oversized_bodies_never_reach_the_handler() {
-    let mut hooked = Hooked::start(Receiver::new().max_body_bytes(1024)).await;
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let mut hooked = Hooked::start(Receiver::new(client).max_body_bytes(1024)).await;
     let cases = [
         (
             "<html>",
@@ -206,27 +298,24 @@ async fn bad_and_oversized_bodies_never_reach_the_handler() {
     );
     hooked.assert_quiet().await;
 
-    // A valid event still goes through afterwards.
-    let (status, answer) = hooked.post(r#"{"reference": "o", "status": true}"#).await;
-    assert_eq!(
-        (status, answer),
-        (200, json!({"message": "Event accepted"}))
-    );
-    assert_eq!(hooked.next().await.reference, "o");
+    // A valid event still goes through afterwards (unconfirmed: the
+    // sandbox knows no collection "o").
+    hooked.sentinel("o").await;
 }
 
 #[tokio::test]
-async fn a_full_queue_answers_503_and_does_not_remember_the_event() {
+async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new().queue_capacity(1)).await;
+    // A capacity of 0 is taken as 1.
+    let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(0)).await;
     client.webhooks().set_url(&hooked.url).await.unwrap();
     let memo = collection(&client, "order-q", "50000").await;
 
     // The first event is being handled, the second waits in the queue, the
     // third finds it full.
     fund(&client, &memo, "1000", "q-1").await;
-    assert_eq!(hooked.next().await.paid_amount, Some(d("1000")));
+    assert_eq!(hooked.next().await.event.paid_amount, Some(d("1000")));
     fund(&client, &memo, "1000", "q-2").await;
     env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
     fund(&client, &memo, "1000", "q-3").await;
@@ -241,19 +330,112 @@ async fn a_full_queue_answers_503_and_does_not_remember_the_event() {
         json!({"message": "Webhook queue is full; the event was not accepted"})
     );
 
-    // Once the handler catches up, the refused event is accepted when it
-    // comes again (it was not remembered as seen), and handled once.
-    hooked.gate.add_permits(1);
-    assert_eq!(hooked.next().await.paid_amount, Some(d("2000")));
-    hooked.gate.add_permits(1);
+    // Once the handler catches up, the queued event is confirmed against
+    // today's state: 3000 are paid, so its 2000 is stale, and the handler
+    // gets the service's state with it.
+    hooked.release();
+    let second = hooked.next().await;
+    assert_eq!(second.event.paid_amount, Some(d("2000")));
+    match second.verified {
+        Err(VerifyError::PaidAmountMismatch { transaction, .. }) => {
+            assert_eq!(transaction.paid_amount, Some(d("3000")));
+        }
+        other => panic!("{other:?}"),
+    }
+    hooked.release();
     hooked.wait_finished(2).await;
-    let (status, answer) = hooked.post(third).await;
-    assert_eq!(
-        (status, answer),
-        (200, json!({"message": "Event accepted"}))
-    );
-    assert_eq!(hooked.next().await.paid_amount, Some(d("3000")));
-    hooked.gate.add_permits(1);
+    // The refused event, sent again, is accepted and handed over once.
+    assert_eq!(hooked.post(third).await, accepted());
+    let third = hooked.next().await;
+    assert_eq!(third.event.paid_amount, Some(d("3000")));
+    assert_eq!(third.verified.unwrap().paid_amount, Some(d("3000")));
+    hooked.release();
     hooked.wait_finished(3).await;
     hooked.assert_quiet().await;
+}
+
+/// A dedupe store that is down.
+struct Down;
+
+impl DedupeStore for Down {
+    async fn first_delivery(&self, _key: &str) -> Result<bool, DedupeError> {
+        Err("connection refused".into())
+    }
+    async fn forget(&self, _key: &str) {}
+}
+
+/// The service never retries, so a store that fails does not lose a
+/// confirmed change: it is handed over, even if that means twice.
+#[tokio::test]
+async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let mut hooked = Hooked::start(Receiver::new(client.clone()).dedupe(Down)).await;
+    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let memo = collection(&client, "order-down", "5000").await;
+    fund(&client, &memo, "5000", "down-1").await;
+    let first = hooked.next().await;
+    assert_eq!(first.verified.unwrap().status, TransactionStatus::Completed);
+    hooked.release();
+    let deliveries = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
+    assert_eq!(hooked.post(deliveries[0].body.clone()).await, accepted());
+    let again = hooked.next().await;
+    assert_eq!(again.verified.unwrap().status, TransactionStatus::Completed);
+    hooked.release();
+}
+
+/// One store shared by several receivers, as a caller's database would be.
+struct SharedStore(Arc<MemoryDedupe>);
+
+impl DedupeStore for SharedStore {
+    async fn first_delivery(&self, key: &str) -> Result<bool, DedupeError> {
+        self.0.first_delivery(key).await
+    }
+    async fn forget(&self, key: &str) {
+        self.0.forget(key).await
+    }
+}
+
+/// Two receivers behind a load balancer share one store: the same
+/// confirmed change, delivered to both at once, is handed over by one.
+#[tokio::test]
+async fn receivers_sharing_a_store_hand_a_change_over_once() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let store = Arc::new(MemoryDedupe::default());
+    let mut first =
+        Hooked::start(Receiver::new(client.clone()).dedupe(SharedStore(store.clone()))).await;
+    let mut second = Hooked::start(Receiver::new(client.clone()).dedupe(SharedStore(store))).await;
+    first.release();
+    second.release();
+    client.webhooks().set_url(&first.url).await.unwrap();
+    let memo = collection(&client, "order-lb", "5000").await;
+    fund(&client, &memo, "5000", "lb-1").await;
+    let genuine = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
+    let body = genuine[0].body.clone();
+    let (a, b) = tokio::join!(first.post(body.clone()), second.post(body));
+    assert_eq!((a, b), (accepted(), accepted()));
+
+    // The first receiver got the sandbox's delivery too: of the three, one
+    // is handed over. Each receiver then gets a sentinel, so all three have
+    // been dealt with.
+    let handed = tokio::time::timeout(WAIT, async {
+        tokio::select! {
+            delivery = first.deliveries.recv() => delivery,
+            delivery = second.deliveries.recv() => delivery,
+        }
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        handed.verified.unwrap().status,
+        TransactionStatus::Completed
+    );
+    first.release();
+    second.release();
+    first.sentinel("order-sentinel-a").await;
+    second.sentinel("order-sentinel-b").await;
+    first.assert_quiet().await;
+    second.assert_quiet().await;
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{Receiver, Reconciler, Source, WebhookEvent};
+use crossborder::webhook::{Delivery, Receiver, Reconciler, Source, WebhookEvent};
 use crossborder::{
     Client, CollectionRequest, Currency, Error, SimulateFundingRequest, TransactionStatus,
     WaitOptions,
@@ -42,11 +42,9 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
 
     // A receiver that passes every event to the reconciler.
     let notifier = reconciler.notifier();
-    let route = Receiver::new().route(move |event: WebhookEvent| {
-        let notifier = notifier.clone();
-        async move {
-            notifier.notify(&event);
-        }
+    let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+        notifier.notify(&delivery.event);
+        async {}
     });
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hooks", listener.local_addr().unwrap());
@@ -133,4 +131,91 @@ async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
         other => panic!("{other:?}"),
     }
     assert_eq!(outcomes.len(), 2);
+}
+
+/// The grace period counts from `watch`, not from the first `next`: a
+/// caller who watches, does other work for longer than the grace period,
+/// then asks, gets a polled state at once.
+#[tokio::test]
+async fn the_grace_period_starts_when_a_reference_is_watched() {
+    const GRACE: Duration = Duration::from_secs(3);
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    // Paid, but with no webhook registered: no event will ever come.
+    let memo = collection(&client, "order-quiet").await;
+    fund(&client, &memo, "5000", "quiet-1").await;
+    let mut reconciler = Reconciler::new(client).grace(GRACE).polling(polling());
+    reconciler.watch("order-quiet");
+    tokio::time::sleep(GRACE).await;
+
+    // Were the grace period to start now, this could not end before it
+    // had passed again; it ends at the first read.
+    let done = tokio::time::timeout(GRACE - Duration::from_millis(500), reconciler.next())
+        .await
+        .expect("the grace period already ended")
+        .unwrap();
+    assert_eq!(done.reference, "order-quiet");
+    assert_eq!(done.source, Source::Polling);
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+}
+
+/// An event notified between `watch` and the first `next` is not lost.
+#[tokio::test]
+async fn an_event_before_the_first_next_is_kept() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let memo = collection(&client, "order-early").await;
+    fund(&client, &memo, "5000", "early-1").await;
+    let mut reconciler = Reconciler::new(client)
+        .grace(Duration::from_secs(3600))
+        .polling(polling());
+    reconciler.watch("order-early");
+    let event = WebhookEvent::parse(r#"{"reference": "order-early", "status": true}"#).unwrap();
+    assert!(reconciler.notifier().notify(&event));
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.source, Source::Event);
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+}
+
+/// An event is only a reason to read: a forged completion of an open
+/// collection settles nothing (the reference is polled after the grace
+/// period and ends with the service's state), and a reference already
+/// yielded can be watched again.
+#[tokio::test]
+async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again() {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let memo = collection(&client, "order-forged").await;
+    let mut reconciler = Reconciler::new(client.clone())
+        .grace(Duration::from_millis(300))
+        .polling(polling().timeout(Duration::from_millis(50)));
+    reconciler.watch("order-forged");
+    let forged = WebhookEvent::parse(
+        r#"{"reference": "order-forged", "status": true, "paidAmount": 5000, "remainingAmount": 0}"#,
+    )
+    .unwrap();
+    assert!(reconciler.notifier().notify(&forged));
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.source, Source::Polling);
+    match done.result {
+        Err(Error::WaitTimeout { last }) => assert_eq!(last.status, TransactionStatus::Pending),
+        other => panic!("{other:?}"),
+    }
+    assert!(!reconciler.notifier().notify(&forged));
+
+    fund(&client, &memo, "5000", "forged-1").await;
+    reconciler.watch("order-forged");
+    let done = tokio::time::timeout(WAIT, reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.reference, "order-forged");
+    assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
+    assert!(reconciler.next().await.is_none());
 }

@@ -97,6 +97,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
                 error.to_string(),
                 "the event says 49999.99 paid but transaction order-v1 has 20000 paid"
             );
+            assert_eq!(error.transaction().unwrap().paid_amount, Some(d("20000")));
         }
         other => panic!("{other:?}"),
     }
@@ -148,6 +149,10 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
             assert_eq!(
                 error.to_string(),
                 "transaction payout-v1 is not a collection"
+            );
+            assert_eq!(
+                error.transaction().unwrap().kind,
+                Some(crossborder::TransactionType::Payout)
             );
         }
         other => panic!("{other:?}"),
@@ -280,4 +285,52 @@ async fn set_url_refusals_are_the_sandboxs_own() {
             }
         }
     }
+}
+
+/// A converting collection funded in its toCurrency (ASSUMPTIONS.md A14):
+/// an amount that would pay nothing is refused, and the least one that
+/// pays something makes an event the SDK reads as a partial payment and
+/// confirms.
+#[tokio::test]
+async fn to_currency_funding_pays_something_or_is_refused() {
+    use crossborder::QuoteRequest;
+
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    let receiver = WebhookReceiver::start().await;
+    client.webhooks().set_url(receiver.url()).await.unwrap();
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
+        .await
+        .unwrap();
+    let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
+        .rate_key(quote.rate_key);
+    let memo = client
+        .collections()
+        .create(&request)
+        .await
+        .unwrap()
+        .pay_reference
+        .unwrap();
+
+    let tiny = SimulateFundingRequest::new(Currency::Ngn, d("1"), memo.as_str(), "fx-1");
+    let error = client.sandbox().simulate_funding(&tiny).await.unwrap_err();
+    assert_eq!(error.status(), Some(400));
+    assert_eq!(
+        error.to_string(),
+        "HTTP 400: amount: must be at least 7.66 NGN, the least that pays 0.01 USD of \
+         collection order-fx at its rate of 1530.25 NGN per USD"
+    );
+
+    let least = SimulateFundingRequest::new(Currency::Ngn, d("7.66"), memo.as_str(), "fx-1");
+    client.sandbox().simulate_funding(&least).await.unwrap();
+    let received = receiver.wait_for(1, Duration::from_secs(5)).await;
+    assert_eq!(received.len(), 1);
+    let event = WebhookEvent::parse(&received[0].body).unwrap();
+    assert_eq!(event.paid_amount, Some(d("0.01")));
+    assert_eq!(event.classify(), Classification::PartiallyPaid);
+    let confirmed = webhook::verify(&client, &event).await.unwrap();
+    assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
+    assert_eq!(confirmed.paid_amount, Some(d("0.01")));
 }

@@ -459,6 +459,68 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     assert_eq!(read.body["data"]["paidAmount"], json!(153025));
 }
 
+/// ASSUMPTIONS.md A14: a funding in toCurrency that pays less than
+/// fromCurrency's minor unit (1 NGN into a USD→NGN collection is 0.00065
+/// USD, which rounds to 0.00) is refused, naming the least amount that
+/// pays something: nothing is credited, the collection stays PENDING, no
+/// event is sent, and the sessionId stays free.
+#[tokio::test]
+async fn a_to_currency_funding_that_pays_nothing_is_refused() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let (memo, created) = converting_collection(&api, "fx-tiny", 100, "USD", "NGN").await;
+    assert_eq!(created["rate"], json!(1530.25));
+
+    // 0.005 USD × 1530.25 = 7.65125, up to 7.66 NGN: 7.65 ÷ 1530.25 =
+    // 0.004999… rounds to 0.00 USD, 7.66 ÷ 1530.25 = 0.005005… to 0.01.
+    let refusal = "amount: must be at least 7.66 NGN, the least that pays 0.01 USD of \
+                   collection fx-tiny at its rate of 1530.25 NGN per USD";
+    for amount in [json!(1), json!(7.65), json!(0.01)] {
+        let tiny =
+            json!({"currency": "NGN", "amount": amount, "narration": memo, "sessionId": "tiny-1"});
+        let reply = api.post("/api/simulate-funding", &tiny).await;
+        assert_error(&reply, 400, refusal, "POST", "/api/simulate-funding");
+        assert_eq!(
+            reply.body["errors"],
+            json!([{"field": "amount", "message": refusal.trim_start_matches("amount: ")}]),
+            "{amount}"
+        );
+    }
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    let read = api.get("/api/transaction/fx-tiny").await;
+    assert_eq!(read.body["data"]["status"], "PENDING");
+    assert_eq!(read.body["data"]["paidAmount"], json!(0));
+
+    // The least amount pays one cent, with the same sessionId.
+    let least =
+        json!({"currency": "NGN", "amount": 7.66, "narration": memo, "sessionId": "tiny-1"});
+    let reply = api.post("/api/simulate-funding", &least).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000007.66");
+    let read = api.get("/api/transaction/fx-tiny").await;
+    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+    assert_eq!(read.body["data"]["paidAmount"], json!(0.01));
+    api.sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(10))
+        .await;
+    assert_eq!(
+        receiver.received(),
+        vec![
+            json!({"reference": "fx-tiny", "memo": memo, "amount": 100, "paidAmount": 0.01,
+                    "remainingAmount": 99.99, "currency": "USD", "status": false,
+                    "message": "Partial payment received"})
+        ]
+    );
+}
+
 /// Every status change is announced, expiry included: the sweep announces
 /// a lapsed collection nobody reads, and a read that finds one lapsed first
 /// announces it instead; each expiry once.
@@ -547,4 +609,88 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
     assert_eq!(received.len(), 1, "{received:?}");
     assert_eq!(received[0]["status"], json!("EXPIRED"));
     assert_eq!(received[0]["reference"], json!("read-lapse"));
+}
+
+#[tokio::test]
+async fn a_funding_announces_an_expiry_nobody_has_seen() {
+    // A sweep that practically never runs, and nobody reads: the funding
+    // finds the lapse first, announces it, and is refused.
+    let api = Api::start_with(
+        crossborder_sandbox::SandboxConfig::default()
+            .with_expiry_sweep_interval(Duration::from_secs(3600)),
+    )
+    .await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    let memo = ngn_collection(&api, "fund-lapse", 5000).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    for session in ["late-1", "late-2"] {
+        let late =
+            json!({"currency": "NGN", "amount": 10, "narration": memo, "sessionId": session});
+        let reply = api.post("/api/simulate-funding", &late).await;
+        assert_error(
+            &reply,
+            400,
+            "Collection fund-lapse has expired",
+            "POST",
+            "/api/simulate-funding",
+        );
+    }
+    let read = api.get("/api/transaction/fund-lapse").await;
+    assert_eq!(read.body["data"]["status"], "EXPIRED");
+    // Another collection's payment, announced after everything above.
+    let other = ngn_collection(&api, "fund-after", 5000).await;
+    let paid =
+        json!({"currency": "NGN", "amount": 5000, "narration": other, "sessionId": "after-1"});
+    assert_eq!(api.post("/api/simulate-funding", &paid).await.status, 200);
+    api.sandbox
+        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
+        .await;
+    let received = receiver.received();
+    let references: Vec<_> = received
+        .iter()
+        .map(|event| (event["reference"].clone(), event["status"].clone()))
+        .collect();
+    assert_eq!(
+        references,
+        [
+            (json!("fund-lapse"), json!("EXPIRED")),
+            (json!("fund-after"), json!(true))
+        ],
+        "{received:?}"
+    );
+}
+
+/// ASSUMPTIONS.md B9: by default the sandbox sweeps every second, so a
+/// lapsed collection nobody reads is announced without any request.
+#[tokio::test]
+async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
+    let config = crossborder_sandbox::SandboxConfig::default();
+    assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
+    let api = Api::start_with(config).await;
+    let receiver = Receiver::start().await;
+    api.send(
+        Method::PUT,
+        "/api/set-webhook",
+        Some(STAGING_KEY),
+        Some(&json!({"webhookUrl": receiver.url})),
+    )
+    .await;
+    ngn_collection(&api, "quiet-lapse", 5000).await;
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(20))
+        .await;
+    assert_eq!(deliveries.len(), 1, "{deliveries:?}");
+    let event = deliveries[0].json();
+    assert_eq!(event["reference"], json!("quiet-lapse"));
+    assert_eq!(event["status"], json!("EXPIRED"));
+    assert_eq!(event["message"], json!("Collection expired"));
 }

@@ -1,26 +1,69 @@
-//! Recognising a repeated delivery, so the caller's handler sees each event
-//! once.
+//! Recognising a repeated delivery, so the caller's handler sees each
+//! confirmed status change once.
+//!
+//! The key is taken from the transaction the service confirmed, never from
+//! the event: an event is unsigned and its fields are predictable, so a key
+//! recorded before verification would let a forged event arriving first
+//! turn the genuine one into a "duplicate" (ASSUMPTIONS.md B17).
 
 use std::collections::{HashSet, VecDeque};
 use std::future::Future;
 use std::sync::{Mutex, PoisonError};
 
+use crate::Transaction;
+
 /// The error of a [`DedupeStore`] (a database that could not be reached).
 pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Where a receiver remembers the events it accepted, by
-/// [`WebhookEvent::dedupe_key`](super::WebhookEvent::dedupe_key).
+/// The key of one confirmed status change: the transaction's reference, its
+/// status and its `paidAmount` (numerically, so `20000` and `20000.00` are
+/// one amount), as the service returned them (ASSUMPTIONS.md B17). Two real
+/// status changes of one collection always differ in one of them, since
+/// `paidAmount` only grows and any other change is a change of status.
+///
+/// Take it from the transaction [`verify`](super::verify) returned, never
+/// from an event: a receiver of your own that remembers a key before the
+/// service confirms the event lets a forged event suppress the genuine one.
+///
+/// ```
+/// # fn check(mut confirmed: crossborder::Transaction) {
+/// use crossborder::webhook::dedupe_key;
+/// use crossborder::{Decimal, TransactionStatus};
+///
+/// confirmed.payment_reference = "order-1".into();
+/// confirmed.status = TransactionStatus::PartiallyPaid;
+/// confirmed.paid_amount = Some(Decimal::new(2_000_000, 2)); // 20000.00
+/// assert_eq!(dedupe_key(&confirmed), "order-1\u{1f}PARTIALLY_PAID\u{1f}20000");
+/// # }
+/// ```
+pub fn dedupe_key(confirmed: &Transaction) -> String {
+    let paid = confirmed
+        .paid_amount
+        .map(|paid| paid.normalize().to_string())
+        .unwrap_or_default();
+    format!(
+        "{}\u{1f}{}\u{1f}{paid}",
+        confirmed.payment_reference,
+        confirmed.status.as_str()
+    )
+}
+
+/// Where a receiver remembers the status changes it handed to the handler,
+/// by [`dedupe_key`] of the confirmed transaction. Only a change the
+/// service confirmed is ever recorded, so a forged event can neither be
+/// handed over as confirmed nor make the genuine one look repeated.
 ///
 /// [`MemoryDedupe`] is the default and remembers per process. A caller who
 /// runs several receivers behind a load balancer implements this trait on
 /// their shared database, for example an `INSERT ... ON CONFLICT DO
 /// NOTHING` into a table with a unique key column, returning whether a row
-/// was inserted.
+/// was inserted: when two receivers confirm the same change at once, the
+/// one whose insert wins hands it over, the other drops it.
 ///
 /// ```
 /// use crossborder::webhook::{DedupeError, DedupeStore};
 ///
-/// /// Remembers nothing: every delivery reaches the handler.
+/// /// Remembers nothing: every confirmed delivery reaches the handler.
 /// struct NoDedupe;
 ///
 /// impl DedupeStore for NoDedupe {
@@ -32,12 +75,15 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// ```
 pub trait DedupeStore: Send + Sync + 'static {
     /// Records `key` and returns `true` if it was not recorded before (the
-    /// check and the record are one atomic step), `false` for a repeat. An
-    /// error makes the receiver answer 503 without handling the event.
+    /// check and the record are one atomic step), `false` for a repeat,
+    /// which is then not handed over. The receiver calls it only after the
+    /// service confirmed the event. On an error the receiver logs it at
+    /// `ERROR` and hands the confirmed event over anyway: the service never
+    /// retries, so a possible repeat is better than a certain loss.
     fn first_delivery(&self, key: &str) -> impl Future<Output = Result<bool, DedupeError>> + Send;
 
-    /// Forgets `key`: the event was recorded but could not be queued, so a
-    /// later delivery of it must go through.
+    /// Forgets `key`: the handler panicked on that change, so a later
+    /// delivery of it must go through.
     fn forget(&self, key: &str) -> impl Future<Output = ()> + Send;
 }
 
@@ -109,6 +155,52 @@ impl DedupeStore for MemoryDedupe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Currency, Decimal, TransactionStatus, TransactionType};
+
+    fn transaction(reference: &str, status: TransactionStatus, paid: Option<&str>) -> Transaction {
+        Transaction {
+            transaction_id: "tx-1".into(),
+            kind: Some(TransactionType::Collection),
+            pay_reference: Some("PAY-1".into()),
+            payment_reference: reference.into(),
+            amount: Decimal::new(50_000, 0),
+            to_amount: None,
+            total_amount: None,
+            paid_amount: paid.map(|paid| Decimal::from_str_exact(paid).unwrap()),
+            rate: None,
+            status,
+            fee: None,
+            rate_key: None,
+            from_currency: Currency::Ngn,
+            to_currency: Currency::Ngn,
+            address: None,
+            network: None,
+            payment_instructions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_key_is_the_confirmed_reference_status_and_paid_amount() {
+        let partial = transaction("o-1", TransactionStatus::PartiallyPaid, Some("20000.00"));
+        assert_eq!(dedupe_key(&partial), "o-1\u{1f}PARTIALLY_PAID\u{1f}20000");
+        // The amount is compared as a number, whatever else differs.
+        let mut same = transaction("o-1", TransactionStatus::PartiallyPaid, Some("20000"));
+        same.transaction_id = "tx-other".into();
+        same.payment_instructions.clear();
+        assert_eq!(dedupe_key(&partial), dedupe_key(&same));
+        // Each real change differs: another collection, more paid, another
+        // status, or no paid amount at all.
+        for other in [
+            transaction("o-2", TransactionStatus::PartiallyPaid, Some("20000")),
+            transaction("o-1", TransactionStatus::PartiallyPaid, Some("20000.01")),
+            transaction("o-1", TransactionStatus::Expired, Some("20000")),
+            transaction("o-1", TransactionStatus::PartiallyPaid, None),
+        ] {
+            assert_ne!(dedupe_key(&partial), dedupe_key(&other), "{other:?}");
+        }
+        let unknown = transaction("o-1", TransactionStatus::Unknown("ON_HOLD".into()), None);
+        assert_eq!(dedupe_key(&unknown), "o-1\u{1f}ON_HOLD\u{1f}");
+    }
 
     #[test]
     fn keys_are_claimed_once_forgotten_on_request_and_bounded() {

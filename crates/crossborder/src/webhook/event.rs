@@ -85,33 +85,6 @@ impl WebhookEvent {
     pub fn classify(&self) -> Classification {
         classify(self)
     }
-
-    /// The key under which a receiver recognises a repeated delivery of this
-    /// event: the reference, the status and the two amounts (numerically, so
-    /// `20000` and `"20000.00"` are the same), ASSUMPTIONS.md B17. Two real
-    /// status changes of one collection always differ in one of them.
-    ///
-    /// ```
-    /// use crossborder::webhook::WebhookEvent;
-    ///
-    /// let a = WebhookEvent::parse(r#"{"reference": "o-1", "status": false, "paidAmount": 20000}"#).unwrap();
-    /// let b = WebhookEvent::parse(r#"{"paymentReference": "o-1", "status": false, "paidAmount": "20000.00", "message": "again"}"#).unwrap();
-    /// assert_eq!(a.dedupe_key(), b.dedupe_key());
-    /// ```
-    pub fn dedupe_key(&self) -> String {
-        let amount = |value: Option<Decimal>| {
-            value
-                .map(|value| value.normalize().to_string())
-                .unwrap_or_default()
-        };
-        format!(
-            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
-            self.reference,
-            self.status,
-            amount(self.paid_amount),
-            amount(self.remaining()),
-        )
-    }
 }
 
 /// The `status` of an event as sent: the spec allows a boolean or a string.

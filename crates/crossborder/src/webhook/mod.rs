@@ -12,9 +12,12 @@
 //! * [`verify`] re-reads the collection from the source of truth and
 //!   returns it only when it confirms the event.
 //! * `Receiver` (feature `axum`) is a ready endpoint: it answers 200 as
-//!   soon as a body parses, queues the event for your async handler
-//!   (bounded; a full queue answers 503), handles a repeated delivery once
-//!   ([`DedupeStore`]), and refuses a malformed or oversized body.
+//!   soon as a body parses (bounded queue; a full queue answers 503),
+//!   refuses a malformed or oversized body, then confirms each event with
+//!   [`verify`] and hands your async handler a `Delivery` with the
+//!   service's answer, each confirmed status change once ([`DedupeStore`],
+//!   keyed by what the service confirmed, so a forged event can never make
+//!   the genuine one look repeated).
 //! * [`Reconciler`] waits for the collections you care about, reads each
 //!   one when an event arrives, polls those without a final state after a
 //!   grace period (events can be lost), and yields each final state once.
@@ -41,11 +44,11 @@ mod reconcile;
 mod verify;
 
 pub use classify::Classification;
-pub use dedupe::{DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
+pub use dedupe::{dedupe_key, DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
 pub use event::{EventCurrency, EventStatus, WebhookEvent};
 pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
-pub use receiver::{Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
+pub use receiver::{Delivery, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
 pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
 pub use verify::{verify, VerifyError};

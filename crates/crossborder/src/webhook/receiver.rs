@@ -1,6 +1,6 @@
-//! A ready webhook endpoint for axum (feature `axum`): it answers at once
-//! and hands each new event to the caller's handler through a bounded
-//! queue.
+//! A ready webhook endpoint for axum (feature `axum`): it answers at once,
+//! then confirms each event against the service and hands it to the
+//! caller's handler, a confirmed status change once.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,8 +13,11 @@ use axum::routing::{post, MethodRouter};
 use axum::Json;
 use tokio::sync::mpsc;
 
-use super::dedupe::{DedupeStore, MemoryDedupe};
+use crate::{Client, Transaction};
+
+use super::dedupe::{dedupe_key, DedupeStore, MemoryDedupe};
 use super::event::WebhookEvent;
+use super::verify::{verify, VerifyError};
 
 /// How many accepted events may wait for the handler by default.
 pub const DEFAULT_QUEUE_CAPACITY: usize = 1024;
@@ -22,18 +25,32 @@ pub const DEFAULT_QUEUE_CAPACITY: usize = 1024;
 /// The largest body accepted by default: 64 KiB, far above any event.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 
-/// A webhook endpoint: build it, then mount [`Receiver::route`] at the path
-/// registered with [`Webhooks::set_url`](crate::Webhooks::set_url).
+/// One event as the receiver hands it to the handler: what was POSTed, and
+/// what the service says about it.
+#[derive(Debug)]
+pub struct Delivery {
+    /// The event as POSTed: a claim, never a fact.
+    pub event: WebhookEvent,
+    /// The transaction when the service confirms the event ([`verify`]),
+    /// else why not. Act on this: an `Ok` is the service's own state, an
+    /// `Err` is a forged, stale or unreadable event (its
+    /// [`VerifyError::transaction`] is the service's state when it was
+    /// read).
+    pub verified: Result<Transaction, VerifyError>,
+}
+
+/// A webhook endpoint: build it with the client that confirms events, then
+/// mount [`Receiver::route`] at the path registered with
+/// [`Webhooks::set_url`](crate::Webhooks::set_url).
 ///
 /// For each POST it answers:
 ///
 /// * **200** `{"message": "Event accepted"}` as soon as the body parses and
-///   the event is queued, before the handler runs. The handler gets events
-///   one at a time, in order; a handler that panics is logged and the next
-///   event still runs.
-/// * **200** `{"message": "Duplicate event ignored"}` for an event already
-///   accepted (same [`dedupe_key`](WebhookEvent::dedupe_key), see the
-///   [`DedupeStore`]): the handler does not see it again.
+///   the event is queued, before anything else. Then, one event at a time
+///   and in order, the event is confirmed with [`verify`] (one read of
+///   `GET /api/transaction/{reference}`) and handed to the handler as a
+///   [`Delivery`]. A handler that panics is logged and the next event
+///   still runs.
 /// * **400** `{"message": "Invalid webhook body: <reason>"}` when the body
 ///   is not an event ([`ParseError`](super::ParseError)). It is logged at
 ///   `WARN` with the reason and the body's length, never its content, and
@@ -41,25 +58,34 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 /// * **413** `{"message": "The body is larger than <n> bytes"}` above
 ///   [`Receiver::max_body_bytes`].
 /// * **503** `{"message": "Webhook queue is full; the event was not
-///   accepted"}` when [`Receiver::queue_capacity`] events already wait for
-///   the handler (or the dedupe store fails). This is back-pressure made
-///   visible: the service does not retry, so the sandbox's delivery log
-///   or your access log shows the loss, and the event is not remembered as
-///   seen. A [`Reconciler`](super::Reconciler) finds such a collection's
-///   state by polling.
+///   accepted"}` when [`Receiver::queue_capacity`] events already wait.
+///   This is back-pressure made visible: the service does not retry, so
+///   the sandbox's delivery log or your access log shows the loss. A
+///   [`Reconciler`](super::Reconciler) finds such a collection's state by
+///   polling.
+///
+/// A confirmed status change reaches the handler once, however often it is
+/// delivered: after the service confirms an event, its [`dedupe_key`]
+/// (taken from the confirmed transaction) is recorded in the
+/// [`DedupeStore`], and a later delivery confirming the same change is
+/// dropped. Nothing is recorded for an event the service does not confirm,
+/// so a forged event, even one POSTed before the genuine one with the same
+/// fields, never makes the genuine event look repeated. Events the service
+/// does not confirm reach the handler each time, as an `Err` to log.
 ///
 /// ```no_run
-/// use crossborder::webhook::{self, Receiver, WebhookEvent};
-/// use crossborder::Client;
+/// use crossborder::webhook::{Delivery, Receiver};
+/// use crossborder::{Client, TransactionStatus};
 ///
 /// # async fn run(client: Client) -> std::io::Result<()> {
-/// let route = Receiver::new().queue_capacity(256).route(move |event: WebhookEvent| {
-///     let client = client.clone();
-///     async move {
-///         // Runs after the 200 has been sent: confirm, then act.
-///         if let Ok(transaction) = webhook::verify(&client, &event).await {
-///             println!("{} is {}", transaction.payment_reference, transaction.status);
+/// let route = Receiver::new(client).queue_capacity(256).route(|delivery: Delivery| async move {
+///     // Runs after the 200 has been sent, once the service has answered.
+///     match delivery.verified {
+///         Ok(paid) if paid.status == TransactionStatus::Completed => {
+///             println!("order {} is paid", paid.payment_reference);
 ///         }
+///         Ok(now) => println!("order {} is {}", now.payment_reference, now.status),
+///         Err(not_confirmed) => eprintln!("ignored {}: {not_confirmed}", delivery.event.reference),
 ///     }
 /// });
 /// let app = axum::Router::new().route("/hooks/crossborder", route);
@@ -69,17 +95,19 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 /// ```
 #[derive(Debug)]
 pub struct Receiver<D = MemoryDedupe> {
+    client: Client,
     queue_capacity: usize,
     max_body_bytes: usize,
     dedupe: D,
 }
 
 impl Receiver<MemoryDedupe> {
-    /// A receiver with the defaults: a queue of
-    /// [`DEFAULT_QUEUE_CAPACITY`], a body limit of
+    /// A receiver that confirms each event through `client`, with the
+    /// defaults: a queue of [`DEFAULT_QUEUE_CAPACITY`], a body limit of
     /// [`DEFAULT_MAX_BODY_BYTES`], and a [`MemoryDedupe`].
-    pub fn new() -> Self {
+    pub fn new(client: Client) -> Self {
         Receiver {
+            client,
             queue_capacity: DEFAULT_QUEUE_CAPACITY,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             dedupe: MemoryDedupe::default(),
@@ -87,15 +115,9 @@ impl Receiver<MemoryDedupe> {
     }
 }
 
-impl Default for Receiver<MemoryDedupe> {
-    fn default() -> Self {
-        Receiver::new()
-    }
-}
-
 impl<D: DedupeStore> Receiver<D> {
     /// How many accepted events may wait while the handler is busy (at
-    /// least 1); one more is the one being handled.
+    /// least 1); one more is the one being confirmed or handled.
     pub fn queue_capacity(mut self, capacity: usize) -> Self {
         self.queue_capacity = capacity.max(1);
         self
@@ -107,57 +129,99 @@ impl<D: DedupeStore> Receiver<D> {
         self
     }
 
-    /// Where repeated deliveries are recognised (by default a
-    /// [`MemoryDedupe`], per process).
+    /// Where confirmed status changes are remembered (by default a
+    /// [`MemoryDedupe`], per process; several receivers behind a load
+    /// balancer share one on their database).
     pub fn dedupe<S: DedupeStore>(self, store: S) -> Receiver<S> {
         Receiver {
+            client: self.client,
             queue_capacity: self.queue_capacity,
             max_body_bytes: self.max_body_bytes,
             dedupe: store,
         }
     }
 
-    /// The POST route that feeds `handler`. The task that runs the handler
-    /// starts with the first request, on the server's runtime.
+    /// The POST route that feeds `handler`. The task that confirms events
+    /// and runs the handler starts with the first request, on the server's
+    /// runtime.
     pub fn route<H, F, S>(self, handler: H) -> MethodRouter<S>
     where
-        H: Fn(WebhookEvent) -> F + Send + Sync + 'static,
+        H: Fn(Delivery) -> F + Send + Sync + 'static,
         F: Future<Output = ()> + Send + 'static,
         S: Clone + Send + Sync + 'static,
     {
         let (queue, waiting) = mpsc::channel(self.queue_capacity);
+        let (client, dedupe) = (self.client, Arc::new(self.dedupe));
         let worker: Worker = Box::new(move |mut waiting: mpsc::Receiver<WebhookEvent>| {
             tokio::spawn(async move {
                 while let Some(event) = waiting.recv().await {
-                    let reference = event.reference.clone();
-                    // Its own task, so a panicking handler ends only itself.
-                    if tokio::spawn(handler(event)).await.is_err() {
-                        tracing::error!(%reference, "the webhook handler panicked");
-                    }
+                    deliver(&client, &*dedupe, &handler, event).await;
                 }
             });
         });
         let shared = Arc::new(Shared {
             queue,
             idle: Mutex::new(Some((waiting, worker))),
-            dedupe: self.dedupe,
             max_body_bytes: self.max_body_bytes,
         });
-        post(receive::<D>)
+        post(receive)
             .layer(DefaultBodyLimit::max(self.max_body_bytes))
             .with_state(shared)
+    }
+}
+
+/// Confirms `event`, drops a repeat of a confirmed change, and runs the
+/// handler.
+async fn deliver<D, H, F>(client: &Client, dedupe: &D, handler: &H, event: WebhookEvent)
+where
+    D: DedupeStore,
+    H: Fn(Delivery) -> F,
+    F: Future<Output = ()> + Send + 'static,
+{
+    let reference = event.reference.clone();
+    let verified = verify(client, &event).await;
+    // Only a change the service confirmed is remembered: a key recorded
+    // for an unconfirmed event would let a forgery suppress the real one.
+    let key = match &verified {
+        Ok(confirmed) => {
+            let key = dedupe_key(confirmed);
+            match dedupe.first_delivery(&key).await {
+                Ok(true) => Some(key),
+                Ok(false) => {
+                    tracing::debug!(%reference, "repeated webhook ignored");
+                    return;
+                }
+                Err(error) => {
+                    tracing::error!(%error, %reference, "webhook dedupe store failed; the confirmed event is handed over anyway");
+                    None
+                }
+            }
+        }
+        Err(error) => {
+            tracing::warn!(%reference, %error, "webhook event not confirmed by the service");
+            None
+        }
+    };
+    // Its own task, so a panicking handler ends only itself.
+    if tokio::spawn(handler(Delivery { event, verified }))
+        .await
+        .is_err()
+    {
+        tracing::error!(%reference, "the webhook handler panicked");
+        if let Some(key) = key {
+            dedupe.forget(&key).await;
+        }
     }
 }
 
 /// Starts the task that drains the queue.
 type Worker = Box<dyn FnOnce(mpsc::Receiver<WebhookEvent>) + Send>;
 
-struct Shared<D> {
+struct Shared {
     queue: mpsc::Sender<WebhookEvent>,
     /// The queue's receiving end and the worker, until the first request
     /// starts it.
     idle: Mutex<Option<(mpsc::Receiver<WebhookEvent>, Worker)>>,
-    dedupe: D,
     max_body_bytes: usize,
 }
 
@@ -167,10 +231,7 @@ fn answer(status: StatusCode, message: String) -> Answer {
     (status, Json(serde_json::json!({ "message": message })))
 }
 
-async fn receive<D: DedupeStore>(
-    State(shared): State<Arc<Shared<D>>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Answer {
+async fn receive(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Answer {
     let body = match body {
         Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -197,27 +258,11 @@ async fn receive<D: DedupeStore>(
             );
         }
     };
-    let key = event.dedupe_key();
-    match shared.dedupe.first_delivery(&key).await {
-        Ok(true) => {}
-        Ok(false) => {
-            tracing::debug!(reference = %event.reference, "duplicate webhook ignored");
-            return answer(StatusCode::OK, "Duplicate event ignored".to_owned());
-        }
-        Err(error) => {
-            tracing::error!(%error, reference = %event.reference, "webhook dedupe store failed");
-            return answer(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Webhook dedupe store unavailable; the event was not accepted".to_owned(),
-            );
-        }
-    }
     start_worker(&shared);
     let reference = event.reference.clone();
     match shared.queue.try_send(event) {
         Ok(()) => answer(StatusCode::OK, "Event accepted".to_owned()),
         Err(_) => {
-            shared.dedupe.forget(&key).await;
             tracing::warn!(%reference, "webhook queue full; event refused with 503");
             answer(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -227,7 +272,7 @@ async fn receive<D: DedupeStore>(
     }
 }
 
-fn start_worker<D>(shared: &Shared<D>) {
+fn start_worker(shared: &Shared) {
     let idle = shared
         .idle
         .lock()

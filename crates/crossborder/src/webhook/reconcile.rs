@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use crate::error::Error;
 use crate::resources::get_transaction;
@@ -52,26 +53,31 @@ type Watched = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
 /// Each [`watch`](Reconciler::watch)ed reference waits for events passed to
 /// [`EventNotifier::notify`]; each event triggers one read of
 /// `GET /api/transaction/{reference}` (so a forged event costs a read and
-/// changes nothing). When no read has found a terminal status after the
-/// [`grace`](Reconciler::grace) period, the reference is polled like
+/// changes nothing). When no read has found a terminal status by the end
+/// of its [`grace`](Reconciler::grace) period, counted from its `watch`,
+/// the reference is polled like
 /// [`Collections::wait_until_settled`](crate::Collections::wait_until_settled)
 /// with the [`polling`](Reconciler::polling) options.
 /// [`next`](Reconciler::next) yields each reference once.
 ///
 /// ```no_run
+/// # #[cfg(feature = "axum")]
+/// # async fn run(client: crossborder::Client) -> Result<(), Box<dyn std::error::Error>> {
 /// use std::time::Duration;
-/// use crossborder::webhook::{Reconciler, WebhookEvent};
-/// use crossborder::Client;
+/// use crossborder::webhook::{Delivery, Receiver, Reconciler};
 ///
-/// # async fn run(client: Client) {
-/// let mut reconciler = Reconciler::new(client).grace(Duration::from_secs(120));
+/// let mut reconciler = Reconciler::new(client.clone()).grace(Duration::from_secs(120));
+/// // The webhook receiver (feature `axum`) passes every event on; an
+/// // event only wakes the reconciler, which reads the truth itself.
 /// let notifier = reconciler.notifier();
-/// // In the webhook handler (for example a `webhook::Receiver`'s), pass
-/// // every event on; the reconciler reads the truth.
-/// let on_event = move |event: WebhookEvent| {
-///     notifier.notify(&event);
-/// };
-/// # let _ = on_event;
+/// let route = Receiver::new(client).route(move |delivery: Delivery| {
+///     notifier.notify(&delivery.event);
+///     async {}
+/// });
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8443").await?;
+/// let app = axum::Router::new().route("/hooks/crossborder", route);
+/// tokio::spawn(async move { axum::serve(listener, app).await });
+///
 /// reconciler.watch("order-10045");
 /// reconciler.watch("order-10046");
 /// while let Some(done) = reconciler.next().await {
@@ -80,7 +86,7 @@ type Watched = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
 ///         Err(error) => eprintln!("{}: {error}", done.reference),
 ///     }
 /// }
-/// # }
+/// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct Reconciler {
@@ -88,7 +94,9 @@ pub struct Reconciler {
     grace: Duration,
     polling: WaitOptions,
     watched: Watched,
-    starting: Vec<(String, Arc<Notify>)>,
+    /// Watched references whose task starts at the next `next`, with the
+    /// end of their grace period.
+    starting: Vec<(String, Arc<Notify>, Instant)>,
     running: JoinSet<Reconciled>,
 }
 
@@ -129,8 +137,9 @@ impl Reconciler {
         }
     }
 
-    /// How long to wait for an event bringing a final state before polling
-    /// (for references watched from now on).
+    /// How long to wait for an event bringing a final state before polling,
+    /// counted from each [`watch`](Reconciler::watch) (for references
+    /// watched from now on).
     pub fn grace(mut self, grace: Duration) -> Reconciler {
         self.grace = grace;
         self
@@ -150,27 +159,31 @@ impl Reconciler {
         }
     }
 
-    /// Starts waiting for `reference`, now. A reference already watched is
-    /// not watched twice; one already yielded is watched again.
+    /// Starts waiting for `reference`, now: its grace period ends
+    /// [`grace`](Reconciler::grace) after this call, however late
+    /// [`next`](Reconciler::next) is first called, and an event notified in
+    /// between is not missed. A reference already watched is not watched
+    /// twice; one already yielded is watched again.
     pub fn watch(&mut self, reference: impl Into<String>) {
         let reference = reference.into();
+        let grace_ends = after(Instant::now(), self.grace);
         let mut watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
         if watched.contains_key(&reference) {
             return;
         }
         let notify = Arc::new(Notify::new());
         watched.insert(reference.clone(), Arc::clone(&notify));
-        self.starting.push((reference, notify));
+        self.starting.push((reference, notify, grace_ends));
     }
 
     /// The next reference whose final state is known, or `None` once every
     /// watched reference has been yielded.
     pub async fn next(&mut self) -> Option<Reconciled> {
-        for (reference, notify) in self.starting.drain(..) {
+        for (reference, notify, grace_ends) in self.starting.drain(..) {
             let client = self.client.clone();
-            let (grace, polling) = (self.grace, self.polling);
+            let polling = self.polling;
             self.running
-                .spawn(settle(client, reference, notify, grace, polling));
+                .spawn(settle(client, reference, notify, grace_ends, polling));
         }
         loop {
             match self.running.join_next().await? {
@@ -189,16 +202,26 @@ impl Reconciler {
     }
 }
 
-/// Waits for events on one reference until the grace period ends, then
+/// `start + grace`, or about 30 years from `start` when that cannot be
+/// represented (a grace of [`Duration::MAX`]).
+fn after(start: Instant, grace: Duration) -> Instant {
+    const FAR: Duration = Duration::from_secs(30 * 365 * 86_400);
+    start
+        .checked_add(grace)
+        .or_else(|| start.checked_add(FAR))
+        .unwrap_or(start)
+}
+
+/// Waits for events on one reference until its grace period ends, then
 /// polls it.
 async fn settle(
     client: Client,
     reference: String,
     notify: Arc<Notify>,
-    grace: Duration,
+    grace_ends: Instant,
     polling: WaitOptions,
 ) -> Reconciled {
-    let sleep = tokio::time::sleep(grace);
+    let sleep = tokio::time::sleep_until(grace_ends);
     tokio::pin!(sleep);
     loop {
         tokio::select! {
@@ -223,5 +246,20 @@ async fn settle(
         reference,
         source: Source::Polling,
         result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grace_period_too_long_to_add_does_not_panic() {
+        let now = Instant::now();
+        assert_eq!(
+            after(now, Duration::from_secs(2)),
+            now + Duration::from_secs(2)
+        );
+        assert!(after(now, Duration::MAX) >= now + Duration::from_secs(365 * 86_400));
     }
 }
