@@ -35,11 +35,15 @@ pub struct Global {
         hide_env_values = true
     )]
     pub api_key: Option<String>,
-    /// Base URL of the API, with its `/v1`.
+    /// Base URL of the API, with its `/v1`. The API's spec names no
+    /// production host, so the default is a placeholder that answers nothing:
+    /// give your production URL (https://<host>/v1), or
+    /// http://127.0.0.1:8080/v1 for `crossborder sandbox`.
     #[arg(
         long,
         env = "CROSSBORDER_BASE_URL",
         global = true,
+        hide_env_values = true,
         default_value = crossborder::DEFAULT_BASE_URL
     )]
     pub base_url: String,
@@ -120,12 +124,15 @@ pub enum Command {
     },
     /// Send a payout from a JSON body in the API's wire format (or check it with --dry-run).
     Payout(PayoutArgs),
-    /// Business onboarding (KYB): check a request file, read a business's status.
+    /// Business onboarding (KYB): onboard a whole application, create a
+    /// business and add its people, update it, check request files, read or
+    /// await its decision.
     Business {
         #[command(subcommand)]
         command: BusinessCommand,
     },
-    /// Register the URL that receives collection status updates.
+    /// Webhooks: register the URL that receives collection status updates,
+    /// or receive events locally, verified, and forward them.
     Webhook {
         #[command(subcommand)]
         command: WebhookCommand,
@@ -155,8 +162,10 @@ pub enum Command {
 pub struct PayoutArgs {
     #[command(subcommand)]
     pub command: Option<PayoutCommand>,
-    /// The payout as the API's JSON body, from a file or `-` for stdin; a
-    /// JSON array is a batch, each element checked (and sent) on its own.
+    /// The payout as the API's JSON body, from a file or `-` for stdin. A
+    /// JSON array is a batch: every element is checked first (one invalid
+    /// element sends nothing), then each is sent in order; if one fails, the
+    /// receipts of those sent are printed and the rest is not sent.
     #[arg(long, value_name = "FILE")]
     pub body: Option<PathBuf>,
     /// Check the body with the SDK's rules and send nothing.
@@ -182,7 +191,48 @@ pub enum BusinessCommand {
         update: bool,
     },
     /// A business's verification status, and the reason when rejected.
-    Status { business_id: String },
+    Status {
+        business_id: String,
+        /// Poll until the business is APPROVED or REJECTED (or --timeout passes).
+        #[arg(long)]
+        wait: bool,
+        /// How long --wait polls, in seconds.
+        #[arg(long, default_value_t = 300, requires = "wait")]
+        timeout: u64,
+    },
+    /// Onboard a whole business from one application file: upload its files,
+    /// create the business, add its directors and UBOs; print the business
+    /// and every link.
+    ///
+    /// The application is JSON, each part the API's own request body:
+    ///
+    ///   {"business":  {the body of POST /api/business},
+    ///    "directors": [{the body of POST /api/business/{id}/director}, ...],
+    ///    "ubos":      [{the body of POST /api/business/{id}/ubo}, ...]}
+    ///
+    /// A document URL written "file:PATH" names a local file (JPEG, PNG or
+    /// PDF, at most 20 MB; PATH relative to the application file): it is
+    /// uploaded once and replaced by its link. Any other URL is sent as
+    /// given.
+    ///
+    /// Everything is checked before the first request, every violation at
+    /// once. What is done is recorded after each step in a progress file,
+    /// APPLICATION.progress.json (or the --resume file). When a step fails,
+    /// the command says what was done and how to resume: with --resume FILE
+    /// it goes on from there, never uploading a file twice, creating a second
+    /// business or adding a person twice. While that file exists, a run
+    /// without --resume refuses to start over.
+    #[command(
+        verbatim_doc_comment,
+        about = "Onboard a whole business from one application file (its files, the business, its directors and UBOs), resumable"
+    )]
+    Onboard {
+        /// The application file.
+        file: PathBuf,
+        /// Go on from the progress file of an earlier run.
+        #[arg(long, value_name = "FILE")]
+        resume: Option<PathBuf>,
+    },
     /// Create a business from the API's JSON body (a file or `-`), checked first.
     Create { file: PathBuf },
     /// Add a director from the API's JSON body, checked first.
@@ -204,9 +254,13 @@ pub enum WebhookCommand {
         /// Port to listen on (0 picks a free one); the route is `/webhook`.
         #[arg(long, default_value_t = 9090)]
         port: u16,
-        /// Also POST each event's body, unchanged, to this URL.
+        /// Also POST each event's body, unchanged, to this URL (in the
+        /// background: a slow target never holds up the next event).
         #[arg(long, value_name = "URL")]
         forward_to: Option<String>,
+        /// How long one forward may take, in seconds.
+        #[arg(long, default_value_t = 10, requires = "forward_to")]
+        forward_timeout: u64,
     },
 }
 

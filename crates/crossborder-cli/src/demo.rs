@@ -17,15 +17,20 @@ use tokio::sync::mpsc;
 use crate::cli::SANDBOX_KEY;
 use crate::failure::Failure;
 
-/// How long the demo waits for the webhook after the funding.
-const WEBHOOK_WAIT: Duration = Duration::from_secs(10);
+/// How long the demo waits for the webhook after the funding (generous: a
+/// loaded machine delivers late, and only a lost event should fail).
+const WEBHOOK_WAIT: Duration = Duration::from_secs(30);
+
+/// The payout body the demo suggests trying next, as the API's JSON (in
+/// single quotes on a shell line, so it holds none).
+pub const TRY_PAYOUT: &str = r#"{"amount": "2500.00", "fromCurrency": "NGN", "toCurrency": "NGN", "sessionId": "try-payout-1", "accountNumber": "0123456789", "accountName": "ADAEZE OKAFOR", "bankName": "Guaranty Trust Bank", "bankCode": "058"}"#;
 
 pub async fn run() -> Result<(), Failure> {
     let sandbox = Sandbox::start(
         SandboxConfig::default().with_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))),
     )
     .await
-    .map_err(|e| Failure::usage(format!("cannot start the sandbox: {e}")))?;
+    .map_err(|e| Failure::runtime(format!("cannot start the sandbox: {e}")))?;
     let (events, mut received) = mpsc::channel::<Delivery>(8);
     let receiver = start_receiver(sandbox.base_url(), events).await?;
     let result = walk(sandbox.base_url(), &receiver, &mut received).await;
@@ -43,10 +48,10 @@ async fn start_receiver(base_url: &str, events: mpsc::Sender<Delivery>) -> Resul
         .build()?;
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
-        .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
+        .map_err(|e| Failure::runtime(format!("cannot start the webhook receiver: {e}")))?;
     let addr = listener
         .local_addr()
-        .map_err(|e| Failure::usage(format!("cannot start the webhook receiver: {e}")))?;
+        .map_err(|e| Failure::runtime(format!("cannot start the webhook receiver: {e}")))?;
     let route = Receiver::new(client).route(move |delivery: Delivery| {
         // A full or closed channel only loses the demo's display.
         let _ = events.try_send(delivery);
@@ -152,19 +157,30 @@ async fn walk(
         .await
         .ok()
         .flatten()
-        .ok_or_else(|| Failure::usage("no webhook arrived within 10 seconds"))?;
+        .ok_or_else(|| {
+            Failure::runtime(format!(
+                "no webhook arrived within {} seconds",
+                WEBHOOK_WAIT.as_secs()
+            ))
+        })?;
     say!("   received: {}", delivery.event.raw_body());
     // The webhook is unsigned: it is a claim until the transaction, read
     // back from the API, confirms it (the receiver ran
-    // crossborder::webhook::verify before handing it over).
-    let line = crate::listen::describe(&delivery.event, &delivery.verified);
+    // crossborder::webhook::verify before handing it over). An event the
+    // API does not confirm fails the demo.
+    let line = crate::listen::describe(&delivery.event, &delivery.verified)
+        .map_err(Failure::runtime)?;
     say!("   {line}");
     let settled = client.collections().get(reference).await?;
     if settled.status != TransactionStatus::Completed {
-        return Err(Failure::usage(format!(
+        return Err(Failure::runtime(format!(
             "the collection is {} after funding, not COMPLETED",
             settled.status
         )));
+    }
+    say!("   the settled transaction (GET /api/transaction/{reference}):");
+    for line in crate::render::transaction(&settled).table() {
+        say!("     {line}");
     }
 
     step(
@@ -181,6 +197,10 @@ async fn walk(
             bank_code: "058".into(),
         },
     )?;
+    say!(
+        "   rateKey {} from step 2 fixes the rate of this payout",
+        payout.rate_key.as_deref().unwrap_or("?")
+    );
     say!("   resolving 0123456789 at bank 058 first (POST /api/resolve-bank): the name must match");
     let receipt = client.payouts().create_verified(&payout).await?;
     let state = client.payouts().get(&receipt.session_id).await?;
@@ -205,13 +225,13 @@ async fn walk(
     crate::demo_kyb::onboard(&client).await?;
 
     say!();
-    say!("Done. Try next (against `crossborder sandbox` in another terminal):");
+    say!("Done. Try next, against `crossborder sandbox` running in another terminal:");
     say!(
         "   export CROSSBORDER_API_KEY={SANDBOX_KEY} CROSSBORDER_BASE_URL=http://127.0.0.1:8080/v1"
     );
     say!("   crossborder balance NGN");
     say!("   crossborder quote USD NGN 250 --json");
-    say!("   crossborder payout --dry-run --body payout.json");
+    say!("   echo '{TRY_PAYOUT}' | crossborder payout --dry-run --body -");
     Ok(())
 }
 

@@ -27,6 +27,15 @@ impl Failure {
         }
     }
 
+    /// A failure while running (a server that cannot start, an answer that
+    /// is not what it should be): exit code 1, as an API or network error.
+    pub fn runtime(message: impl Into<String>) -> Failure {
+        Failure {
+            lines: vec![format!("error: {}", message.into())],
+            code: API,
+        }
+    }
+
     /// Violations found before sending: a header line, then one per field.
     pub fn invalid(violations: &Violations) -> Failure {
         let mut lines = vec![format!(
@@ -60,17 +69,31 @@ impl From<Violations> for Failure {
 }
 
 impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure::of(&error)
+    }
+}
+
+impl Failure {
     /// The SDK's own Display: it never contains the key (the SDK's secrecy
     /// tests hold it to that), so it is printed as is.
-    fn from(error: Error) -> Failure {
+    pub fn of(error: &Error) -> Failure {
         match error {
-            Error::Validation(violations) => Failure::invalid(&violations),
-            Error::Config(message) => Failure::usage(message),
+            Error::Validation(violations) => Failure::invalid(violations),
+            Error::Config(message) => Failure::usage(message.clone()),
             Error::SandboxOnly => Failure::usage(error.to_string()),
             other => Failure {
                 lines: vec![format!("error: {other}")],
                 code: API,
             },
+        }
+    }
+
+    /// A failure whose output was printed already: only the exit code.
+    pub fn silent(code: u8) -> Failure {
+        Failure {
+            lines: Vec::new(),
+            code,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! settle while building their own receiver.
 
 use std::net::Ipv4Addr;
+use std::time::Duration;
 
 use axum::Router;
 use crossborder::webhook::{Classification, Delivery, Receiver, VerifyError, WebhookEvent};
@@ -15,32 +16,36 @@ use crate::failure::Failure;
 /// The route events are received on.
 pub const PATH: &str = "/webhook";
 
-/// Serves until Ctrl-C.
-pub async fn run(client: Client, port: u16, forward_to: Option<String>) -> Result<(), Failure> {
+/// Serves until Ctrl-C; `forward` is the URL each event is forwarded to,
+/// with the time one forward may take.
+pub async fn run(
+    client: Client,
+    port: u16,
+    forward: Option<(String, Duration)>,
+) -> Result<(), Failure> {
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
         .await
         .map_err(|e| Failure::usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
-    let forward = forward_to.map(|url| (reqwest::Client::new(), url));
+    let forward = match forward {
+        Some((url, timeout)) => Some(Forward::new(url, timeout)?),
+        None => None,
+    };
     // The receiver confirms each event with the API before handing it over.
     let route = Receiver::new(client).route(move |delivery: Delivery| {
         let forward = forward.clone();
         async move {
             let event = delivery.event;
-            say!("{}", describe(&event, &delivery.verified));
-            if let Some((http, url)) = forward {
-                let sent = http
-                    .post(&url)
-                    .header("content-type", "application/json")
-                    .body(event.raw_body().to_owned())
-                    .send()
-                    .await;
-                match sent {
-                    Ok(response) => say!("  forwarded to {url}: {}", response.status()),
-                    Err(error) => say!("  forwarding to {url} failed: {error}"),
-                }
+            // Printed either way: an event the API does not confirm is
+            // what a developer needs to see most.
+            let (Ok(line) | Err(line)) = describe(&event, &delivery.verified);
+            say!("{line}");
+            if let Some(forward) = forward {
+                // The receiver hands over one event at a time: forwarding
+                // runs on its own, so a slow target never holds up the next.
+                tokio::spawn(forward.send(event.raw_body().to_owned()));
             }
         }
     });
@@ -55,9 +60,45 @@ pub async fn run(client: Client, port: u16, forward_to: Option<String>) -> Resul
         .map_err(|e| Failure::usage(format!("the webhook listener stopped: {e}")))
 }
 
+/// Where events are forwarded, each POST bounded by the client's timeout.
+#[derive(Clone)]
+struct Forward {
+    http: reqwest::Client,
+    url: String,
+}
+
+impl Forward {
+    fn new(url: String, timeout: Duration) -> Result<Forward, Failure> {
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .build()
+            .map_err(|e| Failure::usage(format!("cannot forward to {url}: {e}")))?;
+        Ok(Forward { http, url })
+    }
+
+    async fn send(self, body: String) {
+        let Forward { http, url } = self;
+        let sent = http
+            .post(&url)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await;
+        match sent {
+            Ok(response) => say!("  forwarded to {url}: {}", response.status()),
+            Err(error) if error.is_timeout() => say!("  forwarding to {url} failed: timed out"),
+            Err(error) => say!("  forwarding to {url} failed: {error}"),
+        }
+    }
+}
+
 /// One line: what the event claims, and whether the API confirmed it
-/// (`verified`, what `webhook::verify` said).
-pub fn describe(event: &WebhookEvent, verified: &Result<Transaction, VerifyError>) -> String {
+/// (`verified`, what `webhook::verify` said): `Ok` when the transaction
+/// read back confirms it, `Err` when not.
+pub fn describe(
+    event: &WebhookEvent,
+    verified: &Result<Transaction, VerifyError>,
+) -> Result<String, String> {
     let claim = match event.classify() {
         Classification::Completed => "completed".to_owned(),
         Classification::PartiallyPaid => "partially paid".to_owned(),
@@ -69,13 +110,13 @@ pub fn describe(event: &WebhookEvent, verified: &Result<Transaction, VerifyError
         .map(|paid| format!(", paid {paid}"))
         .unwrap_or_default();
     match verified {
-        Ok(transaction) => format!(
+        Ok(transaction) => Ok(format!(
             "event {}: {claim}{paid}; verified: the transaction is {}",
             event.reference, transaction.status
-        ),
-        Err(error) => format!(
+        )),
+        Err(error) => Err(format!(
             "event {}: {claim}{paid}; NOT confirmed: {error}",
             event.reference
-        ),
+        )),
     }
 }

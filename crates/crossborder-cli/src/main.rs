@@ -11,12 +11,14 @@ macro_rules! say {
     }};
 }
 
+mod application;
 mod cli;
 mod demo;
 mod demo_kyb;
 mod failure;
 mod input;
 mod listen;
+mod onboard;
 mod payout_file;
 mod progress;
 mod render;
@@ -27,7 +29,7 @@ use std::time::Duration;
 use clap::{CommandFactory, Parser};
 use crossborder::{
     check_business_json, BusinessRequestKind, BusinessVerdict, Client, CollectionRequest,
-    QuoteRequest, ResolveAccountRequest, SimulateFundingRequest, WaitOptions,
+    QuoteRequest, ResolveAccountRequest, SimulateFundingRequest, WaitOptions, DEFAULT_BASE_URL,
 };
 
 use cli::{BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
@@ -54,6 +56,13 @@ fn client(global: &Global) -> Result<Client, Failure> {
             "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
         )
     })?;
+    if global.base_url == DEFAULT_BASE_URL {
+        return Err(Failure::usage(format!(
+            "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no host); \
+             pass --base-url https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
+             (for `crossborder sandbox`: http://127.0.0.1:8080/v1)"
+        )));
+    }
     Ok(Client::builder()
         .api_key(key)
         .base_url(&global.base_url)
@@ -70,10 +79,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 Ok(())
             } else {
                 // serve has printed why.
-                Err(Failure {
-                    lines: Vec::new(),
-                    code: failure::API,
-                })
+                Err(Failure::silent(failure::API))
             };
         }
         Command::Payout(args) => return payout(&global, args).await,
@@ -153,8 +159,31 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             command: BusinessCommand::Validate { file, update },
         } => return business_validate(&global, &file, update),
         Command::Business {
-            command: BusinessCommand::Status { business_id },
-        } => render::business(&client(&global)?.businesses().get(&business_id).await?),
+            command:
+                BusinessCommand::Status {
+                    business_id,
+                    wait,
+                    timeout,
+                },
+        } => {
+            let client = client(&global)?;
+            let business = if wait {
+                let spinner = progress::spinner(format!("waiting for a decision on {business_id}"));
+                let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
+                let result = client
+                    .businesses()
+                    .wait_for_decision(&business_id, options)
+                    .await;
+                spinner.finish_and_clear();
+                result?
+            } else {
+                client.businesses().get(&business_id).await?
+            };
+            render::business(&business)
+        }
+        Command::Business {
+            command: BusinessCommand::Onboard { file, resume },
+        } => return onboard::run(|| client(&global), &file, resume.as_deref(), global.json).await,
         Command::Business {
             command: BusinessCommand::Create { file },
         } => {
@@ -210,8 +239,16 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             command: WebhookCommand::Set { url },
         } => render::acknowledgement(&client(&global)?.webhooks().set_url(&url).await?),
         Command::Webhook {
-            command: WebhookCommand::Listen { port, forward_to },
-        } => return listen::run(client(&global)?, port, forward_to).await,
+            command:
+                WebhookCommand::Listen {
+                    port,
+                    forward_to,
+                    forward_timeout,
+                },
+        } => {
+            let forward = forward_to.map(|url| (url, Duration::from_secs(forward_timeout)));
+            return listen::run(client(&global)?, port, forward).await;
+        }
         Command::SimulateFunding {
             currency,
             amount,
@@ -242,51 +279,50 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
         ));
     };
     let json = input::read_json(&path)?;
-    let (batch, checked) = payout_file::check_all(&json);
-    let valid = checked.iter().all(|c| c.request.is_ok());
+    let (batch, bodies) = payout_file::elements(&json);
     if args.dry_run {
+        let verdicts = payout_file::verdicts(&bodies);
         if global.json {
             say!(
                 "{}",
-                serde_json::to_string_pretty(&payout_file::verdict_json(batch, &checked))
-                    .unwrap_or_default()
+                render::pretty(&payout_file::verdict_json(batch, &verdicts))
             );
         } else {
-            for line in payout_file::verdict_lines(batch, &checked) {
+            for line in payout_file::verdict_lines(batch, &verdicts) {
                 say!("{line}");
             }
         }
-        return if valid {
+        return if verdicts.iter().all(|v| v.valid) {
             Ok(())
         } else {
-            Err(Failure {
-                lines: Vec::new(),
-                code: failure::USAGE,
-            })
+            Err(Failure::silent(failure::USAGE))
         };
     }
-    if !valid {
-        let mut lines = vec!["error: invalid payout; nothing was sent".to_owned()];
-        lines.extend(payout_file::verdict_lines(batch, &checked));
-        return Err(Failure {
-            lines,
-            code: failure::USAGE,
-        });
-    }
+    let requests = match payout_file::requests(&bodies) {
+        Ok(requests) => requests,
+        Err(verdicts) => {
+            let mut failure = Failure::usage("invalid payout; nothing was sent");
+            failure
+                .lines
+                .extend(payout_file::verdict_lines(batch, &verdicts));
+            return Err(failure);
+        }
+    };
     let client = client(global)?;
-    let mut receipts = Vec::new();
-    for request in checked.into_iter().filter_map(|c| c.request.ok()) {
-        let receipt = client.payouts().create(&request).await?;
-        receipts.push(render::receipt(&receipt));
-    }
-    if global.json && batch {
-        let all: Vec<_> = receipts.into_iter().map(|r| r.json).collect();
-        say!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
-    } else {
-        for receipt in receipts {
-            receipt.print(global.json);
+    let mut sent = payout_file::Sent::new(batch, &requests);
+    for request in &requests {
+        match client.payouts().create(request).await {
+            Ok(receipt) => sent.receipts.push(receipt),
+            Err(error) => {
+                // Earlier elements were sent: their receipts are printed
+                // before the failure, and the rest is said not to be sent.
+                let failure = sent.stopped(&error);
+                sent.print(global.json, Some(&error));
+                return Err(failure);
+            }
         }
     }
+    sent.print(global.json, None);
     Ok(())
 }
 
@@ -318,10 +354,7 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
         } else {
             serde_json::to_value(&verdicts[0]).unwrap_or_default()
         };
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&shown).unwrap_or_default()
-        );
+        say!("{}", render::pretty(&shown));
     } else {
         for (index, verdict) in verdicts.iter().enumerate() {
             let prefix = if batch {
@@ -347,10 +380,7 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
     if valid {
         Ok(())
     } else {
-        Err(Failure {
-            lines: Vec::new(),
-            code: failure::USAGE,
-        })
+        Err(Failure::silent(failure::USAGE))
     }
 }
 

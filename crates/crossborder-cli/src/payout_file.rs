@@ -1,132 +1,176 @@
 //! Payouts given as the API's own JSON body, from a file or stdin: one
 //! object, or an array of them (a batch). Every element is checked with the
-//! SDK's rules before anything is sent; a batch with any invalid element
-//! sends nothing.
+//! SDK's `payout_from_json` before anything is sent; a batch with any
+//! invalid element sends nothing. This module presents the verdicts and
+//! what a batch sent.
 
-use crossborder::rules::payout::PayoutFields;
-use crossborder::{PayoutRequest, Rule, Violation, Violations};
+use crossborder::{
+    check_payout_json, payout_from_json, Error, PayoutReceipt, PayoutRequest, PayoutVerdict,
+};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
-/// The verdict on one payout body.
-pub struct Checked {
-    pub request: Result<PayoutRequest, Violations>,
-}
+use crate::failure::{self, Failure};
 
-impl Checked {
-    fn violations_json(&self) -> Value {
-        match &self.request {
-            Ok(_) => json!([]),
-            Err(violations) => Value::Array(
-                violations
-                    .iter()
-                    .map(|v| json!({"field": v.field, "message": v.message}))
-                    .collect(),
-            ),
-        }
-    }
-}
-
-/// Checks one body: a JSON object of wire fields. A field of the wrong
-/// JSON type is a violation of its own (`must be a string`); numbers are
-/// read as their text, as the API reads an amount.
-pub fn check(body: &Value) -> Checked {
-    let Some(object) = body.as_object() else {
-        return Checked {
-            request: Err(
-                Violation::new("body", Rule::InvalidFormat, "must be a JSON object").into(),
-            ),
-        };
-    };
-    let mut texts: BTreeMap<&'static str, String> = BTreeMap::new();
-    let mut wrong_type = Vec::new();
-    for name in PayoutFields::WIRE_NAMES {
-        match object.get(name) {
-            None | Some(Value::Null) => {}
-            Some(Value::String(text)) => {
-                texts.insert(name, text.clone());
-            }
-            Some(Value::Number(number)) if name == PayoutFields::AMOUNT => {
-                texts.insert(name, number.to_string());
-            }
-            Some(_) => wrong_type.push(Violation::new(
-                name,
-                Rule::InvalidFormat,
-                "must be a string",
-            )),
-        }
-    }
-    let fields = PayoutFields::from_fn(|name| texts.get(name).map(String::as_str));
-    let result = PayoutRequest::from_fields(&fields);
-    // A wrong-typed field is reported once, as a type error.
-    let mut all = wrong_type;
-    if let Err(violations) = &result {
-        let typed: Vec<String> = all.iter().map(|v| v.field.to_string()).collect();
-        all.extend(
-            violations
-                .iter()
-                .filter(|v| !typed.iter().any(|t| *t == v.field))
-                .cloned(),
-        );
-    }
-    let request = match Violations::from_vec(all) {
-        Some(violations) => Err(violations),
-        None => result,
-    };
-    Checked { request }
-}
-
-/// Every body of `json` (an object, or each element of an array), checked.
-pub fn check_all(json: &Value) -> (bool, Vec<Checked>) {
+/// The bodies of `json`: the object itself, or each element of an array
+/// (then a batch).
+pub fn elements(json: &Value) -> (bool, Vec<&Value>) {
     match json {
-        Value::Array(items) => (true, items.iter().map(check).collect()),
-        other => (false, vec![check(other)]),
+        Value::Array(items) => (true, items.iter().collect()),
+        other => (false, vec![other]),
     }
+}
+
+pub fn verdicts(bodies: &[&Value]) -> Vec<PayoutVerdict> {
+    bodies.iter().map(|body| check_payout_json(body)).collect()
+}
+
+/// Every body as a request, or the verdicts when any is invalid.
+pub fn requests(bodies: &[&Value]) -> Result<Vec<PayoutRequest>, Vec<PayoutVerdict>> {
+    bodies
+        .iter()
+        .map(|body| payout_from_json(body))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| verdicts(bodies))
 }
 
 /// The `--dry-run` verdict, as JSON: `{"valid", "violations"}` for one body,
 /// `{"valid", "items": [{"index", "valid", "violations"}]}` for a batch.
-pub fn verdict_json(batch: bool, checked: &[Checked]) -> Value {
-    let valid = checked.iter().all(|c| c.request.is_ok());
+pub fn verdict_json(batch: bool, verdicts: &[PayoutVerdict]) -> Value {
+    let shown = |verdict: &PayoutVerdict| serde_json::to_value(verdict).unwrap_or_default();
     if !batch {
-        let one = &checked[0];
-        return json!({"valid": one.request.is_ok(), "violations": one.violations_json()});
+        return verdicts.first().map(shown).unwrap_or_default();
     }
     json!({
-        "valid": valid,
-        "items": checked
+        "valid": verdicts.iter().all(|v| v.valid),
+        "items": verdicts
             .iter()
             .enumerate()
-            .map(|(index, c)| json!({
-                "index": index,
-                "valid": c.request.is_ok(),
-                "violations": c.violations_json(),
-            }))
+            .map(|(index, verdict)| {
+                let mut item = shown(verdict);
+                item["index"] = json!(index);
+                item
+            })
             .collect::<Vec<_>>(),
     })
 }
 
 /// The `--dry-run` verdict for people: `valid`, or each violation, with the
 /// element's index for a batch.
-pub fn verdict_lines(batch: bool, checked: &[Checked]) -> Vec<String> {
+pub fn verdict_lines(batch: bool, verdicts: &[PayoutVerdict]) -> Vec<String> {
     let mut lines = Vec::new();
-    for (index, c) in checked.iter().enumerate() {
-        let prefix = if batch {
-            format!("[{index}] ")
-        } else {
-            String::new()
+    for (index, verdict) in verdicts.iter().enumerate() {
+        let prefix = prefix(batch, index);
+        if verdict.valid {
+            lines.push(format!("{prefix}valid"));
+            continue;
+        }
+        lines.push(format!("{prefix}invalid"));
+        lines.extend(
+            verdict
+                .violations
+                .iter()
+                .map(|v| format!("{prefix}  {}: {}", v.field, v.message)),
+        );
+    }
+    lines
+}
+
+fn prefix(batch: bool, index: usize) -> String {
+    if batch {
+        format!("[{index}] ")
+    } else {
+        String::new()
+    }
+}
+
+/// What a run sent: the receipt of each element sent, in order.
+pub struct Sent<'a> {
+    batch: bool,
+    requests: &'a [PayoutRequest],
+    pub receipts: Vec<PayoutReceipt>,
+}
+
+impl<'a> Sent<'a> {
+    pub fn new(batch: bool, requests: &'a [PayoutRequest]) -> Sent<'a> {
+        Sent {
+            batch,
+            requests,
+            receipts: Vec::new(),
+        }
+    }
+
+    /// The failure of the element after the last receipt: which element
+    /// failed and why, which were sent before it and which were not sent.
+    /// Exit code 1 once anything was sent.
+    pub fn stopped(&self, error: &Error) -> Failure {
+        let index = self.receipts.len();
+        let mut failure = Failure::of(error);
+        if !self.batch {
+            return failure;
+        }
+        let session = |i: usize| {
+            format!(
+                "[{i}] {}",
+                self.requests.get(i).map_or("", |r| r.session_id.as_str())
+            )
         };
-        match &c.request {
-            Ok(_) => lines.push(format!("{prefix}valid")),
-            Err(violations) => {
-                lines.push(format!("{prefix}invalid"));
-                lines.extend(
-                    violations
-                        .iter()
-                        .map(|v| format!("{prefix}  {}: {}", v.field, v.message)),
-                );
+        let list = |range: std::ops::Range<usize>| {
+            let items: Vec<String> = range.map(session).collect();
+            if items.is_empty() {
+                "none".to_owned()
+            } else {
+                items.join(", ")
+            }
+        };
+        failure.lines = vec![
+            format!("error: payout {} failed: {error}", session(index)),
+            format!("  sent before it: {}", list(0..index)),
+            format!("  not sent: {}", list(index + 1..self.requests.len())),
+        ];
+        if index > 0 {
+            failure.code = failure::API;
+        }
+        failure
+    }
+
+    /// Prints the receipts (and, with `--json` for a batch, the outcome of
+    /// every element: `sent`, `failed` or `not sent`).
+    pub fn print(&self, as_json: bool, failed: Option<&Error>) {
+        if as_json && self.batch {
+            let outcomes: Vec<Value> = self
+                .requests
+                .iter()
+                .enumerate()
+                .map(|(index, request)| self.outcome(index, request, failed))
+                .collect();
+            say!("{}", crate::render::pretty(&Value::Array(outcomes)));
+            return;
+        }
+        for (index, receipt) in self.receipts.iter().enumerate() {
+            let shown = crate::render::receipt(receipt);
+            if as_json {
+                shown.print(true);
+                continue;
+            }
+            for line in shown.table() {
+                say!("{}{line}", prefix(self.batch, index));
             }
         }
     }
-    lines
+
+    fn outcome(&self, index: usize, request: &PayoutRequest, failed: Option<&Error>) -> Value {
+        if let Some(receipt) = self.receipts.get(index) {
+            let mut shown = crate::render::receipt(receipt).json;
+            shown["index"] = json!(index);
+            shown["outcome"] = json!("sent");
+            return shown;
+        }
+        match failed {
+            Some(error) if index == self.receipts.len() => json!({
+                "index": index, "outcome": "failed",
+                "sessionId": request.session_id, "error": error.to_string(),
+            }),
+            _ => json!({"index": index, "outcome": "not sent", "sessionId": request.session_id}),
+        }
+    }
 }

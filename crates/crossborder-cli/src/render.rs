@@ -1,12 +1,19 @@
 //! What a command prints on success: a compact two-column table for people,
-//! or (with `--json`) the response as JSON for scripts, with every amount an
+//! or (with `--json`) the whole response as JSON for scripts: every field of
+//! the SDK's type under its wire name (`null` when absent), every amount an
 //! exact decimal string so that no JSON reader rounds it.
+//!
+//! Each function takes its value apart field by field with no `..`, so a
+//! field added to an SDK type does not compile here until it is shown.
 
+use std::time::SystemTime;
+
+use crossborder::onboard::Onboarded;
 use crossborder::{
-    Acknowledgement, Balance, Bank, Business, Decimal, PayoutReceipt, Person, PersonRole, Quote,
-    ResolvedAccount, Transaction, UploadedDocument,
+    Acknowledgement, Balance, Bank, Business, Decimal, PaymentInstruction, PayoutReceipt, Person,
+    PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A response, ready to print either way.
 pub struct Output {
@@ -18,32 +25,87 @@ pub struct Output {
 impl Output {
     pub fn print(&self, as_json: bool) {
         if as_json {
-            say!(
-                "{}",
-                serde_json::to_string_pretty(&self.json).unwrap_or_default()
-            );
+            say!("{}", pretty(&self.json));
             return;
         }
-        let width = self.rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-        for (label, value) in &self.rows {
-            say!("{label:<width$}  {value}");
+        for line in self.table() {
+            say!("{line}");
         }
     }
 
-    /// Rows and JSON from the same `(label, wire name, value)` fields; absent
-    /// values are left out of both.
-    fn fields(fields: Vec<(&str, &str, Option<String>)>) -> Output {
-        let mut rows = Vec::new();
-        let mut object = Map::new();
-        for (label, wire, value) in fields {
-            if let Some(value) = value {
-                rows.push((label.to_owned(), value.clone()));
-                object.insert(wire.to_owned(), Value::String(value));
-            }
+    /// The table's lines, labels padded to one width.
+    pub fn table(&self) -> Vec<String> {
+        let width = self.rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        self.rows
+            .iter()
+            .map(|(label, value)| format!("{label:<width$}  {value}"))
+            .collect()
+    }
+}
+
+/// JSON as printed: indented, one field per line.
+pub fn pretty(json: &Value) -> String {
+    serde_json::to_string_pretty(json).unwrap_or_default()
+}
+
+/// Builds the table rows and the JSON object of one value together.
+#[derive(Default)]
+struct Fields {
+    rows: Vec<(String, String)>,
+    object: Map<String, Value>,
+}
+
+impl Fields {
+    /// A text field shown in the table when present, and in the JSON always
+    /// (`null` when absent).
+    fn field(self, label: &str, wire: &str, value: Option<String>) -> Fields {
+        let json = value.clone().map_or(Value::Null, Value::String);
+        self.value(label, wire, value, json)
+    }
+
+    /// A count: a JSON number.
+    fn count(self, label: &str, wire: &str, value: Option<u64>) -> Fields {
+        self.value(
+            label,
+            wire,
+            value.map(|n| n.to_string()),
+            value.map_or(Value::Null, Value::from),
+        )
+    }
+
+    /// A flag: a JSON boolean.
+    fn flag(self, label: &str, wire: &str, value: Option<bool>) -> Fields {
+        self.value(
+            label,
+            wire,
+            value.map(|b| b.to_string()),
+            value.map_or(Value::Null, Value::Bool),
+        )
+    }
+
+    fn value(mut self, label: &str, wire: &str, shown: Option<String>, json: Value) -> Fields {
+        if let Some(shown) = shown {
+            self.rows.push((label.to_owned(), shown));
         }
+        self.object.insert(wire.to_owned(), json);
+        self
+    }
+
+    /// A JSON-only field (a list or map whose rows are added separately).
+    fn json(mut self, wire: &str, value: Value) -> Fields {
+        self.object.insert(wire.to_owned(), value);
+        self
+    }
+
+    fn row(mut self, label: String, value: String) -> Fields {
+        self.rows.push((label, value));
+        self
+    }
+
+    fn done(self) -> Output {
         Output {
-            rows,
-            json: Value::Object(object),
+            rows: self.rows,
+            json: Value::Object(self.object),
         }
     }
 }
@@ -52,192 +114,265 @@ fn text(value: &str) -> Option<String> {
     Some(value.to_owned())
 }
 
-fn amount(value: Option<Decimal>) -> Option<String> {
+fn amount(value: Decimal) -> Option<String> {
+    Some(value.to_string())
+}
+
+fn maybe(value: Option<Decimal>) -> Option<String> {
     value.map(|v| v.to_string())
 }
 
+/// An instant of this machine's clock, RFC 3339 in UTC.
+fn instant(value: SystemTime) -> Option<String> {
+    time::OffsetDateTime::from(value)
+        .format(&time::format_description::well_known::Rfc3339)
+        .ok()
+}
+
 pub fn balance(balance: &Balance) -> Output {
-    Output::fields(vec![
-        ("currency", "currency", text(balance.currency.as_str())),
-        ("balance", "balance", text(&balance.amount.to_string())),
-    ])
+    let Balance {
+        currency,
+        amount: balance,
+    } = balance;
+    Fields::default()
+        .field("currency", "currency", text(currency.as_str()))
+        .field("balance", "balance", amount(*balance))
+        .done()
 }
 
 pub fn quote(quote: &Quote) -> Output {
-    Output::fields(vec![
-        ("from", "fromCurrency", text(quote.from_currency.as_str())),
-        ("to", "toCurrency", text(quote.to_currency.as_str())),
-        ("amount", "amount", text(&quote.amount.to_string())),
-        ("rate", "rate", text(&quote.rate.to_string())),
-        ("fee", "fee", amount(quote.fee)),
-        ("receives", "toAmount", amount(quote.to_amount)),
-        ("debited", "totalAmount", amount(quote.total_amount)),
-        ("rateKey", "rateKey", text(&quote.rate_key)),
-        ("expires", "expiresAt", quote.expires_at.clone()),
-    ])
+    let Quote {
+        amount: quoted,
+        rate,
+        rounded_rate,
+        rate_key,
+        from_currency,
+        to_currency,
+        fee,
+        to_amount,
+        total_amount,
+        expires_at,
+        valid_until,
+    } = quote;
+    Fields::default()
+        .field("from", "fromCurrency", text(from_currency.as_str()))
+        .field("to", "toCurrency", text(to_currency.as_str()))
+        .field("amount", "amount", amount(*quoted))
+        .field("rate", "rate", amount(*rate))
+        .field("rounded rate", "roundedRate", maybe(*rounded_rate))
+        .field("fee", "fee", maybe(*fee))
+        .field("receives", "toAmount", maybe(*to_amount))
+        .field("debited", "totalAmount", maybe(*total_amount))
+        .field("rateKey", "rateKey", text(rate_key))
+        .field("expires", "expiresAt", expires_at.clone())
+        .field("usable until", "validUntil", instant(*valid_until))
+        .done()
 }
 
 pub fn transaction(transaction: &Transaction) -> Output {
-    let mut output = Output::fields(vec![
-        (
-            "reference",
-            "paymentReference",
-            text(&transaction.payment_reference),
-        ),
-        ("status", "status", text(&transaction.status.to_string())),
-        (
-            "type",
-            "type",
-            transaction.kind.as_ref().map(|k| k.to_string()),
-        ),
-        (
-            "transaction",
-            "transactionId",
-            text(&transaction.transaction_id),
-        ),
-        ("memo", "payRefrence", transaction.pay_reference.clone()),
-        ("amount", "amount", text(&transaction.amount.to_string())),
-        (
-            "from",
-            "fromCurrency",
-            text(transaction.from_currency.as_str()),
-        ),
-        ("to", "toCurrency", text(transaction.to_currency.as_str())),
-        ("paid", "paidAmount", amount(transaction.paid_amount)),
-        ("rate", "rate", amount(transaction.rate)),
-        ("fee", "fee", amount(transaction.fee)),
-        ("receives", "toAmount", amount(transaction.to_amount)),
-        ("total", "totalAmount", amount(transaction.total_amount)),
-        ("rateKey", "rateKey", transaction.rate_key.clone()),
-        ("address", "address", transaction.address.clone()),
-        ("network", "network", transaction.network.clone()),
-    ]);
+    let Transaction {
+        transaction_id,
+        kind,
+        pay_reference,
+        payment_reference,
+        amount: total,
+        to_amount,
+        total_amount,
+        paid_amount,
+        rate,
+        status,
+        fee,
+        rate_key,
+        from_currency,
+        to_currency,
+        address,
+        network,
+        payment_instructions,
+    } = transaction;
+    let mut fields = Fields::default()
+        .field("reference", "paymentReference", text(payment_reference))
+        .field("status", "status", text(status.as_str()))
+        .field("type", "type", kind.as_ref().map(|k| k.as_str().to_owned()))
+        .field("transaction", "transactionId", text(transaction_id))
+        .field("memo", "payRefrence", pay_reference.clone())
+        .field("amount", "amount", amount(*total))
+        .field("from", "fromCurrency", text(from_currency.as_str()))
+        .field("to", "toCurrency", text(to_currency.as_str()))
+        .field("paid", "paidAmount", maybe(*paid_amount))
+        .field("rate", "rate", maybe(*rate))
+        .field("fee", "fee", maybe(*fee))
+        .field("receives", "toAmount", maybe(*to_amount))
+        .field("total", "totalAmount", maybe(*total_amount))
+        .field("rateKey", "rateKey", rate_key.clone())
+        .field("address", "address", address.clone())
+        .field("network", "network", network.clone());
     let mut instructions = Vec::new();
-    for instruction in &transaction.payment_instructions {
-        let pay = Output::fields(vec![
-            (
-                "pay into",
-                "accountNumber",
-                instruction.account_number.clone(),
-            ),
-            (
-                "account name",
-                "accountName",
-                instruction.account_name.clone(),
-            ),
-            ("bank", "bankName", instruction.bank_name.clone()),
-            (
-                "transfer",
-                "amountToTransfer",
-                amount(instruction.amount_to_transfer),
-            ),
-            ("narration", "narration", instruction.narration.clone()),
-            ("valid until", "validUntil", instruction.valid_until.clone()),
-        ]);
-        output.rows.extend(pay.rows);
-        instructions.push(pay.json);
+    for instruction in payment_instructions {
+        let shown = payment_instruction(instruction);
+        fields.rows.extend(shown.rows);
+        instructions.push(shown.json);
     }
-    if let Value::Object(object) = &mut output.json {
-        object.insert("paymentInstruction".to_owned(), Value::Array(instructions));
-    }
-    output
+    fields
+        .json("paymentInstruction", Value::Array(instructions))
+        .done()
+}
+
+fn payment_instruction(instruction: &PaymentInstruction) -> Output {
+    let PaymentInstruction {
+        narration,
+        account_number,
+        account_name,
+        bank_name,
+        amount_to_transfer,
+        valid_until,
+    } = instruction;
+    Fields::default()
+        .field("pay into", "accountNumber", account_number.clone())
+        .field("account name", "accountName", account_name.clone())
+        .field("bank", "bankName", bank_name.clone())
+        .field("transfer", "amountToTransfer", maybe(*amount_to_transfer))
+        .field("narration", "narration", narration.clone())
+        .field("valid until", "validUntil", valid_until.clone())
+        .done()
 }
 
 pub fn banks(banks: &[Bank]) -> Output {
+    let mut rows = Vec::new();
+    let mut list = Vec::new();
+    for bank in banks {
+        let Bank { name, code } = bank;
+        rows.push((code.clone(), name.clone()));
+        list.push(serde_json::json!({"name": name, "code": code}));
+    }
     Output {
-        rows: banks
-            .iter()
-            .map(|bank| (bank.code.clone(), bank.name.clone()))
-            .collect(),
-        json: Value::Array(
-            banks
-                .iter()
-                .map(|bank| json!({"code": bank.code, "name": bank.name}))
-                .collect(),
-        ),
+        rows,
+        json: Value::Array(list),
     }
 }
 
 pub fn resolved(account: &ResolvedAccount) -> Output {
-    Output::fields(vec![
-        (
-            "account number",
-            "accountNumber",
-            text(&account.account_number),
-        ),
-        ("account name", "accountName", text(&account.account_name)),
-        ("bank code", "bankCode", text(&account.bank_code)),
-    ])
+    let ResolvedAccount {
+        bank_code,
+        account_name,
+        account_number,
+    } = account;
+    Fields::default()
+        .field("account number", "accountNumber", text(account_number))
+        .field("account name", "accountName", text(account_name))
+        .field("bank code", "bankCode", text(bank_code))
+        .done()
 }
 
 pub fn receipt(receipt: &PayoutReceipt) -> Output {
-    Output::fields(vec![
-        ("sessionId", "sessionId", text(&receipt.session_id)),
-        ("message", "message", text(&receipt.message)),
-    ])
+    let PayoutReceipt {
+        session_id,
+        message,
+    } = receipt;
+    Fields::default()
+        .field("sessionId", "sessionId", text(session_id))
+        .field("message", "message", text(message))
+        .done()
 }
 
 pub fn acknowledgement(ack: &Acknowledgement) -> Output {
-    Output::fields(vec![("message", "message", text(&ack.message))])
+    let Acknowledgement { message } = ack;
+    Fields::default()
+        .field("message", "message", text(message))
+        .done()
 }
 
 pub fn uploaded(document: &UploadedDocument) -> Output {
-    Output::fields(vec![("link", "link", text(&document.link))])
+    let UploadedDocument { link } = document;
+    Fields::default().field("link", "link", text(link)).done()
 }
 
 pub fn business(business: &Business) -> Output {
-    let mut output = Output::fields(vec![
-        ("id", "id", text(&business.id)),
-        ("name", "name", business.name.clone()),
-        ("status", "status", text(business.status.as_str())),
-        (
-            "reason",
-            "rejectionReason",
-            business.rejection_reason.clone(),
-        ),
-        (
-            "directors",
-            "directorCount",
-            business.director_count.map(|n| n.to_string()),
-        ),
-        (
-            "UBOs",
-            "uboCount",
-            business.ubo_count.map(|n| n.to_string()),
-        ),
-    ]);
-    for (field, status) in &business.field_statuses {
-        output
-            .rows
-            .push((format!("  {field}"), status.as_str().to_owned()));
+    let Business {
+        id,
+        name,
+        business_type,
+        registration_number,
+        country,
+        status,
+        rejection_reason,
+        director_count,
+        ubo_count,
+        field_statuses,
+        created_at,
+        updated_at,
+        submitted_at,
+    } = business;
+    let mut fields = Fields::default()
+        .field("id", "id", text(id))
+        .field("name", "name", name.clone())
+        .field("status", "status", text(status.as_str()))
+        .field("reason", "rejectionReason", rejection_reason.clone())
+        .field(
+            "type",
+            "businessType",
+            business_type.map(|t| t.as_str().to_owned()),
+        )
+        .field(
+            "registration",
+            "registrationNumber",
+            registration_number.clone(),
+        )
+        .field("country", "country", country.clone())
+        .count("directors", "directorCount", *director_count)
+        .count("UBOs", "uboCount", *ubo_count)
+        .field("created", "createdAt", created_at.clone())
+        .field("updated", "updatedAt", updated_at.clone())
+        .field("submitted", "submittedAt", submitted_at.clone());
+    let mut statuses = Map::new();
+    for (field, status) in field_statuses {
+        fields = fields.row(format!("  {field}"), status.as_str().to_owned());
+        statuses.insert(field.clone(), Value::String(status.as_str().to_owned()));
     }
-    output
+    fields.json("fieldStatuses", Value::Object(statuses)).done()
 }
 
 pub fn person(person: &Person) -> Output {
-    let role = match &person.role {
+    let Person {
+        id,
+        business_id,
+        role,
+        first_name,
+        last_name,
+        business_status,
+        submitted,
+    } = person;
+    let role = match role {
         PersonRole::Director => "DIRECTOR".to_owned(),
         PersonRole::Ubo => "UBO".to_owned(),
         PersonRole::Unknown(other) => other.clone(),
     };
-    Output::fields(vec![
-        ("id", "id", text(&person.id)),
-        ("business", "businessId", text(&person.business_id)),
-        ("role", "role", Some(role)),
-        ("first name", "firstName", person.first_name.clone()),
-        ("last name", "lastName", person.last_name.clone()),
-        (
+    Fields::default()
+        .field("id", "id", text(id))
+        .field("business", "businessId", text(business_id))
+        .field("role", "role", Some(role))
+        .field("first name", "firstName", first_name.clone())
+        .field("last name", "lastName", last_name.clone())
+        .field(
             "business status",
             "businessStatus",
-            person
-                .business_status
-                .as_ref()
-                .map(|s| s.as_str().to_owned()),
-        ),
-        (
-            "submitted",
-            "submitted",
-            person.submitted.map(|s| s.to_string()),
-        ),
-    ])
+            business_status.as_ref().map(|s| s.as_str().to_owned()),
+        )
+        .flag("submitted", "submitted", *submitted)
+        .done()
+}
+
+/// A finished onboarding: the business, then the link of each file.
+pub fn onboarded(onboarded: &Onboarded) -> Output {
+    let Onboarded {
+        business: record,
+        links,
+    } = onboarded;
+    let mut output = business(record);
+    let mut shown = Map::new();
+    for (name, link) in links {
+        output.rows.push((format!("file {name}"), link.clone()));
+        shown.insert(name.clone(), Value::String(link.clone()));
+    }
+    output.json = serde_json::json!({"business": output.json, "links": shown});
+    output
 }

@@ -12,6 +12,23 @@ use clap::Args;
 
 use crate::{parse_keys_file, ApiKeySpec, Sandbox, SandboxConfig};
 
+/// `println!` that never panics: with stdout closed early
+/// (`crossborder-sandbox | head -1`) the line is lost and serving goes on.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics on a closed stderr.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 /// The options of a sandbox served in the foreground.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -61,14 +78,14 @@ pub async fn serve(args: ServeArgs) -> ExitCode {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(error) => {
-                eprintln!("error: cannot read {}: {error}", path.display());
+                err!("error: cannot read {}: {error}", path.display());
                 return ExitCode::FAILURE;
             }
         };
         match parse_keys_file(&text) {
             Ok(more) => keys.extend(more),
             Err(error) => {
-                eprintln!("error: {}: {error}", path.display());
+                err!("error: {}: {error}", path.display());
                 return ExitCode::FAILURE;
             }
         }
@@ -77,29 +94,29 @@ pub async fn serve(args: ServeArgs) -> ExitCode {
         config = config.with_key(key);
     }
     if !args.quiet {
-        config = config.with_request_log(|line| println!("{line}"));
+        config = config.with_request_log(|line| out!("{line}"));
     }
     if config.keys.is_empty() {
-        eprintln!("error: no API keys: give --key or --keys-file, or drop --no-default-keys");
+        err!("error: no API keys: give --key or --keys-file, or drop --no-default-keys");
         return ExitCode::FAILURE;
     }
 
     let sandbox = match Sandbox::start(config).await {
         Ok(sandbox) => sandbox,
         Err(error) => {
-            eprintln!("error: {error}");
+            err!("error: {error}");
             return ExitCode::FAILURE;
         }
     };
-    println!("crossborder sandbox listening on {}", sandbox.base_url());
-    println!("API keys:");
+    out!("crossborder sandbox listening on {}", sandbox.base_url());
+    out!("API keys:");
     for key in sandbox.keys() {
-        println!("  {key}");
+        out!("  {key}");
     }
-    println!("Press Ctrl-C to stop.");
+    out!("Press Ctrl-C to stop.");
 
     stop.wait().await;
-    println!("stopping...");
+    out!("stopping...");
     sandbox.shutdown().await;
     ExitCode::SUCCESS
 }

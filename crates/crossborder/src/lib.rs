@@ -299,6 +299,7 @@ mod config;
 mod error;
 mod execute;
 pub mod onboard;
+mod payout_check;
 mod resources;
 mod retry;
 mod types;
@@ -315,6 +316,7 @@ pub use config::{
     DEFAULT_TIMEOUT, USER_AGENT_VALUE,
 };
 pub use error::{Error, Result, BODY_PREFIX_LEN};
+pub use payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
 pub use types::*;

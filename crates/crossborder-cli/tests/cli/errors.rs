@@ -1,0 +1,79 @@
+//! Each error class: one clear line on stderr (every violation for a
+//! validation error), its exit code, never the key; as snapshots.
+
+use crate::{at, bare, redact, run, sandbox, Run, KEY, UNKNOWN_KEY};
+
+/// What a snapshot of a failure holds: the exit code, stdout and stderr.
+fn shown(out: &Run) -> String {
+    format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        out.code, out.stdout, out.stderr
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_error_class_has_its_line_and_exit_code() {
+    let sandbox = sandbox().await;
+
+    // Missing key: usage, 2, before any request.
+    let mut missing = bare();
+    missing.args(["--base-url", sandbox.base_url(), "balance", "NGN"]);
+    let out = run(missing).await;
+    assert_eq!(out.code, 2);
+    insta::assert_snapshot!("missing_key", shown(&out));
+
+    // No base URL: the default is a placeholder; usage, 2, nothing sent.
+    let mut placeholder = bare();
+    placeholder.args(["--api-key", KEY, "balance", "NGN"]);
+    let out = run(placeholder).await;
+    assert_eq!(out.code, 2);
+    insta::assert_snapshot!("no_base_url", shown(&out));
+
+    // A key the API does not know: API error, 1.
+    let mut bad_key = bare();
+    bad_key.args(["--api-key", UNKNOWN_KEY, "--base-url", sandbox.base_url()]);
+    bad_key.args(["balance", "NGN"]);
+    let out = run(bad_key).await;
+    assert_eq!(out.code, 1);
+    insta::assert_snapshot!("bad_key", shown(&out));
+
+    // A request the rules refuse: validation, 2, every violation listed.
+    let mut invalid = at(sandbox.base_url());
+    invalid.args(["quote", "UGX", "NGN", "10.5"]);
+    let out = run(invalid).await;
+    assert_eq!(out.code, 2);
+    insta::assert_snapshot!("validation", shown(&out));
+
+    // An argument clap refuses: usage, 2.
+    let mut usage = at(sandbox.base_url());
+    usage.args(["balance", "BTC"]);
+    let out = run(usage).await;
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("Invalid currency: BTC"),
+        "{}",
+        out.stderr
+    );
+
+    // Nothing listening: network error, 1.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut unreachable = bare();
+    unreachable.args([
+        "--api-key",
+        KEY,
+        "--base-url",
+        &format!("http://127.0.0.1:{closed}/v1"),
+        "balance",
+        "NGN",
+    ]);
+    let out = run(unreachable).await;
+    assert_eq!(out.code, 1);
+    let port = closed.to_string();
+    insta::assert_snapshot!(
+        "unreachable",
+        redact(&shown(&out), &[(port.as_str(), "[port]")])
+    );
+}

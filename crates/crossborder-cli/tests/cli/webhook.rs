@@ -1,0 +1,248 @@
+//! `webhook set` and `webhook listen`: events from the sandbox received,
+//! verified, printed and forwarded, a slow forward target holding up
+//! nothing.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use crossborder::{Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest};
+use tokio::sync::mpsc;
+
+use crate::{at, run, sandbox, Live, KEY};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_set_registers_the_url_events_go_to() {
+    let sandbox = sandbox().await;
+    let target = "http://127.0.0.1:9/collections";
+    let mut set = at(sandbox.base_url());
+    set.args(["webhook", "set", target]);
+    let out = run(set).await;
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert!(out.stdout.starts_with("message  "), "{}", out.stdout);
+
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "set-1").await;
+    fund(&client, &memo, 5000, "set-fund-1").await;
+    let deliveries = sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(60))
+        .await;
+    assert_eq!(deliveries[0].url, target);
+
+    let mut refused = at(sandbox.base_url());
+    refused.args(["webhook", "set", "not a url"]);
+    let out = run(refused).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error: invalid request"),
+        "{}",
+        out.stderr
+    );
+}
+
+fn client(base_url: &str) -> Client {
+    Client::builder()
+        .api_key(KEY)
+        .base_url(base_url)
+        .build()
+        .unwrap()
+}
+
+/// A collection of 5000 NGN; returns its memo.
+async fn collect(client: &Client, reference: &str) -> String {
+    client
+        .collections()
+        .create(&CollectionRequest::new(
+            reference,
+            Decimal::new(5000, 0),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap()
+        .pay_reference
+        .unwrap()
+}
+
+async fn fund(client: &Client, memo: &str, amount: i64, session: &str) {
+    client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            Decimal::new(amount, 0),
+            memo,
+            session,
+        ))
+        .await
+        .unwrap();
+}
+
+/// `webhook listen` against `base_url` with `more` options, its URL
+/// registered as the webhook.
+async fn listen(base_url: &str, more: &[&str]) -> Live {
+    let mut args = vec![
+        "--api-key",
+        KEY,
+        "--base-url",
+        base_url,
+        "webhook",
+        "listen",
+        "--port",
+        "0",
+    ];
+    args.extend_from_slice(more);
+    let mut live = Live::start(&args);
+    let first = live.line("listening");
+    let url = Live::url_in(&first);
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/webhook"),
+        "{first}"
+    );
+    client(base_url).webhooks().set_url(&url).await.unwrap();
+    live
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_listen_prints_each_event_verified() {
+    let sandbox = sandbox().await;
+    let mut live = listen(sandbox.base_url(), &[]).await;
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "listen-1").await;
+    fund(&client, &memo, 2000, "listen-fund-1").await;
+    let event = live.until("event", |line| line.starts_with("event "));
+    live.kill();
+    assert_eq!(
+        event,
+        "event listen-1: partially paid, paid 2000; verified: the transaction is PARTIALLY_PAID"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_event_is_printed_as_not_confirmed() {
+    let sandbox = sandbox().await;
+    let mut live = listen(sandbox.base_url(), &[]).await;
+    let url = Live::url_in(&live.seen[0]);
+    let forged = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .body(r#"{"reference": "forged-1", "status": true, "paidAmount": 5000}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 200);
+    let event = live.until("event", |line| line.starts_with("event "));
+    live.kill();
+    assert!(
+        event.starts_with("event forged-1: completed, paid 5000; NOT confirmed: "),
+        "{event}"
+    );
+}
+
+/// A forward target on 127.0.0.1 that hands each body it receives to the
+/// test and answers 200.
+async fn forward_target() -> (String, mpsc::UnboundedReceiver<String>) {
+    let (bodies, received) = mpsc::unbounded_channel::<String>();
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |body: String| {
+            let bodies = bodies.clone();
+            async move {
+                let _ = bodies.send(body);
+                "ok"
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}/hook"), received)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_listen_forwards_each_event_unchanged() {
+    let sandbox = sandbox().await;
+    let (target, mut forwarded) = forward_target().await;
+    let mut live = listen(sandbox.base_url(), &["--forward-to", &target]).await;
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "forward-1").await;
+    fund(&client, &memo, 5000, "forward-fund-1").await;
+    let event = live.until("event", |line| line.starts_with("event "));
+    assert_eq!(
+        event,
+        "event forward-1: completed, paid 5000; verified: the transaction is COMPLETED"
+    );
+    let report = live.until("forwarded", |line| line.contains("forward"));
+    assert_eq!(report, format!("  forwarded to {target}: 200 OK"));
+    let body = tokio::time::timeout(Duration::from_secs(60), forwarded.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    live.kill();
+    // The body the sandbox sent, byte for byte.
+    assert_eq!(body, sandbox.webhook_deliveries()[0].body);
+}
+
+/// A forward target that accepts connections and never answers.
+fn hung_target() -> (String, std::thread::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let holder = std::thread::spawn(move || {
+        // Holds each connection open until the listener's process (this
+        // test) ends; two are enough for the tests below.
+        let mut held = Vec::new();
+        for stream in listener.incoming().take(2) {
+            held.push(stream);
+        }
+        std::thread::sleep(Duration::from_secs(120));
+        drop(held);
+    });
+    (url, holder)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_forward_target_holds_up_no_event() {
+    let sandbox = sandbox().await;
+    let (target, _holder) = hung_target();
+    // A forward may take 300 s: if forwarding held up the queue, the
+    // second event would not be printed within the test's wait.
+    let mut live = listen(
+        sandbox.base_url(),
+        &["--forward-to", &target, "--forward-timeout", "300"],
+    )
+    .await;
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "hung-1").await;
+    fund(&client, &memo, 2000, "hung-fund-1").await;
+    live.until("first event", |line| {
+        line.starts_with("event hung-1: partially paid")
+    });
+    fund(&client, &memo, 3000, "hung-fund-2").await;
+    let second = live.until("second event", |line| line.starts_with("event "));
+    assert_eq!(
+        second,
+        "event hung-1: completed, paid 5000; verified: the transaction is COMPLETED"
+    );
+    let out = live.kill();
+    assert!(!out.stdout.contains("forwarded"), "{}", out.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forward_that_takes_too_long_is_given_up() {
+    let sandbox = sandbox().await;
+    let (target, _holder) = hung_target();
+    let mut live = listen(
+        sandbox.base_url(),
+        &["--forward-to", &target, "--forward-timeout", "1"],
+    )
+    .await;
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "slow-1").await;
+    fund(&client, &memo, 5000, "slow-fund-1").await;
+    let report = live.until("forward failure", |line| line.contains("forward"));
+    live.kill();
+    assert_eq!(
+        report,
+        format!("  forwarding to {target} failed: timed out")
+    );
+}
