@@ -181,6 +181,67 @@ pub enum Error {
     },
 }
 
+/// Whether a failed request took effect on the server, as far as the client
+/// can tell: [`Error::outcome`].
+///
+/// It tells what to do after a write (a payout, a collection, a simulated
+/// funding) failed: give up, repeat it with the same idempotency key
+/// (`sessionId`, `paymentReference`), or read its state.
+///
+/// ```
+/// # async fn run(client: crossborder::Client, payout: crossborder::PayoutRequest) -> crossborder::Result<()> {
+/// use crossborder::Outcome;
+///
+/// let mut repeats = 0;
+/// loop {
+///     match client.payouts().create(&payout).await {
+///         Ok(receipt) => break println!("paid: {}", receipt.session_id),
+///         // The same request, so the same sessionId: the service pays once.
+///         Err(error) if error.outcome() == Outcome::MayHaveBeenApplied && repeats < 5 => {
+///             repeats += 1;
+///         }
+///         Err(error) => return Err(error),
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The request had no effect. Either it was never sent: refused by the
+    /// SDK's own checks ([`Error::Validation`], [`Error::QuoteExpired`],
+    /// [`Error::RecipientMismatch`], [`Error::SandboxOnly`],
+    /// [`Error::InvalidRequest`]), by its configuration ([`Error::Config`]),
+    /// or by a connect error (connection refused, DNS, TLS handshake, connect
+    /// timeout), which comes before any byte of the request is written. Or it
+    /// was answered with a 4xx status, by the API or by a proxy on the way:
+    /// a refusal, so nothing was done. Repeating it unchanged gets the same
+    /// refusal, except after a connect error.
+    NotApplied,
+    /// The client cannot tell: the request may have been sent, and no answer
+    /// says what became of it. A timeout after connecting, a connection reset
+    /// or closed after the request was written, a 5xx status (a 502, 503 or
+    /// 504 may come from a proxy that did or did not pass the request on),
+    /// or any other answer that is not a success or a 4xx. Repeat the write
+    /// with the same idempotency key, which the service applies at most once,
+    /// or read its state (`payouts().get(session_id)`).
+    MayHaveBeenApplied,
+    /// The server accepted the request (a 2xx answer) and the failure came
+    /// after: a success body that could not be decoded ([`Error::Decode`]
+    /// with a 2xx status), or a wait that ran out on a transaction or a
+    /// business that exists ([`Error::WaitTimeout`],
+    /// [`Error::DecisionTimeout`]). Do not repeat it; read its state.
+    Applied,
+}
+
+/// The [`Outcome`] of an answer with `status` (none: no answer was read).
+fn outcome_of_status(status: Option<u16>) -> Outcome {
+    match status {
+        Some(200..=299) => Outcome::Applied,
+        Some(400..=499) => Outcome::NotApplied,
+        _ => Outcome::MayHaveBeenApplied,
+    }
+}
+
 fn status_suffix(status: Option<u16>) -> StatusSuffix {
     StatusSuffix(status)
 }
@@ -207,6 +268,51 @@ impl Error {
             Error::Decode { status, .. } => *status,
             Error::Transport(error) | Error::Timeout(error) => error.status().map(|s| s.as_u16()),
             _ => None,
+        }
+    }
+
+    /// Whether the request may have taken effect on the server, as far as
+    /// the client can tell; see [`Outcome`] for the rule behind each answer.
+    ///
+    /// ```
+    /// use crossborder::{Error, Outcome};
+    ///
+    /// let refused = Error::Api {
+    ///     status: 409,
+    ///     message: "sessionId already used for a different payout: s-1".into(),
+    ///     path: None,
+    ///     timestamp: None,
+    ///     body: String::new(),
+    /// };
+    /// assert_eq!(refused.outcome(), Outcome::NotApplied);
+    /// let bad_gateway = Error::Decode {
+    ///     status: Some(502),
+    ///     message: "HTTP 502 with a body that is not an API error".into(),
+    ///     body_prefix: "<html>502 Bad Gateway</html>".into(),
+    /// };
+    /// assert_eq!(bad_gateway.outcome(), Outcome::MayHaveBeenApplied);
+    /// ```
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Error::Config(_)
+            | Error::Validation(_)
+            | Error::SandboxOnly
+            | Error::InvalidRequest { .. }
+            | Error::QuoteExpired { .. }
+            | Error::RecipientMismatch { .. } => Outcome::NotApplied,
+            Error::MissingApiKeyHeader { .. }
+            | Error::InvalidApiKey { .. }
+            | Error::ApiAccessNotGranted { .. }
+            | Error::InvalidCurrency { .. } => Outcome::NotApplied,
+            Error::Api { status, .. } => outcome_of_status(Some(*status)),
+            Error::Decode { status, .. } => outcome_of_status(*status),
+            // A connect error (refused, DNS, TLS handshake, connect
+            // timeout) happens before any byte of the request is written.
+            Error::Transport(error) | Error::Timeout(error) if error.is_connect() => {
+                Outcome::NotApplied
+            }
+            Error::Transport(_) | Error::Timeout(_) => Outcome::MayHaveBeenApplied,
+            Error::WaitTimeout { .. } | Error::DecisionTimeout { .. } => Outcome::Applied,
         }
     }
 
@@ -593,6 +699,161 @@ mod tests {
                 String::from_utf8_lossy(raw)
             );
         }
+    }
+
+    fn api(status: u16) -> Error {
+        Error::Api {
+            status,
+            message: "m".into(),
+            path: None,
+            timestamp: None,
+            body: String::new(),
+        }
+    }
+
+    fn decode(status: Option<u16>) -> Error {
+        Error::Decode {
+            status,
+            message: "m".into(),
+            body_prefix: "<html>".into(),
+        }
+    }
+
+    #[test]
+    fn outcome_of_errors_raised_before_sending_is_not_applied() {
+        let violations = Violations::from_vec(vec![crate::Violation::new(
+            "amount",
+            crate::Rule::Required,
+            "is required",
+        )])
+        .unwrap();
+        for error in [
+            Error::Config("no key".into()),
+            Error::Validation(violations),
+            Error::SandboxOnly,
+            Error::InvalidRequest {
+                message: "m".into(),
+            },
+            Error::QuoteExpired {
+                rate_key: "rk_1".into(),
+                expired_at: "2026-11-21T12:00:00Z".into(),
+            },
+            Error::RecipientMismatch {
+                account_number: "0123456789".into(),
+                expected: "A".into(),
+                resolved: "B".into(),
+            },
+        ] {
+            assert_eq!(error.outcome(), Outcome::NotApplied, "{error:?}");
+        }
+    }
+
+    #[test]
+    fn outcome_of_a_4xx_answer_is_not_applied() {
+        let k = key();
+        for (status, message) in [
+            (StatusCode::FORBIDDEN, "API key header needed"),
+            (StatusCode::UNAUTHORIZED, "Invalid api key"),
+            (StatusCode::UNAUTHORIZED, "Not allowed"),
+            (StatusCode::BAD_REQUEST, "Invalid currency: ABC"),
+            (StatusCode::BAD_REQUEST, "Insufficient balance"),
+            (StatusCode::CONFLICT, "sessionId already used"),
+            (StatusCode::TOO_MANY_REQUESTS, "slow down"),
+        ] {
+            let error = api_error(status, &body(status.as_u16(), message), &k);
+            assert_eq!(error.outcome(), Outcome::NotApplied, "{error:?}");
+        }
+        // A 4xx from something other than the API (a proxy's HTML page).
+        assert_eq!(decode(Some(413)).outcome(), Outcome::NotApplied);
+        assert_eq!(api(499).outcome(), Outcome::NotApplied);
+    }
+
+    #[test]
+    fn outcome_of_a_5xx_answer_may_have_been_applied() {
+        for status in [500, 502, 503, 504, 599] {
+            assert_eq!(api(status).outcome(), Outcome::MayHaveBeenApplied);
+            // A proxy's 502 or 503 page, which is not an API error body.
+            assert_eq!(decode(Some(status)).outcome(), Outcome::MayHaveBeenApplied);
+        }
+        // Neither a success nor a refusal, or no status at all.
+        assert_eq!(api(302).outcome(), Outcome::MayHaveBeenApplied);
+        assert_eq!(decode(None).outcome(), Outcome::MayHaveBeenApplied);
+    }
+
+    #[test]
+    fn outcome_of_a_failure_after_a_success_is_applied() {
+        assert_eq!(decode(Some(200)).outcome(), Outcome::Applied);
+        assert_eq!(decode(Some(201)).outcome(), Outcome::Applied);
+        let wire: crossborder_api::types::Transaction = serde_json::from_value(serde_json::json!({
+            "transactionId": "txn_1",
+            "paymentReference": "s-1",
+            "amount": 10,
+            "status": "PENDING",
+            "fromCurrency": "NGN",
+            "toCurrency": "NGN"
+        }))
+        .unwrap();
+        let transaction = Transaction::try_from(wire).unwrap();
+        let waited = Error::WaitTimeout {
+            last: Box::new(transaction),
+        };
+        assert_eq!(waited.outcome(), Outcome::Applied);
+    }
+
+    /// The error of a real request to `url` with a 300 ms timeout.
+    async fn transport_error(url: String) -> Failure {
+        let http = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_millis(300))
+            .build()
+            .unwrap();
+        let error = http.post(url).body("{}").send().await.unwrap_err();
+        transport_failure(error)
+    }
+
+    #[tokio::test]
+    async fn outcome_of_a_refused_connection_is_not_applied_and_it_is_retried() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        let failure = transport_error(format!("http://{addr}/v1/api/payout")).await;
+        assert!(matches!(failure.error, Error::Transport(_)), "{failure:?}");
+        assert_eq!(failure.error.outcome(), Outcome::NotApplied);
+        assert!(failure.not_sent);
+    }
+
+    #[tokio::test]
+    async fn outcome_of_a_timeout_after_connecting_may_have_been_applied() {
+        // The kernel completes the handshake; nobody ever answers.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let failure = transport_error(format!("http://{addr}/v1/api/payout")).await;
+        assert!(matches!(failure.error, Error::Timeout(_)), "{failure:?}");
+        assert_eq!(failure.error.outcome(), Outcome::MayHaveBeenApplied);
+        assert!(!failure.not_sent);
+        drop(listener);
+    }
+
+    #[tokio::test]
+    async fn outcome_of_a_connection_closed_after_sending_may_have_been_applied() {
+        use std::io::Read;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            // Read the request, then close without answering.
+            let mut request = Vec::new();
+            let mut chunk = [0u8; 1024];
+            while !request.ends_with(b"{}") {
+                let read = stream.read(&mut chunk).unwrap();
+                assert!(read > 0, "the request was not sent whole");
+                request.extend_from_slice(&chunk[..read]);
+            }
+        });
+        let failure = transport_error(format!("http://{addr}/v1/api/payout")).await;
+        server.join().unwrap();
+        assert!(matches!(failure.error, Error::Transport(_)), "{failure:?}");
+        assert_eq!(failure.error.outcome(), Outcome::MayHaveBeenApplied);
+        assert!(!failure.not_sent);
     }
 
     #[test]

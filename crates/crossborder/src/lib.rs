@@ -196,6 +196,8 @@
 //!   `sessionId` or `paymentReference`. Every other failure (timeout, reset
 //!   connection, any HTTP status) is returned; repeating the call with the
 //!   same id is then safe, as the service treats it as an idempotency key.
+//!   [`Error::outcome`] tells whether the write may have been applied (see
+//!   [Errors](#errors)).
 //!
 //! # Errors
 //!
@@ -205,6 +207,20 @@
 //! their raw body, transport failures and timeouts, and [`Error::Decode`] for a
 //! body that is not what the API documents (an HTML error page, an empty or
 //! truncated body).
+//!
+//! After a failed write, [`Error::outcome`] tells whether it may have taken
+//! effect ([`Outcome`]):
+//!
+//! * [`Outcome::NotApplied`]: never sent (the SDK's own checks, the
+//!   configuration, a connect error such as a refused connection), or
+//!   answered with a 4xx status: nothing happened.
+//! * [`Outcome::MayHaveBeenApplied`]: a timeout, a connection reset or
+//!   closed after the request was written, a 5xx status (502 and 503 may
+//!   come from a proxy that did or did not pass the request on): repeat it
+//!   with the same `sessionId` or `paymentReference`, which the service
+//!   applies at most once, or read its state.
+//! * [`Outcome::Applied`]: a 2xx answer whose body could not be decoded, or
+//!   a wait that ran out on something that exists: read its state.
 //!
 //! # Webhooks
 //!
@@ -315,7 +331,7 @@ pub use config::{
     ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_TIMEOUT, USER_AGENT_VALUE,
 };
-pub use error::{Error, Result, BODY_PREFIX_LEN};
+pub use error::{Error, Outcome, Result, BODY_PREFIX_LEN};
 pub use payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
