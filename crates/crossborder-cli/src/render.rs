@@ -129,7 +129,10 @@ pub fn transaction(transaction: &Transaction) -> Output {
             (
                 "transfer",
                 "amountToTransfer",
-                amount(instruction.amount_to_transfer),
+                instruction
+                    .amount_to_transfer
+                    .as_ref()
+                    .map(ToString::to_string),
             ),
             ("narration", "narration", instruction.narration.clone()),
             ("valid until", "validUntil", instruction.valid_until.clone()),
