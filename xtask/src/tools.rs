@@ -6,15 +6,20 @@ use std::process::{Command, Output};
 
 use anyhow::{bail, Context, Result};
 
-/// npm packages, pinned. Prism (used by `cargo xtask bench`) stays on 5.14.2:
-/// later releases require Node.js >= 24, and the machines have Node.js 20.
-pub const NPM_PACKAGES: &[&str] = &[
-    "@redocly/cli@2.77.0",
-    "@stoplight/prism-cli@5.14.2",
-    "@stoplight/spectral-cli@6.16.3",
-    "openapi-typescript@7.13.0",
-    "typescript@5.9.3",
-];
+/// npm packages, pinned: the lines of `xtask/npm-packages.txt` (also read by
+/// the Prism tests in `tests/prism`, so both install the same set under the
+/// same stamp).
+pub fn npm_packages() -> Vec<&'static str> {
+    pinned_lines(include_str!("../npm-packages.txt"))
+}
+
+/// The non-blank lines of a pin list that are not `#` comments, trimmed.
+fn pinned_lines(text: &'static str) -> Vec<&'static str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
 
 /// pip packages, pinned.
 pub const PIP_PACKAGES: &[&str] = &[
@@ -26,11 +31,12 @@ pub const PIP_PACKAGES: &[&str] = &[
 pub fn node_bin(root: &Path) -> Result<PathBuf> {
     let prefix = root.join("target/tools/node");
     let stamp = prefix.join("installed.stamp");
-    let want = NPM_PACKAGES.join("\n");
+    let packages = npm_packages();
+    let want = packages.join("\n");
     if !stamp_matches(&stamp, &want) {
         println!(
             "tools: installing {} into {}",
-            NPM_PACKAGES.join(" "),
+            packages.join(" "),
             prefix.display()
         );
         std::fs::create_dir_all(&prefix)
@@ -45,7 +51,7 @@ pub fn node_bin(root: &Path) -> Result<PathBuf> {
                 "--loglevel=error",
                 "--save-exact",
             ])
-            .args(NPM_PACKAGES);
+            .args(&packages);
         run_checked(&mut cmd, "npm install (is node/npm installed?)")?;
         std::fs::write(&stamp, &want).with_context(|| format!("writing {}", stamp.display()))?;
     }

@@ -793,7 +793,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub account_number: ::std::option::Option<::std::string::String>,
-        ///Amount the payer must transfer, as a decimal string.
+        ///Amount the payer must transfer, as text (the sandbox writes a decimal number such as `50000.10`).
         #[serde(
             rename = "amountToTransfer",
             skip_serializing_if = "::std::option::Option::is_none"

@@ -126,7 +126,10 @@ async fn walk(
     for instruction in &collection.payment_instructions {
         say!(
             "   the payer transfers {} NGN to {} ({}, {}) with the narration {memo}",
-            show(instruction.amount_to_transfer),
+            instruction
+                .amount_to_transfer
+                .as_ref()
+                .map_or("?", |amount| amount.as_str()),
             instruction.account_number.as_deref().unwrap_or("?"),
             instruction.account_name.as_deref().unwrap_or("?"),
             instruction.bank_name.as_deref().unwrap_or("?"),

@@ -230,7 +230,11 @@ fn payment_instruction(instruction: &PaymentInstruction) -> Output {
         .field("pay into", "accountNumber", account_number.clone())
         .field("account name", "accountName", account_name.clone())
         .field("bank", "bankName", bank_name.clone())
-        .field("transfer", "amountToTransfer", maybe(*amount_to_transfer))
+        .field(
+            "transfer",
+            "amountToTransfer",
+            amount_to_transfer.as_ref().map(ToString::to_string),
+        )
         .field("narration", "narration", narration.clone())
         .field("valid until", "validUntil", valid_until.clone())
         .done()

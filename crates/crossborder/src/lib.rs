@@ -322,7 +322,6 @@ mod types;
 mod upload;
 mod wait;
 pub mod webhook;
-mod wire;
 
 pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
 pub use business_check::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};

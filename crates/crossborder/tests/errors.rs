@@ -4,7 +4,7 @@
 mod common;
 
 use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{Currency, Error, PayoutRequest, RetryPolicy};
+use crossborder::{CollectionRequest, Currency, Error, PayoutRequest, RetryPolicy};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -200,24 +200,48 @@ async fn wrong_type_is_a_decode_error() {
     }
 }
 
+/// `amountToTransfer` is a plain string in the API document: text that is
+/// not a decimal leaves the transaction readable, for the collection just
+/// created and when it is read back (ASSUMPTIONS.md B32).
 #[tokio::test]
-async fn undecodable_amount_to_transfer_is_a_decode_error() {
+async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
     let (server, client) = setup().await;
     let mut body = common::transaction_json("PENDING");
     body["data"]["paymentInstruction"][0]["amountToTransfer"] = json!("fifty thousand");
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-10045"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(body))
-        .mount(&server)
-        .await;
-    match client.collections().get("order-10045").await.unwrap_err() {
-        Error::Decode {
-            status, message, ..
-        } => {
-            assert_eq!(status, Some(200));
-            assert!(message.contains("amountToTransfer"), "{message}");
-        }
-        other => panic!("{other:?}"),
+    for (verb, route) in [
+        ("GET", "/v1/api/transaction/order-10045"),
+        ("POST", "/v1/api/initiate-payment"),
+    ] {
+        Mock::given(method(verb))
+            .and(path(route))
+            .respond_with(ResponseTemplate::new(200).set_body_json(body.clone()))
+            .expect(1)
+            .mount(&server)
+            .await;
+    }
+    let read = client.collections().get("order-10045").await.unwrap();
+    let created = client
+        .collections()
+        .create(&CollectionRequest::new(
+            "order-10045",
+            dec("50000"),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await
+        .unwrap();
+    for transaction in [read, created] {
+        assert_eq!(transaction.amount, dec("50000"));
+        assert_eq!(transaction.pay_reference.as_deref(), Some("PAY-7KQ2M9XD"));
+        let text = transaction.payment_instructions[0]
+            .amount_to_transfer
+            .as_ref()
+            .expect("the text is kept");
+        assert_eq!(text.as_str(), "fifty thousand");
+        assert_eq!(
+            text.decimal().unwrap_err().to_string(),
+            "expected a decimal number or numeric string, got \"fifty thousand\": Invalid decimal: unknown character"
+        );
     }
 }
 

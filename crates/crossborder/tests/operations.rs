@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
-    Address, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
+    Address, AmountText, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
     CreateBusinessRequest, Currency, DocumentLink, DocumentType, Documents, Error, IdType,
     MonthlyTransactionVolume, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
     PersonRole, ProofOfAddress, ProofOfAddressType, QuoteRequest, Rail, ResolveAccountRequest,
@@ -150,7 +150,17 @@ async fn create_collection() {
     assert_eq!(transaction.paid_amount, Some(dec("20000.5")));
     assert_eq!(transaction.remaining_amount(), Some(dec("29999.5")));
     let instruction = &transaction.payment_instructions[0];
-    assert_eq!(instruction.amount_to_transfer, Some(dec("50000.10")));
+    assert_eq!(
+        instruction.amount_to_transfer,
+        Some(AmountText::new("50000.10"))
+    );
+    assert_eq!(
+        instruction
+            .amount_to_transfer
+            .as_ref()
+            .map(AmountText::decimal),
+        Some(Ok(dec("50000.10")))
+    );
     assert_eq!(instruction.account_number.as_deref(), Some("9930001234"));
     assert_eq!(
         instruction.valid_until.as_deref(),

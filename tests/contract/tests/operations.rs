@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crossborder::{
-    Bank, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
+    AmountText, Bank, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
     ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType, WaitOptions,
 };
 use crossborder_contract_tests::{d, json_decimal, Env, WebhookReceiver, STAGING_KEY};
@@ -173,7 +173,13 @@ async fn collection_funding_webhook_and_balance() {
         Some("Crossborder Collections")
     );
     assert_eq!(instruction.bank_name.as_deref(), Some("Sandbox Bank"));
-    assert_eq!(instruction.amount_to_transfer, Some(d("200")));
+    assert_eq!(
+        instruction
+            .amount_to_transfer
+            .as_ref()
+            .map(AmountText::decimal),
+        Some(Ok(d("200")))
+    );
     assert_eq!(
         instruction.valid_until.as_deref(),
         Some("2026-11-22T12:00:00.000Z")
@@ -931,7 +937,13 @@ async fn crypto_collection_and_payout() {
     assert_eq!(collection.payment_instructions.len(), 1);
     let instruction = &collection.payment_instructions[0];
     assert_eq!(instruction.bank_name.as_deref(), Some("ethereum"));
-    assert_eq!(instruction.amount_to_transfer, Some(d("25.5")));
+    assert_eq!(
+        instruction
+            .amount_to_transfer
+            .as_ref()
+            .map(AmountText::decimal),
+        Some(Ok(d("25.5")))
+    );
     assert_eq!(
         instruction.valid_until.as_deref(),
         Some("2026-11-22T12:00:00.000Z")

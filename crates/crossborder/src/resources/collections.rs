@@ -6,7 +6,6 @@ use crossborder_api::types as wire;
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::wait::poll;
-use crate::wire::mismatch;
 use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
 
 /// Collections (inbound payments) and their transactions. Obtained with
@@ -43,7 +42,7 @@ impl Collections<'_> {
                 api.initiate_payment().body(body.clone()).send()
             })
             .await?;
-        transaction(response.status().as_u16(), response.into_inner().data)
+        Ok(response.into_inner().data.into())
     }
 
     /// The current state of a collection, by the reference given when it was
@@ -84,7 +83,7 @@ pub(crate) async fn get_transaction(client: &Client, reference: &str) -> Result<
             api.get_transaction().payment_reference(reference).send()
         })
         .await?;
-    transaction(response.status().as_u16(), response.into_inner().data)
+    Ok(response.into_inner().data.into())
 }
 
 pub(crate) async fn wait_until_settled(
@@ -96,11 +95,6 @@ pub(crate) async fn wait_until_settled(
     poll(options, reference, read, |read| read.status.is_terminal())
         .await
         .map_err(|end| end.into_error(|last| Error::WaitTimeout { last }))
-}
-
-fn transaction(status: u16, data: wire::Transaction) -> Result<Transaction> {
-    let copy = data.clone();
-    Transaction::try_from(data).map_err(|message| mismatch(status, message, &copy))
 }
 
 /// An optional string as its generated non-blank newtype. `validate` has

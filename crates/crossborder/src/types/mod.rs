@@ -6,6 +6,7 @@
 //! kept in an `Unknown` variant instead of failing.
 
 mod ack;
+mod amount_text;
 mod bank;
 mod business;
 mod collection;
@@ -19,6 +20,7 @@ mod transaction;
 mod wallet;
 
 pub use ack::Acknowledgement;
+pub use amount_text::AmountText;
 pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
 pub(crate) use business::{log_document_keys, nothing_to_update, sent_fields};
 pub use business::{
@@ -27,6 +29,8 @@ pub use business::{
     UpdateBusinessRequest,
 };
 pub use collection::CollectionRequest;
+/// Why an [`AmountText`] is not a decimal number.
+pub use crossborder_api::decimal::ParseDecimalError;
 pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,

@@ -8,8 +8,7 @@ use std::str::FromStr;
 use crossborder_api::types as wire;
 use rust_decimal::Decimal;
 
-use crate::wire::parse_decimal_text;
-use crate::Currency;
+use crate::{AmountText, Currency};
 
 /// The status of a collection or payout. The set is open: a value this SDK
 /// does not know is kept in [`TransactionStatus::Unknown`].
@@ -138,29 +137,25 @@ pub struct PaymentInstruction {
     pub account_name: Option<String>,
     /// The bank of that account.
     pub bank_name: Option<String>,
-    /// The amount the payer must transfer, exact.
-    pub amount_to_transfer: Option<Decimal>,
+    /// The amount the payer must transfer, as the service wrote it (the API
+    /// documents a plain string): [`AmountText::decimal`] reads it exactly.
+    /// Text that is not a decimal number leaves the rest of the transaction
+    /// readable.
+    pub amount_to_transfer: Option<AmountText>,
     /// Until when the instruction is valid (ISO 8601).
     pub valid_until: Option<String>,
 }
 
-impl TryFrom<wire::PaymentInstruction> for PaymentInstruction {
-    type Error = String;
-
-    fn try_from(value: wire::PaymentInstruction) -> Result<Self, Self::Error> {
-        let amount_to_transfer = value
-            .amount_to_transfer
-            .as_deref()
-            .map(|text| parse_decimal_text("amountToTransfer", text))
-            .transpose()?;
-        Ok(PaymentInstruction {
+impl From<wire::PaymentInstruction> for PaymentInstruction {
+    fn from(value: wire::PaymentInstruction) -> Self {
+        PaymentInstruction {
             narration: value.narration,
             account_number: value.account_number,
             account_name: value.account_name,
             bank_name: value.bank_name,
-            amount_to_transfer,
+            amount_to_transfer: value.amount_to_transfer.map(AmountText::from),
             valid_until: value.valid_until,
-        })
+        }
     }
 }
 
@@ -227,16 +222,9 @@ impl Transaction {
     }
 }
 
-impl TryFrom<wire::Transaction> for Transaction {
-    type Error = String;
-
-    fn try_from(value: wire::Transaction) -> Result<Self, Self::Error> {
-        let payment_instructions = value
-            .payment_instruction
-            .into_iter()
-            .map(PaymentInstruction::try_from)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Transaction {
+impl From<wire::Transaction> for Transaction {
+    fn from(value: wire::Transaction) -> Self {
+        Transaction {
             transaction_id: value.transaction_id,
             kind: value.type_.map(|kind| match kind.0.parse() {
                 Ok(kind) => kind,
@@ -259,8 +247,12 @@ impl TryFrom<wire::Transaction> for Transaction {
             to_currency: value.to_currency,
             address: value.address,
             network: value.network,
-            payment_instructions,
-        })
+            payment_instructions: value
+                .payment_instruction
+                .into_iter()
+                .map(PaymentInstruction::from)
+                .collect(),
+        }
     }
 }
 

@@ -1,0 +1,102 @@
+//! A forwarder on 127.0.0.1 between Prism and the sandbox that passes
+//! everything through unchanged, except that it can be told to replace the
+//! body of the next answer. It lets the conformance test prove that Prism
+//! would notice a sandbox answer that breaks the spec: the sandbox itself
+//! never sends one.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::body::Bytes;
+use axum::extract::{Request, State};
+use axum::http::HeaderValue;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tokio::net::TcpListener;
+
+use crate::forward;
+
+/// The running forwarder.
+pub struct Tamper {
+    origin: String,
+    next_body: Arc<Mutex<Option<String>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+#[derive(Clone)]
+struct Upstream {
+    origin: String,
+    http: reqwest::Client,
+    next_body: Arc<Mutex<Option<String>>>,
+}
+
+impl Tamper {
+    /// Starts a forwarder to `upstream_origin` (`http://HOST:PORT`); each
+    /// request keeps its path.
+    pub async fn start(upstream_origin: &str) -> Tamper {
+        let next_body: Arc<Mutex<Option<String>>> = Arc::default();
+        let upstream = Upstream {
+            origin: upstream_origin.trim_end_matches('/').to_owned(),
+            http: forward::client(),
+            next_body: next_body.clone(),
+        };
+        let app = Router::new().fallback(pass).with_state(upstream);
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("the forwarder binds 127.0.0.1:0");
+        let addr = listener
+            .local_addr()
+            .expect("a bound socket has an address");
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Tamper {
+            origin: format!("http://{addr}"),
+            next_body,
+            task,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Replaces the body of the next answer with `body`, sent as JSON; the
+    /// status and the other headers stay the upstream's.
+    pub fn replace_next_body(&self, body: &str) {
+        *self
+            .next_body
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(body.to_owned());
+    }
+}
+
+impl Drop for Tamper {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn pass(State(upstream): State<Upstream>, request: Request) -> Response {
+    let request = match forward::incoming(request).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal,
+    };
+    let url = format!("{}{}", upstream.origin, request.path_and_query);
+    let mut answer = match forward::send(&upstream.http, "the sandbox", url, &request).await {
+        Ok(answer) => answer,
+        Err(refusal) => return refusal,
+    };
+    let replacement = upstream
+        .next_body
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    if let Some(replacement) = replacement {
+        answer
+            .headers
+            .insert("content-type", HeaderValue::from_static("application/json"));
+        answer.body = Bytes::from(replacement);
+    }
+    answer.into_response()
+}
