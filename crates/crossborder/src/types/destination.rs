@@ -2,7 +2,7 @@
 //! fields the API requires for its currencies as plain (not optional)
 //! fields, so a payout missing one does not compile.
 //!
-//! ```compile_fail
+//! ```compile_fail,E0063
 //! use crossborder::UkBank;
 //!
 //! // A UK payout without a sort code is not a UkBank.
