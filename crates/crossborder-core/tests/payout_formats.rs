@@ -117,6 +117,10 @@ fn table() -> Vec<Case> {
     vec![
         // NGN: NUBAN, bank code digits.
         ("NGN", "NGN", "accountNumber", "0123456789", None),
+        // The NUBAN check digit is not verified (C10): 0123456785 is the
+        // NUBAN of serial 012345678 at bank 058, and 0123456789 (wrong
+        // check digit) passes too.
+        ("NGN", "NGN", "accountNumber", "0123456785", None),
         ("NGN", "NGN", "accountNumber", "01234", f(NUBAN)),
         ("NGN", "NGN", "accountNumber", "01234567890", f(NUBAN)),
         ("NGN", "NGN", "accountNumber", "012345678a", f(NUBAN)),
@@ -521,7 +525,14 @@ fn tron_and_solana_addresses_pass_and_fail_through_validate_payout() {
     let tron = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
     let solana = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
     // (from, to, destination network, address, expected on address).
-    let table: [(&str, &str, &str, &str, Option<(Rule, &str)>); 10] = [
+    type Row = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        Option<(Rule, &'static str)>,
+    );
+    let table: [Row; 10] = [
         ("USDT", "USDT", "tron", tron, None),
         ("USDT", "USDT", "TRC20", tron, None),
         ("NGN", "USDT", "tron", tron, None),
