@@ -164,18 +164,19 @@ fn looks_like_iban(value: &str) -> bool {
 /// An IBAN written with spaces anywhere (the paper form groups by four, but
 /// statements and people group otherwise) and in either case.
 fn parse_iban(value: &str) -> Result<Iban, ParseIbanError> {
-    // Copied only when spaced or in lower case: IBANs usually arrive in
-    // electronic form, and validation runs before every payout.
-    if value.bytes().any(|b| b == b' ' || b.is_ascii_lowercase()) {
-        let electronic: String = value
-            .chars()
-            .filter(|c| *c != ' ')
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
-        Iban::from_str(&electronic)
-    } else {
-        Iban::from_str(value)
+    // The crate reads the electronic form and the paper form in capitals
+    // without a copy; only other spacings and lower case are copied, since
+    // validation runs before every payout.
+    let direct = Iban::from_str(value);
+    if direct.is_ok() || !value.bytes().any(|b| b == b' ' || b.is_ascii_lowercase()) {
+        return direct;
     }
+    let electronic: String = value
+        .chars()
+        .filter(|c| *c != ' ')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    Iban::from_str(&electronic)
 }
 
 /// The example IBAN of the SWIFT IBAN registry for each of these countries,
