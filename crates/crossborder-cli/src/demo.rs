@@ -171,8 +171,8 @@ async fn walk(
     // back from the API, confirms it (the receiver ran
     // crossborder::webhook::verify before handing it over). An event the
     // API does not confirm fails the demo.
-    let line = crate::listen::describe(&delivery.event, &delivery.verified)
-        .map_err(Failure::runtime)?;
+    let line =
+        crate::listen::describe(&delivery.event, &delivery.verified).map_err(Failure::runtime)?;
     say!("   {line}");
     let settled = client.collections().get(reference).await?;
     if settled.status != TransactionStatus::Completed {

@@ -8,10 +8,18 @@
 //! ([`SandboxConfig::quote_ttl`](crate::SandboxConfig::quote_ttl), 300 s by
 //! default). A rateKey may be used any number of times before it expires;
 //! it fixes the rate, not the amount.
+//!
+//! The answer's `Date` header is the sandbox's own clock, the clock
+//! `expiresAt` is on, so that a client measuring the quote's lifetime as
+//! `expiresAt` minus `Date` (as the SDK does) gets the configured lifetime
+//! even when the sandbox runs on a manual clock far from the real time.
 
 use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::State;
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossborder_api::types::{Quote, QuoteResponse};
 use crossborder_core::{validate_amount, AmountWire, Rail};
@@ -31,7 +39,7 @@ pub(crate) async fn get_quote(
     caller: Caller,
     PathParams((from, to, amount)): PathParams<(String, String, String)>,
     QueryParams(query): QueryParams<HashMap<String, String>>,
-) -> Result<Json<QuoteResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let from = currency_param(&from)?;
     let to = currency_param(&to)?;
     let amount = validate_amount(
@@ -73,7 +81,7 @@ pub(crate) async fn get_quote(
     );
     drop(account);
 
-    Ok(Json(QuoteResponse {
+    let mut response = Json(QuoteResponse {
         message: "Quote retrieved successfully".to_owned(),
         data: Quote {
             rate: wire::amount(conversion.rate),
@@ -87,5 +95,48 @@ pub(crate) async fn get_quote(
             expires_at: Some(rfc3339(expires_at)),
         },
         error: Some(false),
-    }))
+    })
+    .into_response();
+    if let Some(date) = http_date(now) {
+        response.headers_mut().insert(header::DATE, date);
+    }
+    Ok(response)
+}
+
+/// `at` as an HTTP date, when it is one (1970 to 9999; outside, the server
+/// writes its real time, as for every other answer).
+fn http_date(at: SystemTime) -> Option<HeaderValue> {
+    let seconds = at.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    if seconds >= LAST_HTTP_DATE {
+        return None;
+    }
+    HeaderValue::from_str(&httpdate::fmt_http_date(at)).ok()
+}
+
+/// 10000-01-01T00:00:00Z, the first instant an HTTP date cannot write.
+const LAST_HTTP_DATE: u64 = 253_402_300_800;
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn the_date_header_is_written_only_where_http_dates_exist() {
+        let at = UNIX_EPOCH + Duration::from_secs(1_795_262_400);
+        assert_eq!(
+            http_date(at).unwrap(),
+            HeaderValue::from_static("Sat, 21 Nov 2026 12:00:00 GMT")
+        );
+        assert_eq!(
+            http_date(UNIX_EPOCH + Duration::from_secs(LAST_HTTP_DATE - 1)).unwrap(),
+            HeaderValue::from_static("Fri, 31 Dec 9999 23:59:59 GMT")
+        );
+        assert_eq!(
+            http_date(UNIX_EPOCH + Duration::from_secs(LAST_HTTP_DATE)),
+            None
+        );
+        assert_eq!(http_date(UNIX_EPOCH - Duration::from_secs(1)), None);
+    }
 }

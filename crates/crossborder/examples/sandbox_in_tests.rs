@@ -8,7 +8,9 @@
 //! cargo run -p crossborder --example sandbox_in_tests    # runs main against a fresh sandbox
 //! ```
 
-use crossborder::{Client, Currency, Decimal, Error, LocalBank, LocalBankCurrency, PayoutRequest};
+use crossborder::{
+    Client, Currency, Decimal, Error, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest,
+};
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 
 /// Your application's code: pays a supplier their invoice in NGN and
@@ -16,7 +18,7 @@ use crossborder_sandbox::{Sandbox, SandboxConfig};
 async fn pay_supplier(client: &Client, invoice: &str, amount: Decimal) -> Result<String, Error> {
     let payout = PayoutRequest::pay(
         amount,
-        Currency::Ngn,
+        FiatCurrency::Ngn,
         LocalBank {
             currency: LocalBankCurrency::Ngn,
             account_number: "0123456789".into(),

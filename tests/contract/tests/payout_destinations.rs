@@ -1,13 +1,18 @@
 //! Typed destinations, quotes and verified recipients against the sandbox:
-//! every destination family is paid from a quote, an unverified recipient is
-//! never paid, and nothing is debited for a refused payout.
+//! every kind of currency pair is paid to every destination family it can
+//! reach (fiat and crypto sources alike), an unverified recipient is never
+//! paid, and nothing is debited for a refused payout.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime};
 
 use crossborder::{
-    CanadianBank, CryptoCurrency, CryptoWallet, Currency, Destination, Error, EurBank, LocalBank,
-    LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency, PayoutRequest, QuoteRequest,
-    TransactionStatus, UkBank, UsBank,
+    CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Decimal, Destination,
+    Error, EurBank, FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount,
+    OtherFiatCurrency, PayoutRequest, QuoteRequest, Source, TransactionStatus, UkBank, UsBank,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_sandbox::SandboxConfig;
 
 fn gtbank(account_name: &str) -> LocalBank {
     LocalBank {
@@ -19,85 +24,262 @@ fn gtbank(account_name: &str) -> LocalBank {
     }
 }
 
-/// One destination of each family, each paid from USD through a quote.
-fn families() -> Vec<Destination> {
+fn kes_bank() -> Destination {
+    LocalBank {
+        currency: LocalBankCurrency::Kes,
+        account_number: "254712345678".into(),
+        account_name: "WANJIKU KAMAU".into(),
+        bank_name: "Equity Bank Kenya".into(),
+        bank_code: "68".into(),
+    }
+    .into()
+}
+
+fn ugx_bank() -> Destination {
+    LocalBank {
+        currency: LocalBankCurrency::Ugx,
+        account_number: "256712345678".into(),
+        account_name: "OKELLO JAMES".into(),
+        bank_name: "Stanbic Bank Uganda".into(),
+        bank_code: "031".into(),
+    }
+    .into()
+}
+
+fn us_bank() -> Destination {
+    UsBank {
+        account_number: "123456789".into(),
+        account_name: "JOHN DOE".into(),
+        bank_name: "JPMorgan Chase Bank".into(),
+    }
+    .into()
+}
+
+fn uk_bank() -> Destination {
+    UkBank {
+        account_number: "31926819".into(),
+        account_name: "JANE SMITH".into(),
+        bank_name: "Barclays Bank".into(),
+        sort_code: "20-00-00".into(),
+        swift_code: "BARCGB22".into(),
+    }
+    .into()
+}
+
+fn eur_bank() -> Destination {
+    EurBank {
+        iban: "DE89 3704 0044 0532 0130 00".into(),
+        account_name: "MAX MUSTERMANN".into(),
+        swift_code: "DEUTDEFF".into(),
+        bank_name: Some("Deutsche Bank".into()),
+    }
+    .into()
+}
+
+fn canadian_bank() -> Destination {
+    CanadianBank {
+        account_number: "1234567".into(),
+        account_name: "ALEX MARTIN".into(),
+        transit_number: "00012".into(),
+        institution_number: "003".into(),
+        bank_name: None,
+    }
+    .into()
+}
+
+fn other_fiat(currency: OtherFiatCurrency) -> Destination {
+    OtherFiatAccount {
+        currency,
+        account_number: None,
+        account_name: Some("KOFI MENSAH".into()),
+        bank_name: None,
+        bank_code: None,
+    }
+    .into()
+}
+
+fn wallet(currency: CryptoCurrency, network: &str, address: &str) -> Destination {
+    CryptoWallet {
+        currency,
+        address: address.into(),
+        network: network.into(),
+    }
+    .into()
+}
+
+fn usdt_on(network: &str) -> Source {
+    CryptoSource {
+        currency: CryptoCurrency::Usdt,
+        network: network.into(),
+    }
+    .into()
+}
+
+const TRON_ADDRESS: &str = "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
+const EVM_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+
+/// Every kind of pair with every destination family it reaches: same
+/// currency and cross currency from fiat, and from crypto, to each fiat
+/// family (NGN, KES and UGX banks, US, UK, euro and Canadian banks, GHS, XOF
+/// and XAF accounts), and fiat or crypto to a wallet.
+fn payouts() -> Vec<(Source, Destination)> {
+    use FiatCurrency::{Cad, Eur, Gbp, Ghs, Kes, Ngn, Ugx, Usd};
+    let fiat = Source::from;
     vec![
-        gtbank("ADAEZE OKAFOR").into(),
-        LocalBank {
-            currency: LocalBankCurrency::Kes,
-            account_number: "254712345678".into(),
-            account_name: "WANJIKU KAMAU".into(),
-            bank_name: "Equity Bank Kenya".into(),
-            bank_code: "68".into(),
-        }
-        .into(),
-        UkBank {
-            account_number: "31926819".into(),
-            account_name: "JANE SMITH".into(),
-            bank_name: "Barclays Bank".into(),
-            sort_code: "20-00-00".into(),
-            swift_code: "BARCGB22".into(),
-        }
-        .into(),
-        EurBank {
-            iban: "DE89 3704 0044 0532 0130 00".into(),
-            account_name: "MAX MUSTERMANN".into(),
-            swift_code: "DEUTDEFF".into(),
-            bank_name: Some("Deutsche Bank".into()),
-        }
-        .into(),
-        CanadianBank {
-            account_number: "1234567".into(),
-            account_name: "ALEX MARTIN".into(),
-            transit_number: "00012".into(),
-            institution_number: "003".into(),
-            bank_name: None,
-        }
-        .into(),
-        CryptoWallet {
-            currency: CryptoCurrency::Usdc,
-            address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8".into(),
-            network: "tron".into(),
-        }
-        .into(),
-        OtherFiatAccount {
-            currency: OtherFiatCurrency::Ghs,
-            account_number: None,
-            account_name: Some("KOFI MENSAH".into()),
-            bank_name: None,
-            bank_code: None,
-        }
-        .into(),
+        // Same-currency fiat.
+        (fiat(Ngn), gtbank("ADAEZE OKAFOR").into()),
+        (fiat(Kes), kes_bank()),
+        (fiat(Ugx), ugx_bank()),
+        (fiat(Usd), us_bank()),
+        (fiat(Gbp), uk_bank()),
+        (fiat(Eur), eur_bank()),
+        (fiat(Cad), canadian_bank()),
+        (fiat(Ghs), other_fiat(OtherFiatCurrency::Ghs)),
+        // Cross-currency fiat.
+        (fiat(Usd), gtbank("ADAEZE OKAFOR").into()),
+        (fiat(Usd), kes_bank()),
+        (fiat(Ngn), ugx_bank()),
+        (fiat(Ngn), us_bank()),
+        (fiat(Usd), uk_bank()),
+        (fiat(Usd), eur_bank()),
+        (fiat(Usd), canadian_bank()),
+        (fiat(Usd), other_fiat(OtherFiatCurrency::Xof)),
+        // Fiat to crypto.
+        (
+            fiat(Usd),
+            wallet(CryptoCurrency::Usdc, "tron", TRON_ADDRESS),
+        ),
+        // Crypto to crypto: the same currency, then another.
+        (
+            usdt_on("tron"),
+            wallet(CryptoCurrency::Usdt, "tron", TRON_ADDRESS),
+        ),
+        (
+            usdt_on("tron"),
+            wallet(CryptoCurrency::Usdc, "ethereum", EVM_ADDRESS),
+        ),
+        // Crypto to fiat.
+        (usdt_on("tron"), gtbank("ADAEZE OKAFOR").into()),
+        (usdt_on("trc20"), ugx_bank()),
+        (usdt_on("ethereum"), us_bank()),
+        (usdt_on("tron"), uk_bank()),
+        (usdt_on("tron"), eur_bank()),
+        (usdt_on("tron"), canadian_bank()),
+        (usdt_on("tron"), other_fiat(OtherFiatCurrency::Xaf)),
     ]
 }
 
 #[tokio::test]
-async fn every_destination_family_is_paid_from_a_quote() {
-    let env = Env::start().await;
+async fn every_pair_kind_is_paid_to_every_destination_family() {
+    let mut config = SandboxConfig::default();
+    for currency in [
+        Currency::Kes,
+        Currency::Ugx,
+        Currency::Gbp,
+        Currency::Eur,
+        Currency::Cad,
+        Currency::Ghs,
+    ] {
+        config = config.with_starting_balance(currency, d("1000000"));
+    }
+    let env = Env::start_with(config).await;
     let client = env.client(STAGING_KEY);
-    let mut debited = d("0");
-    for destination in families() {
-        let to = destination.currency();
-        let quote = client
-            .quotes()
-            .get(QuoteRequest::new(Currency::Usd, to, d("10")))
-            .await
-            .unwrap();
-        let payout = PayoutRequest::from_quote(&quote, destination).unwrap();
+    let mut debited: BTreeMap<Currency, Decimal> = BTreeMap::new();
+    for (source, destination) in payouts() {
+        let (from, to) = (source.currency(), destination.currency());
+        let amount = d("10");
+        let payout = if from == to {
+            PayoutRequest::pay(amount, source.clone(), destination)
+        } else {
+            let quote = client
+                .quotes()
+                .get(QuoteRequest::new(from, to, amount))
+                .await
+                .unwrap();
+            match source.network() {
+                Some(network) => PayoutRequest::from_crypto_quote(&quote, network, destination),
+                None => PayoutRequest::from_quote(&quote, destination),
+            }
+            .unwrap()
+        };
         let receipt = client.payouts().create(&payout).await.unwrap();
         assert_eq!(receipt.session_id, payout.session_id);
+
         let state = client.payouts().get(&payout.session_id).await.unwrap();
-        assert_eq!(state.status, TransactionStatus::Completed, "{to}");
-        assert_eq!(state.to_currency, to);
-        assert_eq!(state.rate_key.as_deref(), Some(quote.rate_key.as_str()));
-        assert_eq!(state.to_amount, quote.to_amount, "{to}");
-        debited += quote.total_amount.unwrap();
+        assert_eq!(state.status, TransactionStatus::Completed, "{from} -> {to}");
+        assert_eq!((state.from_currency, state.to_currency), (from, to));
+        assert_eq!(state.amount, amount);
+        assert_eq!(state.rate_key, payout.rate_key, "{from} -> {to}");
+        let total = state.total_amount.unwrap();
+        if from == to {
+            assert_eq!((total, state.to_amount), (amount, Some(amount)), "{from}");
+        } else {
+            // 0.5 % fee in the source currency.
+            assert_eq!(total, d("10.05"), "{from} -> {to}");
+        }
+        *debited.entry(from).or_default() += total;
     }
-    // Seven payouts of 10 USD and their 0.05 USD fees.
-    assert_eq!(debited, d("70.35"));
+    let start: BTreeMap<Currency, Decimal> = BTreeMap::from([
+        (Currency::Ngn, d("5000000")),
+        (Currency::Usd, d("10000")),
+        (Currency::Usdt, d("10000")),
+    ]);
+    assert_eq!(debited.len(), 9);
+    for (currency, spent) in debited {
+        let before = start.get(&currency).copied().unwrap_or(d("1000000"));
+        assert_eq!(
+            client.wallet().balance(currency).await.unwrap().amount,
+            before - spent,
+            "{currency}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
+    // The sandbox's manual clock is not the real time; the quote's Date
+    // header is on the sandbox's clock, so the lifetime is its 300 s.
+    let env = Env::start().await;
+    let reply = env
+        .raw_get("/api/qoutes/USDT/NGN/10", Some(STAGING_KEY))
+        .await;
+    assert_eq!(reply.headers["date"], "Sat, 21 Nov 2026 12:00:00 GMT");
+    assert_eq!(reply.body["data"]["expiresAt"], "2026-11-21T12:05:00.000Z");
+
+    let client = env.client(STAGING_KEY);
+    let before = SystemTime::now();
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")))
+        .await
+        .unwrap();
+    assert!(!quote.is_expired());
+    assert!(quote.valid_until >= before + Duration::from_secs(300));
+    assert!(quote.valid_until <= SystemTime::now() + Duration::from_secs(300));
+
+    // Once the sandbox's clock passes expiresAt, the SDK's own check still
+    // lets it through (its clock says 300 s), and the sandbox refuses it
+    // with the spec's error shape; nothing is debited.
+    env.clock.advance(Duration::from_secs(301));
+    let payout = PayoutRequest::from_crypto_quote(&quote, "tron", gtbank("ADAEZE OKAFOR")).unwrap();
+    match client.payouts().create(&payout).await.unwrap_err() {
+        Error::Api {
+            status: 400,
+            message,
+            ..
+        } => {
+            assert_eq!(message, "rateKey is unknown or expired")
+        }
+        other => panic!("{other:?}"),
+    }
     assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000") - debited
+        client
+            .wallet()
+            .balance(Currency::Usdt)
+            .await
+            .unwrap()
+            .amount,
+        d("10000")
     );
 }
 
@@ -105,7 +287,7 @@ async fn every_destination_family_is_paid_from_a_quote() {
 async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let payout = PayoutRequest::pay(d("2500"), Currency::Ngn, gtbank("Okafor, Adaeze"));
+    let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Okafor, Adaeze"));
     client.payouts().create_verified(&payout).await.unwrap();
     let state = client.payouts().get(&payout.session_id).await.unwrap();
     assert_eq!(state.status, TransactionStatus::Completed);
@@ -119,7 +301,7 @@ async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
 async fn a_recipient_whose_name_differs_is_never_paid() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let payout = PayoutRequest::pay(d("2500"), Currency::Ngn, gtbank("Chidi Okafor"));
+    let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Chidi Okafor"));
     let error = client.payouts().create_verified(&payout).await.unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -152,15 +334,7 @@ async fn a_recipient_whose_name_differs_is_never_paid() {
 async fn a_payout_without_a_bank_code_cannot_be_verified() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let payout = PayoutRequest::pay(
-        d("10"),
-        Currency::Usd,
-        UsBank {
-            account_number: "123456789".into(),
-            account_name: "JOHN DOE".into(),
-            bank_name: "JPMorgan Chase Bank".into(),
-        },
-    );
+    let payout = PayoutRequest::pay(d("10"), FiatCurrency::Usd, us_bank());
     match client.payouts().create_verified(&payout).await.unwrap_err() {
         Error::Validation(violations) => assert_eq!(
             violations.to_string(),

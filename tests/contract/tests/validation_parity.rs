@@ -4,7 +4,10 @@
 //! same rules (`crossborder_core::payout::validate_payout`).
 
 use crossborder::rules::payout::{validate_payout, PayoutFields};
-use crossborder::{Currency, Decimal, Error, PayoutRequest};
+use crossborder::{
+    CryptoCurrency, CryptoSource, Currency, Decimal, Error, LocalBank, LocalBankCurrency,
+    PayoutRequest,
+};
 use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
     Rewrite, STAGING_KEY,
@@ -145,6 +148,83 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
             payout("p-eip55", d("10"), Currency::Usdt, Currency::Usdt)
                 .network("ethereum")
                 .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"),
+        ),
+        (
+            "KES account number too short",
+            payout("p-kes-short", d("100"), Currency::Kes, Currency::Kes)
+                .account_number("1234")
+                .account_name("WANJIKU KAMAU")
+                .bank_name("Equity Bank Kenya")
+                .bank_code("68"),
+        ),
+        (
+            "UGX mobile-money number written with +",
+            payout("p-ugx-plus", d("100"), Currency::Ugx, Currency::Ugx)
+                .account_number("+256712345678")
+                .account_name("OKELLO JAMES")
+                .bank_name("Stanbic Bank Uganda")
+                .bank_code("031"),
+        ),
+        (
+            "US account number too short",
+            payout("p-usd-short", d("100"), Currency::Usd, Currency::Usd)
+                .account_number("123")
+                .account_name("JOHN DOE")
+                .bank_name("JPMorgan Chase Bank"),
+        ),
+        (
+            "US payout to an IBAN with wrong check digits",
+            payout("p-usd-iban", d("100"), Currency::Ngn, Currency::Usd)
+                .rate_key("rk_0000000000000000")
+                .account_number("GB82 WEST 1234 5698 7654 33")
+                .account_name("JOHN DOE")
+                .bank_name("JPMorgan Chase Bank"),
+        ),
+        (
+            "Solana address that is not 32 bytes",
+            payout("p-solana", d("10"), Currency::Usdc, Currency::Usdc)
+                .network("solana")
+                .address("7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL"),
+        ),
+        (
+            "EVM address sent to Solana",
+            payout("p-solana-evm", d("10"), Currency::Usdt, Currency::Usdc)
+                .rate_key("rk_0000000000000000")
+                .from_network("tron")
+                .to_network("solana")
+                .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+        ),
+        (
+            "network names with whitespace",
+            payout("p-network-space", d("10"), Currency::Usdt, Currency::Usdt)
+                .network("tron mainnet")
+                .address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"),
+        ),
+        (
+            "fromNetwork and toNetwork with whitespace",
+            payout("p-networks-space", d("10"), Currency::Usdc, Currency::Usdt)
+                .rate_key("rk_0000000000000000")
+                .from_network("eth\tereum")
+                .to_network(" tron")
+                .address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"),
+        ),
+        (
+            "typed USDT to NGN with a blank source network",
+            PayoutRequest::pay(
+                d("10"),
+                CryptoSource {
+                    currency: CryptoCurrency::Usdt,
+                    network: " ".into(),
+                },
+                LocalBank {
+                    currency: LocalBankCurrency::Ngn,
+                    account_number: "0123456789".into(),
+                    account_name: "ADAEZE OKAFOR".into(),
+                    bank_name: "Guaranty Trust Bank".into(),
+                    bank_code: "058".into(),
+                },
+            )
+            .rate_key("rk_0000000000000000"),
         ),
         (
             "TRON address that is not base58check",

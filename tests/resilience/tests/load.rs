@@ -24,9 +24,9 @@ use std::time::Duration;
 
 use crossborder::{
     Address, BusinessDetails, BusinessType, Client, CollectionRequest, CreateBusinessRequest,
-    Currency, Decimal, DocumentLink, Documents, Error, IdType, LocalBank, LocalBankCurrency,
-    NatureOfBusiness, Outcome, PayoutRequest, PersonDetails, PersonRequest, ProofOfAddress,
-    ProofOfAddressType, QuoteRequest, RetryPolicy, SimulateFundingRequest,
+    Currency, Decimal, DocumentLink, Documents, Error, FiatCurrency, IdType, LocalBank,
+    LocalBankCurrency, NatureOfBusiness, Outcome, PayoutRequest, PersonDetails, PersonRequest,
+    ProofOfAddress, ProofOfAddressType, QuoteRequest, RetryPolicy, SimulateFundingRequest,
 };
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
@@ -374,8 +374,8 @@ impl Task {
             (request.with_session_id(&session_id), (Currency::Usd, debit))
         } else {
             let amount = Decimal::new(self.rng.i64(100..=200_000), 2);
-            let request =
-                PayoutRequest::pay(amount, Currency::Ngn, destination).with_session_id(&session_id);
+            let request = PayoutRequest::pay(amount, FiatCurrency::Ngn, destination)
+                .with_session_id(&session_id);
             (request, (Currency::Ngn, amount))
         };
         if self

@@ -36,14 +36,21 @@ pub(crate) fn check_format(
         (PayoutFields::ACCOUNT_NUMBER, Ngn) => digits(value, 10, 10).map_err(|_| {
             invalid("must be a 10-digit NUBAN account number, such as 0123456789".to_owned())
         }),
-        (PayoutFields::ACCOUNT_NUMBER, Kes | Ugx) => digits(value, 5, 20).map_err(|_| {
-            invalid(format!(
-                "must be 5 to 20 digits (a {to} bank or mobile-money account number)"
+        (PayoutFields::ACCOUNT_NUMBER, Kes | Ugx) => {
+            digits(value, 5, 20).map_err(|_| {
+                invalid(format!(
+                "must be 5 to 20 digits (a {to} bank or mobile-money account number), such as {}",
+                if to == Kes { "254712345678" } else { "256712345678" }
             ))
-        }),
+            })
+        }
         (PayoutFields::ACCOUNT_NUMBER, Usd) if !looks_like_iban(value) => digits(value, 4, 17)
             .map_err(|_| {
-                invalid("must be 4 to 17 digits (a US bank account number) or an IBAN".to_owned())
+                invalid(
+                    "must be 4 to 17 digits (a US bank account number), such as 123456789, \
+                     or an IBAN"
+                        .to_owned(),
+                )
             }),
         (PayoutFields::ACCOUNT_NUMBER, Gbp) if !looks_like_iban(value) => digits(value, 8, 8)
             .map_err(|_| {
@@ -56,7 +63,10 @@ pub(crate) fn check_format(
         )),
         (PayoutFields::ACCOUNT_NUMBER, Usd | Gbp | Eur) => check_iban(value),
         (PayoutFields::ACCOUNT_NUMBER, Cad) => digits(value, 7, 12).map_err(|_| {
-            invalid("must be 7 to 12 digits (a Canadian bank account number)".to_owned())
+            invalid(
+                "must be 7 to 12 digits (a Canadian bank account number), such as 1234567"
+                    .to_owned(),
+            )
         }),
         (PayoutFields::BANK_CODE, Ngn | Kes | Ugx) => digits(value, 2, 6).map_err(|_| {
             invalid(format!(
@@ -78,16 +88,7 @@ pub(crate) fn check_format(
         (PayoutFields::INSTITUTION_NUMBER, Cad) => digits(value, 3, 3).map_err(|_| {
             invalid("must be 3 digits (the bank's institution number), such as 003".to_owned())
         }),
-        (PayoutFields::ADDRESS, to) if to.is_crypto() => {
-            check_address(value, network).map_err(|message| {
-                let rule = if message.contains("checksum") {
-                    Rule::InvalidChecksum
-                } else {
-                    Rule::InvalidFormat
-                };
-                (rule, message)
-            })
-        }
+        (PayoutFields::ADDRESS, to) if to.is_crypto() => check_address(value, network),
         (PayoutFields::NETWORK | PayoutFields::FROM_NETWORK | PayoutFields::TO_NETWORK, _)
             if from.is_crypto() || to.is_crypto() =>
         {
@@ -153,48 +154,119 @@ fn without_separators(value: &str) -> String {
     value.chars().filter(|c| *c != ' ' && *c != '-').collect()
 }
 
-/// Two letters first: an IBAN (every IBAN starts with its country code; no
-/// account number of the currencies that accept both does).
+/// Two letters first (spaces aside): an IBAN (every IBAN starts with its
+/// country code; no account number of the currencies that accept both does).
 fn looks_like_iban(value: &str) -> bool {
-    value.len() >= 2 && value.as_bytes()[..2].iter().all(u8::is_ascii_alphabetic)
+    let mut start = value.bytes().filter(|b| *b != b' ');
+    matches!((start.next(), start.next()), (Some(a), Some(b)) if a.is_ascii_alphabetic() && b.is_ascii_alphabetic())
 }
 
+/// An IBAN written with spaces anywhere (the paper form groups by four, but
+/// statements and people group otherwise) and in either case.
 fn parse_iban(value: &str) -> Result<Iban, ParseIbanError> {
-    // Copied only when written in lower case: IBANs usually arrive in
-    // capitals, and validation runs before every payout.
-    if value.bytes().any(|b| b.is_ascii_lowercase()) {
-        Iban::from_str(&value.to_ascii_uppercase())
-    } else {
-        Iban::from_str(value)
+    // The crate reads the electronic form and the paper form in capitals
+    // without a copy; only other spacings and lower case are copied, since
+    // validation runs before every payout.
+    let direct = Iban::from_str(value);
+    if direct.is_ok() || !value.bytes().any(|b| b == b' ' || b.is_ascii_lowercase()) {
+        return direct;
+    }
+    let electronic: String = value
+        .chars()
+        .filter(|c| *c != ' ')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    Iban::from_str(&electronic)
+}
+
+/// The example IBAN of the SWIFT IBAN registry for each of these countries,
+/// in paper form: a violation shows the one of the country the caller
+/// wrote, so the expected length and grouping are in front of them.
+const IBAN_EXAMPLES: [&str; 17] = [
+    "AT61 1904 3002 3457 3201",
+    "BE68 5390 0754 7034",
+    "CH93 0076 2011 6238 5295 7",
+    "DE89 3704 0044 0532 0130 00",
+    "DK50 0040 0440 1162 43",
+    "ES91 2100 0418 4502 0005 1332",
+    "FI21 1234 5600 0007 85",
+    "FR14 2004 1010 0505 0001 3M02 606",
+    "GB82 WEST 1234 5698 7654 32",
+    "IE29 AIBK 9311 5212 3456 78",
+    "IT60 X054 2811 1010 0000 0123 456",
+    "LU28 0019 4006 4475 0000",
+    "NL91 ABNA 0417 1643 00",
+    "NO93 8601 1117 947",
+    "PL61 1090 1014 0000 0712 1981 2874",
+    "PT50 0002 0123 1234 5678 9015 4",
+    "SE45 5000 0000 0583 9825 7466",
+];
+
+/// The example shown when the country has none above, or is not known.
+const IBAN_EXAMPLE: &str = "GB82 WEST 1234 5698 7654 32";
+
+/// The registry's example IBAN of `country`, when listed above.
+fn iban_example(country: &str) -> Option<&'static str> {
+    IBAN_EXAMPLES
+        .iter()
+        .find(|example| example[..2].eq_ignore_ascii_case(country))
+        .copied()
+}
+
+/// "a valid DE IBAN is 22 characters, such as DE89 ...", or the British
+/// example for a country without one above.
+fn iban_looks_like(country: &str) -> String {
+    match iban_example(country) {
+        Some(example) => {
+            let length = example.bytes().filter(|b| *b != b' ').count();
+            format!(
+                "a valid {} IBAN is {length} characters, such as {example}",
+                &example[..2]
+            )
+        }
+        None => format!("a valid IBAN looks like {IBAN_EXAMPLE}"),
     }
 }
 
 fn check_iban(value: &str) -> Result<(), FormatError> {
-    let example = "such as GB82 WEST 1234 5698 7654 32";
+    let country: String = value
+        .chars()
+        .filter(|c| *c != ' ')
+        .take(2)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
     match parse_iban(value) {
         Ok(_) => Ok(()),
         Err(ParseIbanError::InvalidBaseIban {
             source: iban::ParseBaseIbanError::InvalidChecksum,
         }) => Err((
             Rule::InvalidChecksum,
-            "is not a valid IBAN: its check digits do not match (ISO 13616 mod 97)".to_owned(),
+            format!(
+                "is not a valid IBAN: its check digits do not match the rest (ISO 13616 mod 97), \
+                 most often a typo or a part left out; {}",
+                iban_looks_like(&country)
+            ),
         )),
         Err(ParseIbanError::InvalidBaseIban { .. }) => Err((
             Rule::InvalidFormat,
-            format!("is not a valid IBAN: a country code, 2 check digits and up to 30 letters or digits, {example}"),
-        )),
-        Err(ParseIbanError::InvalidBban(iban)) => Err((
-            Rule::InvalidFormat,
             format!(
-                "is not a valid IBAN: the account part does not have the length or form {} uses",
-                iban.country_code()
+                "is not a valid IBAN: a country code, 2 check digits and up to 30 letters or \
+                 digits, such as {IBAN_EXAMPLE}"
             ),
         )),
-        Err(ParseIbanError::UnknownCountry(iban)) => Err((
+        Err(ParseIbanError::InvalidBban(_)) => Err((
             Rule::InvalidFormat,
             format!(
-                "is not a valid IBAN: {} is not a country that issues IBANs",
-                iban.country_code()
+                "is not a valid IBAN: the account part does not have the length or form \
+                 {country} uses; {}",
+                iban_looks_like(&country)
+            ),
+        )),
+        Err(ParseIbanError::UnknownCountry(_)) => Err((
+            Rule::InvalidFormat,
+            format!(
+                "is not a valid IBAN: {country} is not a country that issues IBANs; an IBAN \
+                 starts with the code of the account's country, such as {IBAN_EXAMPLE}"
             ),
         )),
     }
@@ -216,4 +288,22 @@ fn check_bic(value: &str) -> Result<(), FormatError> {
                 .to_owned(),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_example_iban_is_valid_and_sorted_by_country() {
+        for example in IBAN_EXAMPLES {
+            assert_eq!(check_iban(example), Ok(()), "{example}");
+        }
+        assert!(IBAN_EXAMPLES
+            .windows(2)
+            .all(|pair| pair[0][..2] < pair[1][..2]));
+        assert_eq!(check_iban(IBAN_EXAMPLE), Ok(()));
+        assert_eq!(iban_example("de"), Some("DE89 3704 0044 0532 0130 00"));
+        assert_eq!(iban_example("XK"), None);
+    }
 }

@@ -9,6 +9,9 @@
 
 use sha3::{Digest, Keccak256};
 
+use super::format::FormatError;
+use crate::violation::Rule;
+
 /// How the addresses of a network are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AddressFamily {
@@ -60,11 +63,16 @@ pub fn address_family(network: &str) -> Option<AddressFamily> {
         .map(|&(_, family)| family)
 }
 
-/// Why an address does not fit its network: the message of the violation,
-/// phrased to follow the field name.
-pub(crate) fn check_address(address: &str, network: Option<&str>) -> Result<(), String> {
+/// Why an address does not fit its network: the rule it breaks (a wrong
+/// checksum is [`Rule::InvalidChecksum`], any other misfit
+/// [`Rule::InvalidFormat`]) and the message of the violation, phrased to
+/// follow the field name.
+pub(crate) fn check_address(address: &str, network: Option<&str>) -> Result<(), FormatError> {
     if address.chars().any(char::is_whitespace) {
-        return Err("must not contain whitespace".to_owned());
+        return Err((
+            Rule::InvalidFormat,
+            "must be one word without whitespace, as the wallet shows it".to_owned(),
+        ));
     }
     let Some((network, family)) = network.and_then(|n| Some((n, address_family(n)?))) else {
         return Ok(());
@@ -76,22 +84,29 @@ pub(crate) fn check_address(address: &str, network: Option<&str>) -> Result<(), 
     }
 }
 
-fn check_evm(address: &str, network: &str) -> Result<(), String> {
+fn check_evm(address: &str, network: &str) -> Result<(), FormatError> {
     let hex = address
         .strip_prefix("0x")
         .filter(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
         .ok_or_else(|| {
-            format!(
-                "must be an address on {network}: 0x followed by 40 hexadecimal digits, \
-                 such as 0x52908400098527886E0F7030069857D2E4169EE7"
+            (
+                Rule::InvalidFormat,
+                format!(
+                    "must be an address on {network}: 0x followed by 40 hexadecimal digits, \
+                     such as 0x52908400098527886E0F7030069857D2E4169EE7"
+                ),
             )
         })?;
     let lower = hex.bytes().any(|b| b.is_ascii_lowercase());
     let upper = hex.bytes().any(|b| b.is_ascii_uppercase());
     if lower && upper && !eip55_matches(hex) {
-        return Err(format!(
-            "has a wrong EIP-55 checksum for {network}: the mixed-case letters do not \
-             match the address (check it was copied whole, or write it all in lower case)"
+        return Err((
+            Rule::InvalidChecksum,
+            format!(
+                "has a wrong EIP-55 checksum for {network}: the mixed-case letters do not \
+                 match the address (check it was copied whole, or write it all in lower \
+                 case); a valid one looks like 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+            ),
         ));
     }
     Ok(())
@@ -108,11 +123,14 @@ fn eip55_matches(hex: &str) -> bool {
     })
 }
 
-fn check_tron(address: &str, network: &str) -> Result<(), String> {
+fn check_tron(address: &str, network: &str) -> Result<(), FormatError> {
     let shape = || {
-        format!(
-            "must be an address on {network}: base58check, 34 characters starting with T, \
-             such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+        (
+            Rule::InvalidFormat,
+            format!(
+                "must be an address on {network}: base58check, 34 characters starting with T, \
+                 such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+            ),
         )
     };
     if address.len() != 34 || !address.starts_with('T') {
@@ -120,19 +138,26 @@ fn check_tron(address: &str, network: &str) -> Result<(), String> {
     }
     match bs58::decode(address).with_check(None).into_vec() {
         Ok(bytes) if bytes.len() == 21 && bytes[0] == 0x41 => Ok(()),
-        Err(bs58::decode::Error::InvalidChecksum { .. }) => Err(format!(
-            "has a wrong base58check checksum for {network} (check it was copied whole)"
+        Err(bs58::decode::Error::InvalidChecksum { .. }) => Err((
+            Rule::InvalidChecksum,
+            format!(
+                "has a wrong base58check checksum for {network} (check it was copied whole); \
+                 a valid one looks like TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+            ),
         )),
         _ => Err(shape()),
     }
 }
 
-fn check_solana(address: &str, network: &str) -> Result<(), String> {
+fn check_solana(address: &str, network: &str) -> Result<(), FormatError> {
     match bs58::decode(address).into_vec() {
         Ok(bytes) if bytes.len() == 32 => Ok(()),
-        _ => Err(format!(
-            "must be an address on {network}: base58 of a 32-byte public key, \
-             such as 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+        _ => Err((
+            Rule::InvalidFormat,
+            format!(
+                "must be an address on {network}: base58 of a 32-byte public key, \
+                 such as 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV"
+            ),
         )),
     }
 }
@@ -170,11 +195,13 @@ mod tests {
                 "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
                 Some("ethereum")
             ),
-            Err(
+            Err((
+                Rule::InvalidChecksum,
                 "has a wrong EIP-55 checksum for ethereum: the mixed-case letters do not \
-                 match the address (check it was copied whole, or write it all in lower case)"
+                 match the address (check it was copied whole, or write it all in lower \
+                 case); a valid one looks like 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
                     .to_owned()
-            )
+            ))
         );
         let shape = "must be an address on Ethereum: 0x followed by 40 hexadecimal digits, \
                      such as 0x52908400098527886E0F7030069857D2E4169EE7";
@@ -187,7 +214,7 @@ mod tests {
         ] {
             assert_eq!(
                 check_address(bad, Some("Ethereum")),
-                Err(shape.to_owned()),
+                Err((Rule::InvalidFormat, shape.to_owned())),
                 "{bad}"
             );
         }
@@ -201,9 +228,12 @@ mod tests {
         );
         assert_eq!(
             check_address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv9", Some("trc20")),
-            Err(
-                "has a wrong base58check checksum for trc20 (check it was copied whole)".to_owned()
-            )
+            Err((
+                Rule::InvalidChecksum,
+                "has a wrong base58check checksum for trc20 (check it was copied whole); \
+                 a valid one looks like TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
+                    .to_owned()
+            ))
         );
         let shape = "must be an address on tron: base58check, 34 characters starting with T, \
                      such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
@@ -215,7 +245,7 @@ mod tests {
         ] {
             assert_eq!(
                 check_address(bad, Some("tron")),
-                Err(shape.to_owned()),
+                Err((Rule::InvalidFormat, shape.to_owned())),
                 "{bad}"
             );
         }
@@ -234,7 +264,7 @@ mod tests {
         for bad in ["7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL", "0OIl", "abc"] {
             assert_eq!(
                 check_address(bad, Some("SOL")),
-                Err(shape.to_owned()),
+                Err((Rule::InvalidFormat, shape.to_owned())),
                 "{bad}"
             );
         }
@@ -246,7 +276,10 @@ mod tests {
             assert_eq!(check_address("anything-goes_1", network), Ok(()));
             assert_eq!(
                 check_address("two words", network),
-                Err("must not contain whitespace".to_owned())
+                Err((
+                    Rule::InvalidFormat,
+                    "must be one word without whitespace, as the wallet shows it".to_owned()
+                ))
             );
         }
     }

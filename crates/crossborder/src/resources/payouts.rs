@@ -2,7 +2,8 @@
 
 use std::time::SystemTime;
 
-use crossborder_core::payout::{names_match, PayoutFields};
+use crossborder_api::types as wire;
+use crossborder_core::payout::{names_match, PayoutFields, ValidatedPayout};
 
 use crate::error::Error;
 use crate::execute::Operation;
@@ -32,24 +33,8 @@ impl Payouts<'_> {
     /// A payout built with [`PayoutRequest::from_quote`] is refused with
     /// [`Error::QuoteExpired`] once its quote has expired, before sending.
     pub async fn create(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
-        request.validate().map_err(Error::Validation)?;
-        if let Some(valid_until) = request.rate_key_valid_until {
-            if SystemTime::now() >= valid_until {
-                return Err(Error::QuoteExpired {
-                    rate_key: request.rate_key.clone().unwrap_or_default(),
-                    expired_at: rfc3339(valid_until),
-                });
-            }
-        }
-        let body = request.to_wire()?;
-        let api = self.client.api();
-        let response = self
-            .client
-            .send(Operation::write("createPayout", "POST"), || {
-                api.create_payout().body(body.clone()).send()
-            })
-            .await?;
-        Ok(response.into_inner().into())
+        let (_, body) = checked(request)?;
+        self.send(body).await
     }
 
     /// Sends a payout to a bank account only after checking who holds it:
@@ -62,11 +47,14 @@ impl Payouts<'_> {
     /// paid. Otherwise the payout is sent as [`create`](Payouts::create)
     /// sends it.
     ///
-    /// Resolution needs a bank code, so this is for NGN, KES and UGX bank
-    /// payouts ([`LocalBank`](crate::LocalBank)); any other payout is
-    /// refused with [`Error::Validation`] before anything is sent.
+    /// Everything that can be judged locally is judged before the first
+    /// request: the payout's rules ([`Error::Validation`]), its quote's
+    /// expiry ([`Error::QuoteExpired`]), and whether it can be verified at
+    /// all. Resolution needs a bank code, so this is for NGN, KES and UGX
+    /// bank payouts ([`LocalBank`](crate::LocalBank)); any other payout is
+    /// refused with [`Error::Validation`].
     pub async fn create_verified(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
-        let payout = request.validate().map_err(Error::Validation)?;
+        let (payout, body) = checked(request)?;
         let (Some(account_number), Some(bank_code), Some(expected)) = (
             request.account_number.as_deref(),
             request.bank_code.as_deref(),
@@ -102,7 +90,20 @@ impl Payouts<'_> {
                 resolved: resolved.account_name,
             });
         }
-        self.create(request).await
+        self.send(body).await
+    }
+
+    /// Sends a checked payout body; a connect error is retried with the
+    /// very same body.
+    async fn send(&self, body: wire::PayoutRequest) -> Result<PayoutReceipt> {
+        let api = self.client.api();
+        let response = self
+            .client
+            .send(Operation::write("createPayout", "POST"), || {
+                api.create_payout().body(body.clone()).send()
+            })
+            .await?;
+        Ok(response.into_inner().into())
     }
 
     /// The state of a payout, by its session id
@@ -133,4 +134,19 @@ impl Payouts<'_> {
         }
         Ok(transaction)
     }
+}
+
+/// The payout's rules and its quote's expiry, judged without any request:
+/// the validated payout and the body to send.
+fn checked(request: &PayoutRequest) -> Result<(ValidatedPayout, wire::PayoutRequest)> {
+    let payout = request.validate().map_err(Error::Validation)?;
+    if let Some(valid_until) = request.rate_key_valid_until {
+        if SystemTime::now() >= valid_until {
+            return Err(Error::QuoteExpired {
+                rate_key: request.rate_key.clone().unwrap_or_default(),
+                expired_at: rfc3339(valid_until),
+            });
+        }
+    }
+    Ok((payout, request.to_wire()?))
 }

@@ -2,7 +2,7 @@
 //! fields the API requires for its currencies as plain (not optional)
 //! fields, so a payout missing one does not compile.
 //!
-//! ```compile_fail
+//! ```compile_fail,E0063
 //! use crossborder::UkBank;
 //!
 //! // A UK payout without a sort code is not a UkBank.
@@ -121,8 +121,19 @@ pub struct UkBank {
 ///
 /// The API requires only `swiftCode` for EUR; this type also requires the
 /// IBAN and the account holder's name, without which a euro transfer credits
-/// no one. A payout that must omit them can be built field by field with
-/// [`PayoutRequest::new`](crate::PayoutRequest::new).
+/// no one (ASSUMPTIONS B18). A payout that must omit them can be built field
+/// by field with [`PayoutRequest::new`](crate::PayoutRequest::new).
+///
+/// ```compile_fail,E0063
+/// use crossborder::EurBank;
+///
+/// // No IBAN: not an EurBank.
+/// let bank = EurBank {
+///     account_name: "MAX MUSTERMANN".into(),
+///     swift_code: "DEUTDEFF".into(),
+///     bank_name: None,
+/// };
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EurBank {
     /// The IBAN, in paper (`DE89 3704 ...`) or electronic form; sent
@@ -141,7 +152,19 @@ pub struct EurBank {
 ///
 /// The API requires only the transit and institution numbers for CAD; this
 /// type also requires the account number and holder's name, which a
-/// Canadian transfer needs.
+/// Canadian transfer needs (ASSUMPTIONS B18).
+///
+/// ```compile_fail,E0063
+/// use crossborder::CanadianBank;
+///
+/// // No account number: not a CanadianBank.
+/// let bank = CanadianBank {
+///     account_name: "ALEX MARTIN".into(),
+///     transit_number: "00012".into(),
+///     institution_number: "003".into(),
+///     bank_name: None,
+/// };
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CanadianBank {
     /// The account number (7 to 12 digits).
@@ -158,7 +181,8 @@ pub struct CanadianBank {
 
 /// A wallet address on a network, paid in USDT, USDC or cNGN (`address`, and
 /// the network as `network` for a same-currency payout or `toNetwork`
-/// otherwise).
+/// otherwise). The network the payout is funded from, when crypto, is the
+/// source's ([`CryptoSource`](crate::CryptoSource)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CryptoWallet {
     /// The cryptocurrency received.

@@ -16,6 +16,7 @@ mod payout;
 mod person;
 mod quote;
 mod sandbox;
+mod source;
 mod transaction;
 mod wallet;
 
@@ -41,5 +42,6 @@ pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
 pub(crate) use quote::rfc3339;
 pub use quote::{Quote, QuoteRequest, DEFAULT_QUOTE_LIFETIME};
 pub use sandbox::SimulateFundingRequest;
+pub use source::{CryptoSource, FiatCurrency, Source};
 pub use transaction::{PaymentInstruction, Transaction, TransactionStatus, TransactionType};
 pub use wallet::Balance;

@@ -7,7 +7,7 @@ use crossborder_core::payout::{normalized, validate_payout, PayoutFields, Valida
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::{Currency, Destination, Quote, Rule, Violation, Violations};
+use crate::{Currency, Destination, Quote, Rule, Source, Violation, Violations};
 
 /// Declares [`PayoutRequest`] with the optional destination fields that
 /// `crossborder-core` lists from the spec (`payout_text_fields!`), so a
@@ -193,42 +193,79 @@ macro_rules! payout_request {
 crossborder_core::payout_text_fields!(payout_request);
 
 impl PayoutRequest {
-    /// A payout of `amount` from the `from` wallet to a typed destination,
-    /// whose currency is the payout's `toCurrency`, under a new session id
-    /// (a UUID v4; replace it with [`with_session_id`](PayoutRequest::with_session_id)
-    /// to use your own). Keep the request, or its `session_id`: sending the
+    /// A payout of `amount` from a source wallet to a typed destination,
+    /// under a new session id (a UUID v4; replace it with
+    /// [`with_session_id`](PayoutRequest::with_session_id) to use your own).
+    /// The source's currency is the payout's `fromCurrency` and the
+    /// destination's its `toCurrency`; a crypto source also gives its network
+    /// (see [`Source`]). Keep the request, or its `session_id`: sending the
     /// same request again never pays twice.
     ///
     /// ```
-    /// use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest};
+    /// use crossborder::{
+    ///     CryptoCurrency, CryptoSource, Currency, Decimal, FiatCurrency, LocalBank,
+    ///     LocalBankCurrency, PayoutRequest,
+    /// };
     ///
-    /// let payout = PayoutRequest::pay(
-    ///     Decimal::new(150_000, 2),
-    ///     Currency::Ngn,
-    ///     LocalBank {
-    ///         currency: LocalBankCurrency::Ngn,
-    ///         account_number: "0123456789".into(),
-    ///         account_name: "ADAEZE OKAFOR".into(),
-    ///         bank_name: "Guaranty Trust Bank".into(),
-    ///         bank_code: "058".into(),
-    ///     },
-    /// );
+    /// let bank = LocalBank {
+    ///     currency: LocalBankCurrency::Ngn,
+    ///     account_number: "0123456789".into(),
+    ///     account_name: "ADAEZE OKAFOR".into(),
+    ///     bank_name: "Guaranty Trust Bank".into(),
+    ///     bank_code: "058".into(),
+    /// };
+    /// let payout = PayoutRequest::pay(Decimal::new(150_000, 2), FiatCurrency::Ngn, bank.clone());
     /// assert_eq!(payout.to_currency, Currency::Ngn);
     /// assert_eq!(payout.session_id.len(), 36);
     /// assert!(payout.validate().is_ok());
+    ///
+    /// // From USDT on TRON: the network is sent as fromNetwork.
+    /// let usdt = CryptoSource { currency: CryptoCurrency::Usdt, network: "tron".into() };
+    /// let payout = PayoutRequest::pay(Decimal::new(100, 0), usdt, bank).rate_key("rk_1");
+    /// assert_eq!(payout.from_network.as_deref(), Some("tron"));
+    /// assert!(payout.validate().is_ok());
     /// ```
-    pub fn pay(amount: Decimal, from: Currency, to: impl Into<Destination>) -> PayoutRequest {
-        let destination = to.into();
+    pub fn pay(
+        amount: Decimal,
+        from: impl Into<Source>,
+        to: impl Into<Destination>,
+    ) -> PayoutRequest {
+        let source = from.into();
+        let from_network = source.network().map(str::to_owned);
+        PayoutRequest::funded(amount, source.currency(), from_network, to.into())
+    }
+
+    /// A payout of `amount` of `from` (on `from_network` when crypto) to
+    /// `destination`, under a new session id.
+    fn funded(
+        amount: Decimal,
+        from: Currency,
+        from_network: Option<String>,
+        destination: Destination,
+    ) -> PayoutRequest {
         let session_id = uuid::Uuid::new_v4().to_string();
-        PayoutRequest::new(session_id, amount, from, destination.currency())
-            .destination(destination)
+        let mut request = PayoutRequest::new(session_id, amount, from, destination.currency())
+            .destination(destination);
+        // A same-currency crypto payout names one network, the wallet's; the
+        // source's is added only when it is another one.
+        request.from_network = from_network.filter(|network| {
+            from != request.to_currency || request.network.as_ref() != Some(network)
+        });
+        request
     }
 
     /// A converting payout of the quote's amount, at the quote's rate (its
     /// `rateKey`), from the quote's `fromCurrency` to a typed destination,
-    /// under a new session id. The destination must be in the quote's
-    /// `toCurrency`. `payouts().create` refuses the payout once the quote
-    /// has expired ([`Error::QuoteExpired`]), before sending anything.
+    /// under a new session id. `payouts().create` refuses the payout once
+    /// the quote has expired ([`Error::QuoteExpired`]), before sending
+    /// anything.
+    ///
+    /// Refused here, with every reason at once: a destination in another
+    /// currency than the quote's `toCurrency` (`toCurrency`, `Mismatch`),
+    /// and a quote from a cryptocurrency, whose source network only the
+    /// caller knows: build that payout with
+    /// [`from_crypto_quote`](PayoutRequest::from_crypto_quote)
+    /// (`fromNetwork`, `Required`).
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
@@ -256,20 +293,91 @@ impl PayoutRequest {
         to: impl Into<Destination>,
     ) -> Result<PayoutRequest, Violations> {
         let destination = to.into();
-        if destination.currency() != quote.to_currency {
-            return Err(Violation::new(
-                PayoutFields::TO_CURRENCY,
+        let mut violations = destination_mismatch(quote, &destination);
+        if quote.from_currency.is_crypto() && quote.from_currency != destination.currency() {
+            violations.push(Violation::new(
+                PayoutFields::FROM_NETWORK,
+                Rule::Required,
+                format!(
+                    "is required when fromCurrency ({}) is crypto and differs from toCurrency \
+                     ({}): build the payout with PayoutRequest::from_crypto_quote, which takes \
+                     the network the {} is on",
+                    quote.from_currency,
+                    destination.currency(),
+                    quote.from_currency
+                ),
+            ));
+        }
+        PayoutRequest::quoted(quote, None, destination, violations)
+    }
+
+    /// A converting payout from a quote whose `fromCurrency` is a
+    /// cryptocurrency held on `from_network` (sent as `fromNetwork`), as
+    /// [`from_quote`](PayoutRequest::from_quote) builds the others.
+    ///
+    /// Refused here, with every reason at once: a destination in another
+    /// currency than the quote's `toCurrency` (`toCurrency`, `Mismatch`),
+    /// and a quote from a fiat currency, which has no network (`fromNetwork`,
+    /// `Mismatch`).
+    ///
+    /// ```
+    /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
+    /// use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest};
+    ///
+    /// let quote = client
+    ///     .quotes()
+    ///     .get(QuoteRequest::new(Currency::Usdt, Currency::Ngn, Decimal::new(250, 0)))
+    ///     .await?;
+    /// let payout = PayoutRequest::from_crypto_quote(
+    ///     &quote,
+    ///     "tron",
+    ///     LocalBank {
+    ///         currency: LocalBankCurrency::Ngn,
+    ///         account_number: "0123456789".into(),
+    ///         account_name: "ADAEZE OKAFOR".into(),
+    ///         bank_name: "Guaranty Trust Bank".into(),
+    ///         bank_code: "058".into(),
+    ///     },
+    /// )?;
+    /// assert_eq!(payout.from_network.as_deref(), Some("tron"));
+    /// let receipt = client.payouts().create(&payout).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn from_crypto_quote(
+        quote: &Quote,
+        from_network: impl Into<String>,
+        to: impl Into<Destination>,
+    ) -> Result<PayoutRequest, Violations> {
+        let destination = to.into();
+        let mut violations = destination_mismatch(quote, &destination);
+        if !quote.from_currency.is_crypto() {
+            violations.push(Violation::new(
+                PayoutFields::FROM_NETWORK,
                 Rule::Mismatch,
                 format!(
-                    "must be the quote's toCurrency ({}); the destination is in {}",
-                    quote.to_currency,
-                    destination.currency()
+                    "names the network of a crypto source, but the quote's fromCurrency ({}) is \
+                     fiat: build the payout with PayoutRequest::from_quote",
+                    quote.from_currency
                 ),
-            )
-            .into());
+            ));
         }
-        let mut request = PayoutRequest::pay(quote.amount, quote.from_currency, destination)
-            .rate_key(quote.rate_key.clone());
+        PayoutRequest::quoted(quote, Some(from_network.into()), destination, violations)
+    }
+
+    /// The payout of `quote` to `destination`, unless `violations` say why
+    /// it cannot be built.
+    fn quoted(
+        quote: &Quote,
+        from_network: Option<String>,
+        destination: Destination,
+        violations: Vec<Violation>,
+    ) -> Result<PayoutRequest, Violations> {
+        if let Some(violations) = Violations::from_vec(violations) {
+            return Err(violations);
+        }
+        let mut request =
+            PayoutRequest::funded(quote.amount, quote.from_currency, from_network, destination)
+                .rate_key(quote.rate_key.clone());
         request.rate_key_valid_until = Some(quote.valid_until);
         Ok(request)
     }
@@ -281,11 +389,27 @@ impl PayoutRequest {
     }
 
     /// Sets the destination fields of `destination` (and its currency as
-    /// `toCurrency`). A wallet's network is sent as `network` when the
-    /// payout is from the same cryptocurrency, as `toNetwork` otherwise.
+    /// `toCurrency`), replacing those of any earlier destination: every
+    /// destination field the new one does not use is cleared, so nothing of
+    /// an earlier destination (a sort code on a payout now to Nigeria) is
+    /// sent. A wallet's network is sent as `network` when the payout is from
+    /// the same cryptocurrency, as `toNetwork` otherwise. The source's
+    /// fields (`fromNetwork`), the rate key, the narration and
+    /// `recipientName` are kept.
     pub fn destination(mut self, destination: impl Into<Destination>) -> PayoutRequest {
         let destination = destination.into();
         self.to_currency = destination.currency();
+        self.account_number = None;
+        self.account_name = None;
+        self.bank_name = None;
+        self.bank_code = None;
+        self.address = None;
+        self.network = None;
+        self.to_network = None;
+        self.transit_number = None;
+        self.institution_number = None;
+        self.sort_code = None;
+        self.swift_code = None;
         match destination {
             Destination::LocalBank(bank) => {
                 self.account_number = Some(bank.account_number);
@@ -335,6 +459,23 @@ impl PayoutRequest {
         }
         self
     }
+}
+
+/// Why `destination` cannot receive a payout of `quote`: it is in another
+/// currency than the quote's `toCurrency`.
+fn destination_mismatch(quote: &Quote, destination: &Destination) -> Vec<Violation> {
+    if destination.currency() == quote.to_currency {
+        return Vec::new();
+    }
+    vec![Violation::new(
+        PayoutFields::TO_CURRENCY,
+        Rule::Mismatch,
+        format!(
+            "must be the quote's toCurrency ({}); the destination is in {}",
+            quote.to_currency,
+            destination.currency()
+        ),
+    )]
 }
 
 /// The acknowledgement of an accepted payout. Completion is not pushed by

@@ -78,7 +78,7 @@ impl QuoteRequest {
     }
 }
 
-/// How long a quote is honoured when the service does not say
+/// How long a quote is honoured when the service gives no `expiresAt`
 /// (ASSUMPTIONS A11 and B13): 300 seconds from its receipt.
 pub const DEFAULT_QUOTE_LIFETIME: Duration = Duration::from_secs(300);
 
@@ -107,8 +107,9 @@ pub struct Quote {
     /// When the rate key expires (ISO 8601), when the server says.
     pub expires_at: Option<String>,
     /// When the SDK stops using the rate key, on this machine's clock: the
-    /// lifetime the server gave (`expiresAt` minus its `Date` header), or
-    /// [`DEFAULT_QUOTE_LIFETIME`], counted from the quote's receipt.
+    /// lifetime the server gave (`expiresAt` minus its `Date` header; none
+    /// left when `expiresAt` is not after it), or [`DEFAULT_QUOTE_LIFETIME`]
+    /// without `expiresAt`, counted from the quote's receipt.
     pub valid_until: SystemTime,
 }
 
@@ -119,11 +120,13 @@ impl Quote {
     ///
     /// The quote's lifetime is measured on the server's clock (`expiresAt`
     /// minus `Date`) and counted from `received_at` on the client's, so a
-    /// client whose clock is off does not refuse a valid quote. Without a
-    /// usable `Date`, `expiresAt` is read on the client's clock; when that
-    /// gives no positive lifetime, [`DEFAULT_QUOTE_LIFETIME`] applies. The
-    /// service stays the judge: this check only spares a request it would
-    /// refuse.
+    /// client whose clock is off neither refuses a valid quote nor keeps an
+    /// expired one. Without a usable `Date`, `expiresAt` is read on the
+    /// client's clock. An `expiresAt` at or before that moment means the
+    /// quote arrived already expired: it is refused from the start
+    /// (`valid_until` is `received_at`). Without a readable `expiresAt`,
+    /// [`DEFAULT_QUOTE_LIFETIME`] applies. The service stays the judge:
+    /// this check only spares a request it would refuse.
     pub(crate) fn from_wire(
         value: wire::Quote,
         request: &QuoteRequest,
@@ -135,14 +138,13 @@ impl Quote {
             .as_deref()
             .and_then(|text| OffsetDateTime::parse(text, &Rfc3339).ok())
             .map(SystemTime::from);
-        let lifetime = stated
-            .and_then(|expires| {
-                expires
-                    .duration_since(server_now.unwrap_or(received_at))
-                    .ok()
-            })
-            .filter(|lifetime| !lifetime.is_zero())
-            .unwrap_or(DEFAULT_QUOTE_LIFETIME);
+        let lifetime = match stated {
+            // Before the moment it is measured from: no time left.
+            Some(expires) => expires
+                .duration_since(server_now.unwrap_or(received_at))
+                .unwrap_or(Duration::ZERO),
+            None => DEFAULT_QUOTE_LIFETIME,
+        };
         Quote {
             amount: request.amount,
             rate: value.rate.get(),
@@ -154,7 +156,8 @@ impl Quote {
             to_amount: value.to_amount.map(|v| v.get()),
             total_amount: value.total_amount.map(|v| v.get()),
             expires_at: value.expires_at,
-            valid_until: received_at + lifetime,
+            // Unreachable overflow (RFC 3339 years end at 9999); treated as expired.
+            valid_until: received_at.checked_add(lifetime).unwrap_or(received_at),
         }
     }
 
@@ -170,4 +173,69 @@ pub(crate) fn rfc3339(at: SystemTime) -> String {
     OffsetDateTime::from(at)
         .format(&Rfc3339)
         .unwrap_or_else(|_| format!("{at:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A quote answered with `expires_at`, received at a fixed instant, with
+    /// the server's clock `server_now`.
+    fn quote(expires_at: Option<&str>, server_now: Option<SystemTime>) -> Quote {
+        let mut data = serde_json::json!({"rate": 1550.25, "rateKey": "rk_q",
+                                          "fromCurrency": "USD", "toCurrency": "NGN"});
+        if let Some(at) = expires_at {
+            data["expiresAt"] = serde_json::json!(at);
+        }
+        let value: wire::Quote = serde_json::from_value(data).unwrap();
+        let request = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(10, 0));
+        Quote::from_wire(value, &request, received_at(), server_now)
+    }
+
+    /// 2026-11-21T12:00:00Z on the client's clock.
+    fn received_at() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_262_400)
+    }
+
+    fn seconds(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
+    #[test]
+    fn the_lifetime_rule_of_b13() {
+        let server = SystemTime::UNIX_EPOCH + seconds(1_762_000_000); // 2025-11-01T12:26:40Z
+        let cases: [(Option<&str>, Option<SystemTime>, SystemTime); 8] = [
+            // On the server's clock: 90 s left, counted from receipt.
+            (
+                Some("2025-11-01T12:28:10Z"),
+                Some(server),
+                received_at() + seconds(90),
+            ),
+            // expiresAt at, or before, the server's Date: already expired.
+            (Some("2025-11-01T12:26:40Z"), Some(server), received_at()),
+            (Some("2025-11-01T12:26:39Z"), Some(server), received_at()),
+            // No Date: expiresAt read on the client's clock.
+            (
+                Some("2026-11-21T12:02:00Z"),
+                None,
+                received_at() + seconds(120),
+            ),
+            (Some("2026-11-21T12:00:00Z"), None, received_at()),
+            (Some("2026-11-21T11:59:00Z"), None, received_at()),
+            // No expiresAt, or one that cannot be read: the assumed 300 s.
+            (None, Some(server), received_at() + DEFAULT_QUOTE_LIFETIME),
+            (
+                Some("in five minutes"),
+                None,
+                received_at() + DEFAULT_QUOTE_LIFETIME,
+            ),
+        ];
+        for (expires_at, server_now, valid_until) in cases {
+            assert_eq!(
+                quote(expires_at, server_now).valid_until,
+                valid_until,
+                "{expires_at:?} {server_now:?}"
+            );
+        }
+    }
 }

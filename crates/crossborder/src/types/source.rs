@@ -1,0 +1,128 @@
+//! Where a typed payout is funded from: a fiat wallet, or a crypto wallet on
+//! a network.
+//!
+//! The API needs the source network (`fromNetwork`) of every payout from a
+//! cryptocurrency into another currency, so a crypto source is a
+//! [`CryptoSource`], which cannot be built without its network; a plain
+//! cryptocurrency is not a [`Source`], and a typed payout from one without
+//! its network does not compile:
+//!
+//! ```compile_fail,E0277
+//! use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest};
+//!
+//! // USDT to NGN needs the network the USDT is on.
+//! let payout = PayoutRequest::pay(
+//!     Decimal::new(100, 0),
+//!     Currency::Usdt,
+//!     LocalBank {
+//!         currency: LocalBankCurrency::Ngn,
+//!         account_number: "0123456789".into(),
+//!         account_name: "ADAEZE OKAFOR".into(),
+//!         bank_name: "Guaranty Trust Bank".into(),
+//!         bank_code: "058".into(),
+//!     },
+//! );
+//! ```
+
+use crate::{CryptoCurrency, Currency};
+
+/// The fiat currencies a payout can be funded from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FiatCurrency {
+    /// Nigerian naira.
+    Ngn,
+    /// Kenyan shilling.
+    Kes,
+    /// Ugandan shilling.
+    Ugx,
+    /// US dollar.
+    Usd,
+    /// Pound sterling.
+    Gbp,
+    /// Euro.
+    Eur,
+    /// Canadian dollar.
+    Cad,
+    /// Ghanaian cedi.
+    Ghs,
+    /// West African CFA franc.
+    Xof,
+    /// Central African CFA franc.
+    Xaf,
+}
+
+impl From<FiatCurrency> for Currency {
+    fn from(value: FiatCurrency) -> Currency {
+        match value {
+            FiatCurrency::Ngn => Currency::Ngn,
+            FiatCurrency::Kes => Currency::Kes,
+            FiatCurrency::Ugx => Currency::Ugx,
+            FiatCurrency::Usd => Currency::Usd,
+            FiatCurrency::Gbp => Currency::Gbp,
+            FiatCurrency::Eur => Currency::Eur,
+            FiatCurrency::Cad => Currency::Cad,
+            FiatCurrency::Ghs => Currency::Ghs,
+            FiatCurrency::Xof => Currency::Xof,
+            FiatCurrency::Xaf => Currency::Xaf,
+        }
+    }
+}
+
+/// A crypto wallet a payout is funded from: the cryptocurrency debited and
+/// the network it is on (`fromNetwork`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CryptoSource {
+    /// The cryptocurrency debited.
+    pub currency: CryptoCurrency,
+    /// The network the funds are on: `ethereum`, `tron`, `solana`, ... (see
+    /// [`KNOWN_NETWORKS`](crate::rules::payout::KNOWN_NETWORKS); others are
+    /// sent as given).
+    pub network: String,
+}
+
+/// The wallet a typed payout ([`PayoutRequest::pay`](crate::PayoutRequest::pay))
+/// is funded from, built with `into()` from a [`FiatCurrency`] or a
+/// [`CryptoSource`]; its currency is the payout's `fromCurrency`.
+///
+/// A crypto source's network is sent as `fromNetwork` when the payout
+/// converts (crypto to fiat, or to another cryptocurrency). A payout between
+/// wallets of the same cryptocurrency names one network, the destination
+/// wallet's, as `network`; the source's is then sent as `fromNetwork` only
+/// when it is another one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A fiat wallet.
+    Fiat(FiatCurrency),
+    /// A crypto wallet on a network.
+    Crypto(CryptoSource),
+}
+
+impl Source {
+    /// The currency debited (`fromCurrency`).
+    pub fn currency(&self) -> Currency {
+        match self {
+            Source::Fiat(currency) => (*currency).into(),
+            Source::Crypto(source) => source.currency.into(),
+        }
+    }
+
+    /// The network of a crypto source.
+    pub fn network(&self) -> Option<&str> {
+        match self {
+            Source::Fiat(_) => None,
+            Source::Crypto(source) => Some(&source.network),
+        }
+    }
+}
+
+impl From<FiatCurrency> for Source {
+    fn from(value: FiatCurrency) -> Source {
+        Source::Fiat(value)
+    }
+}
+
+impl From<CryptoSource> for Source {
+    fn from(value: CryptoSource) -> Source {
+        Source::Crypto(value)
+    }
+}
