@@ -793,7 +793,7 @@ mod tests {
             "toCurrency": "NGN"
         }))
         .unwrap();
-        let transaction = Transaction::try_from(wire).unwrap();
+        let transaction = Transaction::from(wire);
         let waited = Error::WaitTimeout {
             last: Box::new(transaction),
         };
