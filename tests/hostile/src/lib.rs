@@ -6,6 +6,8 @@
 //!   `Content-Length`, invalid UTF-8, a 500 kB header);
 //! * [`sandbox`]: an in-process sandbox on 127.0.0.1, the operations it
 //!   serves, a check of the API's error shape and a snapshot of its state;
+//! * [`sdk`]: every SDK operation as a call with valid arguments, checked
+//!   against the SDK's source so none is missed;
 //! * [`server`]: a hostile HTTP server on 127.0.0.1 that answers every
 //!   request the same bad way (HTML, random bytes, partial JSON, a slow
 //!   drip, a reset);
@@ -20,3 +22,5 @@
 pub mod garbage;
 pub mod raw;
 pub mod sandbox;
+pub mod sdk;
+pub mod server;
