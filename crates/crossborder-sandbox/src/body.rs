@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crossborder_core::{FieldReader, Rule, Violation};
+use crossborder_core::{parse_scientific_exact, FieldReader, Rule, Violation};
 use rust_decimal::Decimal;
 use serde_json::value::RawValue;
 
@@ -75,7 +75,8 @@ impl Node {
             _ => {
                 let text = text.trim_end();
                 let value = if text.contains(['e', 'E']) {
-                    Decimal::from_scientific(text).ok()
+                    // Exactly or not at all (`from_scientific` rounds).
+                    parse_scientific_exact(text).ok()
                 } else {
                     Decimal::from_str_exact(text).ok()
                 };
@@ -464,6 +465,21 @@ mod tests {
             ]
         );
 
+        // Also in exponent notation, which is never rounded to fit (found by
+        // tests/hostile: it read as 1).
+        for sent in [
+            "1.00000000000000000000000000000001",
+            "1.0000000000000000000000000000001e0",
+        ] {
+            let body = parse(&format!(r#"{{"amount": {sent}}}"#));
+            let mut reader = body.reader();
+            CollectionFields::read(&mut reader);
+            assert_eq!(
+                messages(&reader.into_violations()),
+                ["amount: has more digits than can be represented exactly"],
+                "{sent}"
+            );
+        }
         let body = parse(r#"{"amount": 1.00000000000000000000000000000001}"#);
         let mut reader = body.reader();
         CollectionFields::read(&mut reader);
