@@ -925,9 +925,9 @@ async fn document_keys_are_sent_canonically() {
         keys,
         [
             "APPLICATION_LETTER",
-            "CERTIFICATE_OF_INCORPORATION",
             "bank_statement",
-            "cac_status_report"
+            "cac_status_report",
+            "certificate_of_incorporation"
         ]
     );
 }

@@ -186,7 +186,12 @@ pub fn nearest_document_key(key: &str) -> Option<&'static str> {
                 .iter()
                 .map(|(document, lower)| (document.as_str(), lower.clone())),
         );
+    let length = normalised.chars().count();
     candidates
+        // The edit distance is at least the difference in length: a key
+        // that cannot be close is not compared at all, so a client that
+        // sends thousands of long unknown keys costs a length check each.
+        .filter(|(_, compared)| compared.chars().count().abs_diff(length) <= limit)
         .map(|(shown, compared)| (strsim::levenshtein(&normalised, &compared), shown))
         .filter(|(distance, _)| *distance <= limit)
         // min_by_key keeps the first of equal distances.
@@ -252,26 +257,32 @@ pub const SPEC_DOCUMENT_KEYS: [&str; 8] = [
 
 /// The key to send for a key of the documents map: the specification's own
 /// alias when the key is one, however it was written (`Bank-Statement`
-/// becomes `bank_statement`), and otherwise the document type's internal
-/// name (`memart` becomes `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`), which
-/// the service's uppercased fallback matches. Keys this crate matches more
+/// becomes `bank_statement`); otherwise the specification's alias that is
+/// the type's own name, when there is one (`form_2` becomes `cac_form_2`,
+/// as `CAC_FORM_2` does); otherwise the document type's internal name
+/// (`memart` becomes `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`), which the
+/// service's uppercased fallback matches. Keys this crate matches more
 /// loosely than the specification promises thus reach the service in a form
-/// it knows.
+/// it knows, and a canonical key is its own canonical key.
 ///
 /// ```
 /// use crossborder_core::kyb::canonical_document_key;
 ///
 /// assert_eq!(canonical_document_key(" Bank-Statement ").unwrap(), "bank_statement");
+/// assert_eq!(canonical_document_key("form_2").unwrap(), "cac_form_2");
+/// assert_eq!(canonical_document_key("CAC_FORM_2").unwrap(), "cac_form_2");
 /// assert_eq!(canonical_document_key("memart").unwrap(), "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION");
 /// assert_eq!(canonical_document_key("application_letter").unwrap(), "APPLICATION_LETTER");
 /// assert!(canonical_document_key("selfie").is_err());
 /// ```
 pub fn canonical_document_key(key: &str) -> Result<&'static str, UnknownDocumentKey> {
     let document = normalise_document_key(key)?;
-    let normalised = normalised_key(key);
-    Ok(SPEC_DOCUMENT_KEYS
-        .into_iter()
-        .find(|alias| *alias == normalised)
+    let spec_alias = |name: &str| SPEC_DOCUMENT_KEYS.into_iter().find(|alias| *alias == name);
+    Ok(spec_alias(&normalised_key(key))
+        // The type's name is the spec's alias for some types: a key sent
+        // as that alias (or as the name, which re-normalises to it) must
+        // have one canonical form, whatever alias of ours it came from.
+        .or_else(|| spec_alias(&document.as_str().to_ascii_lowercase()))
         .unwrap_or(document.as_str()))
 }
 
@@ -731,6 +742,24 @@ mod tests {
                 *document,
                 "{alias}"
             );
+            // A canonical key is its own canonical key (found by
+            // tests/hostile's fuzzing: `form_2` went out as `CAC_FORM_2`,
+            // whose canonical key is `cac_form_2`).
+            assert_eq!(
+                canonical_document_key(canonical).unwrap(),
+                canonical,
+                "{alias}"
+            );
+        }
+        for (alias, canonical) in [
+            ("form_2", "cac_form_2"),
+            ("cac_2", "cac_form_2"),
+            ("incorporation_certificate", "certificate_of_incorporation"),
+            ("bn1", "bn_form_1"),
+            ("status_report", "cac_status_report"),
+            ("business_licence", "BUSINESS_LICENSE"),
+        ] {
+            assert_eq!(canonical_document_key(alias).unwrap(), canonical);
         }
         for document in DocumentType::ALL {
             assert_eq!(canonical_document_key(document.as_str()).unwrap(), {
