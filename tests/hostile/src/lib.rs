@@ -19,6 +19,7 @@
 //! Everything listens on or connects to 127.0.0.1 only, and every wait is
 //! bounded.
 
+pub mod fuzz;
 pub mod garbage;
 pub mod raw;
 pub mod sandbox;

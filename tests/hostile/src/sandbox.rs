@@ -17,7 +17,7 @@ pub use crossborder_sandbox::STAGING_KEY as KEY;
 pub const FIXTURE_REGISTRATION: &str = "RC7000001";
 /// The `paymentReference` of the collection every sandbox starts with.
 pub const FIXTURE_COLLECTION: &str = "hostile-fixture-collection";
-/// The references the valid bodies of [`operations`] carry: a refused
+/// The references the valid bodies of [`Target::operations`] carry: a refused
 /// request must leave each of them unknown.
 pub const NEW_PAYOUT: &str = "hostile-new-payout";
 /// See [`NEW_PAYOUT`].
