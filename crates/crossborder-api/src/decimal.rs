@@ -57,7 +57,9 @@ fn parse_decimal_text(text: &str) -> Result<Decimal, ParseDecimalError> {
         return Err(fail("empty string".to_string()));
     }
     if trimmed.contains(['e', 'E']) {
-        Decimal::from_scientific(trimmed).map_err(|e| fail(e.to_string()))
+        // Exactly or not at all: `Decimal::from_scientific` rounds a long
+        // mantissa (`1.0000000000000000000000000000001e0` reads as 1).
+        crossborder_core::parse_scientific_exact(trimmed).map_err(|e| fail(e.to_string()))
     } else {
         // A leading '+' is not valid JSON but is harmless in a string value.
         Decimal::from_str_exact(trimmed.strip_prefix('+').unwrap_or(trimmed))
@@ -256,6 +258,20 @@ mod tests {
             let a = amount(text);
             assert_eq!(a.0, dec(text), "{text}");
             assert_eq!(serde_json::to_string(&a).unwrap(), text, "{text}");
+        }
+    }
+
+    #[test]
+    fn exponent_notation_is_read_exactly_or_refused() {
+        assert_eq!(amount("1.5e3").0, dec("1500"));
+        assert_eq!(amount("\"-25E-3\"").0, dec("-0.025"));
+        // Decimal::from_scientific would round these to 28 digits.
+        for json in [
+            "1.0000000000000000000000000000001e0",
+            "\"0.12345678901234567890123456789e1\"",
+            "1e999999999",
+        ] {
+            assert!(serde_json::from_str::<Amount>(json).is_err(), "{json}");
         }
     }
 

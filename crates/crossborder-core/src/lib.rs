@@ -66,7 +66,10 @@ pub mod webhook;
 
 pub use amount::{validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
-pub use money::{decimal_places, parse_amount, AmountError, Money, MoneyError, MoneyParseError};
+pub use money::{
+    decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,
+    MoneyParseError,
+};
 pub use rail::{Rail, UnknownRail};
 pub use reader::FieldReader;
 pub use rust_decimal::Decimal;

@@ -50,9 +50,87 @@ pub fn parse_amount(text: &str) -> Result<rust_decimal::Decimal, AmountError> {
     Decimal::from_str_exact(text).map_err(|_| AmountError::OutOfRange(text.to_owned()))
 }
 
+/// Parses decimal text in exponent notation (`1.5e3`, `-2E-7`, `12e+2`)
+/// to its exact value, or refuses it.
+///
+/// The part before the exponent is read with [`Decimal::from_str_exact`]
+/// and the exponent applied without rounding, so a value a [`Decimal`]
+/// cannot hold exactly (more than 28 decimal places, or too large) is
+/// [`AmountError::OutOfRange`], never a rounded neighbour.
+/// `Decimal::from_scientific` rounds a long mantissa instead
+/// (`1.0000000000000000000000000000001e0` reads as `1`), which is why
+/// every exact reader of JSON numbers goes through here. Text without an
+/// exponent, or with one that is not an integer, is
+/// [`AmountError::NotDecimal`].
+///
+/// ```
+/// use crossborder_core::{parse_scientific_exact, Decimal};
+///
+/// assert_eq!(parse_scientific_exact("1.5e3").unwrap(), Decimal::new(1500, 0));
+/// assert_eq!(parse_scientific_exact("-25E-3").unwrap().to_string(), "-0.025");
+/// assert_eq!(parse_scientific_exact("1.50e-27").unwrap().to_string(), "0.0000000000000000000000000015");
+/// assert!(parse_scientific_exact("1.0000000000000000000000000000001e0").is_err());
+/// assert!(parse_scientific_exact("1e999999999").is_err());
+/// assert!(parse_scientific_exact("12").is_err());
+/// ```
+pub fn parse_scientific_exact(text: &str) -> Result<Decimal, AmountError> {
+    let not_decimal = || AmountError::NotDecimal(text.to_owned());
+    let out_of_range = || AmountError::OutOfRange(text.to_owned());
+    let (mantissa, exponent) = text.split_once(['e', 'E']).ok_or_else(not_decimal)?;
+    let (negative, digits) = match mantissa.as_bytes().first() {
+        Some(b'-') => (true, &mantissa[1..]),
+        Some(b'+') => (false, &mantissa[1..]),
+        _ => (false, mantissa),
+    };
+    if !is_decimal_text(digits) {
+        return Err(not_decimal());
+    }
+    let unsigned_exponent = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
+    if !all_digits(unsigned_exponent) {
+        return Err(not_decimal());
+    }
+    let value = Decimal::from_str_exact(digits).map_err(|_| out_of_range())?;
+    if value.is_zero() {
+        return Ok(Decimal::ZERO);
+    }
+    // An exponent too long for an i64 moves any non-zero digit out of range.
+    let exponent: i64 = exponent
+        .strip_prefix('+')
+        .unwrap_or(exponent)
+        .parse()
+        .map_err(|_| out_of_range())?;
+    // value = digits * 10^exponent = mantissa * 10^(exponent - scale).
+    let mut mantissa = value.mantissa();
+    let mut shift = exponent.saturating_sub(i64::from(value.scale()));
+    let max_scale = i64::from(Decimal::MAX_SCALE);
+    // Trailing zeros of the digits may make room (1.50e-27, 10e-29).
+    while shift < -max_scale && mantissa % 10 == 0 {
+        mantissa /= 10;
+        shift += 1;
+    }
+    if !(-max_scale..=max_scale).contains(&shift) {
+        return Err(out_of_range());
+    }
+    let places = u32::try_from(shift.unsigned_abs()).map_err(|_| out_of_range())?;
+    let (scale, factor) = if shift <= 0 {
+        (places, 1)
+    } else {
+        (0, 10i128.pow(places))
+    };
+    let signed = if negative { -mantissa } else { mantissa };
+    Decimal::try_from_i128_with_scale(signed, scale)
+        .ok()
+        .and_then(|value| value.checked_mul(Decimal::from_i128_with_scale(factor, 0)))
+        .ok_or_else(out_of_range)
+}
+
+/// True when `text` is one or more ASCII digits.
+fn all_digits(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// True when `text` is digits, optionally followed by `.` and digits.
 fn is_decimal_text(text: &str) -> bool {
-    let all_digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
     match text.split_once('.') {
         Some((whole, fraction)) => all_digits(whole) && all_digits(fraction),
         None => all_digits(text),
@@ -240,6 +318,66 @@ mod tests {
 
     fn amount(text: &str) -> Decimal {
         parse_amount(text).unwrap()
+    }
+
+    #[test]
+    fn exponent_notation_is_exact_or_refused() {
+        for (text, value) in [
+            ("1e3", "1000"),
+            ("1.5e3", "1500"),
+            ("1.5E+3", "1500"),
+            ("+1.5e3", "1500"),
+            ("-25e-3", "-0.025"),
+            ("12.50e0", "12.50"),
+            ("12.50e-1", "1.250"),
+            ("1.50e-27", "0.0000000000000000000000000015"),
+            ("1e-28", "0.0000000000000000000000000001"),
+            (
+                "7.9228162514264337593543950335e28",
+                "79228162514264337593543950335",
+            ),
+            ("0e999999999999999999999", "0"),
+            ("-0.000e-50", "0"),
+            ("1e28", "10000000000000000000000000000"),
+            ("10e-29", "0.0000000000000000000000000001"),
+            ("-1000e-31", "-0.0000000000000000000000000001"),
+        ] {
+            assert_eq!(
+                parse_scientific_exact(text).map(|d| d.to_string()),
+                Ok(value.to_owned()),
+                "{text}"
+            );
+        }
+        for text in [
+            // Rounded by Decimal::from_scientific; refused here.
+            "1.0000000000000000000000000000001e0",
+            "0.12345678901234567890123456789e1",
+            "1e-29",
+            "15e-30",
+            "1e29",
+            "7.9228162514264337593543950336e28",
+            "1e999999999",
+            "-1e999999999",
+            "1e-999999999",
+            "1e99999999999999999999999",
+            "1e-99999999999999999999999",
+        ] {
+            assert_eq!(
+                parse_scientific_exact(text),
+                Err(AmountError::OutOfRange(text.to_owned())),
+                "{text}"
+            );
+        }
+        for text in [
+            "12", "e5", "1e", "1e+", "1e--5", "1e+-5", ".5e1", "5.e1", "1.5e3.5", "1,5e3", "--1e3",
+            "1 e3", "NaNe1",
+        ] {
+            assert_eq!(
+                parse_scientific_exact(text),
+                Err(AmountError::NotDecimal(text.to_owned())),
+                "{text}"
+            );
+        }
     }
 
     #[test]

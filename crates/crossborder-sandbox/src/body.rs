@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crossborder_core::{FieldReader, Rule, Violation};
+use crossborder_core::{parse_scientific_exact, FieldReader, Rule, Violation};
 use rust_decimal::Decimal;
 use serde_json::value::RawValue;
 
@@ -19,7 +19,9 @@ use axum::extract::{FromRequest, Request};
 use crate::amount::{amount_key, check_max_amount};
 use crate::error::ApiError;
 use crate::idempotency::WireFields;
-use crate::json::{parse_object, read_body, Object};
+use crate::json::{
+    parse_object, read_body, require_json_content_type, too_deep, Keyed, MAX_JSON_DEPTH,
+};
 use crate::state::AppState;
 
 /// A decoded JSON value.
@@ -37,22 +39,33 @@ pub(crate) enum Node {
 }
 
 impl Node {
-    fn decode(raw: &RawValue) -> Result<Node, ApiError> {
+    /// Decodes `raw`, the value at `path` (for messages), `depth` levels
+    /// down (the top-level object's members are at depth 2). Each level
+    /// parses its text again, so the depth is bounded here as well as
+    /// before parsing ([`MAX_JSON_DEPTH`]).
+    fn decode(raw: &RawValue, path: &str, depth: usize) -> Result<Node, ApiError> {
         let text = raw.get().trim_start();
         let malformed = |error: serde_json::Error| {
             ApiError::bad_request(format!("Malformed JSON body: {error}"))
         };
-        Ok(match text.as_bytes().first() {
+        let first = text.as_bytes().first();
+        if matches!(first, Some(b'{' | b'[')) && depth > MAX_JSON_DEPTH {
+            return Err(too_deep());
+        }
+        Ok(match first {
             Some(b'{') => {
-                let object: Object = serde_json::from_str(text).map_err(malformed)?;
-                Node::Object(decode_object(&object)?)
+                let keyed: Keyed = serde_json::from_str(text).map_err(malformed)?;
+                Node::Object(decode_object(keyed, path, depth)?)
             }
             Some(b'[') => {
                 let items: Vec<Box<RawValue>> = serde_json::from_str(text).map_err(malformed)?;
                 Node::List(
                     items
                         .iter()
-                        .map(|item| Node::decode(item))
+                        .enumerate()
+                        .map(|(index, item)| {
+                            Node::decode(item, &format!("{path}[{index}]"), depth + 1)
+                        })
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -62,7 +75,8 @@ impl Node {
             _ => {
                 let text = text.trim_end();
                 let value = if text.contains(['e', 'E']) {
-                    Decimal::from_scientific(text).ok()
+                    // Exactly or not at all (`from_scientific` rounds).
+                    parse_scientific_exact(text).ok()
                 } else {
                     Decimal::from_str_exact(text).ok()
                 };
@@ -73,10 +87,32 @@ impl Node {
     }
 }
 
-fn decode_object(object: &Object) -> Result<BTreeMap<String, Node>, ApiError> {
-    object
+/// Decodes the members of the object at `path`, `depth` levels down; a key
+/// given twice is refused (`<path>: must appear only once`), since which of
+/// its values counts is up to each parser (ASSUMPTIONS B40).
+fn decode_object(
+    keyed: Keyed,
+    path: &str,
+    depth: usize,
+) -> Result<BTreeMap<String, Node>, ApiError> {
+    let member = |key: &str| {
+        if path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    if let Some(key) = keyed.repeated {
+        return Err(ApiError::violation(Violation::new(
+            member(&key),
+            Rule::InvalidFormat,
+            "must appear only once",
+        )));
+    }
+    keyed
+        .object
         .iter()
-        .map(|(key, raw)| Ok((key.clone(), Node::decode(raw)?)))
+        .map(|(key, raw)| Ok((key.clone(), Node::decode(raw, &member(key), depth + 1)?)))
         .collect()
 }
 
@@ -98,10 +134,12 @@ impl FromRequest<AppState> for Body {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
-        let limit = state.config().max_json_body_bytes;
+        let config = state.config();
+        let (limit, idle) = (config.max_json_body_bytes, config.body_idle_timeout);
         let (parts, body) = request.into_parts();
-        let bytes = read_body(&parts.headers, body, limit).await?;
-        Body::decode(&parse_object(&bytes)?)
+        require_json_content_type(&parts.headers)?;
+        let bytes = read_body(&parts.headers, body, limit, idle).await?;
+        Body::decode(parse_object(&bytes)?)
     }
 }
 
@@ -119,9 +157,9 @@ impl Body {
     }
 
     /// Decodes a body already parsed as a JSON object.
-    pub(crate) fn decode(object: &Object) -> Result<Body, ApiError> {
+    pub(crate) fn decode(object: Keyed) -> Result<Body, ApiError> {
         Ok(Body {
-            root: decode_object(object)?,
+            root: decode_object(object, "", 1)?,
         })
     }
 
@@ -322,11 +360,76 @@ mod tests {
     use crate::json::parse_object;
 
     fn parse(text: &str) -> Body {
-        Body::decode(&parse_object(text.as_bytes()).unwrap()).unwrap()
+        let Ok(object) = parse_object(text.as_bytes()) else {
+            panic!("not an object: {text}");
+        };
+        Body::decode(object).unwrap()
     }
 
     fn messages(violations: &[Violation]) -> Vec<String> {
         violations.iter().map(ToString::to_string).collect()
+    }
+
+    fn refusal(text: &str) -> ApiError {
+        match parse_object(text.as_bytes()).and_then(Body::decode) {
+            Ok(body) => panic!("{text} decoded: {body:?}"),
+            Err(error) => error,
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_is_refused_naming_its_path() {
+        for (text, field) in [
+            (r#"{"amount": "1", "amount": "1000000"}"#, "amount"),
+            (
+                r#"{"businessAddress": {"city": "Lekki", "city": "Ikeja"}}"#,
+                "businessAddress.city",
+            ),
+            (
+                r#"{"documents": {"cac": {"url": "a"}, "cac": {"url": "b"}}}"#,
+                "documents.cac",
+            ),
+            (r#"{"activities": [{"a": 1, "a": 2}]}"#, "activities[0].a"),
+        ] {
+            let error = refusal(text);
+            assert_eq!(error.status(), axum::http::StatusCode::BAD_REQUEST);
+            assert_eq!(error.message(), format!("{field}: must appear only once"));
+            assert_eq!(error.errors[0].field, field);
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let nested = |levels: usize| {
+            // `levels` counts the top-level object.
+            let inner = levels - 1;
+            format!("{{\"x\":{}{}}}", "[".repeat(inner), "]".repeat(inner))
+        };
+        parse(&nested(MAX_JSON_DEPTH));
+        // Brackets in strings are not nesting.
+        parse(&format!("{{\"x\":\"{}\\\"[\"}}", "[{".repeat(100)));
+        let objects =
+            |levels: usize| format!("{}1{}", "{\"a\":".repeat(levels), "}".repeat(levels));
+        parse(&objects(MAX_JSON_DEPTH));
+        for text in [
+            nested(MAX_JSON_DEPTH + 1),
+            nested(100_000),
+            objects(MAX_JSON_DEPTH + 1),
+        ] {
+            assert_eq!(
+                refusal(&text).message(),
+                "Request body is nested deeper than 32 levels"
+            );
+        }
+        // Decoding stops at the same depth on its own.
+        let raw = RawValue::from_string(format!("{}{}", "[".repeat(40), "]".repeat(40))).unwrap();
+        let Err(error) = Node::decode(&raw, "x", 2) else {
+            panic!("decoded 41 levels");
+        };
+        assert_eq!(
+            error.message(),
+            "Request body is nested deeper than 32 levels"
+        );
     }
 
     #[test]
@@ -369,6 +472,21 @@ mod tests {
             ]
         );
 
+        // Also in exponent notation, which is never rounded to fit (found by
+        // tests/hostile: it read as 1).
+        for sent in [
+            "1.00000000000000000000000000000001",
+            "1.0000000000000000000000000000001e0",
+        ] {
+            let body = parse(&format!(r#"{{"amount": {sent}}}"#));
+            let mut reader = body.reader();
+            CollectionFields::read(&mut reader);
+            assert_eq!(
+                messages(&reader.into_violations()),
+                ["amount: has more digits than can be represented exactly"],
+                "{sent}"
+            );
+        }
         let body = parse(r#"{"amount": 1.00000000000000000000000000000001}"#);
         let mut reader = body.reader();
         CollectionFields::read(&mut reader);

@@ -259,6 +259,9 @@ pub struct SandboxConfig {
     pub max_json_body_bytes: usize,
     /// Largest uploaded document accepted; default 20 MB, 20,000,000 bytes (413 above).
     pub max_upload_bytes: usize,
+    /// How long a request body may stall (no byte received) before the
+    /// request is answered 408; default 30 s.
+    pub body_idle_timeout: Duration,
     /// Where the sandbox reads the time; default [`Clock::system`].
     pub clock: Clock,
     /// Receives one line per answered request; default none.
@@ -277,6 +280,7 @@ impl Default for SandboxConfig {
             expiry_sweep_interval: Duration::from_secs(1),
             max_json_body_bytes: 1024 * 1024,
             max_upload_bytes: crossborder_core::kyb::MAX_UPLOAD_BYTES,
+            body_idle_timeout: Duration::from_secs(30),
             clock: Clock::system(),
             request_log: None,
         }
@@ -342,6 +346,13 @@ impl SandboxConfig {
     /// Sets the largest uploaded document accepted.
     pub fn with_max_upload_bytes(mut self, bytes: usize) -> Self {
         self.max_upload_bytes = bytes;
+        self
+    }
+
+    /// Sets how long a request body may stall before the request is
+    /// answered 408.
+    pub fn with_body_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.body_idle_timeout = timeout;
         self
     }
 

@@ -49,6 +49,7 @@ pub(crate) async fn upload_document(
         &parts.headers,
         body,
         max_file.saturating_add(MULTIPART_OVERHEAD),
+        state.config().body_idle_timeout,
     )
     .await
     .map_err(|error| {
@@ -69,6 +70,9 @@ pub(crate) async fn upload_document(
             ))
         })?;
 
+    // Every part is read: a second `file` is refused like a repeated key of
+    // a JSON body (which of the two a service keeps is anyone's guess,
+    // ASSUMPTIONS B40).
     let mut file = None;
     loop {
         let field = multipart.next_field().await.map_err(|error| {
@@ -78,11 +82,17 @@ pub(crate) async fn upload_document(
         if field.name() != Some("file") {
             continue;
         }
+        if file.is_some() {
+            return Err(ApiError::violation(Violation::new(
+                "file",
+                Rule::InvalidFormat,
+                "must appear only once",
+            )));
+        }
         let bytes = field.bytes().await.map_err(|error| {
             ApiError::bad_request(format!("Malformed multipart body: {}", error.body_text()))
         })?;
         file = Some(bytes);
-        break;
     }
     // A missing file is reported like a missing field of a JSON body,
     // through the same merge, so it is listed in `errors` too.

@@ -14,7 +14,6 @@
 //! `expiresAt` minus `Date` (as the SDK does) gets the configured lifetime
 //! even when the sandbox runs on a manual clock far from the real time.
 
-use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::State;
@@ -22,7 +21,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossborder_api::types::{Quote, QuoteResponse};
-use crossborder_core::{validate_amount, AmountWire, Rail};
+use crossborder_core::{validate_amount, AmountWire, Rail, Rule, Violation};
 
 use crate::amount::check_max_amount;
 use crate::auth::Caller;
@@ -38,7 +37,7 @@ pub(crate) async fn get_quote(
     State(state): State<AppState>,
     caller: Caller,
     PathParams((from, to, amount)): PathParams<(String, String, String)>,
-    QueryParams(query): QueryParams<HashMap<String, String>>,
+    QueryParams(query): QueryParams<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
     let from = currency_param(&from)?;
     let to = currency_param(&to)?;
@@ -50,11 +49,22 @@ pub(crate) async fn get_quote(
     )
     .and_then(|amount| check_max_amount("amount", amount))
     .map_err(ApiError::violation)?;
-    let rail = query
-        .get("rail")
-        .map(|rail| rail.parse::<Rail>())
-        .transpose()
-        .map_err(|error| ApiError::bad_request(error.to_string()))?;
+    // A repeated `rail` is refused, as a repeated key of a body is
+    // (ASSUMPTIONS B40): which one counts is up to each parser.
+    let mut rails = query.iter().filter(|(name, _)| name == "rail");
+    let rail = match (rails.next(), rails.next()) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::violation(Violation::new(
+                "rail",
+                Rule::InvalidFormat,
+                "must appear only once",
+            )))
+        }
+        (rail, _) => rail
+            .map(|(_, rail)| rail.parse::<Rail>())
+            .transpose()
+            .map_err(|error| ApiError::bad_request(error.to_string()))?,
+    };
     let conversion = convert(amount, from, to)
         .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
 

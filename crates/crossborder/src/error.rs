@@ -402,7 +402,7 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             let error = match response.bytes().await {
                 Ok(body) if status.is_success() => Error::Decode {
                     status: Some(status.as_u16()),
-                    message: format!("unexpected success status {status}"),
+                    message: format!("a {status} answer without the documented body"),
                     body_prefix: key.redact(&body_prefix(&body)),
                 },
                 Ok(body) => api_error(status, &body, key),

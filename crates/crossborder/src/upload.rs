@@ -78,7 +78,18 @@ pub(crate) async fn send(
         .map_err(LowError::ResponseBodyError)?;
     match read_response(&body) {
         Ok(value) => Ok(ResponseValue::new(value, status, headers)),
-        Err(error) => Err(LowError::InvalidResponsePayload(body, error)),
+        // The error mapping takes an undecodable payload for a 200 (the
+        // only status the generated operations decode); any other 2xx goes
+        // back as the response it was, so the error keeps its status.
+        Err(error) if status == reqwest::StatusCode::OK => {
+            Err(LowError::InvalidResponsePayload(body, error))
+        }
+        Err(_) => {
+            let mut rebuilt = http::Response::new(body);
+            *rebuilt.status_mut() = status;
+            *rebuilt.headers_mut() = headers;
+            Err(LowError::UnexpectedResponse(rebuilt.into()))
+        }
     }
 }
 

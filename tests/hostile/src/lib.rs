@@ -1,1 +1,27 @@
-//! Hostile input in both directions: the sandbox fed garbage requests, the SDK fed garbage servers, and property-based fuzz targets with committed regression seeds.
+//! Helpers shared by the hostile-input tests of the `crossborder` SDK and
+//! the `crossborder-sandbox`:
+//!
+//! * [`raw`]: HTTP/1.1 written byte by byte over a TCP socket, so a test can
+//!   send what no well-behaved client would (a body shorter than its
+//!   `Content-Length`, invalid UTF-8, a 500 kB header);
+//! * [`sandbox`]: an in-process sandbox on 127.0.0.1, the operations it
+//!   serves, a check of the API's error shape and a snapshot of its state;
+//! * [`sdk`]: every SDK operation as a call with valid arguments, checked
+//!   against the SDK's source so none is missed;
+//! * [`server`]: a hostile HTTP server on 127.0.0.1 that answers every
+//!   request the same bad way (HTML, random bytes, partial JSON, a slow
+//!   drip, a reset);
+//! * [`garbage`]: deterministic random bytes and other bodies no one should
+//!   send;
+//! * [`fuzz`]: the proptest configuration of the fuzz targets and their
+//!   committed seed corpora.
+//!
+//! Everything listens on or connects to 127.0.0.1 only, and every wait is
+//! bounded.
+
+pub mod fuzz;
+pub mod garbage;
+pub mod raw;
+pub mod sandbox;
+pub mod sdk;
+pub mod server;

@@ -215,7 +215,12 @@ pub fn nearest_document_key(key: &str) -> Option<&'static str> {
                 .iter()
                 .map(|(document, lower)| (document.as_str(), lower.clone())),
         );
+    let length = normalised.chars().count();
     candidates
+        // The edit distance is at least the difference in length: a key
+        // that cannot be close is not compared at all, so a client that
+        // sends thousands of long unknown keys costs a length check each.
+        .filter(|(_, compared)| compared.chars().count().abs_diff(length) <= limit)
         .map(|(shown, compared)| (strsim::levenshtein(&normalised, &compared), shown))
         .filter(|(distance, _)| *distance <= limit)
         // min_by_key keeps the first of equal distances.
@@ -768,6 +773,24 @@ mod tests {
                 *document,
                 "{alias}"
             );
+            // A canonical key is its own canonical key (found by
+            // tests/hostile's fuzzing: `form_2` went out as `CAC_FORM_2`,
+            // whose canonical key is `cac_form_2`).
+            assert_eq!(
+                canonical_document_key(canonical).unwrap(),
+                canonical,
+                "{alias}"
+            );
+        }
+        for (alias, canonical) in [
+            ("form_2", "cac_form_2"),
+            ("cac_2", "cac_form_2"),
+            ("incorporation_certificate", "cac_document"),
+            ("bn1", "bn_form_1"),
+            ("status_report", "cac_status_report"),
+            ("business_licence", "BUSINESS_LICENSE"),
+        ] {
+            assert_eq!(canonical_document_key(alias).unwrap(), canonical);
         }
         for document in DocumentType::ALL {
             let canonical = document.canonical_key();

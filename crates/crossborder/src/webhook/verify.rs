@@ -18,7 +18,10 @@ use super::event::{EventStatus, WebhookEvent};
 #[non_exhaustive]
 pub enum VerifyError {
     /// The service knows no transaction with the event's reference (HTTP
-    /// 404): the event is forged, or meant for another account.
+    /// 404 with the API's error body): the event is forged, or meant for
+    /// another account. A 404 whose body is not the API's (a proxy's page
+    /// for a wrong base URL) says nothing about the reference: it is
+    /// [`VerifyError::Request`].
     #[error("no transaction has the event's reference {reference}")]
     UnknownReference {
         /// The event's reference.
@@ -110,7 +113,10 @@ impl VerifyError {
 pub async fn verify(client: &Client, event: &WebhookEvent) -> Result<Transaction, VerifyError> {
     let transaction = match get_transaction(client, &event.reference).await {
         Ok(transaction) => transaction,
-        Err(error) if error.status() == Some(404) => {
+        // Only the API's own 404 denies the reference; a 404 page from
+        // anything else in the way (a wrong base URL) must not make every
+        // event look forged.
+        Err(Error::Api { status: 404, .. }) => {
             return Err(VerifyError::UnknownReference {
                 reference: event.reference.clone(),
             })

@@ -1,0 +1,415 @@
+//! Every operation of the SDK, each as a call with valid arguments, so a
+//! test can point all of them at one server and see how each ends.
+//!
+//! The list is checked against the source: every `pub async fn` of
+//! `crates/crossborder/src/resources/*.rs` must be in it
+//! ([`resource_operations_in_source`]), so a new operation cannot be added
+//! without facing the hostile servers too. `webhook::verify`, which reads a
+//! transaction, is in it as well.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use crossborder::onboard::{Application, Progress};
+use crossborder::webhook::{verify, VerifyError, WebhookEvent};
+use crossborder::{
+    Address, BusinessDetails, BusinessType, Client, CollectionRequest, CreateBusinessRequest,
+    Currency, Decimal, DocumentLink, Documents, IdType, NatureOfBusiness, PayoutRequest,
+    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType, QuoteRequest,
+    ResolveAccountRequest, RetryPolicy, SimulateFundingRequest, UpdateBusinessRequest, WaitOptions,
+};
+use serde_json::{json, Value};
+
+/// A staging key for the hostile servers (they never check it).
+pub const KEY: &str = "test_hostile_key_0001";
+
+/// How an operation ended when it did not succeed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The SDK's error (for onboarding and webhook verification, the
+    /// `crossborder::Error` inside theirs).
+    Sdk(crossborder::Error),
+    /// An error of another type that does not wrap a `crossborder::Error`.
+    Other(String),
+}
+
+/// The outcome of one call.
+pub type Outcome = Result<(), Failure>;
+
+/// A boxed call.
+pub type Call = Pin<Box<dyn Future<Output = Outcome> + Send>>;
+
+/// One SDK operation.
+#[derive(Clone, Copy)]
+pub struct SdkOperation {
+    /// `resource.method`, as in the source (`wallet.balance`).
+    pub name: &'static str,
+    /// Whether it writes (its request has a body).
+    pub writes: bool,
+    /// Calls it with valid arguments.
+    pub call: fn(Client) -> Call,
+}
+
+impl std::fmt::Debug for SdkOperation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// An SDK client for `base_url` with `timeout` and `retry`.
+pub fn client(base_url: &str, timeout: Duration, retry: RetryPolicy) -> Client {
+    Client::builder()
+        .api_key(KEY)
+        .base_url(base_url)
+        .timeout(timeout)
+        .connect_timeout(Duration::from_secs(5))
+        .retry_policy(retry)
+        .build()
+        .expect("the SDK client builds")
+}
+
+/// How long a wait operation polls a hostile server before it gives up.
+pub const WAIT: Duration = Duration::from_millis(300);
+
+fn wait_options() -> WaitOptions {
+    WaitOptions::default()
+        .timeout(WAIT)
+        .initial_interval(Duration::from_millis(50))
+        .max_interval(Duration::from_millis(100))
+}
+
+fn sdk<T>(result: crossborder::Result<T>) -> Outcome {
+    result.map(drop).map_err(Failure::Sdk)
+}
+
+fn d(text: &str) -> Decimal {
+    Decimal::from_str_exact(text).expect("a decimal")
+}
+
+/// Every SDK operation.
+pub fn operations() -> Vec<SdkOperation> {
+    macro_rules! op {
+        ($name:literal, $writes:literal, |$client:ident| $body:expr) => {
+            SdkOperation {
+                name: $name,
+                writes: $writes,
+                call: |$client: Client| Box::pin(async move { $body }),
+            }
+        };
+    }
+    vec![
+        op!("wallet.balance", false, |c| sdk(c
+            .wallet()
+            .balance(Currency::Ngn)
+            .await)),
+        op!("quotes.get", false, |c| sdk(c
+            .quotes()
+            .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
+            .await)),
+        op!("banks.list", false, |c| sdk(c
+            .banks()
+            .list(Currency::Ngn, Currency::Ngn)
+            .await)),
+        op!("banks.resolve", true, |c| sdk(c
+            .banks()
+            .resolve(&ResolveAccountRequest::new(
+                "0123456789",
+                "058",
+                Currency::Ngn,
+                Currency::Ngn
+            ))
+            .await)),
+        op!("collections.create", true, |c| sdk(c
+            .collections()
+            .create(&CollectionRequest::new(
+                "order-1",
+                d("50000"),
+                Currency::Ngn,
+                Currency::Ngn
+            ))
+            .await)),
+        op!("collections.get", false, |c| sdk(c
+            .collections()
+            .get("order-1")
+            .await)),
+        op!("collections.wait_until_settled", false, |c| sdk(c
+            .collections()
+            .wait_until_settled("order-1", wait_options())
+            .await)),
+        op!("payouts.create", true, |c| sdk(c
+            .payouts()
+            .create(&ngn_payout())
+            .await)),
+        op!("payouts.create_verified", true, |c| sdk(c
+            .payouts()
+            .create_verified(&ngn_payout())
+            .await)),
+        op!("payouts.get", false, |c| sdk(c
+            .payouts()
+            .get("payout-1")
+            .await)),
+        op!("sandbox.simulate_funding", true, |c| sdk(c
+            .sandbox()
+            .simulate_funding(&SimulateFundingRequest::new(
+                Currency::Ngn,
+                d("100"),
+                "PAY-7KQ2M9XD",
+                "sim-1"
+            ))
+            .await)),
+        op!("webhooks.set_url", true, |c| sdk(c
+            .webhooks()
+            .set_url("https://shop.example/hooks/crossborder")
+            .await)),
+        op!("businesses.upload_document", true, |c| sdk(c
+            .businesses()
+            .upload_document(PDF, "cac.pdf")
+            .await)),
+        op!("businesses.create", true, |c| sdk(c
+            .businesses()
+            .create(&business_request())
+            .await)),
+        op!("businesses.create_json", true, |c| sdk(c
+            .businesses()
+            .create_json(&business_json())
+            .await)),
+        op!("businesses.get", false, |c| sdk(c
+            .businesses()
+            .get("biz_3M8QK2")
+            .await)),
+        op!("businesses.wait_for_decision", false, |c| sdk(c
+            .businesses()
+            .wait_for_decision("biz_3M8QK2", wait_options())
+            .await)),
+        op!("businesses.update", true, |c| sdk(c
+            .businesses()
+            .update(
+                "biz_3M8QK2",
+                &UpdateBusinessRequest {
+                    email: Some("kyc@lagostrading.ng".into()),
+                    ..UpdateBusinessRequest::default()
+                }
+            )
+            .await)),
+        op!("businesses.update_json", true, |c| sdk(c
+            .businesses()
+            .update_json("biz_3M8QK2", &json!({"email": "kyc@lagostrading.ng"}))
+            .await)),
+        op!("businesses.add_director", true, |c| sdk(c
+            .businesses()
+            .add_director("biz_3M8QK2", &person_request())
+            .await)),
+        op!("businesses.add_ubo", true, |c| sdk(c
+            .businesses()
+            .add_ubo("biz_3M8QK2", &person_request())
+            .await)),
+        op!("businesses.add_director_json", true, |c| sdk(c
+            .businesses()
+            .add_director_json("biz_3M8QK2", &person_json())
+            .await)),
+        op!("businesses.add_ubo_json", true, |c| sdk(c
+            .businesses()
+            .add_ubo_json("biz_3M8QK2", &person_json())
+            .await)),
+        op!("businesses.onboard", true, |c| {
+            let application = Application {
+                business: Some(business_request()),
+                directors: vec![person_request()],
+                ubos: vec![person_request()],
+                ..Application::default()
+            };
+            c.businesses()
+                .onboard(&application, Progress::default(), |_| {})
+                .await
+                .map(drop)
+                .map_err(|stopped| Failure::Sdk(stopped.error))
+        }),
+        op!("webhook.verify", false, |c| {
+            let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#)
+                .map_err(|error| Failure::Other(error.to_string()))?;
+            match verify(&c, &event).await {
+                Ok(_) => Ok(()),
+                Err(VerifyError::Request(error)) => Err(Failure::Sdk(error)),
+                Err(other) => Err(Failure::Other(other.to_string())),
+            }
+        }),
+    ]
+}
+
+/// The `resource.method` name of every `pub async fn` in the SDK's
+/// resource files, read from the source.
+pub fn resource_operations_in_source() -> Vec<String> {
+    let files = [
+        (
+            "banks",
+            include_str!("../../../crates/crossborder/src/resources/banks.rs"),
+        ),
+        (
+            "businesses",
+            include_str!("../../../crates/crossborder/src/resources/businesses.rs"),
+        ),
+        (
+            "collections",
+            include_str!("../../../crates/crossborder/src/resources/collections.rs"),
+        ),
+        (
+            "payouts",
+            include_str!("../../../crates/crossborder/src/resources/payouts.rs"),
+        ),
+        (
+            "quotes",
+            include_str!("../../../crates/crossborder/src/resources/quotes.rs"),
+        ),
+        (
+            "sandbox",
+            include_str!("../../../crates/crossborder/src/resources/sandbox.rs"),
+        ),
+        (
+            "wallet",
+            include_str!("../../../crates/crossborder/src/resources/wallet.rs"),
+        ),
+        (
+            "webhooks",
+            include_str!("../../../crates/crossborder/src/resources/webhooks.rs"),
+        ),
+    ];
+    let mut names = Vec::new();
+    for (resource, source) in files {
+        for line in source.lines() {
+            if let Some(rest) = line.trim_start().strip_prefix("pub async fn ") {
+                let method: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                names.push(format!("{resource}.{method}"));
+            }
+        }
+    }
+    names
+}
+
+/// A PDF file's bytes.
+pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n";
+
+/// A complete NGN bank payout.
+pub fn ngn_payout() -> PayoutRequest {
+    PayoutRequest::new("payout-1", d("1500.50"), Currency::Ngn, Currency::Ngn)
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058")
+        .narration("Invoice 2291")
+}
+
+fn lagos_address() -> Address {
+    Address {
+        house_number: "12".into(),
+        street: "Admiralty Way".into(),
+        city: "Lekki".into(),
+        state: "Lagos".into(),
+        zip_code: "106104".into(),
+        subdivision: None,
+    }
+}
+
+/// A complete LLC business.
+pub fn business_request() -> CreateBusinessRequest {
+    let link = "https://files.example/doc.pdf";
+    let mut documents = Documents::new();
+    for (key, id) in [
+        ("cac_document", "cac-cert"),
+        ("bank_statement", "statement-6m"),
+        ("application_letter", "letter"),
+        ("cac_status_report", "status-report"),
+    ] {
+        documents.insert(key.into(), DocumentLink::new(link, id));
+    }
+    CreateBusinessRequest {
+        name: "Lagos Trading Ltd".into(),
+        business_type: BusinessType::Llc,
+        registration_number: "RC1234567".into(),
+        email: "compliance@lagostrading.ng".into(),
+        phone_number: "+2348012345678".into(),
+        nature_of_business: NatureOfBusiness {
+            nature: "Wholesale of consumer electronics".into(),
+            code: "4652".into(),
+        },
+        business_address: lagos_address(),
+        proof_of_address: ProofOfAddress {
+            url: link.into(),
+            key: "utility-2026-10".into(),
+            kind: ProofOfAddressType::UtilityBill,
+        },
+        documents,
+        details: BusinessDetails {
+            business_description: Some("Imports and distributes consumer electronics.".into()),
+            tin: Some("12345678-0001".into()),
+            ..BusinessDetails::default()
+        },
+    }
+}
+
+/// [`business_request`] as the API's JSON.
+pub fn business_json() -> Value {
+    let link = "https://files.example/doc.pdf";
+    json!({
+        "name": "Lagos Trading Ltd",
+        "businessType": "LLC",
+        "registrationNumber": "RC1234567",
+        "email": "compliance@lagostrading.ng",
+        "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
+        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                            "state": "Lagos", "zipCode": "106104"},
+        "proofOfAddress": {"url": link, "key": "utility-2026-10", "type": "Utility bill"},
+        "documents": {
+            "cac_document": {"url": link, "key": "cac-cert"},
+            "bank_statement": {"url": link, "key": "statement-6m"},
+            "application_letter": {"url": link, "key": "letter"},
+            "cac_status_report": {"url": link, "key": "status-report"}
+        }
+    })
+}
+
+/// A complete director or UBO.
+pub fn person_request() -> PersonRequest {
+    let link = "https://files.example/passport.pdf";
+    PersonRequest {
+        first_name: "Adaeze".into(),
+        last_name: "Okafor".into(),
+        date_of_birth: "1985-04-12".into(),
+        nationality: "NG".into(),
+        phone_number: "+2348031234567".into(),
+        id_number: "A12345678".into(),
+        id_type: IdType::CurrentPassport,
+        id_document_url: link.into(),
+        address: lagos_address(),
+        document: DocumentLink::new(link, "director-utility"),
+        details: PersonDetails {
+            email: Some("adaeze@lagostrading.ng".into()),
+            ownership_percentage: Some(d("60")),
+            ..PersonDetails::default()
+        },
+    }
+}
+
+/// [`person_request`] as the API's JSON.
+pub fn person_json() -> Value {
+    let link = "https://files.example/passport.pdf";
+    json!({
+        "firstName": "Adaeze",
+        "lastName": "Okafor",
+        "dateOfBirth": "1985-04-12",
+        "nationality": "NG",
+        "phoneNumber": "+2348031234567",
+        "idNumber": "A12345678",
+        "idType": "currentPassport",
+        "idDocumentUrl": link,
+        "address": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                    "state": "Lagos", "zipCode": "106104"},
+        "document": {"url": link, "key": "director-utility"},
+        "email": "adaeze@lagostrading.ng",
+        "ownershipPercentage": "60"
+    })
+}

@@ -1,0 +1,297 @@
+//! A hostile HTTP server on 127.0.0.1: it reads each request whole (and
+//! records it), then answers the same bad way every time: a body that is
+//! not what the API documents, a body cut short, a slow drip that never
+//! ends, a reset or a silent close.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+
+use crate::raw::find;
+
+/// How long a drip goes on at most if the client never gives up (it
+/// always should: its timeout is far shorter).
+const DRIP_LIMIT: Duration = Duration::from_secs(60);
+
+/// How the server answers every request.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// A complete response: status, `Content-Type` (none if `None`) and
+    /// body, with its `Content-Length`.
+    Full {
+        /// The status code.
+        status: u16,
+        /// The `Content-Type`, if any.
+        content_type: Option<&'static str>,
+        /// The body.
+        body: Vec<u8>,
+    },
+    /// These bytes, verbatim (a whole response), then the connection
+    /// closes.
+    Raw(Vec<u8>),
+    /// A status and a `Content-Length` of `declared`, then only `body`,
+    /// then the connection closes.
+    Cut {
+        /// The status code.
+        status: u16,
+        /// The length the head promises.
+        declared: usize,
+        /// What is actually sent.
+        body: Vec<u8>,
+    },
+    /// A 200 JSON head with chunked encoding, then one byte of body every
+    /// `every`, never ending.
+    DripBody {
+        /// The pause between bytes.
+        every: Duration,
+    },
+    /// The status line one byte every `every`, the head never finished.
+    DripHead {
+        /// The pause between bytes.
+        every: Duration,
+    },
+    /// The connection reset (TCP RST) once the request is read.
+    Reset,
+    /// The connection closed without a byte once the request is read.
+    Close,
+}
+
+/// One request the server read.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The method.
+    pub method: String,
+    /// The request target (path and query).
+    pub target: String,
+    /// The headers, names lowercased.
+    pub headers: Vec<(String, String)>,
+    /// The body, de-chunked.
+    pub body: Vec<u8>,
+}
+
+impl Recorded {
+    /// The first header called `name` (lowercase).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// A running hostile server; dropping it stops it.
+pub struct HostileServer {
+    addr: SocketAddr,
+    recorded: Arc<Mutex<Vec<Recorded>>>,
+    task: JoinHandle<()>,
+}
+
+impl HostileServer {
+    /// Starts a server on a free loopback port that answers every request
+    /// with `answer`.
+    pub async fn start(answer: Answer) -> HostileServer {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("the hostile server binds");
+        let addr = listener.local_addr().expect("it has an address");
+        let recorded: Arc<Mutex<Vec<Recorded>>> = Arc::default();
+        let log = recorded.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let answer = answer.clone();
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let _ = serve(stream, &answer, &log).await;
+                });
+            }
+        });
+        HostileServer {
+            addr,
+            recorded,
+            task,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT/v1`, the base URL an SDK client is given.
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Every request read so far.
+    pub fn recorded(&self) -> Vec<Recorded> {
+        self.recorded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for HostileServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn serve(
+    mut stream: TcpStream,
+    answer: &Answer,
+    log: &Mutex<Vec<Recorded>>,
+) -> std::io::Result<()> {
+    let Some(request) = read_request(&mut stream).await? else {
+        return Ok(());
+    };
+    log.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(request);
+    match answer {
+        Answer::Full {
+            status,
+            content_type,
+            body,
+        } => {
+            let mut head = format!("HTTP/1.1 {status} Hostile\r\nConnection: close\r\n");
+            if let Some(content_type) = content_type {
+                head.push_str(&format!("Content-Type: {content_type}\r\n"));
+            }
+            head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(body).await?;
+            stream.shutdown().await
+        }
+        Answer::Raw(bytes) => {
+            stream.write_all(bytes).await?;
+            stream.shutdown().await
+        }
+        Answer::Cut {
+            status,
+            declared,
+            body,
+        } => {
+            let head = format!(
+                "HTTP/1.1 {status} Hostile\r\nConnection: close\r\n\
+                 Content-Type: application/json\r\nContent-Length: {declared}\r\n\r\n"
+            );
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(body).await?;
+            stream.shutdown().await
+        }
+        Answer::DripBody { every } => {
+            stream
+                .write_all(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
+                      Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n",
+                )
+                .await?;
+            drip(&mut stream, *every, b"1\r\n \r\n").await
+        }
+        Answer::DripHead { every } => {
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " {
+                stream.write_all(&[*byte]).await?;
+                tokio::time::sleep(*every).await;
+            }
+            drip(&mut stream, *every, b"z").await
+        }
+        Answer::Reset => {
+            stream.set_zero_linger()?;
+            drop(stream);
+            Ok(())
+        }
+        Answer::Close => stream.shutdown().await,
+    }
+}
+
+/// Writes `piece` every `every` until the client leaves (or
+/// [`DRIP_LIMIT`]).
+async fn drip(stream: &mut TcpStream, every: Duration, piece: &[u8]) -> std::io::Result<()> {
+    let started = tokio::time::Instant::now();
+    while started.elapsed() < DRIP_LIMIT {
+        tokio::time::sleep(every).await;
+        stream.write_all(piece).await?;
+    }
+    Ok(())
+}
+
+/// Reads one request: the head, then a body by `Content-Length` or chunked
+/// encoding. `None` if the client closed first.
+async fn read_request(stream: &mut TcpStream) -> std::io::Result<Option<Recorded>> {
+    let mut buffer = Vec::new();
+    let head_end = loop {
+        if let Some(end) = find(&buffer, b"\r\n\r\n") {
+            break end;
+        }
+        if read_more(stream, &mut buffer).await? == 0 {
+            return Ok(None);
+        }
+    };
+    let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
+    let mut rest = buffer[head_end + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next().unwrap_or_default().split(' ');
+    let method = request_line.next().unwrap_or_default().to_owned();
+    let target = request_line.next().unwrap_or_default().to_owned();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+    };
+    let body = if let Some(length) = header("content-length") {
+        let length: usize = length.parse().unwrap_or(0);
+        while rest.len() < length {
+            if read_more(stream, &mut rest).await? == 0 {
+                break;
+            }
+        }
+        rest.truncate(length);
+        rest
+    } else if header("transfer-encoding").is_some_and(|value| value.contains("chunked")) {
+        let mut body = Vec::new();
+        loop {
+            let line_end = loop {
+                if let Some(end) = find(&rest, b"\r\n") {
+                    break end;
+                }
+                if read_more(stream, &mut rest).await? == 0 {
+                    return Ok(None);
+                }
+            };
+            let size_line = String::from_utf8_lossy(&rest[..line_end]).into_owned();
+            let size = usize::from_str_radix(size_line.split(';').next().unwrap_or("0").trim(), 16)
+                .unwrap_or(0);
+            rest.drain(..line_end + 2);
+            if size == 0 {
+                break body;
+            }
+            while rest.len() < size + 2 {
+                if read_more(stream, &mut rest).await? == 0 {
+                    return Ok(None);
+                }
+            }
+            body.extend_from_slice(&rest[..size]);
+            rest.drain(..size + 2);
+        }
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Recorded {
+        method,
+        target,
+        headers,
+        body,
+    }))
+}
+
+async fn read_more(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut chunk = [0u8; 16 * 1024];
+    let read = stream.read(&mut chunk).await?;
+    buffer.extend_from_slice(&chunk[..read]);
+    Ok(read)
+}
