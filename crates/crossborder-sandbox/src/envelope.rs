@@ -1,11 +1,15 @@
-//! The middleware that gives every error response the API's error shape.
+//! The middleware that gives every error response the API's error shape,
+//! a handler's panic included.
+
+use std::panic::AssertUnwindSafe;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use crossborder_api::types::{ErrorRequest, ErrorResponse};
+use futures_util::FutureExt;
 
 use crate::error::{ApiError, PendingError};
 use crate::state::AppState;
@@ -14,20 +18,25 @@ use crate::timestamp::rfc3339;
 /// Middleware that writes every 4xx and 5xx response in the API's error
 /// shape, with the timestamp, the request path and the request's method
 /// and URL (path and query). Headers of the original response (such as
-/// `Allow` on a 405) are kept.
+/// `Allow` on a 405) are kept. A handler that panics is answered 500
+/// `Internal server error` in the same shape, and the server goes on.
 pub(crate) async fn envelope(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> Response {
-    let method = request.method().to_string();
-    let path = request.uri().path().to_owned();
-    let url = request
-        .uri()
-        .path_and_query()
-        .map_or_else(|| path.clone(), |pq| pq.as_str().to_owned());
+    // Reference-counted copies: the error body's strings are built only
+    // when there is an error, not on every request.
+    let method = request.method().clone();
+    let uri = request.uri().clone();
 
-    let response = next.run(request).await;
+    let response = match AssertUnwindSafe(next.run(request)).catch_unwind().await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::error!(%method, path = uri.path(), "a handler panicked");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    };
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
         return response;
@@ -42,8 +51,13 @@ pub(crate) async fn envelope(
         status_code: i64::from(error.status.as_u16()),
         message: error.message,
         timestamp: Some(rfc3339(state.now())),
-        path: Some(path),
-        request: Some(ErrorRequest { method, url }),
+        path: Some(uri.path().to_owned()),
+        request: Some(ErrorRequest {
+            method: method.to_string(),
+            url: uri
+                .path_and_query()
+                .map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned()),
+        }),
         errors: error.errors,
     };
     let json = serde_json::to_vec(&body)
