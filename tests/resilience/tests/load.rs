@@ -330,7 +330,15 @@ impl Task {
                 Decimal::ONE,
             )
         };
-        let amount = Decimal::new(self.rng.i64(100..=2_000_000), 2);
+        // A converting collection refuses a funding that pays less than
+        // its fromCurrency's minor unit (A14), which a few NGN would be:
+        // its fundings start at 100.
+        let least = if collection.from == collection.to {
+            100
+        } else {
+            10_000
+        };
+        let amount = Decimal::new(self.rng.i64(least..=2_000_000), 2);
         let session_id = self.next_id("funding");
         let request = SimulateFundingRequest::new(currency, amount, memo, session_id);
         if self
