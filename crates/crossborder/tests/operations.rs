@@ -49,6 +49,12 @@ async fn quote_with_rail() {
         .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec("100.50")).rail(Rail::Swift))
         .await
         .unwrap();
+    // Only headers the spec or HTTP defines: not the generator's
+    // `api-version` (ASSUMPTIONS A30 puts the version in the path).
+    let received = server.received_requests().await.unwrap();
+    let mut names: Vec<&str> = received[0].headers.keys().map(|n| n.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["accept", "host", "user-agent", "x-api-key"]);
     assert_eq!(quote.rate, dec("1530.25"));
     assert_eq!(quote.rounded_rate, Some(dec("1530.25")));
     assert_eq!(quote.rate_key, "rk_9f2c4e1a7b3d4c5e");
