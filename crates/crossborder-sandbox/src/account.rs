@@ -29,7 +29,7 @@ impl BusinessId {
     }
 }
 
-/// Quotes kept before expired ones are pruned.
+/// Quotes kept before expired ones are first pruned.
 const QUOTES_BEFORE_PRUNING: usize = 1024;
 
 /// One business's state.
@@ -37,6 +37,11 @@ const QUOTES_BEFORE_PRUNING: usize = 1024;
 pub(crate) struct Account {
     balances: BTreeMap<Currency, Decimal>,
     quotes: HashMap<String, QuoteRecord>,
+    /// How many quotes are kept before the next pruning of expired ones:
+    /// twice what the last pruning kept (at least
+    /// [`QUOTES_BEFORE_PRUNING`]), so a burst of unexpired quotes is scanned
+    /// once per doubling, not on every new quote.
+    prune_quotes_at: usize,
     /// Collections by the caller's paymentReference.
     pub(crate) collections: HashMap<String, CollectionRecord>,
     /// paymentReference of each collection by its payRefrence memo.
@@ -90,10 +95,12 @@ impl Account {
         Ok(())
     }
 
-    /// Remembers a quote, pruning expired ones once there are many.
+    /// Remembers a quote, pruning expired ones once there are many (in
+    /// amortised constant time per quote).
     pub(crate) fn add_quote(&mut self, quote: QuoteRecord, now: SystemTime) {
-        if self.quotes.len() >= QUOTES_BEFORE_PRUNING {
+        if self.quotes.len() >= self.prune_quotes_at.max(QUOTES_BEFORE_PRUNING) {
             self.quotes.retain(|_, kept| kept.expires_at >= now);
+            self.prune_quotes_at = self.quotes.len().saturating_mul(2);
         }
         self.quotes.insert(quote.rate_key.clone(), quote);
     }
@@ -134,4 +141,53 @@ pub(crate) fn in_minor_units(amount: Decimal, currency: Currency) -> String {
     let mut shown = amount;
     shown.rescale(currency.minor_unit_exponent());
     shown.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use super::*;
+    use crate::rates::convert;
+
+    fn quote(n: usize, expires_at: SystemTime) -> QuoteRecord {
+        let amount = Decimal::ONE_HUNDRED;
+        QuoteRecord {
+            rate_key: format!("rk_{n}"),
+            from: Currency::Usd,
+            to: Currency::Ngn,
+            amount,
+            rail: None,
+            conversion: convert(amount, Currency::Usd, Currency::Ngn).unwrap(),
+            expires_at,
+        }
+    }
+
+    /// Expired quotes go once there are many; unexpired ones are kept, and a
+    /// burst of them is scanned once per doubling, not once per quote.
+    #[test]
+    fn quotes_are_pruned_in_amortised_constant_time() {
+        let start = UNIX_EPOCH + Duration::from_secs(1_795_262_400);
+        let mut account = Account::default();
+        for n in 0..QUOTES_BEFORE_PRUNING {
+            account.add_quote(quote(n, start), start);
+        }
+        assert_eq!(account.quotes.len(), QUOTES_BEFORE_PRUNING);
+        // Past their expiry, the next quote prunes all of them.
+        let later = start + Duration::from_secs(1);
+        let live = later + Duration::from_secs(300);
+        account.add_quote(quote(100_000, live), later);
+        assert_eq!(account.quotes.len(), 1);
+
+        // 5,000 live quotes: prunings at 1,024, 2,048 and 4,096 kept
+        // everything, and the next one waits for 8,192.
+        for n in 0..5_000 {
+            account.add_quote(quote(n, live), later);
+        }
+        assert_eq!(account.quotes.len(), 5_001);
+        assert_eq!(account.prune_quotes_at, 8_192);
+        assert!(account
+            .usable_quote("rk_0", Currency::Usd, Currency::Ngn, later)
+            .is_ok());
+    }
 }
