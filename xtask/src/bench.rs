@@ -353,7 +353,8 @@ impl Servers {
                         below: true,
                         unit: "ms",
                         detail: format!(
-                            "sandbox latency {what} at 64 connections ({:.2} ms is 64 / throughput, the closed-loop mean)",
+                            "sandbox latency {what} at 64 connections; the bare handler's {what} {:.3} ms in the same rounds; {:.2} ms is 64 / throughput, the closed-loop mean",
+                            ms(b.quantile(q)),
                             64_000.0 / s.requests_per_sec()
                         ),
                     });
@@ -499,6 +500,7 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
     let mut figures = Vec::new();
     for (name, tasks) in [("sdk_vs_raw", 64), ("sdk_vs_raw_8", 8)] {
         let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
+        let (mut sdk_cpu, mut raw_cpu) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             let (s, r) = if round % 2 == 0 {
                 let s = client::throughput(sdk.clone(), tasks, warmup, window).await?;
@@ -513,10 +515,20 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
                     r,
                 )
             };
-            println!("    {tasks} tasks: SDK {s:.0} calls/s, reqwest {r:.0} calls/s");
-            sdk_rate += s;
-            raw_rate += r;
+            let us = |t: &client::Throughput| t.cpu_us_per_call.unwrap_or(f64::NAN);
+            println!(
+                "    {tasks} tasks: SDK {:.0} calls/s ({:.1} us CPU per call), reqwest {:.0} calls/s ({:.1} us)",
+                s.calls_per_sec,
+                us(&s),
+                r.calls_per_sec,
+                us(&r)
+            );
+            sdk_rate += s.calls_per_sec;
+            raw_rate += r.calls_per_sec;
+            sdk_cpu.extend(s.cpu_us_per_call);
+            raw_cpu.extend(r.cpu_us_per_call);
         }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         figures.push(Figure {
             name,
             value: sdk_rate / raw_rate,
@@ -524,10 +536,12 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
             below: false,
             unit: "ratio",
             detail: format!(
-                "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds of {} ms",
+                "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds of {} ms; client CPU {:.1} / {:.1} us per call",
                 sdk_rate / rounds as f64,
                 raw_rate / rounds as f64,
-                window.as_millis()
+                window.as_millis(),
+                mean(&sdk_cpu),
+                mean(&raw_cpu)
             ),
         });
     }

@@ -14,6 +14,7 @@ use crossborder::{Client, Currency, Decimal, QuoteRequest};
 use tokio::time::Instant;
 
 use super::load::{API_KEY, API_KEY_HEADER};
+use super::server::cpu_time;
 
 /// One side of the comparison.
 pub enum Side {
@@ -80,15 +81,25 @@ impl Side {
     }
 }
 
+/// What one side achieved in one window.
+pub struct Throughput {
+    /// Completed calls per second.
+    pub calls_per_sec: f64,
+    /// This process's CPU time (user and system) per completed call, in
+    /// microseconds: the client's own cost, which the machine's noise moves
+    /// far less than the rate, since the server shares the cores.
+    pub cpu_us_per_call: Option<f64>,
+}
+
 /// Completed calls per second of `side` from `tasks` tasks over `window`,
-/// after `warmup`. Any failed call fails the run: a figure from a run with
-/// errors would be meaningless.
+/// after `warmup`, and the client's CPU time per call. Any failed call
+/// fails the run: a figure from a run with errors would be meaningless.
 pub async fn throughput(
     side: Arc<Side>,
     tasks: usize,
     warmup: Duration,
     window: Duration,
-) -> Result<f64> {
+) -> Result<Throughput> {
     let measure_from = Instant::now() + warmup;
     let end = measure_from + window;
     let mut handles = Vec::with_capacity(tasks);
@@ -108,9 +119,22 @@ pub async fn throughput(
             anyhow::Ok(counted)
         }));
     }
+    let sampler = tokio::spawn(async move {
+        tokio::time::sleep_until(measure_from).await;
+        let start = cpu_time(None);
+        tokio::time::sleep_until(end).await;
+        start.zip(cpu_time(None))
+    });
     let mut total = 0;
     for handle in handles {
         total += handle.await.context("a load task panicked")??;
     }
-    Ok(total as f64 / window.as_secs_f64())
+    let cpu = sampler.await.context("the CPU sampler panicked")?;
+    Ok(Throughput {
+        calls_per_sec: total as f64 / window.as_secs_f64(),
+        cpu_us_per_call: cpu.and_then(|(a, b)| {
+            let used = b.checked_sub(a)?;
+            (total > 0).then(|| used.as_secs_f64() * 1e6 / total as f64)
+        }),
+    })
 }
