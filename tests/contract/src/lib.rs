@@ -619,6 +619,25 @@ pub fn person_request(link: &str) -> PersonRequest {
     }
 }
 
+/// [`person_request`] as the API's JSON.
+pub fn person_json(link: &str) -> Value {
+    json!({
+        "firstName": "Adaeze",
+        "lastName": "Okafor",
+        "dateOfBirth": "1985-04-12",
+        "nationality": "NG",
+        "phoneNumber": "+2348031234567",
+        "idNumber": "A12345678",
+        "idType": "currentPassport",
+        "idDocumentUrl": link,
+        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
+                    "state": "Lagos", "zipCode": "101233"},
+        "document": {"url": link, "key": "director-utility"},
+        "email": "adaeze@lagostrading.ng",
+        "jobTitle": "Managing Director"
+    })
+}
+
 /// The required fields of [`business_request`] as raw JSON, with the given
 /// `documents` map.
 pub fn business_json(registration_number: &str, link: &str, documents: Value) -> Value {

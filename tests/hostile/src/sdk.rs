@@ -14,10 +14,9 @@ use std::time::Duration;
 use crossborder::onboard::{Application, Progress};
 use crossborder::webhook::{verify, VerifyError, WebhookEvent};
 use crossborder::{
-    Address, BusinessDetails, BusinessType, Client, CollectionRequest, CreateBusinessRequest,
-    Currency, Decimal, DocumentLink, Documents, IdType, NatureOfBusiness, PayoutRequest,
-    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType, QuoteRequest,
-    ResolveAccountRequest, RetryPolicy, SimulateFundingRequest, UpdateBusinessRequest, WaitOptions,
+    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, PayoutRequest,
+    PersonRequest, QuoteRequest, ResolveAccountRequest, RetryPolicy, SimulateFundingRequest,
+    UpdateBusinessRequest, WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -302,114 +301,34 @@ pub fn ngn_payout() -> PayoutRequest {
         .narration("Invoice 2291")
 }
 
-fn lagos_address() -> Address {
-    Address {
-        house_number: "12".into(),
-        street: "Admiralty Way".into(),
-        city: "Lekki".into(),
-        state: "Lagos".into(),
-        zip_code: "106104".into(),
-        subdivision: None,
-    }
-}
+/// Where the fixtures' documents point.
+const LINK: &str = "https://files.example/doc.pdf";
 
-/// A complete LLC business.
+/// The contract tests' complete LLC business.
 pub fn business_request() -> CreateBusinessRequest {
-    let link = "https://files.example/doc.pdf";
-    let mut documents = Documents::new();
-    for (key, id) in [
-        ("cac_document", "cac-cert"),
-        ("bank_statement", "statement-6m"),
-        ("application_letter", "letter"),
-        ("cac_status_report", "status-report"),
-    ] {
-        documents.insert(key.into(), DocumentLink::new(link, id));
-    }
-    CreateBusinessRequest {
-        name: "Lagos Trading Ltd".into(),
-        business_type: BusinessType::Llc,
-        registration_number: "RC1234567".into(),
-        email: "compliance@lagostrading.ng".into(),
-        phone_number: "+2348012345678".into(),
-        nature_of_business: NatureOfBusiness {
-            nature: "Wholesale of consumer electronics".into(),
-            code: "4652".into(),
-        },
-        business_address: lagos_address(),
-        proof_of_address: ProofOfAddress {
-            url: link.into(),
-            key: "utility-2026-10".into(),
-            kind: ProofOfAddressType::UtilityBill,
-        },
-        documents,
-        details: BusinessDetails {
-            business_description: Some("Imports and distributes consumer electronics.".into()),
-            tin: Some("12345678-0001".into()),
-            ..BusinessDetails::default()
-        },
-    }
+    crossborder_contract_tests::business_request("RC1234567", LINK)
 }
 
 /// [`business_request`] as the API's JSON.
 pub fn business_json() -> Value {
-    let link = "https://files.example/doc.pdf";
-    json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": "RC1234567",
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": link, "key": "utility-2026-10", "type": "Utility bill"},
-        "documents": {
-            "cac_document": {"url": link, "key": "cac-cert"},
-            "bank_statement": {"url": link, "key": "statement-6m"},
-            "application_letter": {"url": link, "key": "letter"},
-            "cac_status_report": {"url": link, "key": "status-report"}
-        }
-    })
+    crossborder_contract_tests::business_json(
+        "RC1234567",
+        LINK,
+        json!({
+            "cac_document": {"url": LINK, "key": "cac-cert"},
+            "bank_statement": {"url": LINK, "key": "statement-6m"},
+            "application_letter": {"url": LINK, "key": "letter"},
+            "cac_status_report": {"url": LINK, "key": "status-report"}
+        }),
+    )
 }
 
-/// A complete director or UBO.
+/// The contract tests' director or UBO.
 pub fn person_request() -> PersonRequest {
-    let link = "https://files.example/passport.pdf";
-    PersonRequest {
-        first_name: "Adaeze".into(),
-        last_name: "Okafor".into(),
-        date_of_birth: "1985-04-12".into(),
-        nationality: "NG".into(),
-        phone_number: "+2348031234567".into(),
-        id_number: "A12345678".into(),
-        id_type: IdType::CurrentPassport,
-        id_document_url: link.into(),
-        address: lagos_address(),
-        document: DocumentLink::new(link, "director-utility"),
-        details: PersonDetails {
-            email: Some("adaeze@lagostrading.ng".into()),
-            ownership_percentage: Some(d("60")),
-            ..PersonDetails::default()
-        },
-    }
+    crossborder_contract_tests::person_request(LINK)
 }
 
 /// [`person_request`] as the API's JSON.
 pub fn person_json() -> Value {
-    let link = "https://files.example/passport.pdf";
-    json!({
-        "firstName": "Adaeze",
-        "lastName": "Okafor",
-        "dateOfBirth": "1985-04-12",
-        "nationality": "NG",
-        "phoneNumber": "+2348031234567",
-        "idNumber": "A12345678",
-        "idType": "currentPassport",
-        "idDocumentUrl": link,
-        "address": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                    "state": "Lagos", "zipCode": "106104"},
-        "document": {"url": link, "key": "director-utility"},
-        "email": "adaeze@lagostrading.ng",
-        "ownershipPercentage": "60"
-    })
+    crossborder_contract_tests::person_json(LINK)
 }

@@ -23,10 +23,9 @@ use std::future::Future;
 use std::time::Duration;
 
 use crossborder::{
-    Address, BusinessDetails, BusinessType, Client, CollectionRequest, CreateBusinessRequest,
-    Currency, Decimal, DocumentLink, Documents, Error, FiatCurrency, IdType, LocalBank,
-    LocalBankCurrency, NatureOfBusiness, Outcome, PayoutRequest, PersonDetails, PersonRequest,
-    ProofOfAddress, ProofOfAddressType, QuoteRequest, RetryPolicy, SimulateFundingRequest,
+    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, Error, FiatCurrency,
+    LocalBank, LocalBankCurrency, Outcome, PayoutRequest, PersonRequest, QuoteRequest, RetryPolicy,
+    SimulateFundingRequest,
 };
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
@@ -516,62 +515,14 @@ impl Task {
 
 const LINK: &str = "https://files.example/kyb/document.pdf";
 
-fn address() -> Address {
-    Address {
-        house_number: "12".into(),
-        street: "Admiralty Way".into(),
-        city: "Lekki".into(),
-        state: "Lagos".into(),
-        zip_code: "106104".into(),
-        subdivision: None,
-    }
-}
-
+/// The contract tests' complete LLC business, under `registration_number`.
 fn business(registration_number: &str) -> CreateBusinessRequest {
-    let mut documents = Documents::new();
-    for key in [
-        "cac_document",
-        "bank_statement",
-        "application_letter",
-        "cac_status_report",
-    ] {
-        documents.insert(key.into(), DocumentLink::new(LINK, key));
-    }
-    CreateBusinessRequest {
-        name: "Lagos Trading Ltd".into(),
-        business_type: BusinessType::Llc,
-        registration_number: registration_number.into(),
-        email: "compliance@lagostrading.ng".into(),
-        phone_number: "+2348012345678".into(),
-        nature_of_business: NatureOfBusiness {
-            nature: "Wholesale of consumer electronics".into(),
-            code: "4652".into(),
-        },
-        business_address: address(),
-        proof_of_address: ProofOfAddress {
-            url: LINK.into(),
-            key: "utility-2026-10".into(),
-            kind: ProofOfAddressType::UtilityBill,
-        },
-        documents,
-        details: BusinessDetails::default(),
-    }
+    crossborder_contract_tests::business_request(registration_number, LINK)
 }
 
+/// The contract tests' director or UBO.
 fn person() -> PersonRequest {
-    PersonRequest {
-        first_name: "Adaeze".into(),
-        last_name: "Okafor".into(),
-        date_of_birth: "1985-04-12".into(),
-        nationality: "NG".into(),
-        phone_number: "+2348031234567".into(),
-        id_number: "A12345678".into(),
-        id_type: IdType::CurrentPassport,
-        id_document_url: LINK.into(),
-        address: address(),
-        document: DocumentLink::new(LINK, "director-utility"),
-        details: PersonDetails::default(),
-    }
+    crossborder_contract_tests::person_request(LINK)
 }
 
 async fn balances(client: &Client) -> BTreeMap<Currency, Decimal> {
