@@ -39,6 +39,29 @@ pub(crate) enum Node {
 }
 
 impl Node {
+    /// Appends the canonical text of this value (see [`Body::fingerprint`]):
+    /// JSON, but a number is its normalised text, so values compare by what
+    /// they say, not by how they were written.
+    fn write_canonical(&self, out: &mut String) {
+        match self {
+            Node::Null => out.push_str("null"),
+            Node::Bool(value) => out.push_str(if *value { "true" } else { "false" }),
+            Node::Number(_, text) => out.push_str(text),
+            Node::Text(text) => out.push_str(&serde_json::Value::from(text.as_str()).to_string()),
+            Node::List(items) => {
+                out.push('[');
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    item.write_canonical(out);
+                }
+                out.push(']');
+            }
+            Node::Object(members) => write_canonical_object(members, out),
+        }
+    }
+
     /// Decodes `raw`, the value at `path` (for messages), `depth` levels
     /// down (the top-level object's members are at depth 2). Each level
     /// parses its text again, so the depth is bounded here as well as
@@ -85,6 +108,20 @@ impl Node {
             }
         })
     }
+}
+
+/// Appends the canonical text of an object's members (see [`Node::write_canonical`]).
+fn write_canonical_object(members: &BTreeMap<String, Node>, out: &mut String) {
+    out.push('{');
+    for (index, (key, value)) in members.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::Value::from(key.as_str()).to_string());
+        out.push(':');
+        value.write_canonical(out);
+    }
+    out.push('}');
 }
 
 /// Decodes the members of the object at `path`, `depth` levels down; a key
@@ -172,11 +209,14 @@ impl Body {
         }
     }
 
-    /// A canonical text of the whole body (keys sorted, numbers without
-    /// trailing zeros, strings unescaped): two bodies with the same
-    /// fingerprint say the same thing, however they were written.
+    /// A canonical text of the whole body (keys sorted, numbers as their
+    /// text without trailing zeros, strings unescaped): two bodies with the
+    /// same fingerprint say the same thing, however they were written
+    /// (`1`, `1.0` and `1e0` alike).
     pub(crate) fn fingerprint(&self) -> String {
-        format!("{:?}", self.root)
+        let mut text = String::new();
+        write_canonical_object(&self.root, &mut text);
+        text
     }
 
     /// Whether the top-level field `name` was sent with a value (`null`

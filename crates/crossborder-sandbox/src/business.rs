@@ -102,6 +102,7 @@ pub(crate) async fn create_business(
         ));
     };
 
+    let fingerprint = body.fingerprint();
     let now = state.now();
     let mut account = caller.account();
     let taken = account
@@ -109,7 +110,7 @@ pub(crate) async fn create_business(
         .values()
         .find(|business| business.registration_number.trim() == registration_number.trim());
     if let Some(existing) = taken {
-        if existing.create_fingerprint == body.fingerprint() {
+        if existing.create_fingerprint == fingerprint {
             return Ok(business_response("Business created successfully", existing));
         }
         return Err(ApiError::conflict(format!(
@@ -139,7 +140,7 @@ pub(crate) async fn create_business(
         updated_at: now,
         submitted_at: None,
         documents: stored_documents(&view.documents),
-        create_fingerprint: body.fingerprint(),
+        create_fingerprint: fingerprint,
     };
     let response = business_response("Business created successfully", &record);
     account.businesses.insert(id, record);

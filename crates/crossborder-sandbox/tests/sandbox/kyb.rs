@@ -282,6 +282,39 @@ async fn business_validation() {
         "/api/business",
     );
 
+    // A repeat is recognised by what it says, however it is written: keys
+    // in another order, other spacing, an escaped character, a number as
+    // `10.00` where the first said `10`.
+    let mut first_body = business("RC6");
+    first_body["ignoredExtra"] = json!(10);
+    let created = api.post("/api/business", &first_body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let mut members: Vec<(String, Value)> = first_body
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    members.reverse();
+    let rewritten = members
+        .iter()
+        .map(|(key, value)| match key.as_str() {
+            "name" => "\n  \"name\" :  \"Lagos \\u0054rading Ltd\"".to_owned(),
+            "ignoredExtra" => "\"ignoredExtra\": 10.00".to_owned(),
+            _ => format!("{}: {value}", json!(key)),
+        })
+        .collect::<Vec<_>>()
+        .join(" ,\n");
+    let repeat = api
+        .post_raw("/api/business", format!("{{ {rewritten} }}"))
+        .await;
+    assert_eq!(repeat.status, 200, "{}", repeat.text);
+    assert_eq!(repeat.body["data"]["id"], created.body["data"]["id"]);
+    let mut changed = first_body.clone();
+    changed["ignoredExtra"] = json!(11);
+    let conflict = api.post("/api/business", &changed).await;
+    assert_eq!(conflict.status, 409, "{}", conflict.text);
+
     let nobody = api.post("/api/business/biz_NOPE/director", &person()).await;
     assert_error(
         &nobody,
