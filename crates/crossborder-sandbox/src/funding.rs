@@ -113,6 +113,13 @@ pub(crate) async fn simulate_funding(
             state.webhooks().send(url, &event, now);
         }
     }
+    // A lapsed collection takes nothing, whatever the transfer's currency
+    // or amount: that it lapsed is what the payer needs to hear.
+    if collection.status == TransactionStatus::Expired {
+        return Err(ApiError::bad_request(format!(
+            "Collection {reference} has expired"
+        )));
+    }
     // What the transfer adds to `paidAmount` (in fromCurrency) and what it
     // credits to the toCurrency wallet.
     let (paid_now, credited) = if currency == collection.from {
@@ -155,11 +162,6 @@ pub(crate) async fn simulate_funding(
             ),
         )));
     };
-    if collection.status == TransactionStatus::Expired {
-        return Err(ApiError::bad_request(format!(
-            "Collection {reference} has expired"
-        )));
-    }
     let paid = collection
         .paid_amount
         .unwrap_or_default()

@@ -519,6 +519,22 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
                     "message": "Partial payment received"})
         ]
     );
+
+    // Once lapsed, the collection takes nothing, and that is what any
+    // funding hears first: a tiny one, or one in a third currency.
+    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    for (currency, amount) in [("NGN", json!(1)), ("EUR", json!(10))] {
+        let late = json!({"currency": currency, "amount": amount, "narration": memo,
+                          "sessionId": "tiny-late"});
+        let reply = api.post("/api/simulate-funding", &late).await;
+        assert_error(
+            &reply,
+            400,
+            "Collection fx-tiny has expired",
+            "POST",
+            "/api/simulate-funding",
+        );
+    }
 }
 
 /// Every status change is announced, expiry included: the sweep announces
