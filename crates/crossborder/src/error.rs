@@ -300,12 +300,13 @@ impl Error {
             | Error::InvalidRequest { .. }
             | Error::QuoteExpired { .. }
             | Error::RecipientMismatch { .. } => Outcome::NotApplied,
+            // An answer: its status says.
             Error::MissingApiKeyHeader { .. }
             | Error::InvalidApiKey { .. }
             | Error::ApiAccessNotGranted { .. }
-            | Error::InvalidCurrency { .. } => Outcome::NotApplied,
-            Error::Api { status, .. } => outcome_of_status(Some(*status)),
-            Error::Decode { status, .. } => outcome_of_status(*status),
+            | Error::InvalidCurrency { .. }
+            | Error::Api { .. }
+            | Error::Decode { .. } => outcome_of_status(self.status()),
             // A connect error (refused, DNS, TLS handshake, connect
             // timeout) happens before any byte of the request is written.
             Error::Transport(error) | Error::Timeout(error) if error.is_connect() => {
@@ -352,11 +353,14 @@ pub(crate) fn body_prefix(body: &[u8]) -> String {
     text
 }
 
-/// The only status whose body the generated operations (and the
-/// hand-written upload) decode: the success status of every operation of the
-/// spec. Error statuses are never decoded by the low-level client (checked
-/// by `crates/crossborder-api/tests/error_statuses.rs`), so a body that does
-/// not decode came with this status.
+/// The only status whose body the generated operations decode: the success
+/// status of every operation of the spec (another 2xx reaches the mapping
+/// as an unexpected response, with its status). Error statuses are never
+/// decoded by the low-level client (checked by
+/// `crates/crossborder-api/tests/error_statuses.rs`), so a body that does
+/// not decode came with this status. The hand-written upload accepts any
+/// 2xx (ASSUMPTIONS B2) and hands back as unexpected a 2xx other than 200
+/// whose body it cannot read, so the same holds for it.
 const DECODED_STATUS: u16 = 200;
 
 /// Maps an error of the low-level client, reading the body of an unexpected
@@ -817,6 +821,36 @@ mod tests {
         drop(listener);
         let failure = transport_error(format!("http://{addr}/v1/api/payout")).await;
         assert!(matches!(failure.error, Error::Transport(_)), "{failure:?}");
+        assert_eq!(failure.error.outcome(), Outcome::NotApplied);
+        assert!(failure.not_sent);
+    }
+
+    /// A name that never resolves: the connect timeout runs out before a
+    /// connection exists, so nothing can have been sent.
+    struct NeverResolves;
+
+    impl reqwest::dns::Resolve for NeverResolves {
+        fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
+            Box::pin(std::future::pending())
+        }
+    }
+
+    #[tokio::test]
+    async fn outcome_of_a_connect_timeout_is_not_applied_and_it_is_retried() {
+        let http = reqwest::Client::builder()
+            .dns_resolver(std::sync::Arc::new(NeverResolves))
+            .connect_timeout(std::time::Duration::from_millis(100))
+            .timeout(std::time::Duration::from_secs(5))
+            .build()
+            .unwrap();
+        let error = http
+            .post("http://api.crossborder.invalid/v1/api/payout")
+            .body("{}")
+            .send()
+            .await
+            .unwrap_err();
+        let failure = transport_failure(error);
+        assert!(matches!(failure.error, Error::Timeout(_)), "{failure:?}");
         assert_eq!(failure.error.outcome(), Outcome::NotApplied);
         assert!(failure.not_sent);
     }

@@ -66,7 +66,8 @@ pub(crate) async fn send(
         .execute(request)
         .await
         .map_err(LowError::CommunicationError)?;
-    // Any 2xx is success (ASSUMPTIONS B2), as for the generated operations.
+    // Any 2xx is success (ASSUMPTIONS B2); the generated operations decode
+    // only the 200 the spec documents.
     if !response.status().is_success() {
         return Err(LowError::UnexpectedResponse(response));
     }

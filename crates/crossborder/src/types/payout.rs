@@ -3,7 +3,9 @@
 use std::time::SystemTime;
 
 use crossborder_api::types as wire;
-use crossborder_core::payout::{normalized, validate_payout, PayoutFields, ValidatedPayout};
+use crossborder_core::payout::{
+    normalized, required_fields, validate_payout, PayoutFields, ValidatedPayout,
+};
 use rust_decimal::Decimal;
 
 use crate::error::Error;
@@ -294,7 +296,11 @@ impl PayoutRequest {
     ) -> Result<PayoutRequest, Violations> {
         let destination = to.into();
         let mut violations = destination_mismatch(quote, &destination);
-        if quote.from_currency.is_crypto() && quote.from_currency != destination.currency() {
+        // Core's rule decides when the source network is needed; this only
+        // says how to give it.
+        let needs_network = required_fields(quote.from_currency, destination.currency())
+            .contains(&PayoutFields::FROM_NETWORK);
+        if needs_network {
             violations.push(Violation::new(
                 PayoutFields::FROM_NETWORK,
                 Rule::Required,
@@ -396,68 +402,71 @@ impl PayoutRequest {
     /// the same cryptocurrency, as `toNetwork` otherwise. The source's
     /// fields (`fromNetwork`), the rate key, the narration and
     /// `recipientName` are kept.
-    pub fn destination(mut self, destination: impl Into<Destination>) -> PayoutRequest {
+    pub fn destination(self, destination: impl Into<Destination>) -> PayoutRequest {
         let destination = destination.into();
-        self.to_currency = destination.currency();
-        self.account_number = None;
-        self.account_name = None;
-        self.bank_name = None;
-        self.bank_code = None;
-        self.address = None;
-        self.network = None;
-        self.to_network = None;
-        self.transit_number = None;
-        self.institution_number = None;
-        self.sort_code = None;
-        self.swift_code = None;
+        // Everything but the source's and the payout's own fields starts
+        // empty, so a destination field added to the spec is cleared too.
+        let mut this = PayoutRequest {
+            narration: self.narration,
+            rate_key: self.rate_key,
+            from_network: self.from_network,
+            recipient_name: self.recipient_name,
+            rate_key_valid_until: self.rate_key_valid_until,
+            ..PayoutRequest::new(
+                self.session_id,
+                self.amount,
+                self.from_currency,
+                destination.currency(),
+            )
+        };
         match destination {
             Destination::LocalBank(bank) => {
-                self.account_number = Some(bank.account_number);
-                self.account_name = Some(bank.account_name);
-                self.bank_name = Some(bank.bank_name);
-                self.bank_code = Some(bank.bank_code);
+                this.account_number = Some(bank.account_number);
+                this.account_name = Some(bank.account_name);
+                this.bank_name = Some(bank.bank_name);
+                this.bank_code = Some(bank.bank_code);
             }
             Destination::UsBank(bank) => {
-                self.account_number = Some(bank.account_number);
-                self.account_name = Some(bank.account_name);
-                self.bank_name = Some(bank.bank_name);
+                this.account_number = Some(bank.account_number);
+                this.account_name = Some(bank.account_name);
+                this.bank_name = Some(bank.bank_name);
             }
             Destination::UkBank(bank) => {
-                self.account_number = Some(bank.account_number);
-                self.account_name = Some(bank.account_name);
-                self.bank_name = Some(bank.bank_name);
-                self.sort_code = Some(bank.sort_code);
-                self.swift_code = Some(bank.swift_code);
+                this.account_number = Some(bank.account_number);
+                this.account_name = Some(bank.account_name);
+                this.bank_name = Some(bank.bank_name);
+                this.sort_code = Some(bank.sort_code);
+                this.swift_code = Some(bank.swift_code);
             }
             Destination::EurBank(bank) => {
-                self.account_number = Some(bank.iban);
-                self.account_name = Some(bank.account_name);
-                self.swift_code = Some(bank.swift_code);
-                self.bank_name = bank.bank_name;
+                this.account_number = Some(bank.iban);
+                this.account_name = Some(bank.account_name);
+                this.swift_code = Some(bank.swift_code);
+                this.bank_name = bank.bank_name;
             }
             Destination::CanadianBank(bank) => {
-                self.account_number = Some(bank.account_number);
-                self.account_name = Some(bank.account_name);
-                self.transit_number = Some(bank.transit_number);
-                self.institution_number = Some(bank.institution_number);
-                self.bank_name = bank.bank_name;
+                this.account_number = Some(bank.account_number);
+                this.account_name = Some(bank.account_name);
+                this.transit_number = Some(bank.transit_number);
+                this.institution_number = Some(bank.institution_number);
+                this.bank_name = bank.bank_name;
             }
             Destination::CryptoWallet(wallet) => {
-                self.address = Some(wallet.address);
-                if self.from_currency == self.to_currency {
-                    self.network = Some(wallet.network);
+                this.address = Some(wallet.address);
+                if this.from_currency == this.to_currency {
+                    this.network = Some(wallet.network);
                 } else {
-                    self.to_network = Some(wallet.network);
+                    this.to_network = Some(wallet.network);
                 }
             }
             Destination::OtherFiat(account) => {
-                self.account_number = account.account_number;
-                self.account_name = account.account_name;
-                self.bank_name = account.bank_name;
-                self.bank_code = account.bank_code;
+                this.account_number = account.account_number;
+                this.account_name = account.account_name;
+                this.bank_name = account.bank_name;
+                this.bank_code = account.bank_code;
             }
         }
-        self
+        this
     }
 }
 
