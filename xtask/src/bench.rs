@@ -56,6 +56,7 @@ use crate::tools;
 use crate::SPEC_PATH;
 
 pub use bare::serve as serve_bare;
+pub use client::{calls, Calls, Which};
 
 /// The request measured, as the API documents it (server URL `.../v1`).
 const BALANCE_PATH: &str = "/v1/api/balance/NGN";

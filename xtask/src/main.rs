@@ -9,7 +9,7 @@
 //!   (TypeScript and Python clients).
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
-//! * `cargo xtask bench [--quick] [--duration S] [--no-release]` measures
+//! * `cargo xtask bench [--quick] [--duration S] [--no-release] [--only GROUP,...]` measures
 //!   every performance figure against its anchor or limit (writes
 //!   `target/bench/summary.json`).
 //! * `cargo xtask msrv` checks that every dependency shipped with the
@@ -83,6 +83,23 @@ enum Command {
         #[arg(long, value_delimiter = ',', value_name = "GROUP")]
         only: Vec<bench::Group>,
     },
+    /// Exactly COUNT calls of one client against a running sandbox, for a
+    /// profiler: `valgrind --tool=callgrind target/release/xtask
+    /// bench-calls --which sdk --base-url http://127.0.0.1:8080/v1`
+    /// (see the README's Benchmarks).
+    #[command(hide = true)]
+    BenchCalls {
+        #[arg(long, value_enum)]
+        which: bench::Which,
+        #[arg(long, value_enum, default_value = "both")]
+        calls: bench::Calls,
+        #[arg(long, default_value_t = 4000)]
+        count: u64,
+        #[arg(long, default_value_t = 8)]
+        tasks: u64,
+        #[arg(long)]
+        base_url: String,
+    },
     /// The bare handler `bench` measures the sandbox against (internal).
     #[command(hide = true)]
     BenchBareServer {
@@ -120,6 +137,13 @@ fn main() -> ExitCode {
             },
         ),
         Command::BenchBareServer { port, body_file } => bench::serve_bare(port, &body_file),
+        Command::BenchCalls {
+            which,
+            calls,
+            count,
+            tasks,
+            base_url,
+        } => bench::calls(&base_url, which, calls, count, tasks),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,6 +19,9 @@ use super::server::cpu_time;
 /// One side of the comparison.
 pub enum Side {
     Sdk(Client),
+    /// The generated client alone (`Client::low_level`), for profiling
+    /// where the SDK's cost lies (`xtask bench-calls`).
+    Generated(Client),
     Raw {
         http: reqwest::Client,
         balance: String,
@@ -56,6 +59,27 @@ impl Side {
                 client.quotes().get(request).await.map(drop)
             }
             .map_err(|e| anyhow!("SDK: {e}")),
+            Side::Generated(client) => {
+                let api = client.low_level();
+                if i.is_multiple_of(2) {
+                    api.get_balance()
+                        .currency(Currency::Ngn)
+                        .send()
+                        .await
+                        .map(drop)
+                } else {
+                    api.get_quote()
+                        .from_currency(Currency::Usd)
+                        .to_currency(Currency::Ngn)
+                        .amount(crossborder::low_level::decimal::Amount::new(
+                            Decimal::ONE_HUNDRED,
+                        ))
+                        .send()
+                        .await
+                        .map(drop)
+                }
+                .map_err(|e| anyhow!("generated client: {e}"))
+            }
             Side::Raw {
                 http,
                 balance,
@@ -136,5 +160,75 @@ pub async fn throughput(
             let used = b.checked_sub(a)?;
             (total > 0).then(|| used.as_secs_f64() * 1e6 / total as f64)
         }),
+    })
+}
+
+/// Which requests [`calls`] sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Calls {
+    /// Balance and quote alternately, as `sdk_vs_raw`.
+    Both,
+    /// `GET /api/balance/NGN` only.
+    Balance,
+    /// `GET /api/qoutes/USD/NGN/100` only.
+    Quote,
+}
+
+/// Which client [`calls`] drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Which {
+    /// The SDK.
+    Sdk,
+    /// The generated client alone.
+    Generated,
+    /// Plain reqwest, the body into `serde_json::Value`.
+    Raw,
+}
+
+/// `xtask bench-calls`: exactly `count` calls of one side against a
+/// running sandbox at `base_url`, from `tasks` tasks on one thread, for a
+/// profiler (`valgrind --tool=callgrind` counts the same instructions
+/// whatever else the machine does).
+pub fn calls(base_url: &str, which: Which, kind: Calls, count: u64, tasks: u64) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("building the tokio runtime")?;
+    runtime.block_on(async {
+        let (sdk, raw) = Side::pair(base_url)?;
+        let side = Arc::new(match (which, sdk) {
+            (Which::Sdk, sdk) => sdk,
+            (Which::Generated, Side::Sdk(client)) => Side::Generated(client),
+            (Which::Generated, _) => bail!("the pair's first side is the SDK"),
+            (Which::Raw, _) => raw,
+        });
+        let next = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let started = std::time::Instant::now();
+        let mut handles = Vec::new();
+        for _ in 0..tasks {
+            let (side, next) = (side.clone(), next.clone());
+            handles.push(tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= count {
+                        return anyhow::Ok(());
+                    }
+                    let i = match kind {
+                        Calls::Both => i,
+                        Calls::Balance => 0,
+                        Calls::Quote => 1,
+                    };
+                    side.call(i).await?;
+                }
+            }));
+        }
+        for handle in handles {
+            handle.await.context("a task panicked")??;
+        }
+        println!(
+            "{count} {kind:?} calls of {which:?} from {tasks} tasks in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
     })
 }
