@@ -1341,7 +1341,11 @@ fn clients_errors_and_futures_are_send_and_sync() {
     fn send<T: Send>(_: &T) {}
     send_sync::<crossborder::Client>();
     send_sync::<Error>();
-    let client = crossborder::Client::builder().api_key(KEY).build().unwrap();
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url("https://api.example.org/v1")
+        .build()
+        .unwrap();
     send(&client.wallet().balance(Currency::Ngn));
     send(&client.payouts().create(&example_payout()));
     send(&client.businesses().upload_document(vec![1u8], "a.pdf"));
