@@ -1765,7 +1765,7 @@ async fn a_resumed_onboarding_without_counts_adds_the_people_left() {
     };
     let onboarded = client
         .businesses()
-        .onboard(&application, progress, |_| {})
+        .onboard(&application, progress, |_, _| {})
         .await
         .unwrap();
     assert_eq!(onboarded.business.id, "biz_3M8QK2");
