@@ -213,7 +213,7 @@ pub enum BusinessCommand {
     /// A document URL written "file:PATH" names a local file (JPEG, PNG or
     /// PDF, at most 20 MB; PATH relative to the application file): it is
     /// uploaded once and replaced by its link. Any other URL is sent as
-    /// given.
+    /// given, and so is "file:" text in a field that is not a document URL.
     ///
     /// Everything is checked before the first request, every violation at
     /// once. What is done is recorded after each step in a progress file,
@@ -221,7 +221,9 @@ pub enum BusinessCommand {
     /// the command says what was done and how to resume: with --resume FILE
     /// it goes on from there, never uploading a file twice, creating a second
     /// business or adding a person twice. While that file exists, a run
-    /// without --resume refuses to start over.
+    /// without --resume refuses to start over. An onboarding that succeeds
+    /// but cannot write that file still prints the business (exit 0), with
+    /// a warning giving the progress as JSON.
     #[command(
         verbatim_doc_comment,
         about = "Onboard a whole business from one application file (its files, the business, its directors and UBOs), resumable"

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use clap::{CommandFactory, Parser};
 use crossborder::{
-    check_business_json, BusinessRequestKind, BusinessVerdict, Client, CollectionRequest,
+    check_business_json, BusinessRequestKind, BusinessVerdict, Client, CollectionRequest, Error,
     QuoteRequest, ResolveAccountRequest, SimulateFundingRequest, WaitOptions, DEFAULT_BASE_URL,
 };
 
@@ -56,17 +56,21 @@ fn client(global: &Global) -> Result<Client, Failure> {
             "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
         )
     })?;
-    if global.base_url == DEFAULT_BASE_URL {
-        return Err(Failure::usage(format!(
-            "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no host); \
-             pass --base-url https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
-             (for `crossborder sandbox`: http://127.0.0.1:8080/v1)"
-        )));
-    }
-    Ok(Client::builder()
+    Client::builder()
         .api_key(key)
         .base_url(&global.base_url)
-        .build()?)
+        .build()
+        .map_err(|error| match error {
+            // The SDK refuses its placeholder default, which is this
+            // command's default too, and checks the base URL first: say
+            // how to give one here.
+            Error::Config(_) if global.base_url == DEFAULT_BASE_URL => Failure::usage(format!(
+                "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no host); \
+                 pass --base-url https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
+                 (for `crossborder sandbox`: http://127.0.0.1:8080/v1)"
+            )),
+            other => Failure::from(other),
+        })
 }
 
 async fn run(cli: Cli) -> Result<(), Failure> {

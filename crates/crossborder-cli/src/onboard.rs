@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use crossborder::onboard::{Progress, Step};
 use crossborder::Client;
-use serde_json::{json, Value};
 
 use crate::failure::Failure;
 
@@ -19,7 +18,6 @@ pub async fn run(
     as_json: bool,
 ) -> Result<(), Failure> {
     let application = crate::application::read(file)?;
-    application.validate().map_err(|v| Failure::invalid(&v))?;
     let progress_path = match resume {
         Some(path) => path.to_path_buf(),
         None => default_progress_path(file),
@@ -38,20 +36,21 @@ pub async fn run(
     let client = client()?;
 
     let spinner = crate::progress::spinner(format!("onboarding {}", file.display()));
-    let mut saved = progress.clone();
-    let mut save_error = None;
     let result = client
         .businesses()
-        .onboard(&application, progress, |step| {
-            if let Some(done) = record(&mut saved, &step) {
+        .onboard(&application, progress, |step, progress| match done(&step) {
+            Some(done) => {
                 spinner.println(format!("  {done}"));
                 // Saved after every step, so that even a killed run can be
-                // resumed without doing that step again.
-                if let Err(error) = write_progress(&progress_path, &saved) {
-                    save_error.get_or_insert(error);
+                // resumed without doing that step again. A save that fails
+                // here is not reported: the last save, after the run, says
+                // whether the progress is kept.
+                let _ = write_progress(&progress_path, progress);
+            }
+            None => {
+                if let Step::Uploading { name, bytes } = step {
+                    spinner.set_message(format!("uploading {name} ({bytes} bytes)"));
                 }
-            } else if let Step::Uploading { name, bytes } = step {
-                spinner.set_message(format!("uploading {name} ({bytes} bytes)"));
             }
         })
         .await;
@@ -59,14 +58,22 @@ pub async fn run(
 
     match result {
         Ok(onboarded) => {
+            // The business first: it is onboarded whatever happens to the
+            // record below.
+            crate::render::onboarded(&onboarded).print(as_json);
             // The record stays: a rerun without --resume refuses to create
             // the business again, and with it only reads the business back.
-            write_progress(&progress_path, &saved).map_err(Failure::usage)?;
-            crate::render::onboarded(&onboarded).print(as_json);
-            note(&format!(
-                "what was done is recorded in {}; --resume it to read the business again",
-                progress_path.display()
-            ));
+            match write_progress(&progress_path, &onboarded.progress) {
+                Ok(()) => note(&format!(
+                    "what was done is recorded in {}; --resume it to read the business again",
+                    progress_path.display()
+                )),
+                Err(error) => note(&format!(
+                    "warning: onboarded, but the progress could not be saved ({error}); \
+                     it is, as JSON: {}",
+                    progress_text(&onboarded.progress)
+                )),
+            }
             Ok(())
         }
         Err(stopped) => {
@@ -81,10 +88,7 @@ pub async fn run(
                     .into_iter()
                     .map(|line| format!("  {line}")),
             );
-            match write_progress(&progress_path, &stopped.progress).or(match save_error {
-                Some(error) => Err(error),
-                None => Ok(()),
-            }) {
+            match write_progress(&progress_path, &stopped.progress) {
                 Ok(()) => {
                     failure.lines.push(format!(
                         "progress saved to {}; fix the cause and resume with:",
@@ -98,7 +102,7 @@ pub async fn run(
                 }
                 Err(error) => failure.lines.push(format!(
                     "the progress could not be saved ({error}); it is, as JSON: {}",
-                    progress_json(&stopped.progress)
+                    progress_text(&stopped.progress)
                 )),
             }
             Err(failure)
@@ -117,27 +121,14 @@ fn default_progress_path(file: &Path) -> PathBuf {
     file.with_extension("progress.json")
 }
 
-/// Mirrors a finished step into `progress` (as the SDK records it) and
-/// says what was done; `None` for a step that only starts.
-fn record(progress: &mut Progress, step: &Step<'_>) -> Option<String> {
+/// What a finished step did; `None` for a step that only starts.
+fn done(step: &Step<'_>) -> Option<String> {
     match *step {
         Step::Uploading { .. } => None,
-        Step::Uploaded { name, link } => {
-            progress.links.insert(name.to_owned(), link.to_owned());
-            Some(format!("uploaded {name}: {link}"))
-        }
-        Step::Created { business_id } => {
-            progress.business_id = Some(business_id.to_owned());
-            Some(format!("created business {business_id}"))
-        }
-        Step::DirectorAdded { index } => {
-            progress.directors_added = index + 1;
-            Some(format!("added director {}", index + 1))
-        }
-        Step::UboAdded { index } => {
-            progress.ubos_added = index + 1;
-            Some(format!("added UBO {}", index + 1))
-        }
+        Step::Uploaded { name, link } => Some(format!("uploaded {name}: {link}")),
+        Step::Created { business_id } => Some(format!("created business {business_id}")),
+        Step::DirectorAdded { index } => Some(format!("added director {}", index + 1)),
+        Step::UboAdded { index } => Some(format!("added UBO {}", index + 1)),
     }
 }
 
@@ -167,72 +158,30 @@ fn done_lines(progress: &Progress, application: &crossborder::onboard::Applicati
     lines
 }
 
-/// The progress file: `{"links": {name: link}, "businessId", "directorsAdded", "ubosAdded"}`.
-fn progress_json(progress: &Progress) -> Value {
-    let Progress {
-        links,
-        business_id,
-        directors_added,
-        ubos_added,
-    } = progress;
-    json!({
-        "links": links,
-        "businessId": business_id,
-        "directorsAdded": directors_added,
-        "ubosAdded": ubos_added,
-    })
+/// The progress on one line, for a message.
+fn progress_text(progress: &Progress) -> String {
+    serde_json::to_string(progress).unwrap_or_else(|error| format!("(not shown: {error})"))
 }
 
+/// Writes the SDK's progress (its own JSON form) to `path`.
 fn write_progress(path: &Path, progress: &Progress) -> Result<(), String> {
-    let text = crate::render::pretty(&progress_json(progress));
+    let cannot =
+        |error: &dyn std::fmt::Display| format!("cannot write {}: {error}", path.display());
+    let json = serde_json::to_value(progress).map_err(|error| cannot(&error))?;
     // Written aside and renamed, so a run killed mid-write leaves the last
     // complete record.
     let partial = path.with_extension("json.partial");
-    std::fs::write(&partial, text + "\n")
+    std::fs::write(&partial, crate::render::pretty(&json) + "\n")
         .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))
+        .map_err(|error| cannot(&error))
 }
 
 fn read_progress(path: &Path) -> Result<Progress, Failure> {
     let json = crate::input::read_json(path)?;
-    let bad = |what: &str| {
+    serde_json::from_value(json).map_err(|error| {
         Failure::usage(format!(
-            "{} is not a progress file of `business onboard`: {what}",
+            "{} is not a progress file of `business onboard`: {error}",
             path.display()
         ))
-    };
-    if !json.is_object() {
-        return Err(bad("it must be a JSON object"));
-    }
-    let count = |name: &str| -> Result<usize, Failure> {
-        match json.get(name) {
-            None | Some(Value::Null) => Ok(0),
-            Some(value) => value
-                .as_u64()
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| bad(&format!("{name} must be a count"))),
-        }
-    };
-    let links = match json.get("links") {
-        None | Some(Value::Null) => Default::default(),
-        Some(Value::Object(map)) => map
-            .iter()
-            .map(|(name, link)| match link {
-                Value::String(link) => Ok((name.clone(), link.clone())),
-                _ => Err(bad("each link must be a string")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err(bad("links must be an object")),
-    };
-    let business_id = match json.get("businessId") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err(bad("businessId must be a string")),
-    };
-    Ok(Progress {
-        links,
-        business_id,
-        directors_added: count("directorsAdded")?,
-        ubos_added: count("ubosAdded")?,
     })
 }

@@ -370,6 +370,7 @@ pub fn onboarded(onboarded: &Onboarded) -> Output {
     let Onboarded {
         business: record,
         links,
+        ..
     } = onboarded;
     let mut output = business(record);
     let mut shown = Map::new();

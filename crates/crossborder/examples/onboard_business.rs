@@ -133,7 +133,7 @@ async fn onboard(client: &Client, application: &Application) -> Result<Onboarded
     loop {
         let result = client
             .businesses()
-            .onboard(application, progress, |step| match step {
+            .onboard(application, progress, |step, _| match step {
                 Step::Uploading { name, bytes } => println!("uploading {name} ({bytes} bytes)"),
                 Step::Uploaded { name, .. } => println!("uploaded {name}"),
                 Step::Created { business_id } => println!("created {business_id}"),

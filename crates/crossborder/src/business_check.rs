@@ -133,12 +133,24 @@ pub(crate) fn business_violations(
     body: &Value,
     kind: BusinessRequestKind,
 ) -> Result<(), Violations> {
+    business_violations_adjusted(body, kind, |_| None)
+}
+
+/// [`business_violations`], with `adjust` applied to the fields as read
+/// before the rules see them; the violation it returns is added to theirs.
+pub(crate) fn business_violations_adjusted(
+    body: &Value,
+    kind: BusinessRequestKind,
+    adjust: impl FnOnce(&mut BusinessFields<'_>) -> Option<Violation>,
+) -> Result<(), Violations> {
     let checked = read_and_check(body, |reader| {
-        let fields = BusinessFields::read(reader);
-        match kind {
+        let mut fields = BusinessFields::read(reader);
+        let found = adjust(&mut fields);
+        let rules = match kind {
             BusinessRequestKind::Create => validate_business_create(&fields),
             BusinessRequestKind::Update => validate_business_update(&fields),
-        }
+        };
+        with(rules, found)
     });
     let changes_something = body.as_object().is_none_or(|object| {
         object.iter().any(|(name, value)| {
@@ -156,9 +168,28 @@ pub(crate) fn business_violations(
 /// Every violation of a director or UBO in wire JSON, as
 /// [`business_violations`] does for a business.
 pub(crate) fn person_violations(body: &Value, role: PersonRole) -> Result<(), Violations> {
+    person_violations_adjusted(body, role, |_| ())
+}
+
+/// [`person_violations`], with `adjust` applied to the fields as read
+/// before the rules see them.
+pub(crate) fn person_violations_adjusted(
+    body: &Value,
+    role: PersonRole,
+    adjust: impl FnOnce(&mut PersonFields<'_>),
+) -> Result<(), Violations> {
     read_and_check(body, |reader| {
-        validate_person(&PersonFields::read(reader), role)
+        let mut fields = PersonFields::read(reader);
+        adjust(&mut fields);
+        validate_person(&fields, role)
     })
+}
+
+/// The violations of `result`, and `more` after them.
+fn with(result: Result<(), Violations>, more: Option<Violation>) -> Result<(), Violations> {
+    let mut all = result.err().map(Violations::into_vec).unwrap_or_default();
+    all.extend(more);
+    Violations::from_vec(all).map_or(Ok(()), Err)
 }
 
 fn read_and_check(

@@ -51,8 +51,9 @@ impl Client {
         ClientBuilder::new()
     }
 
-    /// A client configured from `CROSSBORDER_API_KEY` and (optionally)
-    /// `CROSSBORDER_BASE_URL`, with the default timeouts and retries.
+    /// A client configured from `CROSSBORDER_API_KEY` and
+    /// `CROSSBORDER_BASE_URL` (both required: the API's spec names no host),
+    /// with the default timeouts and retries.
     pub fn from_env() -> Result<Client, Error> {
         ClientBuilder::from_env().build()
     }

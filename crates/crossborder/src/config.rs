@@ -12,9 +12,12 @@ use crate::client::{Client, Inner};
 use crate::error::Error;
 use crate::retry::RetryPolicy;
 
-/// The base URL used when none is configured: the default server of the
-/// OpenAPI document. The environment's real host comes with the API key, so
-/// set it with [`ClientBuilder::base_url`] or `CROSSBORDER_BASE_URL`.
+/// The default server of the OpenAPI document: a placeholder, since the
+/// API's spec names no host. [`ClientBuilder::build`] refuses it (and a
+/// builder given no base URL), so that a client without its real host fails
+/// when it is built, not with a DNS error on its first request; set the host
+/// that comes with the API key with [`ClientBuilder::base_url`] or
+/// `CROSSBORDER_BASE_URL`.
 pub const DEFAULT_BASE_URL: &str = "https://api.crossborder.invalid/v1";
 
 /// The environment variable holding the API key.
@@ -84,15 +87,16 @@ impl fmt::Debug for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// A builder with the defaults: no key, [`DEFAULT_BASE_URL`], 30 s
-    /// request timeout, 10 s connect timeout, [`RetryPolicy::default`].
+    /// A builder with the defaults: no key, no base URL (both must be set
+    /// before [`build`](ClientBuilder::build)), 30 s request timeout, 10 s
+    /// connect timeout, [`RetryPolicy::default`].
     pub fn new() -> ClientBuilder {
         ClientBuilder::default()
     }
 
-    /// A builder filled from `CROSSBORDER_API_KEY` and, when set,
-    /// `CROSSBORDER_BASE_URL`. A missing key is reported by
-    /// [`ClientBuilder::build`].
+    /// A builder filled from `CROSSBORDER_API_KEY` and
+    /// `CROSSBORDER_BASE_URL`, when set. A missing key or base URL is
+    /// reported by [`ClientBuilder::build`].
     pub fn from_env() -> ClientBuilder {
         ClientBuilder::from_lookup(|name| std::env::var(name).ok())
     }
@@ -156,6 +160,7 @@ impl ClientBuilder {
     ///     .unwrap();
     /// let client = Client::builder()
     ///     .api_key("test_0123456789abcdef")
+    ///     .base_url("https://api.example.org/v1")
     ///     .http_client(http)
     ///     .build()
     ///     .unwrap();
@@ -175,10 +180,34 @@ impl ClientBuilder {
         }
     }
 
-    /// Checks the configuration and builds the client.
-    pub fn build(self) -> Result<Client, Error> {
-        let key = self.checked_key()?;
+    /// The base URL, normalised; none, or the placeholder
+    /// [`DEFAULT_BASE_URL`], is refused.
+    fn checked_base_url(&self) -> Result<String, Error> {
+        let placeholder = normalise_base_url(DEFAULT_BASE_URL)?;
         let base_url = normalise_base_url(self.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))?;
+        if base_url == placeholder {
+            return Err(Error::Config(format!(
+                "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no \
+                 host); call ClientBuilder::base_url with https://<your API host>/v1 or set \
+                 {BASE_URL_ENV}"
+            )));
+        }
+        Ok(base_url)
+    }
+
+    /// Checks the configuration and builds the client: the base URL first
+    /// (none, or the placeholder [`DEFAULT_BASE_URL`], is refused), then the
+    /// API key, each failure an [`Error::Config`] before any request.
+    ///
+    /// ```
+    /// use crossborder::{Client, Error};
+    ///
+    /// let error = Client::builder().api_key("test_0123456789abcdef").build().unwrap_err();
+    /// assert!(matches!(error, Error::Config(_)));
+    /// ```
+    pub fn build(self) -> Result<Client, Error> {
+        let base_url = self.checked_base_url()?;
+        let key = self.checked_key()?;
         let http = match self.http_client {
             Some(http) => http,
             None => {
@@ -283,21 +312,74 @@ mod tests {
         assert_eq!(client.environment(), Environment::Production);
         assert_eq!(client.base_url(), "https://api.example.org/v1");
 
-        let default =
+        let no_base_url =
             ClientBuilder::from_lookup(|name| (name == API_KEY_ENV).then(|| "test_x".to_owned()))
                 .build()
-                .unwrap();
-        assert_eq!(default.base_url(), DEFAULT_BASE_URL);
-        assert_eq!(default.environment(), Environment::Staging);
+                .unwrap_err();
+        assert_eq!(
+            no_base_url.to_string(),
+            format!("configuration error: {PLACEHOLDER}")
+        );
 
-        let missing = ClientBuilder::from_lookup(|_| None).build().unwrap_err();
-        assert!(missing.to_string().contains(API_KEY_ENV), "{missing}");
+        let missing = ClientBuilder::from_lookup(|name| {
+            (name == BASE_URL_ENV).then(|| "https://api.example.org/v1".to_owned())
+        })
+        .build()
+        .unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "configuration error: no API key: call ClientBuilder::api_key or set CROSSBORDER_API_KEY"
+        );
+    }
+
+    const PLACEHOLDER: &str = "no base URL: https://api.crossborder.invalid/v1 is a placeholder \
+        (the API's spec names no host); call ClientBuilder::base_url with \
+        https://<your API host>/v1 or set CROSSBORDER_BASE_URL";
+
+    /// The placeholder default answers nothing: a client without its real
+    /// host is refused when built, however the placeholder is written, and
+    /// before the key is looked at.
+    #[test]
+    fn the_placeholder_base_url_is_refused_at_build() {
+        for base_url in [
+            None,
+            Some(DEFAULT_BASE_URL),
+            Some("https://api.crossborder.invalid/v1/"),
+            Some(" https://API.crossborder.invalid/v1// "),
+        ] {
+            let mut builder = ClientBuilder::new().api_key("test_0123456789abcdef");
+            if let Some(url) = base_url {
+                builder = builder.base_url(url);
+            }
+            match builder.build() {
+                Err(Error::Config(message)) => assert_eq!(message, PLACEHOLDER, "{base_url:?}"),
+                other => panic!("{base_url:?}: {other:?}"),
+            }
+        }
+        match ClientBuilder::new().build() {
+            Err(Error::Config(message)) => assert_eq!(message, PLACEHOLDER),
+            other => panic!("{other:?}"),
+        }
+        // Another host, or another path on the placeholder host, is the
+        // caller's choice.
+        for other in [
+            "https://api.example.org/v1",
+            "https://api.crossborder.invalid/v2",
+        ] {
+            let client = ClientBuilder::new()
+                .api_key("test_0123456789abcdef")
+                .base_url(other)
+                .build()
+                .unwrap();
+            assert_eq!(client.base_url(), other);
+        }
     }
 
     #[test]
     fn keys_of_unknown_environments_are_refused_at_build() {
         let error = ClientBuilder::new()
             .api_key("sk_live_abc")
+            .base_url("https://api.example.org/v1")
             .build()
             .unwrap_err();
         assert!(matches!(error, Error::Config(_)));
@@ -306,7 +388,9 @@ mod tests {
 
     #[test]
     fn debug_hides_the_key() {
-        let builder = ClientBuilder::new().api_key("live_hidden");
+        let builder = ClientBuilder::new()
+            .api_key("live_hidden")
+            .base_url("https://api.example.org/v1");
         let text = format!("{builder:?}");
         assert!(!text.contains("hidden"), "{text}");
         let client = builder.build().unwrap();

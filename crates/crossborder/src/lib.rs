@@ -122,7 +122,7 @@
 //!
 //! let onboarded = client
 //!     .businesses()
-//!     .onboard(&application, Progress::default(), |step| println!("{step:?}"))
+//!     .onboard(&application, Progress::default(), |step, _| println!("{step:?}"))
 //!     .await?; // on failure: the error and the progress to pass back
 //! let decided = client
 //!     .businesses()

@@ -4,17 +4,27 @@
 //!
 //! Files are named in the application and referenced wherever a document
 //! URL goes with [`file_url`] (`file:<name>`); each is uploaded once and the
-//! reference replaced by its link. Any other URL is sent as given.
+//! reference replaced by its link. Any other URL is sent as given, and so is
+//! a `file:` text in any field that is not a document URL.
+//!
+//! An application can be read from its JSON ([`Application::from_json`]),
+//! each part the API's own request body, checked as
+//! [`Businesses::create_json`](crate::Businesses::create_json) and
+//! [`add_director_json`](crate::Businesses::add_director_json) check theirs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::Bytes;
-use crossborder_core::kyb::PersonRole as CorePersonRole;
+use crossborder_core::kyb::{BusinessFields, PersonFields, PersonRole as CorePersonRole};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use crate::business_check::{business_violations_adjusted, person_violations_adjusted};
 use crate::error::Error;
+use crate::types::one_tin;
 use crate::{
-    Business, Client, CreateBusinessRequest, DocumentLink, PersonRequest, Rule, Violation,
-    Violations,
+    Business, BusinessRequestKind, Client, CreateBusinessRequest, DocumentLink, PersonRequest,
+    Rule, Violation, Violations,
 };
 
 /// The prefix of a URL that names a file of the application.
@@ -26,7 +36,8 @@ pub fn file_url(name: &str) -> String {
     format!("{FILE_URL_PREFIX}{name}")
 }
 
-/// A whole onboarding application.
+/// A whole onboarding application: built field by field, or read from its
+/// JSON with [`Application::from_json`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Application {
     /// The business to create; its document URLs may be [`file_url`]s.
@@ -42,7 +53,31 @@ pub struct Application {
 /// What a run has done: pass it back to [`Businesses::onboard`](crate::Businesses::onboard)
 /// after a failure, and the run goes on from there (no file uploaded twice,
 /// no second business, no person added twice).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+///
+/// It serialises as `{"links": {name: link}, "businessId": id or null,
+/// "directorsAdded": n, "ubosAdded": n}`, to keep between runs; reading it
+/// back, a missing field is its default and a field it does not have is
+/// refused (a misspelt `businessID` must not start a second business).
+///
+/// ```
+/// use crossborder::onboard::Progress;
+///
+/// let progress: Progress = serde_json::from_str(r#"{"businessId": "biz_3M8QK2", "directorsAdded": 1}"#).unwrap();
+/// assert_eq!(progress.business_id.as_deref(), Some("biz_3M8QK2"));
+/// assert_eq!((progress.directors_added, progress.ubos_added), (1, 0));
+/// assert_eq!(
+///     serde_json::to_string(&progress).unwrap(),
+///     r#"{"links":{},"businessId":"biz_3M8QK2","directorsAdded":1,"ubosAdded":0}"#
+/// );
+/// let misspelt = serde_json::from_str::<Progress>(r#"{"businessID": "biz_3M8QK2"}"#).unwrap_err();
+/// assert_eq!(
+///     misspelt.to_string(),
+///     "unknown field `businessID`, expected one of `links`, `businessId`, `directorsAdded`, \
+///      `ubosAdded` at line 1 column 13"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Progress {
     /// The link of each uploaded file, by name.
     pub links: BTreeMap<String, String>,
@@ -54,7 +89,9 @@ pub struct Progress {
     pub ubos_added: usize,
 }
 
-/// One step of a run, reported to the progress callback as it happens.
+/// One step of a run, reported to the progress callback as it happens,
+/// with the [`Progress`] made so far (the step included): save that to
+/// resume a run that is killed.
 ///
 /// An upload is reported when it starts (with its size) and when it is
 /// done, not byte by byte: a file is at most 20 MB and one request, so the
@@ -104,6 +141,9 @@ pub struct Onboarded {
     pub business: Business,
     /// The link of each uploaded file, by name.
     pub links: BTreeMap<String, String>,
+    /// Everything the run has done, as it ends: passed back, a run only
+    /// reads the business again.
+    pub progress: Progress,
 }
 
 /// A run that stopped: the error, and what was done before it, to pass back.
@@ -117,7 +157,117 @@ pub struct OnboardingError {
     pub progress: Progress,
 }
 
+/// The parts of an application's JSON.
+const PARTS: [&str; 3] = ["business", "directors", "ubos"];
+
 impl Application {
+    /// Reads an application from its JSON, each part the API's own request
+    /// body:
+    ///
+    /// ```text
+    /// {"business":  {the body of POST /api/business},
+    ///  "directors": [{the body of POST /api/business/{id}/director}, ...],
+    ///  "ubos":      [{the body of POST /api/business/{id}/ubo}, ...]}
+    /// ```
+    ///
+    /// Each part is checked as
+    /// [`create_json`](crate::Businesses::create_json) and
+    /// [`add_director_json`](crate::Businesses::add_director_json) check
+    /// theirs (JSON types, fields the request does not have, named with the
+    /// nearest one it has, and the KYB rules), with the same messages, and
+    /// every violation is reported at once, by its path
+    /// (`business.name`, `directors[0].firstName`, `ubos[1].address.city`).
+    /// A document URL may be a [`file_url`] (`file:<name>`); the
+    /// application read holds no files: add those
+    /// [`referenced_files`](Application::referenced_files) names, then
+    /// [`validate`](Application::validate) (which `onboard` also does).
+    /// A business giving `TIN` and `tin` different values is refused
+    /// (`business.TIN: differs from tin: give one tax identification
+    /// number`): the SDK holds one TIN and sends it under both spellings.
+    ///
+    /// ```
+    /// use crossborder::onboard::Application;
+    /// use serde_json::json;
+    ///
+    /// let violations = Application::from_json(&json!({
+    ///     "business": {"name": "Lagos Trading Ltd"},
+    ///     "directors": [{"firstName": "Adaeze", "lastNmae": "Okafor"}],
+    /// }))
+    /// .unwrap_err();
+    /// let shown: Vec<String> = violations.iter().map(ToString::to_string).collect();
+    /// assert!(shown.contains(&"business.email: is required".to_owned()));
+    /// assert!(shown.contains(&"directors[0].lastNmae: is not a field of this request (did you mean lastName?)".to_owned()));
+    /// assert!(shown.contains(&"ubos: needs at least one person (the business is submitted once it has a director and a UBO)".to_owned()));
+    /// ```
+    pub fn from_json(json: &Value) -> Result<Application, Violations> {
+        let Some(object) = json.as_object() else {
+            return Err(Violation::new(
+                "application",
+                Rule::InvalidFormat,
+                "must be a JSON object",
+            )
+            .into());
+        };
+        let mut all: Vec<Violation> = object
+            .keys()
+            .filter(|key| !PARTS.contains(&key.as_str()))
+            .map(|key| {
+                Violation::new(
+                    key.clone(),
+                    Rule::UnknownField,
+                    "is not a part of an application (business, directors, ubos)",
+                )
+            })
+            .collect();
+        let business = business_from_json(object.get("business"), &mut all);
+        let directors = people_from_json(
+            object.get("directors"),
+            "directors",
+            CorePersonRole::Director,
+            &mut all,
+        );
+        let ubos = people_from_json(object.get("ubos"), "ubos", CorePersonRole::Ubo, &mut all);
+        if let Some(violations) = Violations::from_vec(all) {
+            return Err(violations);
+        }
+        match (business, directors, ubos) {
+            (Some(business), Some(directors), Some(ubos)) => Ok(Application {
+                business: Some(business),
+                directors,
+                ubos,
+                files: BTreeMap::new(),
+            }),
+            // Each part not read has said why above.
+            _ => {
+                Err(Violation::new("application", Rule::InvalidFormat, "could not be read").into())
+            }
+        }
+    }
+
+    /// The names of the files the application's document URLs reference
+    /// ([`file_url`]), each once: what [`files`](Application::files) must
+    /// hold. Only a document URL references a file (a business's
+    /// `proofOfAddress.url`, `documents.<key>.url` and `sourceOfFund.url`,
+    /// a person's `idDocumentUrl`, `document.url` and
+    /// `additionalDocument.url`); a `file:` text anywhere else is sent as
+    /// written.
+    pub fn referenced_files(&self) -> BTreeSet<String> {
+        self.file_references().map(str::to_owned).collect()
+    }
+
+    /// The file names of every `file:` document URL, in order, repeated.
+    fn file_references(&self) -> impl Iterator<Item = &str> {
+        let business = self.business.iter().flat_map(business_urls);
+        let people = self
+            .directors
+            .iter()
+            .chain(&self.ubos)
+            .flat_map(person_urls);
+        business
+            .chain(people)
+            .filter_map(|(_, url)| url.strip_prefix(FILE_URL_PREFIX))
+    }
+
     /// Every check of the whole application, before any request: the files
     /// (type by content, size), every `file:` URL naming a file of the
     /// application, the business (as `CreateBusinessRequest::validate`) and
@@ -150,13 +300,7 @@ impl Application {
             (CorePersonRole::Director, "directors", &self.directors),
             (CorePersonRole::Ubo, "ubos", &self.ubos),
         ] {
-            if people.is_empty() {
-                all.push(Violation::new(
-                    list,
-                    Rule::Required,
-                    "needs at least one person (the business is submitted once it has a director and a UBO)",
-                ));
-            }
+            all.extend(someone_in(list, people.len()));
             for (index, person) in people.iter().enumerate() {
                 let at = format!("{list}[{index}]");
                 if let Err(found) = resolved_person(person, &stand_ins).validate(role) {
@@ -170,15 +314,7 @@ impl Application {
 
     /// A stand-in link for every file the application names, held or not.
     fn stand_in_links(&self) -> BTreeMap<String, String> {
-        let business = self.business.iter().flat_map(business_urls);
-        let people = self
-            .directors
-            .iter()
-            .chain(&self.ubos)
-            .flat_map(person_urls);
-        business
-            .chain(people)
-            .filter_map(|(_, url)| url.strip_prefix(FILE_URL_PREFIX))
+        self.file_references()
             .map(|name| (name.to_owned(), format!("https://upload.invalid/{name}")))
             .collect()
     }
@@ -198,6 +334,116 @@ impl Application {
     }
 }
 
+/// The violation of an empty list of directors or UBOs.
+fn someone_in(list: &'static str, people: usize) -> Option<Violation> {
+    (people == 0).then(|| {
+        Violation::new(
+            list,
+            Rule::Required,
+            "needs at least one person (the business is submitted once it has a director and a UBO)",
+        )
+    })
+}
+
+/// The business part of an application's JSON, or why it cannot be read.
+fn business_from_json(
+    body: Option<&Value>,
+    all: &mut Vec<Violation>,
+) -> Option<CreateBusinessRequest> {
+    let at = "business";
+    let body = match body {
+        None | Some(Value::Null) => {
+            all.push(Violation::new(at, Rule::Required, "is required"));
+            return None;
+        }
+        Some(body) if !body.is_object() => {
+            all.push(Violation::new(
+                at,
+                Rule::InvalidFormat,
+                "must be a JSON object",
+            ));
+            return None;
+        }
+        Some(body) => body,
+    };
+    let checked = business_violations_adjusted(body, BusinessRequestKind::Create, |fields| {
+        stand_in_business_files(fields);
+        one_tin(fields.tin, fields.tin_uppercase).err()
+    });
+    if let Err(found) = checked {
+        all.extend(found.into_iter().map(|v| prefixed(at, v)));
+        return None;
+    }
+    let read = from_wire_json(body, at, all)?;
+    CreateBusinessRequest::from_wire(read)
+        .map_err(|v| all.push(prefixed(at, v)))
+        .ok()
+}
+
+/// The directors or UBOs of an application's JSON (absent is none), or
+/// why they cannot be read.
+fn people_from_json(
+    list: Option<&Value>,
+    name: &'static str,
+    role: CorePersonRole,
+    all: &mut Vec<Violation>,
+) -> Option<Vec<PersonRequest>> {
+    let items: &[Value] = match list {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            all.push(Violation::new(
+                name,
+                Rule::InvalidFormat,
+                "must be an array of people",
+            ));
+            return None;
+        }
+    };
+    all.extend(someone_in(name, items.len()));
+    let mut people = Vec::with_capacity(items.len());
+    for (index, body) in items.iter().enumerate() {
+        let at = format!("{name}[{index}]");
+        if !body.is_object() {
+            all.push(Violation::new(
+                at,
+                Rule::InvalidFormat,
+                "must be a JSON object",
+            ));
+            continue;
+        }
+        if let Err(found) = person_violations_adjusted(body, role, stand_in_person_files) {
+            all.extend(found.into_iter().map(|v| prefixed(&at, v)));
+            continue;
+        }
+        let Some(read) = from_wire_json(body, &at, all) else {
+            continue;
+        };
+        match PersonRequest::from_wire(read) {
+            Ok(person) => people.push(person),
+            Err(v) => all.push(prefixed(&at, v)),
+        }
+    }
+    (people.len() == items.len()).then_some(people)
+}
+
+/// A part the JSON checks accepted, as the generated request type.
+fn from_wire_json<T: serde::de::DeserializeOwned>(
+    body: &Value,
+    at: &str,
+    all: &mut Vec<Violation>,
+) -> Option<T> {
+    serde_json::from_value(body.clone())
+        .map_err(|error| {
+            all.push(Violation::new(
+                at.to_owned(),
+                Rule::InvalidFormat,
+                format!("does not match the API's schema: {error}"),
+            ));
+        })
+        .ok()
+}
+
 fn prefixed(at: &str, violation: Violation) -> Violation {
     Violation::new(
         format!("{at}.{}", violation.field),
@@ -205,6 +451,12 @@ fn prefixed(at: &str, violation: Violation) -> Violation {
         violation.message,
     )
 }
+
+// The document URL fields, listed for each form the application is seen
+// in: business_urls and person_urls (the requests, to name the files),
+// resolved_business and resolved_person (to replace references by links),
+// and stand_in_business_files and stand_in_person_files (the JSON as the
+// rules read it).
 
 /// The document URLs of a business, by their wire path (a document by its
 /// key as given: `documents.bank_statement.url`).
@@ -240,6 +492,35 @@ fn person_urls(person: &PersonRequest) -> Vec<(String, &str)> {
         urls.push(("additionalDocument.url".to_owned(), link.url.as_str()));
     }
     urls
+}
+
+/// What the rules see in place of a file reference in the JSON: only the
+/// reference is judged, by [`Application::validate`], once the files are
+/// there.
+const STAND_IN_URL: &str = "https://upload.invalid/file";
+
+fn stand_in_file(url: &mut Option<&str>) {
+    if url.is_some_and(|url| url.starts_with(FILE_URL_PREFIX)) {
+        *url = Some(STAND_IN_URL);
+    }
+}
+
+fn stand_in_business_files(fields: &mut BusinessFields<'_>) {
+    stand_in_file(&mut fields.proof_of_address.url);
+    for (_, document) in &mut fields.documents {
+        stand_in_file(&mut document.url);
+    }
+    if let Some(source) = &mut fields.source_of_fund {
+        stand_in_file(&mut source.url);
+    }
+}
+
+fn stand_in_person_files(fields: &mut PersonFields<'_>) {
+    stand_in_file(&mut fields.id_document_url);
+    stand_in_file(&mut fields.document.url);
+    if let Some(document) = &mut fields.additional_document {
+        stand_in_file(&mut document.url);
+    }
 }
 
 /// `url` with a `file:` reference replaced by its link.
@@ -318,12 +599,13 @@ async fn catch_up_people(
 }
 
 /// The run, step by step; `progress` is updated after each step that
-/// succeeded, so an error leaves it exactly at what was done.
+/// succeeded, before the step is reported, so an error leaves it exactly at
+/// what was done.
 pub(crate) async fn run(
     client: &Client,
     application: &Application,
     progress: &mut Progress,
-    on_step: &mut (dyn FnMut(Step<'_>) + Send),
+    on_step: &mut (dyn FnMut(Step<'_>, &Progress) + Send),
 ) -> Result<Onboarded, Error> {
     application.validate()?;
     let businesses = client.businesses();
@@ -331,16 +613,22 @@ pub(crate) async fn run(
         if progress.links.contains_key(name) {
             continue;
         }
-        on_step(Step::Uploading {
-            name,
-            bytes: bytes.len(),
-        });
+        on_step(
+            Step::Uploading {
+                name,
+                bytes: bytes.len(),
+            },
+            progress,
+        );
         let uploaded = businesses.upload_document(bytes.clone(), name).await?;
-        on_step(Step::Uploaded {
-            name,
-            link: &uploaded.link,
-        });
-        progress.links.insert(name.clone(), uploaded.link);
+        progress.links.insert(name.clone(), uploaded.link.clone());
+        on_step(
+            Step::Uploaded {
+                name,
+                link: &uploaded.link,
+            },
+            progress,
+        );
     }
     let Some(business) = &application.business else {
         return Err(Error::Validation(
@@ -357,10 +645,13 @@ pub(crate) async fn run(
             let created = businesses
                 .create(&resolved_business(business, &progress.links))
                 .await?;
-            on_step(Step::Created {
-                business_id: &created.id,
-            });
             progress.business_id = Some(created.id.clone());
+            on_step(
+                Step::Created {
+                    business_id: &created.id,
+                },
+                progress,
+            );
             created.id
         }
     };
@@ -374,7 +665,7 @@ pub(crate) async fn run(
             .add_director(&business_id, &resolved_person(director, &progress.links))
             .await?;
         progress.directors_added = index + 1;
-        on_step(Step::DirectorAdded { index });
+        on_step(Step::DirectorAdded { index }, progress);
     }
     for (index, ubo) in application
         .ubos
@@ -386,7 +677,7 @@ pub(crate) async fn run(
             .add_ubo(&business_id, &resolved_person(ubo, &progress.links))
             .await?;
         progress.ubos_added = index + 1;
-        on_step(Step::UboAdded { index });
+        on_step(Step::UboAdded { index }, progress);
     }
     // The record after the last person: submitted by then (validation
     // requires a director and a UBO).
@@ -394,5 +685,220 @@ pub(crate) async fn run(
     Ok(Onboarded {
         business,
         links: progress.links.clone(),
+        progress: progress.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::{Decimal, IdType};
+
+    fn business() -> Value {
+        let document = |key: &str| json!({"url": file_url("company.pdf"), "key": key});
+        json!({
+            "name": "Lagos Trading Ltd",
+            "businessType": "LLC",
+            "registrationNumber": "RC7000001",
+            "email": "compliance@lagostrading.ng",
+            "phoneNumber": "+2348012345678",
+            "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
+            "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                                "state": "Lagos", "zipCode": "106104"},
+            "proofOfAddress": {"url": file_url("utility.png"), "key": "utility", "type": "Utility bill"},
+            "documents": {
+                "cac_document": document("cac"),
+                "Bank-Statement": document("statement"),
+                "application_letter": document("letter"),
+                "cac_status_report": document("status"),
+            },
+        })
+    }
+
+    fn person() -> Value {
+        json!({
+            "firstName": "Adaeze",
+            "lastName": "Okafor",
+            "dateOfBirth": "1985-04-12",
+            "nationality": "NG",
+            "phoneNumber": "+2348031234567",
+            "idNumber": "A12345678",
+            "idType": "currentPassport",
+            "idDocumentUrl": file_url("passport.png"),
+            "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
+                        "state": "Lagos", "zipCode": "101233"},
+            "document": {"url": "https://files.example/utility.pdf", "key": "utility"},
+        })
+    }
+
+    fn shown(violations: &Violations) -> Vec<String> {
+        violations.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn an_application_is_read_from_its_json() {
+        let mut business = business();
+        business["tin"] = json!("12345678-0001");
+        business["TIN"] = json!("12345678-0001");
+        business["sourceOfFund"] = json!({"type": "Revenue", "url": file_url("accounts.pdf")});
+        let mut ubo = person();
+        ubo["ownershipPercentage"] = json!("25.50");
+        ubo["additionalDocument"] = json!({"url": file_url("deed.pdf"), "key": "deed"});
+        let application = Application::from_json(
+            &json!({"business": business, "directors": [person()], "ubos": [ubo]}),
+        )
+        .unwrap();
+
+        let business = application.business.as_ref().unwrap();
+        assert_eq!(business.name, "Lagos Trading Ltd");
+        assert_eq!(business.details.tin.as_deref(), Some("12345678-0001"));
+        // The key as given; it is sent in its canonical form.
+        assert_eq!(business.documents["Bank-Statement"].url, "file:company.pdf");
+        assert_eq!(application.directors[0].id_type, IdType::CurrentPassport);
+        assert_eq!(application.directors[0].details.ownership_percentage, None);
+        assert_eq!(
+            application.ubos[0].details.ownership_percentage,
+            Some(Decimal::new(2550, 2))
+        );
+        assert!(application.files.is_empty());
+        assert_eq!(
+            application
+                .referenced_files()
+                .into_iter()
+                .collect::<Vec<_>>(),
+            [
+                "accounts.pdf",
+                "company.pdf",
+                "deed.pdf",
+                "passport.png",
+                "utility.png"
+            ]
+        );
+        // Without its files, the application says which it lacks.
+        assert_eq!(
+            application.validate().unwrap_err()[0].to_string(),
+            "business.proofOfAddress.url: names the file \"utility.png\", which the application does not hold"
+        );
+    }
+
+    /// Only a document URL names a file: `file:` text elsewhere is sent as
+    /// written, and a document URL that is not a file reference is sent as
+    /// given.
+    #[test]
+    fn only_document_urls_reference_files() {
+        let mut business = business();
+        business["businessDescription"] = json!("file:secrets.txt");
+        business["businessWebsite"] = json!("file:site.html");
+        let mut director = person();
+        director["jobTitle"] = json!("file:title.txt");
+        director["idDocumentUrl"] = json!("https://files.example/passport.png");
+        let application = Application::from_json(
+            &json!({"business": business, "directors": [director], "ubos": [person()]}),
+        )
+        .unwrap();
+        assert_eq!(
+            application
+                .referenced_files()
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["company.pdf", "passport.png", "utility.png"]
+        );
+        let business = application.business.as_ref().unwrap();
+        assert_eq!(
+            business.details.business_description.as_deref(),
+            Some("file:secrets.txt")
+        );
+        assert_eq!(
+            application.directors[0].details.job_title.as_deref(),
+            Some("file:title.txt")
+        );
+    }
+
+    /// Every violation at once, by its path, with the messages of
+    /// `create_json` and `add_director_json`: JSON types, misspelt fields
+    /// (named with the nearest field), the KYB rules, parts of the wrong
+    /// shape.
+    #[test]
+    fn every_violation_of_an_application_is_reported_at_once() {
+        let mut business = business();
+        business["email"] = json!(42);
+        business["businessWebiste"] = json!("https://lagos.ng");
+        business["tin"] = json!("12345678-0001");
+        business["TIN"] = json!("87654321-0001");
+        let mut director = person();
+        director.as_object_mut().unwrap().remove("firstName");
+        director["lastNmae"] = json!("Okafor");
+        director["nationality"] = json!("Nigeria");
+        let mut second_ubo = person();
+        second_ubo["address"]
+            .as_object_mut()
+            .unwrap()
+            .remove("city");
+        second_ubo["ownershipPercentage"] = json!("25%");
+        let violations = Application::from_json(&json!({
+            "business": business,
+            "directors": [director, "Chinedu"],
+            "ubos": [person(), second_ubo],
+            "notes": "call first",
+        }))
+        .unwrap_err();
+        assert_eq!(
+            shown(&violations),
+            [
+                "notes: is not a part of an application (business, directors, ubos)",
+                "business.email: must be a string",
+                "business.businessWebiste: is not a field of this request (did you mean businessWebsite?)",
+                "business.TIN: differs from tin: give one tax identification number",
+                "directors[0].lastNmae: is not a field of this request (did you mean lastName?)",
+                "directors[0].firstName: is required",
+                "directors[0].nationality: must be an ISO 3166-1 alpha-2 country code, such as NG",
+                "directors[1]: must be a JSON object",
+                "ubos[1].address.city: is required",
+                "ubos[1].ownershipPercentage: must be a percentage greater than 0 and at most 100",
+            ]
+        );
+
+        let violations = Application::from_json(&json!({"directors": {}, "ubos": []})).unwrap_err();
+        assert_eq!(
+            shown(&violations),
+            [
+                "business: is required",
+                "directors: must be an array of people",
+                "ubos: needs at least one person (the business is submitted once it has a director and a UBO)",
+            ]
+        );
+        let violations = Application::from_json(&json!(["business"])).unwrap_err();
+        assert_eq!(shown(&violations), ["application: must be a JSON object"]);
+    }
+
+    /// One TIN: given once under either spelling, or twice the same.
+    #[test]
+    fn a_tin_is_read_from_either_spelling() {
+        for (tin, upper, read) in [
+            (Some("1"), None, Some("1")),
+            (None, Some("2"), Some("2")),
+            (Some("3"), Some("3"), Some("3")),
+            (Some(" "), Some("4"), Some("4")),
+            (None, None, None),
+        ] {
+            let mut business = business();
+            if let Some(tin) = tin {
+                business["tin"] = json!(tin);
+            }
+            if let Some(upper) = upper {
+                business["TIN"] = json!(upper);
+            }
+            let application = Application::from_json(
+                &json!({"business": business, "directors": [person()], "ubos": [person()]}),
+            )
+            .unwrap();
+            assert_eq!(
+                application.business.unwrap().details.tin.as_deref(),
+                read,
+                "{tin:?} {upper:?}"
+            );
+        }
+    }
 }

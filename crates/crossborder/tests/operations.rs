@@ -1341,7 +1341,11 @@ fn clients_errors_and_futures_are_send_and_sync() {
     fn send<T: Send>(_: &T) {}
     send_sync::<crossborder::Client>();
     send_sync::<Error>();
-    let client = crossborder::Client::builder().api_key(KEY).build().unwrap();
+    let client = crossborder::Client::builder()
+        .api_key(KEY)
+        .base_url("https://api.example.org/v1")
+        .build()
+        .unwrap();
     send(&client.wallet().balance(Currency::Ngn));
     send(&client.payouts().create(&example_payout()));
     send(&client.businesses().upload_document(vec![1u8], "a.pdf"));
@@ -1761,7 +1765,7 @@ async fn a_resumed_onboarding_without_counts_adds_the_people_left() {
     };
     let onboarded = client
         .businesses()
-        .onboard(&application, progress, |_| {})
+        .onboard(&application, progress, |_, _| {})
         .await
         .unwrap();
     assert_eq!(onboarded.business.id, "biz_3M8QK2");

@@ -29,7 +29,9 @@ fn assert_error_hidden(error: &Error) {
 fn debug_of_configuration_types_hides_the_key() {
     let key = ApiKey::new(KEY).unwrap();
     assert_hidden(&format!("{key:?} {key:#?}"));
-    let builder = ClientBuilder::new().api_key(KEY);
+    let builder = ClientBuilder::new()
+        .api_key(KEY)
+        .base_url("https://api.example.org/v1");
     assert_hidden(&format!("{builder:?} {builder:#?}"));
     let client = builder.build().unwrap();
     assert_hidden(&format!("{client:?} {client:#?}"));
@@ -44,7 +46,11 @@ fn configuration_errors_hide_the_key() {
         "prod_sk_9b1e4f0c2d7a48e6",
         "test_sk_9b1e4f0c2d7a48e6\n",
     ] {
-        match Client::builder().api_key(bad).build() {
+        match Client::builder()
+            .api_key(bad)
+            .base_url("https://api.example.org/v1")
+            .build()
+        {
             Err(error) => assert_error_hidden(&error),
             Ok(client) => assert_hidden(&format!("{client:?}")),
         }

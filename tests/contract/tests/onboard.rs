@@ -10,9 +10,11 @@ use std::sync::{Arc, Mutex};
 use crossborder::onboard::{file_url, Application, Progress, Step};
 use crossborder::BusinessStatus;
 use crossborder_contract_tests::{
-    business_request, person_request, sdk_client, Env, Fail, Proxy, Rewrite, STAGING_KEY,
+    business_json, business_request, person_json, person_request, sdk_client, Env, Fail, Proxy,
+    Rewrite, STAGING_KEY,
 };
 use crossborder_sandbox::{RequestLine, SandboxConfig};
+use serde_json::json;
 
 const PDF: &[u8] = b"%PDF-1.4\n% onboarding test\n%%EOF\n";
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n0000";
@@ -93,30 +95,53 @@ async fn one_call_uploads_creates_and_submits() {
     let mut steps = Vec::new();
     let onboarded = client
         .businesses()
-        .onboard(&application(), Progress::default(), |step| {
-            steps.push(match step {
+        .onboard(&application(), Progress::default(), |step, progress| {
+            let step = match step {
                 Step::Uploading { name, .. } => format!("uploading {name}"),
-                Step::Uploaded { name, .. } => format!("uploaded {name}"),
-                Step::Created { .. } => "created".to_owned(),
+                Step::Uploaded { name, link } => {
+                    assert_eq!(progress.links[name], link, "the link is in the progress");
+                    format!("uploaded {name}")
+                }
+                Step::Created { business_id } => {
+                    assert_eq!(progress.business_id.as_deref(), Some(business_id));
+                    "created".to_owned()
+                }
                 Step::DirectorAdded { index } => format!("director {index}"),
                 Step::UboAdded { index } => format!("ubo {index}"),
-            })
+            };
+            // The progress as the step leaves it: links, created, people.
+            steps.push(format!(
+                "{step} ({} {} {} {})",
+                progress.links.len(),
+                progress.business_id.is_some(),
+                progress.directors_added,
+                progress.ubos_added
+            ));
         })
         .await
         .unwrap();
     assert_eq!(
         steps,
         [
-            "uploading company.pdf",
-            "uploaded company.pdf",
-            "uploading passport.png",
-            "uploaded passport.png",
-            "uploading utility.png",
-            "uploaded utility.png",
-            "created",
-            "director 0",
-            "ubo 0",
+            "uploading company.pdf (0 false 0 0)",
+            "uploaded company.pdf (1 false 0 0)",
+            "uploading passport.png (1 false 0 0)",
+            "uploaded passport.png (2 false 0 0)",
+            "uploading utility.png (2 false 0 0)",
+            "uploaded utility.png (3 false 0 0)",
+            "created (3 true 0 0)",
+            "director 0 (3 true 1 0)",
+            "ubo 0 (3 true 1 1)",
         ]
+    );
+    assert_eq!(
+        onboarded.progress,
+        Progress {
+            links: onboarded.links.clone(),
+            business_id: Some(onboarded.business.id.clone()),
+            directors_added: 1,
+            ubos_added: 1,
+        }
     );
     assert_eq!(onboarded.links.len(), 3);
     assert!(onboarded.links["company.pdf"].ends_with(".pdf"));
@@ -126,6 +151,46 @@ async fn one_call_uploads_creates_and_submits() {
     assert_eq!(onboarded.business.ubo_count, Some(1));
     assert_eq!(count(&lines, "POST", "/api/upload-document"), 3);
     assert_eq!(count(&lines, "POST", "/api/business"), 1);
+}
+
+/// The application read from its JSON (each part the API's own body) is
+/// the one built field by field, and onboards the same.
+#[tokio::test]
+async fn an_application_read_from_json_is_the_one_built_in_rust() {
+    let document = |key: &str| json!({"url": file_url("company.pdf"), "key": key});
+    let mut business = business_json(
+        "RC7000001",
+        &file_url("utility.png"),
+        json!({
+            "cac_document": document("cac-cert"),
+            "bank_statement": document("statement-6m"),
+            "application_letter": document("letter"),
+            "cac_status_report": document("status-report"),
+        }),
+    );
+    business["businessDescription"] = json!("Imports and distributes consumer electronics.");
+    business["TIN"] = json!("12345678-0001");
+    let person = person_json(&file_url("passport.png"));
+    let mut read = Application::from_json(
+        &json!({"business": business, "directors": [person.clone()], "ubos": [person]}),
+    )
+    .unwrap();
+    assert_eq!(
+        read.referenced_files().into_iter().collect::<Vec<_>>(),
+        ["company.pdf", "passport.png", "utility.png"]
+    );
+    read.files = application().files;
+    assert_eq!(read, application());
+
+    let (env, lines) = logged_env().await;
+    let onboarded = env
+        .client(STAGING_KEY)
+        .businesses()
+        .onboard(&read, Progress::default(), |_, _| {})
+        .await
+        .unwrap();
+    assert_eq!(onboarded.business.director_count, Some(1));
+    assert_eq!(count(&lines, "POST", "/api/upload-document"), 3);
 }
 
 #[tokio::test]
@@ -140,7 +205,7 @@ async fn the_whole_application_is_checked_before_any_request() {
     broken.ubos[0].id_document_url = file_url("missing.pdf");
     let stopped = client
         .businesses()
-        .onboard(&broken, Progress::default(), |_| {})
+        .onboard(&broken, Progress::default(), |_, _| {})
         .await
         .unwrap_err();
     let violations = stopped.error.violations().expect("a validation error");
@@ -193,7 +258,7 @@ async fn a_failure_at_each_step_resumes_without_duplicates() {
         let failing = sdk_client(proxy.base_url(), STAGING_KEY);
         let stopped = failing
             .businesses()
-            .onboard(&larger_application(), Progress::default(), |_| {})
+            .onboard(&larger_application(), Progress::default(), |_, _| {})
             .await
             .unwrap_err();
         assert_eq!(
@@ -216,7 +281,7 @@ async fn a_failure_at_each_step_resumes_without_duplicates() {
         let client = env.client(STAGING_KEY);
         let onboarded = client
             .businesses()
-            .onboard(&larger_application(), stopped.progress, |_| {})
+            .onboard(&larger_application(), stopped.progress, |_, _| {})
             .await
             .unwrap_or_else(|e| panic!("{step}: {e}"));
         assert_eq!(onboarded.business.director_count, Some(2), "{step}");
@@ -251,7 +316,7 @@ async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
         let failing = sdk_client(proxy.base_url(), STAGING_KEY);
         let stopped = failing
             .businesses()
-            .onboard(&larger_application(), Progress::default(), |_| {})
+            .onboard(&larger_application(), Progress::default(), |_, _| {})
             .await
             .unwrap_err();
         assert_eq!(
@@ -264,13 +329,26 @@ async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
         let client = env.client(STAGING_KEY);
         let onboarded = client
             .businesses()
-            .onboard(&larger_application(), stopped.progress, |_| {})
+            .onboard(&larger_application(), stopped.progress, |_, _| {})
             .await
             .unwrap_or_else(|e| panic!("{step}: {e}"));
         assert_eq!(onboarded.business.director_count, Some(2), "{step}");
         assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
         let uploads = if step.starts_with("upload") { 4 } else { 3 };
         assert_held_once(&env, &lines, uploads, step);
+        // The progress returned holds what the run found done without a
+        // step of its own (a person whose answer was lost), as well as what
+        // it did.
+        assert_eq!(
+            onboarded.progress,
+            Progress {
+                links: onboarded.links.clone(),
+                business_id: Some(onboarded.business.id.clone()),
+                directors_added: 2,
+                ubos_added: 2,
+            },
+            "{step}"
+        );
     }
 }
 
@@ -295,7 +373,7 @@ async fn a_resume_with_a_business_id_creates_nothing() {
     };
     let onboarded = client
         .businesses()
-        .onboard(&application, progress, |_| {})
+        .onboard(&application, progress, |_, _| {})
         .await
         .unwrap();
     assert_eq!(onboarded.business.id, created.id);
@@ -314,7 +392,7 @@ async fn a_missing_file_is_named_with_its_document_key() {
     business.documents.get_mut("bank_statement").unwrap().url = file_url("statement.pdf");
     let stopped = client
         .businesses()
-        .onboard(&application, Progress::default(), |_| {})
+        .onboard(&application, Progress::default(), |_, _| {})
         .await
         .unwrap_err();
     assert_eq!(

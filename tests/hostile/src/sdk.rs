@@ -219,7 +219,7 @@ pub fn operations() -> Vec<SdkOperation> {
                 ..Application::default()
             };
             c.businesses()
-                .onboard(&application, Progress::default(), |_| {})
+                .onboard(&application, Progress::default(), |_, _| {})
                 .await
                 .map(drop)
                 .map_err(|stopped| Failure::Sdk(stopped.error))

@@ -88,36 +88,37 @@ async fn an_application_is_checked_whole_before_anything_is_sent() {
     let dir = tempfile::tempdir().unwrap();
     let dir_text = dir.path().display().to_string();
 
-    // What the file itself gets wrong: JSON types and rules of the business,
-    // a person the API's schema cannot read, a file that is not there, a
-    // part that is not one.
+    // What the file itself gets wrong, every violation of every part (the
+    // SDK's checks of the API's JSON, as `business create` and `business
+    // add-director` apply them): JSON types and rules of the business, a
+    // person's missing and misspelt fields, a part that is not one.
     let mut broken = application();
     broken["business"]["email"] = json!("not-an-email");
     broken["business"]["phoneNumber"] = json!(2348012345678_u64);
-    broken["directors"][0]
-        .as_object_mut()
-        .unwrap()
-        .remove("firstName");
-    broken["ubos"][0]["document"]["url"] = json!("file:missing.pdf");
+    let director = broken["directors"][0].as_object_mut().unwrap();
+    director.remove("firstName");
+    director.insert("jobTilte".into(), json!("Managing Director"));
+    broken["ubos"][0]["dateOfBirth"] = json!("1985-02-30");
     broken["notes"] = json!("call first");
     let file = write_application(dir.path(), &broken);
     let out = run(onboard(sandbox.base_url(), &file, None, false)).await;
     assert_eq!(out.code, 2, "{}", out.stderr);
-    insta::assert_snapshot!(
-        "invalid_application",
-        redact(&shown(&out), &[(&dir_text, "[dir]")])
-    );
+    insta::assert_snapshot!("invalid_application", shown(&out));
 
-    // What only the whole application shows: the rules of each person and
-    // the content of each file.
+    // Once the file reads as an application, the files its document URLs
+    // name: one not there (also named where it is referenced), one not a
+    // document.
     let mut wrong = application();
-    wrong["ubos"][0]["nationality"] = json!("Nigeria");
+    wrong["ubos"][0]["document"]["url"] = json!("file:missing.pdf");
     wrong["directors"][0]["idDocumentUrl"] = json!("file:notes.pdf");
     let file = write_application(dir.path(), &wrong);
     std::fs::write(dir.path().join("notes.pdf"), "plain text").unwrap();
     let out = run(onboard(sandbox.base_url(), &file, None, false)).await;
     assert_eq!(out.code, 2, "{}", out.stderr);
-    insta::assert_snapshot!("invalid_people_and_files", shown(&out));
+    insta::assert_snapshot!(
+        "invalid_files",
+        redact(&shown(&out), &[(&dir_text, "[dir]")])
+    );
 
     // Nothing was sent, and no progress file was left.
     assert_eq!(log.len(), 0);
@@ -248,4 +249,127 @@ async fn a_stopped_onboarding_is_resumed_without_doing_anything_twice() {
         );
     }
     assert_eq!(sent(&log), [2, 1, 1, 2]);
+}
+
+/// Only a document URL names a file: `file:` text in any other field is
+/// sent as written, and nothing is read for it (the file it seems to name
+/// does not exist, and the run succeeds).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn file_text_outside_a_document_url_is_sent_as_text() {
+    let sandbox = sandbox_with(SandboxConfig::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = application();
+    text["business"]["businessDescription"] = json!("file:secrets.txt");
+    text["directors"][0]["jobTitle"] = json!("file:/etc/passwd");
+    let file = write_application(dir.path(), &text);
+    let out = run(onboard(sandbox.base_url(), &file, None, true)).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let onboarded = out.json();
+    // Sent: the service reviews it.
+    assert!(
+        onboarded["business"]["fieldStatuses"]
+            .get("businessDescription")
+            .is_some(),
+        "{onboarded}"
+    );
+    // Only the two document files were read and uploaded.
+    assert_eq!(
+        onboarded["links"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["company.pdf", "ids/passport.png"]
+    );
+}
+
+/// The progress file is the SDK's own progress: a field it does not have
+/// (a misspelt business id, which would start a second business) is
+/// refused before anything is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_progress_file_with_a_misspelt_field_is_refused() {
+    let log = Log::default();
+    let sandbox = sandbox_with(log.config()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_application(dir.path(), &application());
+    let progress_file = dir.path().join("lagos.progress.json");
+    std::fs::write(&progress_file, r#"{"businessID": "biz_3M8QK2"}"#).unwrap();
+    let out = run(onboard(
+        sandbox.base_url(),
+        &file,
+        Some(&progress_file),
+        false,
+    ))
+    .await;
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: {} is not a progress file of `business onboard`: unknown field \
+             `businessID`, expected one of `links`, `businessId`, `directorsAdded`, `ubosAdded`\n",
+            progress_file.display()
+        )
+    );
+    assert_eq!(log.len(), 0);
+}
+
+/// A progress file that cannot be written: a run that stops says so and
+/// gives the progress as JSON instead of claiming it saved it; a run that
+/// succeeds prints the business (exit 0) and warns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_progress_file_that_cannot_be_written_is_reported() {
+    let sandbox = sandbox_with(SandboxConfig::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let dir_text = dir.path().display().to_string();
+    let file = write_application(dir.path(), &application());
+
+    // Resumed from a record of a business the service does not have: the
+    // run stops at once, and the record cannot be written back (a
+    // directory stands where it is written first).
+    let progress_file = dir.path().join("earlier.json");
+    let earlier = json!({
+        "links": {"company.pdf": "https://files.example/company.pdf",
+                  "ids/passport.png": "https://files.example/passport.png"},
+        "businessId": "biz_NOTHERE01",
+    });
+    std::fs::write(&progress_file, earlier.to_string()).unwrap();
+    std::fs::create_dir(dir.path().join("earlier.json.partial")).unwrap();
+    let out = run(onboard(
+        sandbox.base_url(),
+        &file,
+        Some(&progress_file),
+        false,
+    ))
+    .await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    insta::assert_snapshot!(
+        "stopped_unsaved",
+        redact(&shown(&out), &[(&dir_text, "[dir]")])
+    );
+    // The record is as it was.
+    let kept: Value =
+        serde_json::from_str(&std::fs::read_to_string(&progress_file).unwrap()).unwrap();
+    assert_eq!(kept, earlier);
+
+    // A successful run: the business on stdout, the progress in a warning.
+    std::fs::create_dir(dir.path().join("lagos.progress.json.partial")).unwrap();
+    let out = run(onboard(sandbox.base_url(), &file, None, true)).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let onboarded = out.json();
+    let business_id = onboarded["business"]["id"].as_str().unwrap();
+    // The SDK's progress, in its field order.
+    let progress = format!(
+        r#"{{"links":{},"businessId":"{business_id}","directorsAdded":1,"ubosAdded":1}}"#,
+        onboarded["links"]
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "warning: onboarded, but the progress could not be saved (cannot write \
+             {}: Is a directory (os error 21)); it is, as JSON: {}\n",
+            dir.path().join("lagos.progress.json").display(),
+            progress
+        )
+    );
+    assert!(!dir.path().join("lagos.progress.json").exists());
 }

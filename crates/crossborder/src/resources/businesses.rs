@@ -297,8 +297,13 @@ impl Businesses<'_> {
     /// every violation at once) before the first request, then uploads each
     /// file, creates the business with the links in place of its
     /// [`file_url`](crate::onboard::file_url)s, adds every director and UBO
-    /// (submission then happens by itself), and returns the business and
-    /// every link. `on_step` hears each step as it happens.
+    /// (submission then happens by itself), and returns the business, every
+    /// link and the final [`Progress`]. `on_step` hears each step as it
+    /// happens, with the progress made so far (that step included), to save
+    /// after each step so that even a killed run can be resumed. The
+    /// progress can also move without a step: a resumed run that finds a
+    /// person already added (see below) counts them; the progress returned,
+    /// on success or failure, holds that too.
     ///
     /// A failure part-way returns [`OnboardingError`] with the
     /// [`Progress`] made: pass it back and the run goes on where it stopped,
@@ -334,7 +339,7 @@ impl Businesses<'_> {
     /// };
     /// let mut progress = Progress::default();
     /// let onboarded = loop {
-    ///     match client.businesses().onboard(&application, progress, |step| println!("{step:?}")).await {
+    ///     match client.businesses().onboard(&application, progress, |step, _| println!("{step:?}")).await {
     ///         Ok(onboarded) => break onboarded,
     ///         // An invalid application sent nothing: fix it first.
     ///         Err(stopped) if stopped.error.violations().is_some() => return Err(stopped.into()),
@@ -349,7 +354,7 @@ impl Businesses<'_> {
         &self,
         application: &Application,
         progress: Progress,
-        mut on_step: impl FnMut(Step<'_>) + Send,
+        mut on_step: impl FnMut(Step<'_>, &Progress) + Send,
     ) -> std::result::Result<Onboarded, OnboardingError> {
         let mut progress = progress;
         match crate::onboard::run(self.client, application, &mut progress, &mut on_step).await {

@@ -47,6 +47,25 @@ impl Address {
         }
     }
 
+    pub(crate) fn from_wire(wire: wire::Address) -> Address {
+        let wire::Address {
+            house_number,
+            street,
+            city,
+            state,
+            zip_code,
+            subdivision,
+        } = wire;
+        Address {
+            house_number,
+            street,
+            city,
+            state,
+            zip_code,
+            subdivision,
+        }
+    }
+
     pub(crate) fn to_wire(&self) -> wire::Address {
         wire::Address {
             house_number: self.house_number.clone(),
@@ -379,6 +398,102 @@ impl CreateBusinessRequest {
         document_keys(&self.documents)
     }
 
+    /// The request the API's JSON body of a create reads as, once the JSON
+    /// checks passed (`business_check`); `TIN` and `tin` become its one TIN
+    /// ([`one_tin`]).
+    pub(crate) fn from_wire(request: wire::CreateBusinessRequest) -> Result<Self, Violation> {
+        // Every wire field is named: a field added to the spec does not
+        // compile here until it is carried.
+        let wire::CreateBusinessRequest {
+            activities,
+            address: street_address,
+            annual_turnover,
+            average_monthly_transaction_volume,
+            business_address,
+            business_description,
+            business_purpose,
+            business_type,
+            business_website,
+            customer_types,
+            documents,
+            ein,
+            email,
+            estimated_annual_revenue,
+            financial_service,
+            has_website,
+            is_high_risk,
+            legal_name,
+            max_transfer_amount,
+            monthly_payments_count,
+            monthly_transaction_volume,
+            name,
+            nature_of_business,
+            operating_address,
+            phone_number,
+            place_id,
+            proof_of_address,
+            registration_number,
+            source_of_fund,
+            source_of_funds_description,
+            tin,
+            tin_uppercase,
+        } = request;
+        let wire::NatureOfBusiness { nature, code } = nature_of_business;
+        let wire::ProofOfAddress { url, key, type_ } = proof_of_address;
+        Ok(CreateBusinessRequest {
+            name,
+            business_type,
+            registration_number,
+            email,
+            phone_number,
+            nature_of_business: NatureOfBusiness { nature, code },
+            business_address: Address::from_wire(business_address),
+            proof_of_address: ProofOfAddress {
+                url,
+                key,
+                kind: type_,
+            },
+            documents: documents
+                .0
+                .into_iter()
+                .map(|(key, document)| (key, DocumentLink::from_wire(document)))
+                .collect(),
+            details: BusinessDetails {
+                operating_address: operating_address.map(Address::from_wire),
+                activities,
+                monthly_transaction_volume: monthly_transaction_volume.map(|volume| {
+                    MonthlyTransactionVolume {
+                        currency: volume.currency,
+                        amount: volume.amount.0,
+                    }
+                }),
+                has_website,
+                source_of_fund: source_of_fund.map(|source| SourceOfFund {
+                    url: source.url,
+                    kind: source.type_,
+                    name: source.name,
+                }),
+                tin: one_tin(tin.as_deref(), tin_uppercase.as_deref())?.map(str::to_owned),
+                is_high_risk,
+                business_description,
+                business_website,
+                ein,
+                legal_name,
+                address: street_address,
+                place_id,
+                annual_turnover,
+                monthly_payments_count,
+                max_transfer_amount,
+                customer_types,
+                source_of_funds_description,
+                estimated_annual_revenue,
+                average_monthly_transaction_volume,
+                financial_service,
+                business_purpose,
+            },
+        })
+    }
+
     pub(crate) fn to_wire(&self) -> Result<wire::CreateBusinessRequest, Error> {
         let builder = wire::CreateBusinessRequest::builder()
             .name(self.name.clone())
@@ -478,6 +593,26 @@ impl UpdateBusinessRequest {
             .fill_update(builder)
             .try_into()
             .map_err(refused)
+    }
+}
+
+/// The one TIN of a body that may give it as `tin`, `TIN` or both: a blank
+/// one counts as not given (as the rules treat it), and two given values
+/// must be the same (`TIN: differs from tin: give one tax identification
+/// number`), since the SDK holds one TIN and sends it under both spellings.
+pub(crate) fn one_tin<'t>(
+    lower: Option<&'t str>,
+    upper: Option<&'t str>,
+) -> Result<Option<&'t str>, Violation> {
+    let given = |tin: Option<&str>| tin.is_some_and(|t| !t.trim().is_empty());
+    match (given(lower), given(upper)) {
+        (true, true) if lower != upper => Err(Violation::new(
+            BusinessFields::TIN_UPPERCASE,
+            Rule::Mismatch,
+            "differs from tin: give one tax identification number",
+        )),
+        (false, true) => Ok(upper),
+        _ => Ok(lower.or(upper)),
     }
 }
 

@@ -79,6 +79,13 @@ impl DocumentLink {
         }
     }
 
+    /// A reference as the API's JSON gives it (never unlisted: the JSON
+    /// checks refuse a key the SDK does not know).
+    pub(crate) fn from_wire(wire: wire::DocumentLink) -> DocumentLink {
+        let wire::DocumentLink { key, url } = wire;
+        DocumentLink::new(url, key)
+    }
+
     pub(crate) fn to_wire(&self) -> wire::DocumentLink {
         wire::DocumentLink {
             url: self.url.clone(),

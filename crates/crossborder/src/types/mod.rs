@@ -23,7 +23,7 @@ mod wallet;
 pub use ack::Acknowledgement;
 pub use amount_text::AmountText;
 pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
-pub(crate) use business::{log_document_keys, nothing_to_update, sent_fields};
+pub(crate) use business::{log_document_keys, nothing_to_update, one_tin, sent_fields};
 pub use business::{
     Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate, CreateBusinessRequest,
     Documents, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,

@@ -5,11 +5,12 @@ use std::str::FromStr;
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{self, validate_person, PersonFields};
+use crossborder_core::parse_amount;
 use rust_decimal::Decimal;
 
 use crate::types::business::business_status;
 use crate::types::{Address, BusinessStatus, DocumentLink};
-use crate::{IdType, Violations};
+use crate::{IdType, Rule, Violation, Violations};
 
 /// The optional fields of a director or UBO.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,6 +85,62 @@ impl PersonRequest {
             bvn: self.details.bvn.as_deref(),
         };
         validate_person(&fields, role)
+    }
+
+    /// The request the API's JSON body of a director or UBO reads as, once
+    /// the JSON checks passed (`business_check`): `ownershipPercentage`, a
+    /// decimal string on the wire, is held as an exact decimal (blank is
+    /// absent, as the rules treat it).
+    pub(crate) fn from_wire(person: wire::PersonRequest) -> Result<Self, Violation> {
+        let wire::PersonRequest {
+            additional_document,
+            address,
+            bvn,
+            date_of_birth,
+            document,
+            email,
+            first_name,
+            id_document_url,
+            id_number,
+            id_type,
+            job_title,
+            last_name,
+            middle_name,
+            nationality,
+            ownership_percentage,
+            phone_number,
+        } = person;
+        let ownership_percentage = match ownership_percentage.filter(|p| !p.trim().is_empty()) {
+            None => None,
+            // The rules read it with the same function: refused there first.
+            Some(text) => Some(parse_amount(&text).map_err(|error| {
+                Violation::new(
+                    PersonFields::OWNERSHIP_PERCENTAGE,
+                    Rule::InvalidFormat,
+                    error.to_string(),
+                )
+            })?),
+        };
+        Ok(PersonRequest {
+            first_name,
+            last_name,
+            date_of_birth,
+            nationality,
+            phone_number,
+            id_number,
+            id_type,
+            id_document_url,
+            address: Address::from_wire(address),
+            document: DocumentLink::from_wire(document),
+            details: PersonDetails {
+                additional_document: additional_document.map(DocumentLink::from_wire),
+                email,
+                job_title,
+                ownership_percentage,
+                middle_name,
+                bvn,
+            },
+        })
     }
 
     pub(crate) fn to_wire(&self) -> wire::PersonRequest {

@@ -558,7 +558,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     };
     let onboarded = client
         .businesses()
-        .onboard(&application, Progress::default(), |_| {})
+        .onboard(&application, Progress::default(), |_, _| {})
         .await
         .map_err(|stopped| stopped.error);
     let onboarded = run.ok("onboard (upload, create, director, UBO, read)", onboarded);
