@@ -140,11 +140,7 @@ fn decode_object(
         }
     };
     if let Some(key) = keyed.repeated {
-        return Err(ApiError::violation(Violation::new(
-            member(&key),
-            Rule::InvalidFormat,
-            "must appear only once",
-        )));
+        return Err(ApiError::repeated(member(&key)));
     }
     keyed
         .object

@@ -83,11 +83,7 @@ pub(crate) async fn upload_document(
             continue;
         }
         if file.is_some() {
-            return Err(ApiError::violation(Violation::new(
-                "file",
-                Rule::InvalidFormat,
-                "must appear only once",
-            )));
+            return Err(ApiError::repeated("file"));
         }
         let bytes = field.bytes().await.map_err(|error| {
             ApiError::bad_request(format!("Malformed multipart body: {}", error.body_text()))

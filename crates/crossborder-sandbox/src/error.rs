@@ -131,6 +131,17 @@ impl ApiError {
         ApiError::invalid(&[violation])
     }
 
+    /// 400 `<field>: must appear only once`: a key, part or parameter given
+    /// twice, since which of its values counts is up to each parser
+    /// (ASSUMPTIONS B40).
+    pub(crate) fn repeated(field: impl Into<std::borrow::Cow<'static, str>>) -> ApiError {
+        ApiError::violation(Violation::new(
+            field,
+            Rule::InvalidFormat,
+            "must appear only once",
+        ))
+    }
+
     /// The status.
     pub(crate) fn status(&self) -> StatusCode {
         self.status

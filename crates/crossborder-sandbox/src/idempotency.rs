@@ -36,11 +36,21 @@ impl<R: Clone> IdempotentRequest<R> {
         request: &WireFields,
         conflict: impl FnOnce() -> String,
     ) -> Result<R, ApiError> {
-        if self.request == *request {
-            Ok(self.response.clone())
-        } else {
-            Err(ApiError::conflict(conflict()))
-        }
+        repeats(&self.request, request, conflict).map(|()| self.response.clone())
+    }
+}
+
+/// Ok when `request` repeats the `recorded` one (the same fields, read the
+/// same way); otherwise 409 with the message `conflict` gives.
+pub(crate) fn repeats(
+    recorded: &WireFields,
+    request: &WireFields,
+    conflict: impl FnOnce() -> String,
+) -> Result<(), ApiError> {
+    if recorded == request {
+        Ok(())
+    } else {
+        Err(ApiError::conflict(conflict()))
     }
 }
 

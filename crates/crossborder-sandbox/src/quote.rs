@@ -21,7 +21,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossborder_api::types::{Quote, QuoteResponse};
-use crossborder_core::{validate_amount, AmountWire, Rail, Rule, Violation};
+use crossborder_core::{validate_amount, AmountWire, Rail};
 
 use crate::amount::check_max_amount;
 use crate::auth::Caller;
@@ -53,13 +53,7 @@ pub(crate) async fn get_quote(
     // (ASSUMPTIONS B40): which one counts is up to each parser.
     let mut rails = query.iter().filter(|(name, _)| name == "rail");
     let rail = match (rails.next(), rails.next()) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::violation(Violation::new(
-                "rail",
-                Rule::InvalidFormat,
-                "must appear only once",
-            )))
-        }
+        (Some(_), Some(_)) => return Err(ApiError::repeated("rail")),
         (rail, _) => rail
             .map(|(_, rail)| rail.parse::<Rail>())
             .transpose()

@@ -5,7 +5,7 @@
 use crossborder_api::types::{PayoutResponse, Transaction};
 
 use crate::error::ApiError;
-use crate::idempotency::{IdempotentRequest, WireFields};
+use crate::idempotency::{repeats, IdempotentRequest, WireFields};
 use crate::transaction::TransactionRecord;
 
 /// A payout as remembered for idempotency and tracking.
@@ -40,10 +40,6 @@ impl CollectionRecord {
         request: &WireFields,
         conflict: impl FnOnce() -> String,
     ) -> Result<Transaction, ApiError> {
-        if self.request == *request {
-            Ok(self.transaction.as_created().to_wire())
-        } else {
-            Err(ApiError::conflict(conflict()))
-        }
+        repeats(&self.request, request, conflict).map(|()| self.transaction.as_created().to_wire())
     }
 }

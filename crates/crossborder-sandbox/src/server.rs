@@ -161,9 +161,12 @@ impl SandboxHandle {
     /// The sub-business `business_id`, as [`businesses`](Self::businesses)
     /// shows it.
     pub fn business(&self, business_id: &str) -> Option<StoredBusiness> {
-        self.businesses()
-            .into_iter()
-            .find(|business| business.id == business_id)
+        self.state.accounts().find_map(|account| {
+            lock(account)
+                .businesses
+                .get(business_id)
+                .map(|record| record.stored())
+        })
     }
 
     /// Waits until at least `count` delivery attempts have finished since
