@@ -269,13 +269,7 @@ impl<'a> JsonReader<'a> {
                 Some(near) => format!("is not a field of this request (did you mean {near}?)"),
                 None => "is not a field of this request".to_owned(),
             };
-            let at = self
-                .path
-                .iter()
-                .map(String::as_str)
-                .chain([name.as_str()])
-                .collect::<Vec<_>>()
-                .join(".");
+            let at = self.at(name);
             self.unknown
                 .push(Violation::new(at, Rule::UnknownField, message));
         }

@@ -15,6 +15,15 @@ pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(10);
 /// wait ends only at a terminal status.
 const FAR_FUTURE: Duration = Duration::from_secs(30 * 365 * 86_400);
 
+/// `start + span`, or [`FAR_FUTURE`] from `start` when that cannot be
+/// represented (a span of [`Duration::MAX`]); never panics.
+pub(crate) fn after(start: Instant, span: Duration) -> Instant {
+    start
+        .checked_add(span)
+        .or_else(|| start.checked_add(FAR_FUTURE))
+        .unwrap_or(start)
+}
+
 /// How [`Collections::wait_until_settled`](crate::Collections::wait_until_settled)
 /// and [`Businesses::wait_for_decision`](crate::Businesses::wait_for_decision)
 /// poll: the first wait, how it grows, its cap, and the overall deadline.
@@ -74,9 +83,7 @@ impl WaitOptions {
 
     /// The deadline of a wait that starts at `now` (never panics).
     pub(crate) fn deadline(&self, now: Instant) -> Instant {
-        now.checked_add(self.timeout)
-            .or_else(|| now.checked_add(FAR_FUTURE))
-            .unwrap_or(now)
+        after(now, self.timeout)
     }
 
     /// The wait after the first read: `initial_interval`, at least

@@ -55,17 +55,6 @@ pub enum OtherFiatCurrency {
     Xaf,
 }
 
-macro_rules! into_currency {
-    ($type:ident { $($variant:ident),+ }) => {
-        impl From<$type> for Currency {
-            fn from(value: $type) -> Currency {
-                match value {
-                    $($type::$variant => Currency::$variant,)+
-                }
-            }
-        }
-    };
-}
 into_currency!(LocalBankCurrency { Ngn, Kes, Ugx });
 into_currency!(CryptoCurrency { Usdt, Usdc, Cngn });
 into_currency!(OtherFiatCurrency { Ghs, Xof, Xaf });

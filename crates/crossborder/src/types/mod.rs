@@ -5,6 +5,20 @@
 //! SDK does not know are ignored, and status values it does not know are
 //! kept in an `Unknown` variant instead of failing.
 
+/// `From<$type> for Currency` for a closed subset of the currencies whose
+/// variants carry the same names.
+macro_rules! into_currency {
+    ($type:ident { $($variant:ident),+ }) => {
+        impl From<$type> for Currency {
+            fn from(value: $type) -> Currency {
+                match value {
+                    $($type::$variant => Currency::$variant,)+
+                }
+            }
+        }
+    };
+}
+
 mod ack;
 mod amount_text;
 mod bank;

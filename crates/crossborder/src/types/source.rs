@@ -51,22 +51,18 @@ pub enum FiatCurrency {
     Xaf,
 }
 
-impl From<FiatCurrency> for Currency {
-    fn from(value: FiatCurrency) -> Currency {
-        match value {
-            FiatCurrency::Ngn => Currency::Ngn,
-            FiatCurrency::Kes => Currency::Kes,
-            FiatCurrency::Ugx => Currency::Ugx,
-            FiatCurrency::Usd => Currency::Usd,
-            FiatCurrency::Gbp => Currency::Gbp,
-            FiatCurrency::Eur => Currency::Eur,
-            FiatCurrency::Cad => Currency::Cad,
-            FiatCurrency::Ghs => Currency::Ghs,
-            FiatCurrency::Xof => Currency::Xof,
-            FiatCurrency::Xaf => Currency::Xaf,
-        }
-    }
-}
+into_currency!(FiatCurrency {
+    Ngn,
+    Kes,
+    Ugx,
+    Usd,
+    Gbp,
+    Eur,
+    Cad,
+    Ghs,
+    Xof,
+    Xaf
+});
 
 /// A crypto wallet a payout is funded from: the cryptocurrency debited and
 /// the network it is on (`fromNetwork`).

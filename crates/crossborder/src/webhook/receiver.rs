@@ -151,11 +151,11 @@ impl<D: DedupeStore> Receiver<D> {
         S: Clone + Send + Sync + 'static,
     {
         let (queue, waiting) = mpsc::channel(self.queue_capacity);
-        let (client, dedupe) = (self.client, Arc::new(self.dedupe));
+        let (client, dedupe) = (self.client, self.dedupe);
         let worker: Worker = Box::new(move |mut waiting: mpsc::Receiver<WebhookEvent>| {
             tokio::spawn(async move {
                 while let Some(event) = waiting.recv().await {
-                    deliver(&client, &*dedupe, &handler, event).await;
+                    deliver(&client, &dedupe, &handler, event).await;
                 }
             });
         });

@@ -202,14 +202,10 @@ impl Reconciler {
     }
 }
 
-/// `start + grace`, or about 30 years from `start` when that cannot be
-/// represented (a grace of [`Duration::MAX`]).
+/// `start + grace`, as every wait of the SDK computes its end
+/// ([`crate::wait::after`]).
 fn after(start: Instant, grace: Duration) -> Instant {
-    const FAR: Duration = Duration::from_secs(30 * 365 * 86_400);
-    start
-        .checked_add(grace)
-        .or_else(|| start.checked_add(FAR))
-        .unwrap_or(start)
+    Instant::from_std(crate::wait::after(start.into_std(), grace))
 }
 
 /// Waits for events on one reference until its grace period ends, then
