@@ -1,6 +1,7 @@
 //! Document types, the flexible keys of the documents map, and which
 //! documents a business must provide.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
@@ -198,34 +199,19 @@ impl UnknownDocumentKey {
 /// assert_eq!(nearest_document_key("x"), None);
 /// ```
 pub fn nearest_document_key(key: &str) -> Option<&'static str> {
-    let normalised = normalised_key(key);
-    let limit = crate::suggest::typo_limit(&normalised);
-    let lower_names =
-        DocumentType::ALL.map(|document| (document, document.as_str().to_ascii_lowercase()));
+    // The aliases are written in lower case; a type's name is compared in
+    // lower case and shown as written.
     let candidates = SPEC_DOCUMENT_KEYS
         .into_iter()
-        .map(|alias| (alias, alias.to_owned()))
-        .chain(
-            DOCUMENT_KEY_ALIASES
-                .iter()
-                .map(|(alias, _)| (*alias, (*alias).to_owned())),
-        )
-        .chain(
-            lower_names
-                .iter()
-                .map(|(document, lower)| (document.as_str(), lower.clone())),
-        );
-    let length = normalised.chars().count();
-    candidates
-        // The edit distance is at least the difference in length: a key
-        // that cannot be close is not compared at all, so a client that
-        // sends thousands of long unknown keys costs a length check each.
-        .filter(|(_, compared)| compared.chars().count().abs_diff(length) <= limit)
-        .map(|(shown, compared)| (strsim::levenshtein(&normalised, &compared), shown))
-        .filter(|(distance, _)| *distance <= limit)
-        // min_by_key keeps the first of equal distances.
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, shown)| shown)
+        .chain(DOCUMENT_KEY_ALIASES.iter().map(|(alias, _)| *alias))
+        .map(|alias| (alias, Cow::Borrowed(alias)))
+        .chain(DocumentType::ALL.into_iter().map(|document| {
+            (
+                document.as_str(),
+                Cow::Owned(document.as_str().to_ascii_lowercase()),
+            )
+        }));
+    crate::suggest::nearest(&normalised_key(key), candidates, strsim::levenshtein)
 }
 
 /// Maps a key of the documents map to its document type.

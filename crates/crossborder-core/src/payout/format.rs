@@ -228,18 +228,28 @@ fn iban_looks_like(country: &str) -> String {
     }
 }
 
-fn check_iban(value: &str) -> Result<(), FormatError> {
-    let country: String = value
+/// The country code an IBAN starts with, as written (spaces aside), in
+/// capitals: for the messages that refuse one.
+fn iban_country(value: &str) -> String {
+    value
         .chars()
         .filter(|c| *c != ' ')
         .take(2)
         .map(|c| c.to_ascii_uppercase())
-        .collect();
-    match parse_iban(value) {
-        Ok(_) => Ok(()),
-        Err(ParseIbanError::InvalidBaseIban {
+        .collect()
+}
+
+fn check_iban(value: &str) -> Result<(), FormatError> {
+    let error = match parse_iban(value) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    // Only a refusal names the country, so a valid IBAN copies nothing.
+    let country = iban_country(value);
+    match error {
+        ParseIbanError::InvalidBaseIban {
             source: iban::ParseBaseIbanError::InvalidChecksum,
-        }) => Err((
+        } => Err((
             Rule::InvalidChecksum,
             format!(
                 "is not a valid IBAN: its check digits do not match the rest (ISO 13616 mod 97), \
@@ -247,14 +257,14 @@ fn check_iban(value: &str) -> Result<(), FormatError> {
                 iban_looks_like(&country)
             ),
         )),
-        Err(ParseIbanError::InvalidBaseIban { .. }) => Err((
+        ParseIbanError::InvalidBaseIban { .. } => Err((
             Rule::InvalidFormat,
             format!(
                 "is not a valid IBAN: a country code, 2 check digits and up to 30 letters or \
                  digits, such as {IBAN_EXAMPLE}"
             ),
         )),
-        Err(ParseIbanError::InvalidBban(_)) => Err((
+        ParseIbanError::InvalidBban(_) => Err((
             Rule::InvalidFormat,
             format!(
                 "is not a valid IBAN: the account part does not have the length or form \
@@ -262,7 +272,7 @@ fn check_iban(value: &str) -> Result<(), FormatError> {
                 iban_looks_like(&country)
             ),
         )),
-        Err(ParseIbanError::UnknownCountry(_)) => Err((
+        ParseIbanError::UnknownCountry(_) => Err((
             Rule::InvalidFormat,
             format!(
                 "is not a valid IBAN: {country} is not a country that issues IBANs; an IBAN \
