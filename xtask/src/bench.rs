@@ -175,9 +175,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         if !prism.exists() {
             bail!("{} is missing after the npm install", prism.display());
         }
-        prism
+        Some(prism)
     } else {
-        PathBuf::new()
+        None
     };
     let out_dir = root.join(OUT_DIR);
     std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
@@ -230,7 +230,8 @@ struct Servers {
     root: PathBuf,
     out_dir: PathBuf,
     sandbox: PathBuf,
-    prism: PathBuf,
+    /// Prism, installed only when its figures are measured.
+    prism: Option<PathBuf>,
     /// This program, which serves the bare handler.
     this: PathBuf,
 }
@@ -294,7 +295,7 @@ impl Servers {
         sandbox: &ServerGuard,
         options: &Options,
     ) -> Result<Vec<Figure>> {
-        let (warmup, window, rounds) = (options.warmup(), options.duration, options.rounds());
+        let (window, rounds) = (options.duration, options.rounds());
         let (status, body) =
             load::probe(sandbox.addr, BALANCE_PATH, Duration::from_secs(5)).await?;
         if status != hyper::StatusCode::OK {
@@ -320,14 +321,13 @@ impl Servers {
             .await?;
         let mut figures = Vec::new();
         for (name, connections) in [("sandbox_vs_bare_16", 16), ("sandbox_vs_bare", 64)] {
-            let mut sandbox_runs = Vec::new();
-            let mut bare_runs = Vec::new();
-            for _ in 0..rounds {
-                sandbox_runs
-                    .push(measure(sandbox, BALANCE_PATH, connections, warmup, window).await?);
-                bare_runs.push(measure(&bare, BALANCE_PATH, connections, warmup, window).await?);
-            }
-            let (s, b) = (merge(&sandbox_runs)?, merge(&bare_runs)?);
+            let (s, b) = alternate(
+                (sandbox, BALANCE_PATH),
+                (&bare, BALANCE_PATH),
+                connections,
+                options,
+            )
+            .await?;
             figures.push(Figure {
                 name,
                 value: s.requests_per_sec() / b.requests_per_sec(),
@@ -372,11 +372,14 @@ impl Servers {
         sandbox: &ServerGuard,
         options: &Options,
     ) -> Result<Vec<Figure>> {
-        let (warmup, window, rounds) = (options.warmup(), options.duration, options.rounds());
+        let prism_bin = self
+            .prism
+            .as_deref()
+            .context("Prism is installed only when its figures are asked for")?;
         let prism = self
             .start(
                 "prism",
-                &self.prism,
+                prism_bin,
                 &["mock", SPEC_PATH, "-p", "{port}", "-h", "127.0.0.1"],
                 Duration::from_secs(90),
             )
@@ -384,13 +387,13 @@ impl Servers {
         let prism_path = pick_path(&prism, &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX]).await?;
         let mut figures = Vec::new();
         for (name, connections) in [("sandbox_vs_prism_16", 16), ("sandbox_vs_prism_64", 64)] {
-            let mut s = Vec::new();
-            let mut p = Vec::new();
-            for _ in 0..rounds {
-                s.push(measure(sandbox, BALANCE_PATH, connections, warmup, window).await?);
-                p.push(measure(&prism, prism_path, connections, warmup, window).await?);
-            }
-            let (s, p) = (merge(&s)?, merge(&p)?);
+            let (s, p) = alternate(
+                (sandbox, BALANCE_PATH),
+                (&prism, prism_path),
+                connections,
+                options,
+            )
+            .await?;
             figures.push(Figure {
                 name,
                 value: s.requests_per_sec() / p.requests_per_sec(),
@@ -577,6 +580,23 @@ fn codegen_ms(root: &Path, this: &Path, options: &Options) -> Result<Figure> {
         unit: "ms",
         detail: format!("xtask codegen --check, median of {runs}"),
     })
+}
+
+/// Two servers under the same load in alternating rounds, so the machine's
+/// noise hits both: each server's rounds as one outcome.
+async fn alternate(
+    (a, a_path): (&ServerGuard, &'static str),
+    (b, b_path): (&ServerGuard, &'static str),
+    connections: usize,
+    options: &Options,
+) -> Result<(Outcome, Outcome)> {
+    let (warmup, window) = (options.warmup(), options.duration);
+    let (mut a_runs, mut b_runs) = (Vec::new(), Vec::new());
+    for _ in 0..options.rounds() {
+        a_runs.push(measure(a, a_path, connections, warmup, window).await?);
+        b_runs.push(measure(b, b_path, connections, warmup, window).await?);
+    }
+    Ok((merge(&a_runs)?, merge(&b_runs)?))
 }
 
 /// Several rounds of one server as one outcome.

@@ -21,6 +21,7 @@ mod codegen;
 mod diff;
 mod lint_spec;
 mod msrv;
+mod npm_tools;
 mod preprocess;
 mod process;
 mod schemathesis;

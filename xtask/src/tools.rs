@@ -6,20 +6,7 @@ use std::process::{Command, Output};
 
 use anyhow::{bail, Context, Result};
 
-/// npm packages, pinned: the lines of `xtask/npm-packages.txt` (also read by
-/// the Prism tests in `tests/prism`, so both install the same set under the
-/// same stamp).
-pub fn npm_packages() -> Vec<&'static str> {
-    pinned_lines(include_str!("../npm-packages.txt"))
-}
-
-/// The non-blank lines of a pin list that are not `#` comments, trimmed.
-fn pinned_lines(text: &'static str) -> Vec<&'static str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .collect()
-}
+use crate::npm_tools;
 
 /// pip packages, pinned.
 pub const PIP_PACKAGES: &[&str] = &[
@@ -29,31 +16,18 @@ pub const PIP_PACKAGES: &[&str] = &[
 
 /// The `node_modules/.bin` directory with the npm tools installed.
 pub fn node_bin(root: &Path) -> Result<PathBuf> {
-    let prefix = root.join("target/tools/node");
-    let stamp = prefix.join("installed.stamp");
-    let packages = npm_packages();
-    let want = packages.join("\n");
-    if !stamp_matches(&stamp, &want) {
+    let prefix = npm_tools::prefix(root);
+    if !npm_tools::is_current(&prefix) {
         println!(
             "tools: installing {} into {}",
-            packages.join(" "),
+            npm_tools::packages().join(" "),
             prefix.display()
         );
-        std::fs::create_dir_all(&prefix)
+        let mut cmd = npm_tools::install_command(&prefix)
             .with_context(|| format!("creating {}", prefix.display()))?;
-        let mut cmd = Command::new("npm");
-        cmd.arg("install")
-            .arg("--prefix")
-            .arg(&prefix)
-            .args([
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                "--save-exact",
-            ])
-            .args(&packages);
         run_checked(&mut cmd, "npm install (is node/npm installed?)")?;
-        std::fs::write(&stamp, &want).with_context(|| format!("writing {}", stamp.display()))?;
+        npm_tools::mark_current(&prefix)
+            .with_context(|| format!("writing the stamp in {}", prefix.display()))?;
     }
     Ok(prefix.join("node_modules/.bin"))
 }

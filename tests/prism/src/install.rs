@@ -9,11 +9,12 @@
 //! reason: the tests never skip in silence.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-/// The pins, one `name@version` a line (`#` starts a comment).
-const PINS: &str = include_str!("../../../xtask/npm-packages.txt");
+/// The pin list, the install command and the stamp, shared with
+/// `cargo xtask` (one file, compiled into both).
+#[path = "../../../xtask/src/npm_tools.rs"]
+mod npm_tools;
 
 /// The npm package of Prism's command line.
 const PRISM_PACKAGE: &str = "@stoplight/prism-cli";
@@ -28,17 +29,9 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The pinned npm packages, in the file's order.
-pub fn npm_packages() -> Vec<&'static str> {
-    PINS.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .collect()
-}
-
 /// The pinned Prism version (`5.14.2`).
 pub fn prism_version() -> &'static str {
-    npm_packages()
+    npm_tools::packages()
         .into_iter()
         .find_map(|pin| pin.strip_prefix(PRISM_PACKAGE)?.strip_prefix('@'))
         .unwrap_or_else(|| panic!("xtask/npm-packages.txt pins no {PRISM_PACKAGE}"))
@@ -55,34 +48,19 @@ pub fn prism_bin() -> &'static Path {
 }
 
 fn install(root: &Path) -> Result<PathBuf, String> {
-    let prefix = root.join("target/tools/node");
-    let stamp = prefix.join("installed.stamp");
+    let prefix = npm_tools::prefix(root);
     let bin = prefix.join("node_modules/.bin/prism");
-    let packages = npm_packages();
-    let want = packages.join("\n");
-    let current = std::fs::read_to_string(&stamp).is_ok_and(|have| have == want);
-    if current && installed_version(&prefix).as_deref() == Some(prism_version()) && bin.exists() {
+    let installed = || installed_version(&prefix).as_deref() == Some(prism_version());
+    if npm_tools::is_current(&prefix) && installed() && bin.exists() {
         return Ok(bin);
     }
     eprintln!(
         "prism tests: installing {} into {}",
-        packages.join(" "),
+        npm_tools::packages().join(" "),
         prefix.display()
     );
-    std::fs::create_dir_all(&prefix)
-        .map_err(|error| format!("creating {}: {error}", prefix.display()))?;
-    // The same command as `xtask/src/tools.rs` (node_bin).
-    let output = Command::new("npm")
-        .arg("install")
-        .arg("--prefix")
-        .arg(&prefix)
-        .args([
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            "--save-exact",
-        ])
-        .args(&packages)
+    let output = npm_tools::install_command(&prefix)
+        .map_err(|error| format!("creating {}: {error}", prefix.display()))?
         .output()
         .map_err(|error| format!("cannot run npm (is Node.js with npm installed?): {error}"))?;
     if !output.status.success() {
@@ -93,17 +71,17 @@ fn install(root: &Path) -> Result<PathBuf, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let version = installed_version(&prefix);
-    if version.as_deref() != Some(prism_version()) || !bin.exists() {
+    if !installed() || !bin.exists() {
         return Err(format!(
-            "after npm install, {} is {version:?} and {} {}",
+            "after npm install, {} is {:?} and {} {}",
             PRISM_PACKAGE,
+            installed_version(&prefix),
             bin.display(),
             if bin.exists() { "exists" } else { "is missing" }
         ));
     }
-    std::fs::write(&stamp, &want)
-        .map_err(|error| format!("writing {}: {error}", stamp.display()))?;
+    npm_tools::mark_current(&prefix)
+        .map_err(|error| format!("writing the stamp in {}: {error}", prefix.display()))?;
     Ok(bin)
 }
 
