@@ -12,6 +12,7 @@ macro_rules! say {
 }
 
 mod application;
+mod batch;
 mod cli;
 mod demo;
 mod demo_kyb;
@@ -126,14 +127,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let client = client(&global)?;
             let transaction = if wait {
-                let spinner = progress::spinner(format!("waiting for {reference} to settle"));
                 let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
-                let result = client
-                    .collections()
-                    .wait_until_settled(&reference, options)
-                    .await;
-                spinner.finish_and_clear();
-                result?
+                progress::while_waiting(
+                    format!("waiting for {reference} to settle"),
+                    client.collections().wait_until_settled(&reference, options),
+                )
+                .await?
             } else {
                 client.collections().get(&reference).await?
             };
@@ -147,10 +146,11 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 .map(|name| name.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "document".to_owned());
             let client = client(&global)?;
-            let spinner = progress::spinner(format!("uploading {name} ({} bytes)", bytes.len()));
-            let result = client.businesses().upload_document(bytes, &name).await;
-            spinner.finish_and_clear();
-            render::uploaded(&result?)
+            let message = format!("uploading {name} ({} bytes)", bytes.len());
+            let uploaded =
+                progress::while_waiting(message, client.businesses().upload_document(bytes, &name))
+                    .await?;
+            render::uploaded(&uploaded)
         }
         Command::Completions { shell } => {
             // Into a buffer first: clap_complete panics on a closed stdout.
@@ -172,14 +172,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let client = client(&global)?;
             let business = if wait {
-                let spinner = progress::spinner(format!("waiting for a decision on {business_id}"));
                 let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
-                let result = client
-                    .businesses()
-                    .wait_for_decision(&business_id, options)
-                    .await;
-                spinner.finish_and_clear();
-                result?
+                progress::while_waiting(
+                    format!("waiting for a decision on {business_id}"),
+                    client.businesses().wait_for_decision(&business_id, options),
+                )
+                .await?
             } else {
                 client.businesses().get(&business_id).await?
             };
@@ -283,7 +281,7 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
         ));
     };
     let json = input::read_json(&path)?;
-    let (batch, bodies) = payout_file::elements(&json);
+    let (batch, bodies) = batch::elements(&json);
     if args.dry_run {
         let verdicts = payout_file::verdicts(&bodies);
         if global.json {
@@ -337,35 +335,20 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
         BusinessRequestKind::Create
     };
     let json = input::read_json(file)?;
-    let (batch, verdicts) = match &json {
-        serde_json::Value::Array(items) => (
-            true,
-            items.iter().map(|i| check_business_json(i, kind)).collect(),
-        ),
-        one => (false, vec![check_business_json(one, kind)]),
-    };
-    let valid = verdicts.iter().all(|v: &BusinessVerdict| v.valid);
+    let (batch, bodies) = batch::elements(&json);
+    let verdicts: Vec<BusinessVerdict> = bodies
+        .into_iter()
+        .map(|body| check_business_json(body, kind))
+        .collect();
+    let valid = verdicts.iter().all(|v| v.valid);
     if global.json {
-        let shown = if batch {
-            serde_json::json!({
-                "valid": valid,
-                "items": verdicts.iter().enumerate().map(|(index, v)| {
-                    let mut item = serde_json::to_value(v).unwrap_or_default();
-                    item["index"] = serde_json::json!(index);
-                    item
-                }).collect::<Vec<_>>(),
-            })
-        } else {
-            serde_json::to_value(&verdicts[0]).unwrap_or_default()
-        };
-        say!("{}", render::pretty(&shown));
+        say!(
+            "{}",
+            render::pretty(&batch::verdicts_json(batch, &verdicts, valid))
+        );
     } else {
         for (index, verdict) in verdicts.iter().enumerate() {
-            let prefix = if batch {
-                format!("[{index}] ")
-            } else {
-                String::new()
-            };
+            let prefix = batch::prefix(batch, index);
             say!(
                 "{prefix}{}",
                 if verdict.valid { "valid" } else { "invalid" }

@@ -9,17 +9,11 @@ use crossborder::{
 };
 use serde_json::{json, Value};
 
+use crate::batch;
 use crate::failure::{self, Failure};
 
 /// The bodies of `json`: the object itself, or each element of an array
 /// (then a batch).
-pub fn elements(json: &Value) -> (bool, Vec<&Value>) {
-    match json {
-        Value::Array(items) => (true, items.iter().collect()),
-        other => (false, vec![other]),
-    }
-}
-
 pub fn verdicts(bodies: &[&Value]) -> Vec<PayoutVerdict> {
     bodies.iter().map(|body| check_payout_json(body)).collect()
 }
@@ -36,22 +30,7 @@ pub fn requests(bodies: &[&Value]) -> Result<Vec<PayoutRequest>, Vec<PayoutVerdi
 /// The `--dry-run` verdict, as JSON: `{"valid", "violations"}` for one body,
 /// `{"valid", "items": [{"index", "valid", "violations"}]}` for a batch.
 pub fn verdict_json(batch: bool, verdicts: &[PayoutVerdict]) -> Value {
-    let shown = |verdict: &PayoutVerdict| serde_json::to_value(verdict).unwrap_or_default();
-    if !batch {
-        return verdicts.first().map(shown).unwrap_or_default();
-    }
-    json!({
-        "valid": verdicts.iter().all(|v| v.valid),
-        "items": verdicts
-            .iter()
-            .enumerate()
-            .map(|(index, verdict)| {
-                let mut item = shown(verdict);
-                item["index"] = json!(index);
-                item
-            })
-            .collect::<Vec<_>>(),
-    })
+    batch::verdicts_json(batch, verdicts, verdicts.iter().all(|v| v.valid))
 }
 
 /// The `--dry-run` verdict for people: `valid`, or each violation, with the
@@ -59,7 +38,7 @@ pub fn verdict_json(batch: bool, verdicts: &[PayoutVerdict]) -> Value {
 pub fn verdict_lines(batch: bool, verdicts: &[PayoutVerdict]) -> Vec<String> {
     let mut lines = Vec::new();
     for (index, verdict) in verdicts.iter().enumerate() {
-        let prefix = prefix(batch, index);
+        let prefix = batch::prefix(batch, index);
         if verdict.valid {
             lines.push(format!("{prefix}valid"));
             continue;
@@ -73,14 +52,6 @@ pub fn verdict_lines(batch: bool, verdicts: &[PayoutVerdict]) -> Vec<String> {
         );
     }
     lines
-}
-
-fn prefix(batch: bool, index: usize) -> String {
-    if batch {
-        format!("[{index}] ")
-    } else {
-        String::new()
-    }
 }
 
 /// What a run sent: the receipt of each element sent, in order.
@@ -153,7 +124,7 @@ impl<'a> Sent<'a> {
                 continue;
             }
             for line in shown.table() {
-                say!("{}{line}", prefix(self.batch, index));
+                say!("{}{line}", batch::prefix(self.batch, index));
             }
         }
     }

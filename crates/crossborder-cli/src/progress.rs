@@ -15,3 +15,11 @@ pub fn spinner(message: String) -> ProgressBar {
     spinner.enable_steady_tick(Duration::from_millis(100));
     spinner
 }
+
+/// Awaits `work` with a spinner showing `message`, cleared once it ends.
+pub async fn while_waiting<T>(message: String, work: impl std::future::Future<Output = T>) -> T {
+    let spinner = spinner(message);
+    let result = work.await;
+    spinner.finish_and_clear();
+    result
+}
