@@ -60,6 +60,33 @@ pub struct FieldMessage {
     pub message: String,
 }
 
+impl From<Violation> for FieldMessage {
+    fn from(violation: Violation) -> FieldMessage {
+        FieldMessage {
+            field: violation.field.into_owned(),
+            message: violation.message,
+        }
+    }
+}
+
+/// `typed` (each field of the wrong JSON type) followed by the rule
+/// violations found on every other field: a wrong-typed field is reported
+/// once, as a type error, and nothing on it or inside it again.
+pub(crate) fn with_type_errors(
+    mut typed: Vec<Violation>,
+    rules: Result<(), Violations>,
+) -> Result<(), Violations> {
+    let fields: Vec<String> = typed.iter().map(|v| v.field.to_string()).collect();
+    if let Err(found) = rules {
+        typed.extend(found.into_iter().filter(|v| {
+            !fields
+                .iter()
+                .any(|t| v.field == t.as_str() || v.field.starts_with(&format!("{t}.")))
+        }));
+    }
+    Violations::from_vec(typed).map_or(Ok(()), Err)
+}
+
 /// Checks `body` as a business request of `kind` with the API's KYB rules
 /// (those `CreateBusinessRequest::validate` applies), plus the JSON types of
 /// its fields, fields the request does not have (refused with the nearest
@@ -114,13 +141,7 @@ pub fn check_business_json(body: &Value, kind: BusinessRequestKind) -> BusinessV
         .collect();
     BusinessVerdict {
         valid: violations.is_empty(),
-        violations: violations
-            .into_iter()
-            .map(|v| FieldMessage {
-                field: v.field.into_owned(),
-                message: v.message,
-            })
-            .collect(),
+        violations: violations.into_iter().map(FieldMessage::from).collect(),
         documents,
         document_keys,
     }
@@ -214,17 +235,7 @@ fn read_and_check(
         .map(|(field, message)| Violation::new(field.clone(), Rule::InvalidFormat, *message))
         .collect();
     all.extend(reader.unknown);
-    // A wrong-typed field is reported once, as a type error: nothing on it
-    // or inside it is reported again.
-    let typed: Vec<String> = all.iter().map(|v| v.field.to_string()).collect();
-    if let Err(found) = rules {
-        all.extend(found.into_iter().filter(|v| {
-            !typed
-                .iter()
-                .any(|t| v.field == t.as_str() || v.field.starts_with(&format!("{t}.")))
-        }));
-    }
-    Violations::from_vec(all).map_or(Ok(()), Err)
+    with_type_errors(all, rules)
 }
 
 /// Reads a JSON object for the generated views, recording each field of

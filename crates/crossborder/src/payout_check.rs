@@ -8,6 +8,7 @@ use crossborder_core::{FieldReader, Rule, Violation, Violations};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::business_check::with_type_errors;
 use crate::{FieldMessage, PayoutRequest};
 
 /// The verdict on a payout body. Serialises as
@@ -54,20 +55,8 @@ pub fn payout_from_json(body: &Value) -> Result<PayoutRequest, Violations> {
     };
     let fields = PayoutFields::read(&mut reader);
     let result = PayoutRequest::from_fields(&fields);
-    let mut all = reader.wrong;
-    if let Err(found) = &result {
-        let typed: Vec<String> = all.iter().map(|v| v.field.to_string()).collect();
-        all.extend(
-            found
-                .iter()
-                .filter(|v| !typed.iter().any(|t| v.field == t.as_str()))
-                .cloned(),
-        );
-    }
-    match Violations::from_vec(all) {
-        Some(violations) => Err(violations),
-        None => result,
-    }
+    let rules = result.as_ref().map(drop).map_err(Clone::clone);
+    with_type_errors(reader.wrong, rules).and(result)
 }
 
 /// Checks `body`, a payout in the API's wire JSON, as [`payout_from_json`]
@@ -90,13 +79,7 @@ pub fn check_payout_json(body: &Value) -> PayoutVerdict {
         .unwrap_or_default();
     PayoutVerdict {
         valid: violations.is_empty(),
-        violations: violations
-            .into_iter()
-            .map(|v| FieldMessage {
-                field: v.field.into_owned(),
-                message: v.message,
-            })
-            .collect(),
+        violations: violations.into_iter().map(FieldMessage::from).collect(),
     }
 }
 
