@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
-use crate::{diff, preprocess, views, SPEC_PATH};
+use crate::{diff, postprocess, preprocess, views, SPEC_PATH};
 
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
@@ -111,6 +111,7 @@ pub fn generate(spec_path: &Path) -> Result<String> {
         .with_context(|| format!("progenitor produced unparsable Rust from {shown}"))?;
     let code = prettyplease::unparse(&file);
     let code = preprocess::restore_wire_names(&code, &report.renames);
+    let code = postprocess::postprocess(&code)?;
     Ok(format!("{HEADER}{code}"))
 }
 

@@ -22,6 +22,7 @@ mod diff;
 mod lint_spec;
 mod msrv;
 mod npm_tools;
+mod postprocess;
 mod preprocess;
 mod process;
 mod schemathesis;

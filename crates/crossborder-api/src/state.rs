@@ -14,10 +14,6 @@ use reqwest::header::{HeaderName, HeaderValue, InvalidHeaderValue, USER_AGENT};
 /// Name of the header that carries the API key on every request.
 pub const API_KEY_HEADER: &str = "x-api-key";
 
-/// The header progenitor's operations add (the spec's `info.version`),
-/// which [`ClientState::apply`] removes.
-const GENERATOR_VERSION_HEADER: &str = "api-version";
-
 /// What every request of one client carries: the API key (a sensitive
 /// header value) and, optionally, a `User-Agent`.
 ///
@@ -77,17 +73,12 @@ impl ClientState {
         self.user_agent.as_ref()
     }
 
-    /// Adds the state's headers to `request`, replacing any of the same name,
-    /// and removes the `api-version` header progenitor adds to every
-    /// operation: the spec defines no such header (its version is the `/v1`
-    /// of the base URL, ASSUMPTIONS A30), so a request carries only headers
-    /// the service is documented to read.
+    /// Adds the state's headers to `request`, replacing any of the same name.
     ///
     /// The generated client calls this before sending each operation;
     /// hand-written requests (the multipart upload) call it too.
     pub fn apply(&self, request: &mut reqwest::Request) {
         let headers = request.headers_mut();
-        headers.remove(GENERATOR_VERSION_HEADER);
         if let Some(key) = &self.api_key {
             headers.insert(HeaderName::from_static(API_KEY_HEADER), key.clone());
         }
@@ -128,11 +119,7 @@ mod tests {
         request
             .headers_mut()
             .insert(API_KEY_HEADER, HeaderValue::from_static("stale"));
-        request
-            .headers_mut()
-            .insert("api-version", HeaderValue::from_static("1.0.0"));
         state.apply(&mut request);
-        assert!(!request.headers().contains_key("api-version"));
         let key = &request.headers()[API_KEY_HEADER];
         assert_eq!(key, "live_hidden");
         assert!(key.is_sensitive());

@@ -28,7 +28,7 @@ fn generated_code_decodes_bodies_only_for_200() {
     // the only status whose body the generated code decodes.
     let decoding: Vec<&str> = code
         .lines()
-        .filter(|line| line.contains("ResponseValue::from_response("))
+        .filter(|line| line.contains("crate::response::from_response("))
         .map(str::trim)
         .collect();
     assert!(!decoding.is_empty());

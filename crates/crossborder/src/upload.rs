@@ -62,7 +62,7 @@ pub(crate) async fn send(
         .build()
         .map_err(|error| LowError::InvalidRequest(error.to_string()))?;
     state.apply(&mut request);
-    let response = http
+    let mut response = http
         .execute(request)
         .await
         .map_err(LowError::CommunicationError)?;
@@ -72,7 +72,7 @@ pub(crate) async fn send(
         return Err(LowError::UnexpectedResponse(response));
     }
     let status = response.status();
-    let headers = response.headers().clone();
+    let headers = std::mem::take(response.headers_mut());
     let body = response
         .bytes()
         .await
