@@ -53,16 +53,16 @@ pub fn validate_amount(
     currency: Option<Currency>,
     wire: AmountWire,
 ) -> Result<Decimal, Violation> {
-    let broken = |rule, message: String| Violation::new(field, rule, message);
     let Some(text) = present(value) else {
-        return Err(broken(Rule::Required, "is required".to_owned()));
+        return Err(Violation::new(field, Rule::Required, "is required"));
     };
     if wire == AmountWire::Number {
         if let Some(magnitude) = text.strip_prefix('-') {
             if parse_amount(magnitude).is_ok() {
-                return Err(broken(
+                return Err(Violation::new(
+                    field,
                     Rule::NotPositive,
-                    "must be greater than zero".to_owned(),
+                    "must be greater than zero",
                 ));
             }
         }
@@ -70,28 +70,55 @@ pub fn validate_amount(
     let amount = match parse_amount(text) {
         Ok(amount) => amount,
         Err(AmountError::OutOfRange(_)) => {
-            return Err(broken(
+            return Err(Violation::new(
+                field,
                 Rule::InvalidFormat,
-                "has more digits than can be represented exactly".to_owned(),
+                "has more digits than can be represented exactly",
             ))
         }
         Err(_) => {
-            return Err(broken(
+            return Err(Violation::new(
+                field,
                 Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50".to_owned(),
+                "must be a decimal number such as 1500.50",
             ))
         }
     };
-    if amount.is_zero() {
-        return Err(broken(
+    check_amount(field, amount, currency)
+}
+
+/// The rule of [`validate_amount`] for an amount that is already a number:
+/// greater than zero, with no more decimal places than `currency` (when
+/// known) allows (trailing zeros do not count). Returns the amount, or the
+/// one violation.
+///
+/// ```
+/// use crossborder_core::{check_amount, Currency, Decimal};
+///
+/// assert!(check_amount("amount", Decimal::new(10050, 2), Some(Currency::Ngn)).is_ok());
+/// let check = |amount| check_amount("amount", amount, Some(Currency::Ugx)).unwrap_err().to_string();
+/// assert_eq!(check(Decimal::new(-5, 0)), "amount: must be greater than zero");
+/// assert_eq!(check(Decimal::ZERO), "amount: must be greater than zero");
+/// assert_eq!(check(Decimal::new(15, 1)), "amount: has more decimal places than UGX allows (0)");
+/// assert!(check_amount("amount", Decimal::new(1500, 2), Some(Currency::Ugx)).is_ok());
+/// ```
+pub fn check_amount(
+    field: impl Into<Cow<'static, str>>,
+    amount: Decimal,
+    currency: Option<Currency>,
+) -> Result<Decimal, Violation> {
+    if amount.is_sign_negative() || amount.is_zero() {
+        return Err(Violation::new(
+            field,
             Rule::NotPositive,
-            "must be greater than zero".to_owned(),
+            "must be greater than zero",
         ));
     }
     if let Some(currency) = currency {
         let exponent = currency.minor_unit_exponent();
         if decimal_places(amount) > exponent {
-            return Err(broken(
+            return Err(Violation::new(
+                field,
                 Rule::TooPrecise,
                 format!("has more decimal places than {currency} allows ({exponent})"),
             ));

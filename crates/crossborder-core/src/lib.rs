@@ -64,7 +64,7 @@ mod url;
 pub mod violation;
 pub mod webhook;
 
-pub use amount::{validate_amount, AmountWire};
+pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use money::{
     decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,

@@ -124,17 +124,21 @@ impl Client {
     }
 
     /// Runs one operation with the client's retry policy and error mapping.
-    pub(crate) async fn send<T, E, F, Fut>(
-        &self,
+    ///
+    /// Not an `async fn`: its future is [`execute`]'s own, not a second
+    /// state machine around it that every call would build and move.
+    pub(crate) fn send<'a, T, E, F, Fut>(
+        &'a self,
         operation: Operation,
         send: F,
-    ) -> Result<ResponseValue<T>, Error>
+    ) -> impl Future<Output = Result<ResponseValue<T>, Error>> + 'a
     where
-        E: serde::Serialize,
-        F: FnMut() -> Fut,
-        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+        T: 'a,
+        E: serde::Serialize + 'a,
+        F: FnMut() -> Fut + 'a,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>> + 'a,
     {
-        execute(&self.inner.key, &self.inner.retry, operation, send).await
+        execute(&self.inner.key, &self.inner.retry, operation, send)
     }
 
     pub(crate) fn api(&self) -> &crossborder_api::Client {

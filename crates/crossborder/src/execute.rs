@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use progenitor_client::{Error as LowError, ResponseValue};
 use reqwest::StatusCode;
+use tracing::instrument::Instrumented;
 use tracing::Instrument;
 
 use crate::api_key::ApiKey;
@@ -48,16 +49,22 @@ impl Operation {
 ///
 /// `send` builds and sends the request anew for each attempt, always from
 /// the same values, so a retried write carries the same body.
-pub(crate) async fn execute<T, E, F, Fut>(
-    key: &ApiKey,
-    policy: &RetryPolicy,
+///
+/// The attempt loop is the only state machine: an `async fn` here would
+/// wrap the instrumented loop in another, and every call would move the
+/// whole of it once more (the futures of a call run to kilobytes, and the
+/// copies showed in `cargo xtask bench-calls` under callgrind).
+pub(crate) fn execute<'a, T, E, F, Fut>(
+    key: &'a ApiKey,
+    policy: &'a RetryPolicy,
     operation: Operation,
     mut send: F,
-) -> Result<ResponseValue<T>, Error>
+) -> Instrumented<impl Future<Output = Result<ResponseValue<T>, Error>> + 'a>
 where
-    E: serde::Serialize,
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+    T: 'a,
+    E: serde::Serialize + 'a,
+    F: FnMut() -> Fut + 'a,
+    Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>> + 'a,
 {
     let span = tracing::info_span!(
         "crossborder.request",
@@ -99,7 +106,6 @@ where
         }
     }
     .instrument(span)
-    .await
 }
 
 fn record(started: Instant, attempts: u32, status: Option<StatusCode>) {

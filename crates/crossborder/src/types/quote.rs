@@ -1,7 +1,7 @@
 //! Exchange quotes.
 
 use crossborder_api::types as wire;
-use crossborder_core::{validate_amount, AmountWire};
+use crossborder_core::check_amount;
 use rust_decimal::Decimal;
 use std::time::{Duration, SystemTime};
 use time::format_description::well_known::Rfc3339;
@@ -49,8 +49,8 @@ impl QuoteRequest {
     }
 
     /// Checks the amount with the API's shared amount rule
-    /// ([`validate_amount`](crate::rules::validate_amount)): greater than
-    /// zero, with no more decimal places than `from_currency` allows. The
+    /// ([`check_amount`](crate::rules::check_amount)): greater than zero,
+    /// with no more decimal places than `from_currency` allows. The
     /// violation names the wire field `amount`.
     ///
     /// ```
@@ -59,6 +59,8 @@ impl QuoteRequest {
     /// assert!(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(10050, 2)).validate().is_ok());
     /// let zero = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::ZERO);
     /// assert_eq!(zero.validate().unwrap_err().to_string(), "amount: must be greater than zero");
+    /// let negative = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(-1, 0));
+    /// assert_eq!(negative.validate().unwrap_err().to_string(), "amount: must be greater than zero");
     /// let fraction = QuoteRequest::new(Currency::Ugx, Currency::Ngn, Decimal::new(15, 1));
     /// assert_eq!(
     ///     fraction.validate().unwrap_err().to_string(),
@@ -66,15 +68,9 @@ impl QuoteRequest {
     /// );
     /// ```
     pub fn validate(&self) -> Result<(), crate::Violations> {
-        let amount = self.amount.to_string();
-        validate_amount(
-            "amount",
-            Some(&amount),
-            Some(self.from_currency),
-            AmountWire::Number,
-        )
-        .map(|_| ())
-        .map_err(Into::into)
+        check_amount("amount", self.amount, Some(self.from_currency))
+            .map(|_| ())
+            .map_err(Into::into)
     }
 }
 
