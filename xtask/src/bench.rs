@@ -487,17 +487,22 @@ fn resident_bytes(pid: u32) -> Result<u64> {
 }
 
 /// The SDK against plain reqwest on the same sandbox and pool, from 64 and
-/// from 8 tasks, in twice as many rounds of half the window as the other
-/// ratios, the side that goes first alternating: the sandbox's state grows
-/// with every quote, so whichever side always ran second would meet a
-/// slightly busier server.
+/// from 8 tasks, in many short rounds (500 ms of each side after 200 ms of
+/// warm-up, as many rounds as the other ratios' measured time: 24 by
+/// default), the side that goes first alternating. This machine's speed
+/// drifts over seconds (the same 10,000 calls take from 0.18 to 0.35 s,
+/// run after run), so only rounds shorter than the drift meet both sides
+/// with the same machine; and the sandbox's state grows with every quote,
+/// so whichever side always ran second would meet a slightly busier server.
 async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figure>> {
-    let warmup = options.warmup();
-    let (window, rounds) = if options.quick {
-        (options.duration, options.rounds())
+    let window = if options.quick {
+        Duration::from_millis(300)
     } else {
-        (options.duration / 2, options.rounds() * 2)
+        Duration::from_millis(500)
     };
+    let warmup = Duration::from_millis(200);
+    let measured = options.duration * options.rounds() as u32;
+    let rounds = (measured.as_millis() / window.as_millis()).max(2) as usize;
     let base_url = format!("http://{}/v1", sandbox.addr);
     let (sdk, raw) = client::Side::pair(&base_url)?;
     let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
@@ -521,7 +526,8 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
             };
             let us = |t: &client::Throughput| t.cpu_us_per_call.unwrap_or(f64::NAN);
             println!(
-                "    {tasks} tasks: SDK {:.0} calls/s ({:.1} us CPU per call), reqwest {:.0} calls/s ({:.1} us)",
+                "    {tasks} tasks, round {}/{rounds}: SDK {:.0} calls/s ({:.1} us CPU per call), reqwest {:.0} calls/s ({:.1} us)",
+                round + 1,
                 s.calls_per_sec,
                 us(&s),
                 r.calls_per_sec,
