@@ -53,7 +53,11 @@ impl Operation {
 /// The attempt loop is the only state machine: an `async fn` here would
 /// wrap the instrumented loop in another, and every call would move the
 /// whole of it once more (the futures of a call run to kilobytes, and the
-/// copies showed in `cargo xtask bench-calls` under callgrind).
+/// copies showed in `cargo xtask bench-calls` under callgrind). Inlined
+/// into each operation for the same reason: built in place, its future is
+/// not returned and then copied (the compiler stopped inlining it on its
+/// own once it read the span's state, and a copy per call came back).
+#[inline]
 pub(crate) fn execute<'a, T, E, F, Fut>(
     key: &'a ApiKey,
     policy: &'a RetryPolicy,
@@ -74,8 +78,11 @@ where
         duration_ms = tracing::field::Empty,
         attempts = tracing::field::Empty,
     );
+    // A span nobody listens to is disabled and keeps no fields: the clock
+    // is read for `duration_ms` only when a subscriber will see it.
+    let timed = !span.is_disabled();
     async move {
-        let started = Instant::now();
+        let started = timed.then(Instant::now);
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
@@ -108,7 +115,10 @@ where
     .instrument(span)
 }
 
-fn record(started: Instant, attempts: u32, status: Option<StatusCode>) {
+fn record(started: Option<Instant>, attempts: u32, status: Option<StatusCode>) {
+    let Some(started) = started else {
+        return;
+    };
     let span = tracing::Span::current();
     if let Some(status) = status {
         span.record("http.status", status.as_u16());
