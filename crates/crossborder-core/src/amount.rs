@@ -57,14 +57,10 @@ pub fn validate_amount(
         return Err(Violation::new(field, Rule::Required, "is required"));
     };
     if wire == AmountWire::Number {
-        if let Some(magnitude) = text.strip_prefix('-') {
-            if parse_amount(magnitude).is_ok() {
-                return Err(Violation::new(
-                    field,
-                    Rule::NotPositive,
-                    "must be greater than zero",
-                ));
-            }
+        // A JSON number may be negative, which the unsigned parse refuses
+        // as a format error; it is refused for its sign instead.
+        if let Some(Ok(magnitude)) = text.strip_prefix('-').map(parse_amount) {
+            return check_amount(field, -magnitude, currency);
         }
     }
     let amount = match parse_amount(text) {
