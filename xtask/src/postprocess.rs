@@ -11,10 +11,12 @@
 //!   (the version is the `/v1` of the base URL, ASSUMPTIONS A30). Building
 //!   the header map, merging it into the request and taking the header out
 //!   again cost more than a tenth of the generated client's own work.
-//! - **No copy of the response headers.** `ResponseValue::from_response`
-//!   clones the response's header map before reading the body;
-//!   `crossborder_api::response::from_response` takes it instead, with the
-//!   same errors.
+//! - **No copy of the response headers, and a bounded body.**
+//!   `ResponseValue::from_response` clones the response's header map before
+//!   reading the body, and reads a body of any size;
+//!   `crossborder_api::response::from_response` takes the map instead, and
+//!   reads the body under the limit of the client's state (`client.inner`,
+//!   a `ClientState`), with the same errors plus one for a body over it.
 
 use anyhow::{bail, Result};
 
@@ -38,7 +40,7 @@ const HEADER_MAP_LET: (&str, &str) = (
 const HEADER_MAP_USE: &str = ".headers(header_map)";
 
 const DECODE: &str = "ResponseValue::from_response(response)";
-const DECODE_WITHOUT_COPY: &str = "crate::response::from_response(response)";
+const DECODE_WITHOUT_COPY: &str = "crate::response::from_response(&client.inner, response)";
 
 /// Applies every rewrite to the generated file's text.
 pub fn postprocess(code: &str) -> Result<String> {
@@ -158,7 +160,7 @@ mod tests {
                 .get(url)
                 .build()?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -7901,7 +7901,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -7977,7 +7977,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8039,7 +8039,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8098,7 +8098,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8173,7 +8173,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8247,7 +8247,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8319,7 +8319,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8395,7 +8395,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8455,7 +8455,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8549,7 +8549,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8639,7 +8639,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8729,7 +8729,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8803,7 +8803,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -8879,7 +8879,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => crate::response::from_response(response).await,
+                200u16 => crate::response::from_response(&client.inner, response).await,
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -7,10 +7,11 @@
 //! [`decimal`] holds the exact money types the generated code uses instead of
 //! `f64`, and [`ClientState`] is the generated client's inner state: the API
 //! key and user agent that its pre-request hook ([`ClientState::apply`]) puts
-//! on every request, whichever `reqwest::Client` sends it. The generated
-//! operations decode their answers with the private `response` module
-//! (`cargo xtask codegen` puts it in place of progenitor's decoding, which
-//! copies every response's headers).
+//! on every request, whichever `reqwest::Client` sends it, and the limit of
+//! a response body. The generated operations decode their answers with
+//! [`response`] (`cargo xtask codegen` puts it in place of progenitor's
+//! decoding, which reads a body of any size and copies every response's
+//! headers).
 //!
 //! Operations the generator cannot express (the multipart document upload)
 //! are hand-written in the `crossborder` SDK crate, not here.
@@ -18,7 +19,7 @@
 //! [progenitor]: https://github.com/oxidecomputer/progenitor
 
 pub mod decimal;
-mod response;
+pub mod response;
 mod state;
 
 pub use state::{ClientState, API_KEY_HEADER};

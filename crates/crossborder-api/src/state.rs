@@ -11,11 +11,14 @@ use std::fmt;
 
 use reqwest::header::{HeaderName, HeaderValue, InvalidHeaderValue, USER_AGENT};
 
+use crate::response::DEFAULT_MAX_RESPONSE_BYTES;
+
 /// Name of the header that carries the API key on every request.
 pub const API_KEY_HEADER: &str = "x-api-key";
 
 /// What every request of one client carries: the API key (a sensitive
-/// header value) and, optionally, a `User-Agent`.
+/// header value) and, optionally, a `User-Agent`; and the limit of every
+/// response body it reads ([`ClientState::with_max_response_bytes`]).
 ///
 /// Its `Debug` output never shows the key.
 ///
@@ -30,10 +33,21 @@ pub const API_KEY_HEADER: &str = "x-api-key";
 /// let client = crossborder_api::Client::new("http://127.0.0.1:8080/v1", state);
 /// # let _ = client;
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ClientState {
     api_key: Option<HeaderValue>,
     user_agent: Option<HeaderValue>,
+    max_response_bytes: u64,
+}
+
+impl Default for ClientState {
+    fn default() -> ClientState {
+        ClientState {
+            api_key: None,
+            user_agent: None,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
 }
 
 impl ClientState {
@@ -61,6 +75,19 @@ impl ClientState {
     pub fn with_user_agent(mut self, value: HeaderValue) -> ClientState {
         self.user_agent = Some(value);
         self
+    }
+
+    /// Reads no response body larger than `limit` bytes (default
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`], 1 MiB): a longer body ends the
+    /// operation with an error instead (see [`crate::response`]).
+    pub fn with_max_response_bytes(mut self, limit: u64) -> ClientState {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// The limit of a response body, in bytes.
+    pub fn max_response_bytes(&self) -> u64 {
+        self.max_response_bytes
     }
 
     /// Whether an API key is set.
@@ -93,6 +120,7 @@ impl fmt::Debug for ClientState {
         f.debug_struct("ClientState")
             .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
             .field("user_agent", &self.user_agent)
+            .field("max_response_bytes", &self.max_response_bytes)
             .finish()
     }
 }

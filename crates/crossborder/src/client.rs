@@ -138,7 +138,8 @@ impl Client {
         F: FnMut() -> Fut + 'a,
         Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>> + 'a,
     {
-        execute(&self.inner.key, &self.inner.retry, operation, send)
+        let limit = self.inner.api.state().max_response_bytes();
+        execute(&self.inner.key, &self.inner.retry, limit, operation, send)
     }
 
     pub(crate) fn api(&self) -> &crossborder_api::Client {

@@ -58,6 +58,7 @@ pub struct ClientBuilder {
     connect_timeout: Duration,
     retry: RetryPolicy,
     http_client: Option<reqwest::Client>,
+    max_response_bytes: u64,
 }
 
 impl Default for ClientBuilder {
@@ -69,6 +70,7 @@ impl Default for ClientBuilder {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             retry: RetryPolicy::default(),
             http_client: None,
+            max_response_bytes: ClientBuilder::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 }
@@ -82,11 +84,17 @@ impl fmt::Debug for ClientBuilder {
             .field("connect_timeout", &self.connect_timeout)
             .field("retry", &self.retry)
             .field("http_client", &self.http_client.is_some())
+            .field("max_response_bytes", &self.max_response_bytes)
             .finish()
     }
 }
 
 impl ClientBuilder {
+    /// The default limit of a response body: 1 MiB
+    /// ([`ClientBuilder::max_response_bytes`]).
+    pub const DEFAULT_MAX_RESPONSE_BYTES: u64 =
+        crossborder_api::response::DEFAULT_MAX_RESPONSE_BYTES;
+
     /// A builder with the defaults: no key, no base URL (both must be set
     /// before [`build`](ClientBuilder::build)), 30 s request timeout, 10 s
     /// connect timeout, [`RetryPolicy::default`].
@@ -139,6 +147,31 @@ impl ClientBuilder {
     /// retries off.
     pub fn retry_policy(mut self, policy: RetryPolicy) -> ClientBuilder {
         self.retry = policy;
+        self
+    }
+
+    /// Sets the largest response body the client reads, in bytes (default
+    /// [`ClientBuilder::DEFAULT_MAX_RESPONSE_BYTES`], 1 MiB; the API's largest answer, a
+    /// bank list, is about a hundredth of it). Every body is read under it:
+    /// answers, error bodies and the upload's answer. A body over it ends
+    /// the call with [`Error::ResponseTooLarge`] once the limit is reached,
+    /// or at once when its `Content-Length` is over it, so a server that
+    /// sends an endless body cannot fill the memory. It applies to an
+    /// [`http_client`](ClientBuilder::http_client) of the caller's too.
+    ///
+    /// ```
+    /// use crossborder::Client;
+    ///
+    /// let client = Client::builder()
+    ///     .api_key("test_0123456789abcdef")
+    ///     .base_url("http://127.0.0.1:8080/v1")
+    ///     .max_response_bytes(4 * 1024 * 1024)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = client;
+    /// ```
+    pub fn max_response_bytes(mut self, limit: u64) -> ClientBuilder {
+        self.max_response_bytes = limit;
         self
     }
 
@@ -221,7 +254,7 @@ impl ClientBuilder {
                 })?
             }
         };
-        let state = client_state(&key)?;
+        let state = client_state(&key)?.with_max_response_bytes(self.max_response_bytes);
         let api = crossborder_api::Client::new_with_client(&base_url, http.clone(), state);
         Ok(Client {
             inner: Arc::new(Inner {

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use crossborder_api::response::{read_body, ReadError, TooLarge};
 use progenitor_client::Error as LowError;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -19,7 +20,7 @@ use crate::Violations;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// How many bytes of an undecodable body [`Error::Decode`] keeps.
-pub const BODY_PREFIX_LEN: usize = 512;
+pub const BODY_PREFIX_LEN: usize = crossborder_api::response::BODY_PREFIX_LEN;
 
 /// Everything that can go wrong, as variants a caller can match on.
 ///
@@ -125,6 +126,26 @@ pub enum Error {
         body_prefix: String,
     },
 
+    /// The answer's body is larger than
+    /// [`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)
+    /// (1 MiB by default): reading stopped at the limit, or did not start
+    /// when the `Content-Length` said so. Nothing more than the limit was
+    /// held in memory.
+    #[error("the {operation} answer (HTTP {status}) is larger than the limit of {limit} bytes{}; reading stopped", content_length_suffix(*content_length))]
+    ResponseTooLarge {
+        /// The operation id of the OpenAPI document (`getBalance`).
+        operation: &'static str,
+        /// The HTTP status of the answer.
+        status: u16,
+        /// The limit, in bytes.
+        limit: u64,
+        /// The answer's `Content-Length`, when it had one.
+        content_length: Option<u64>,
+        /// The first bytes read (up to [`BODY_PREFIX_LEN`]), as text; empty
+        /// when the `Content-Length` refused the body before reading.
+        body_prefix: String,
+    },
+
     /// A sandbox operation was called with a production (`live_`) key;
     /// nothing was sent.
     #[error(
@@ -221,25 +242,33 @@ pub enum Outcome {
     /// says what became of it. A timeout after connecting, a connection reset
     /// or closed after the request was written, a 5xx status (a 502, 503 or
     /// 504 may come from a proxy that did or did not pass the request on),
-    /// or any other answer that is not a success or a 4xx. Repeat the write
-    /// with the same idempotency key, which the service applies at most once,
-    /// or read its state (`payouts().get(session_id)`).
+    /// or any other answer that is not a success or a 4xx. A 2xx whose body
+    /// is not the API's answer ([`Error::Decode`] or
+    /// [`Error::ResponseTooLarge`] with a 2xx status) is one too: an HTML
+    /// page from a captive portal, or an empty body, may come from something
+    /// between the client and the API that never passed the request on.
+    /// Repeat the write with the same idempotency key, which the service
+    /// applies at most once, or read its state (`payouts().get(session_id)`).
     MayHaveBeenApplied,
-    /// The server accepted the request (a 2xx answer) and the failure came
-    /// after: a success body that could not be decoded ([`Error::Decode`]
-    /// with a 2xx status), or a wait that ran out on a transaction or a
-    /// business that exists ([`Error::WaitTimeout`],
-    /// [`Error::DecisionTimeout`]). Do not repeat it; read its state.
+    /// The request was applied and the failure came after: a wait that ran
+    /// out on a transaction or a business that exists
+    /// ([`Error::WaitTimeout`], [`Error::DecisionTimeout`]). Do not repeat
+    /// it; read its state.
     Applied,
 }
 
-/// The [`Outcome`] of an answer with `status` (none: no answer was read).
+/// The [`Outcome`] of a failed answer with `status` (none: no answer was
+/// read). A 2xx reaches here only with a body that is not the API's answer,
+/// which cannot prove the API saw the request.
 fn outcome_of_status(status: Option<u16>) -> Outcome {
     match status {
-        Some(200..=299) => Outcome::Applied,
         Some(400..=499) => Outcome::NotApplied,
         _ => Outcome::MayHaveBeenApplied,
     }
+}
+
+fn content_length_suffix(length: Option<u64>) -> String {
+    length.map_or_else(String::new, |length| format!(" (Content-Length: {length})"))
 }
 
 fn status_suffix(status: Option<u16>) -> StatusSuffix {
@@ -266,6 +295,7 @@ impl Error {
             Error::InvalidCurrency { .. } => Some(400),
             Error::Api { status, .. } => Some(*status),
             Error::Decode { status, .. } => *status,
+            Error::ResponseTooLarge { status, .. } => Some(*status),
             Error::Transport(error) | Error::Timeout(error) => error.status().map(|s| s.as_u16()),
             _ => None,
         }
@@ -306,7 +336,8 @@ impl Error {
             | Error::ApiAccessNotGranted { .. }
             | Error::InvalidCurrency { .. }
             | Error::Api { .. }
-            | Error::Decode { .. } => outcome_of_status(self.status()),
+            | Error::Decode { .. }
+            | Error::ResponseTooLarge { .. } => outcome_of_status(self.status()),
             // A connect error (refused, DNS, TLS handshake, connect
             // timeout) happens before any byte of the request is written.
             Error::Transport(error) | Error::Timeout(error) if error.is_connect() => {
@@ -363,9 +394,14 @@ pub(crate) fn body_prefix(body: &[u8]) -> String {
 /// whose body it cannot read, so the same holds for it.
 const DECODED_STATUS: u16 = 200;
 
-/// Maps an error of the low-level client, reading the body of an unexpected
-/// response.
-pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &ApiKey) -> Failure {
+/// Maps an error of the low-level client of `operation`, reading the body
+/// of an unexpected response under `limit` bytes.
+pub(crate) async fn map_error<E: serde::Serialize>(
+    error: LowError<E>,
+    key: &ApiKey,
+    limit: u64,
+    operation: &'static str,
+) -> Failure {
     match error {
         LowError::InvalidRequest(message) | LowError::Custom(message) => {
             Failure::plain(Error::InvalidRequest {
@@ -375,6 +411,9 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
         LowError::CommunicationError(error) => transport_failure(error),
         LowError::InvalidUpgrade(error) => Failure::plain(Error::Transport(error)),
         LowError::ResponseBodyError(error) => {
+            if let Some(too_large) = crossborder_api::response::too_large(&error) {
+                return too_large_failure(too_large, key, operation);
+            }
             let status = error.status();
             let mut failure = transport_failure(error);
             failure.not_sent = false;
@@ -400,18 +439,19 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             message: key.redact(&error.to_string()),
             body_prefix: key.redact(&body_prefix(&body)),
         }),
-        LowError::UnexpectedResponse(response) => {
+        LowError::UnexpectedResponse(mut response) => {
             let status = response.status();
             let retry_after = retry_after(response.headers());
-            let error = match response.bytes().await {
+            let error = match read_body(&mut response, limit).await {
                 Ok(body) if status.is_success() => Error::Decode {
                     status: Some(status.as_u16()),
                     message: format!("a {status} answer without the documented body"),
                     body_prefix: key.redact(&body_prefix(&body)),
                 },
                 Ok(body) => api_error(status, &body, key),
-                Err(error) if error.is_timeout() => Error::Timeout(error),
-                Err(error) => Error::Transport(error),
+                Err(ReadError::TooLarge(too_large)) => too_large_error(&too_large, key, operation),
+                Err(ReadError::Body(error)) if error.is_timeout() => Error::Timeout(error),
+                Err(ReadError::Body(error)) => Error::Transport(error),
             };
             Failure {
                 error,
@@ -420,6 +460,27 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
                 retry_after,
             }
         }
+    }
+}
+
+/// A body over the limit: its status decides retries as for any answer
+/// with that status.
+fn too_large_failure(too_large: &TooLarge, key: &ApiKey, operation: &'static str) -> Failure {
+    Failure {
+        error: too_large_error(too_large, key, operation),
+        not_sent: false,
+        status: StatusCode::from_u16(too_large.status).ok(),
+        retry_after: None,
+    }
+}
+
+fn too_large_error(too_large: &TooLarge, key: &ApiKey, operation: &'static str) -> Error {
+    Error::ResponseTooLarge {
+        operation,
+        status: too_large.status,
+        limit: too_large.limit,
+        content_length: too_large.content_length,
+        body_prefix: key.redact(&body_prefix(&too_large.prefix)),
     }
 }
 
@@ -785,9 +846,25 @@ mod tests {
     }
 
     #[test]
-    fn outcome_of_a_failure_after_a_success_is_applied() {
-        assert_eq!(decode(Some(200)).outcome(), Outcome::Applied);
-        assert_eq!(decode(Some(201)).outcome(), Outcome::Applied);
+    fn outcome_of_a_2xx_without_the_apis_body_may_have_been_applied() {
+        // A captive portal's HTML or an empty body behind a 200: nothing
+        // proves the API saw the request.
+        assert_eq!(decode(Some(200)).outcome(), Outcome::MayHaveBeenApplied);
+        assert_eq!(decode(Some(201)).outcome(), Outcome::MayHaveBeenApplied);
+        let too_large = |status| Error::ResponseTooLarge {
+            operation: "initiatePayment",
+            status,
+            limit: 1024,
+            content_length: None,
+            body_prefix: "<html>".into(),
+        };
+        assert_eq!(too_large(200).outcome(), Outcome::MayHaveBeenApplied);
+        assert_eq!(too_large(502).outcome(), Outcome::MayHaveBeenApplied);
+        assert_eq!(too_large(400).outcome(), Outcome::NotApplied);
+    }
+
+    #[test]
+    fn outcome_of_a_wait_that_ran_out_is_applied() {
         let wire: crossborder_api::types::Transaction = serde_json::from_value(serde_json::json!({
             "transactionId": "txn_1",
             "paymentReference": "s-1",

@@ -61,6 +61,7 @@ impl Operation {
 pub(crate) fn execute<'a, T, E, F, Fut>(
     key: &'a ApiKey,
     policy: &'a RetryPolicy,
+    max_response_bytes: u64,
     operation: Operation,
     mut send: F,
 ) -> Instrumented<impl Future<Output = Result<ResponseValue<T>, Error>> + 'a>
@@ -91,7 +92,7 @@ where
                     record(started, attempt, Some(value.status()));
                     return Ok(value);
                 }
-                Err(error) => map_error(error, key).await,
+                Err(error) => map_error(error, key, max_response_bytes, operation.id).await,
             };
             let wait = match decide(policy, operation.idempotency, &failure, attempt) {
                 RetryDecision::Stop => {

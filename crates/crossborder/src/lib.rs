@@ -204,9 +204,11 @@
 //! Every operation returns [`Error`], whose variants a caller can match on:
 //! client-side [`Error::Validation`] (all violations at once, nothing sent),
 //! the documented authentication and currency errors, other API errors with
-//! their raw body, transport failures and timeouts, and [`Error::Decode`] for a
+//! their raw body, transport failures and timeouts, [`Error::Decode`] for a
 //! body that is not what the API documents (an HTML error page, an empty or
-//! truncated body).
+//! truncated body), and [`Error::ResponseTooLarge`] for a body over
+//! [`ClientBuilder::max_response_bytes`] (1 MiB by default), of which no
+//! more than the limit is ever read.
 //!
 //! After a failed write, [`Error::outcome`] tells whether it may have taken
 //! effect ([`Outcome`]):
@@ -216,11 +218,12 @@
 //!   answered with a 4xx status: nothing happened.
 //! * [`Outcome::MayHaveBeenApplied`]: a timeout, a connection reset or
 //!   closed after the request was written, a 5xx status (502 and 503 may
-//!   come from a proxy that did or did not pass the request on): repeat it
-//!   with the same `sessionId` or `paymentReference`, which the service
-//!   applies at most once, or read its state.
-//! * [`Outcome::Applied`]: a 2xx answer whose body could not be decoded, or
-//!   a wait that ran out on something that exists: read its state.
+//!   come from a proxy that did or did not pass the request on), a 2xx
+//!   whose body is not the API's (a captive portal's HTML page, an empty
+//!   body): repeat it with the same `sessionId` or `paymentReference`, which
+//!   the service applies at most once, or read its state.
+//! * [`Outcome::Applied`]: a wait that ran out on something that exists:
+//!   read its state.
 //!
 //! # Webhooks
 //!

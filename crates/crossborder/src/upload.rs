@@ -3,6 +3,7 @@
 //! ([`validate_upload`]).
 
 use bytes::Bytes;
+use crossborder_api::response::{body_error, read_body};
 use crossborder_api::types as wire;
 use crossborder_api::ClientState;
 use crossborder_core::kyb::{validate_upload, DocumentKind};
@@ -73,10 +74,10 @@ pub(crate) async fn send(
     }
     let status = response.status();
     let headers = std::mem::take(response.headers_mut());
-    let body = response
-        .bytes()
-        .await
-        .map_err(LowError::ResponseBodyError)?;
+    let body = match read_body(&mut response, state.max_response_bytes()).await {
+        Ok(body) => body,
+        Err(error) => return Err(body_error(error).await),
+    };
     match read_response(&body) {
         Ok(value) => Ok(ResponseValue::new(value, status, headers)),
         // The error mapping takes an undecodable payload for a 200 (the

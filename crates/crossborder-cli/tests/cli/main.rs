@@ -14,6 +14,7 @@ mod errors;
 mod help;
 mod onboard;
 mod payout;
+mod response_cap;
 mod sandbox_command;
 mod webhook;
 
