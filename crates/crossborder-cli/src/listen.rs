@@ -69,8 +69,12 @@ struct Forward {
 
 impl Forward {
     fn new(url: String, timeout: Duration) -> Result<Forward, Failure> {
-        let http = reqwest::Client::builder()
+        // The SDK's TLS configuration: under its `rustls` feature reqwest
+        // has no crypto provider of its own.
+        let http = crossborder::ClientBuilder::new()
             .timeout(timeout)
+            .http_client_builder()
+            .map_err(|e| Failure::usage(format!("cannot forward to {url}: {e}")))?
             .build()
             .map_err(|e| Failure::usage(format!("cannot forward to {url}: {e}")))?;
         Ok(Forward { http, url })

@@ -71,24 +71,43 @@ impl DeliveryLog {
     }
 }
 
+/// The HTTP client of the deliveries: plain HTTP/1.1 (hyper's, already in
+/// the tree through axum and reqwest). Not reqwest: under the SDK's
+/// `rustls` feature, unified into a test build that has the sandbox too,
+/// reqwest has TLS without a crypto provider and panics when a client is
+/// built; the sandbox never had TLS of its own.
+type HttpClient = hyper_util::client::legacy::Client<
+    hyper_util::client::legacy::connect::HttpConnector,
+    http_body_util::Full<bytes::Bytes>,
+>;
+
 /// Sends events and keeps the log of attempts.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct WebhookSender {
-    client: reqwest::Client,
+    client: HttpClient,
+    timeout: Duration,
     log: Arc<Mutex<DeliveryLog>>,
+}
+
+impl std::fmt::Debug for WebhookSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookSender")
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
 }
 
 impl WebhookSender {
     /// A sender whose one attempt times out after `timeout`; redirects are
-    /// not followed.
+    /// not followed (the HTTP client has none). Never fails since it no
+    /// longer builds a reqwest client; the `Result` keeps its callers.
     pub(crate) fn new(timeout: Duration) -> Result<WebhookSender, reqwest::Error> {
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("crossborder-sandbox/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+        let client =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .build_http();
         Ok(WebhookSender {
             client,
+            timeout,
             log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
         })
     }
@@ -114,17 +133,12 @@ impl WebhookSender {
             }
         };
         let client = self.client.clone();
+        let timeout = self.timeout;
         let log = Arc::clone(&self.log);
         tokio::spawn(async move {
-            let result = client
-                .post(&url)
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone())
-                .send()
-                .await;
-            let (status, error) = match result {
-                Ok(response) => (Some(response.status().as_u16()), None),
-                Err(error) => (None, Some(error.to_string())),
+            let (status, error) = match post(&client, &url, &body, timeout).await {
+                Ok(status) => (Some(status), None),
+                Err(error) => (None, Some(error)),
             };
             tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
             lock(&log).push(WebhookDelivery {
@@ -171,4 +185,42 @@ mod tests {
         assert!(none.kept.is_empty());
         assert_eq!(none.finished, 1);
     }
+}
+
+/// POSTs `body` to `url` and returns the receiver's status, or why there is
+/// none.
+async fn post(
+    client: &HttpClient,
+    url: &str,
+    body: &str,
+    timeout: Duration,
+) -> Result<u16, String> {
+    let request = http::Request::post(url)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(
+            http::header::USER_AGENT,
+            concat!("crossborder-sandbox/", env!("CARGO_PKG_VERSION")),
+        )
+        .body(http_body_util::Full::new(bytes::Bytes::from(
+            body.to_owned(),
+        )))
+        .map_err(|error| format!("invalid webhook URL {url}: {error}"))?;
+    match tokio::time::timeout(timeout, client.request(request)).await {
+        Ok(Ok(response)) => Ok(response.status().as_u16()),
+        Ok(Err(error)) => Err(error_chain(&error)),
+        Err(_) => Err(format!("timed out after {} ms", timeout.as_millis())),
+    }
+}
+
+/// An error and its sources, `: `-separated (hyper's own text says only
+/// "client error (Connect)").
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }

@@ -15,7 +15,11 @@ use crossborder::{Client, Currency, Error};
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {
-    let mut http = reqwest::Client::builder()
+    let builder = crossborder::ClientBuilder::from_env();
+    // The SDK's TLS configuration (reqwest is built without a crypto
+    // provider of its own under the SDK's default `rustls` feature).
+    let mut http = builder
+        .http_client_builder()?
         // The builder's timeouts do not apply to a client built elsewhere:
         // set them here.
         .timeout(Duration::from_secs(20))
@@ -30,9 +34,7 @@ async fn main() -> Result<(), Error> {
         .build()
         .map_err(|e| Error::Config(format!("HTTP client: {e}")))?;
 
-    let client = crossborder::ClientBuilder::from_env()
-        .http_client(http)
-        .build()?;
+    let client = builder.http_client(http).build()?;
     let balance = client.wallet().balance(Currency::Ngn).await?;
     println!("{balance} (through {})", client.base_url());
     let _: &Client = &client;

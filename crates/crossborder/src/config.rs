@@ -59,6 +59,7 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     http_client: Option<reqwest::Client>,
     max_response_bytes: u64,
+    root_certificates: Vec<Vec<u8>>,
 }
 
 impl Default for ClientBuilder {
@@ -71,6 +72,7 @@ impl Default for ClientBuilder {
             retry: RetryPolicy::default(),
             http_client: None,
             max_response_bytes: ClientBuilder::DEFAULT_MAX_RESPONSE_BYTES,
+            root_certificates: Vec::new(),
         }
     }
 }
@@ -85,6 +87,7 @@ impl fmt::Debug for ClientBuilder {
             .field("retry", &self.retry)
             .field("http_client", &self.http_client.is_some())
             .field("max_response_bytes", &self.max_response_bytes)
+            .field("root_certificates", &self.root_certificates.len())
             .finish()
     }
 }
@@ -175,19 +178,61 @@ impl ClientBuilder {
         self
     }
 
+    /// Trusts the certificates of `pem` (one or more PEM `CERTIFICATE`
+    /// blocks) as roots, besides the platform's: a company's TLS-inspecting
+    /// proxy, or a test server. A certificate that cannot be read fails
+    /// [`build`](ClientBuilder::build) with [`Error::Config`].
+    pub fn root_certificate_pem(mut self, pem: impl Into<Vec<u8>>) -> ClientBuilder {
+        self.root_certificates.push(pem.into());
+        self
+    }
+
+    /// A `reqwest::ClientBuilder` with the TLS configuration and timeouts
+    /// this builder gives its own HTTP client: to add what it does not set
+    /// (a proxy, pool settings) and pass the client to
+    /// [`http_client`](ClientBuilder::http_client). With the `rustls`
+    /// feature, reqwest is built without a crypto provider of its own, so a
+    /// `reqwest::Client::builder()` of the application's own would need one
+    /// installed process-wide; this one carries the SDK's.
+    ///
+    /// ```
+    /// use crossborder::Client;
+    ///
+    /// let builder = Client::builder()
+    ///     .api_key("test_0123456789abcdef")
+    ///     .base_url("https://api.example.org/v1");
+    /// let http = builder
+    ///     .http_client_builder()
+    ///     .unwrap()
+    ///     .pool_max_idle_per_host(4)
+    ///     .build()
+    ///     .unwrap();
+    /// let client = builder.http_client(http).build().unwrap();
+    /// # let _ = client;
+    /// ```
+    pub fn http_client_builder(&self) -> Result<reqwest::ClientBuilder, Error> {
+        Ok(crate::tls::http_client_builder(&self.root_certificates)?
+            .timeout(self.timeout)
+            .connect_timeout(self.connect_timeout))
+    }
+
     /// Uses the caller's own `reqwest::Client` (proxies, certificates,
     /// connection pool shared with the rest of an application).
     ///
     /// The API key and the user agent are still sent: they are added to each
     /// request, not to the HTTP client. A built `reqwest::Client` cannot be
     /// changed, so the timeouts of this builder are **not** applied to it;
-    /// set them when building it. Its TLS stack is the one it was built with.
+    /// set them when building it. Its TLS stack is the one it was built with;
+    /// [`http_client_builder`](ClientBuilder::http_client_builder) starts
+    /// one with the SDK's.
     ///
     /// ```
     /// use std::time::Duration;
     /// use crossborder::Client;
     ///
-    /// let http = reqwest::Client::builder()
+    /// let http = Client::builder()
+    ///     .http_client_builder()
+    ///     .unwrap()
     ///     .timeout(Duration::from_secs(20))
     ///     .build()
     ///     .unwrap();
@@ -243,16 +288,9 @@ impl ClientBuilder {
         let key = self.checked_key()?;
         let http = match self.http_client {
             Some(http) => http,
-            None => {
-                let builder = reqwest::Client::builder()
-                    .timeout(self.timeout)
-                    .connect_timeout(self.connect_timeout);
-                #[cfg(feature = "native-tls")]
-                let builder = builder.tls_backend_native();
-                builder.build().map_err(|error| {
-                    Error::Config(format!("the HTTP client could not be built: {error}"))
-                })?
-            }
+            None => self.http_client_builder()?.build().map_err(|error| {
+                Error::Config(format!("the HTTP client could not be built: {error}"))
+            })?,
         };
         let state = client_state(&key)?.with_max_response_bytes(self.max_response_bytes);
         let api = crossborder_api::Client::new_with_client(&base_url, http.clone(), state);

@@ -321,6 +321,7 @@ pub mod onboard;
 mod payout_check;
 mod resources;
 mod retry;
+mod tls;
 mod types;
 mod upload;
 mod wait;
