@@ -21,6 +21,9 @@
 //! - `sandbox_bytes_per_collection`: growth of the sandbox's resident memory
 //!   per stored collection (goal under 2 KiB).
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
+//! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
+//!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
+//!   only with `--only build` (`bench/build.rs`).
 //!
 //! Ratios alternate rounds of the two sides so the machine's noise hits
 //! both. `--only GROUP,...` measures some groups of figures (see [`Group`]).
@@ -34,6 +37,7 @@
 //! SIGHUP end the run through the same path, so no server outlives it.
 
 mod bare;
+mod build;
 mod client;
 pub(crate) mod load;
 mod micro;
@@ -93,11 +97,14 @@ pub enum Group {
     Micro,
     /// `codegen_ms`.
     Codegen,
+    /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
+    /// never in a full or `--quick` run: four full builds.
+    Build,
 }
 
 impl Options {
     fn wants(&self, group: Group) -> bool {
-        self.only.is_empty() || self.only.contains(&group)
+        (self.only.is_empty() && group != Group::Build) || self.only.contains(&group)
     }
 
     fn warmup(&self) -> Duration {
@@ -221,6 +228,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     }
     if options.wants(Group::Codegen) {
         figures.push(codegen_ms(root, &servers.this, options)?);
+    }
+    if options.wants(Group::Build) {
+        figures.push(build::downstream_build(root)?);
     }
     report(root, options, &figures)
 }

@@ -262,6 +262,12 @@ pub struct SandboxConfig {
     /// How long a request body may stall (no byte received) before the
     /// request is answered 408; default 30 s.
     pub body_idle_timeout: Duration,
+    /// How long a client may take to send a request head before its
+    /// connection is closed; default 10 s (see [`crate::limits`]).
+    pub head_timeout: Duration,
+    /// How many connections are served at once; one over it is answered
+    /// `503` and closed; default 1024.
+    pub max_connections: usize,
     /// Where the sandbox reads the time; default [`Clock::system`].
     pub clock: Clock,
     /// Receives one line per answered request; default none.
@@ -281,6 +287,8 @@ impl Default for SandboxConfig {
             max_json_body_bytes: 1024 * 1024,
             max_upload_bytes: crossborder_core::kyb::MAX_UPLOAD_BYTES,
             body_idle_timeout: Duration::from_secs(30),
+            head_timeout: Duration::from_secs(10),
+            max_connections: 1024,
             clock: Clock::system(),
             request_log: None,
         }
@@ -322,6 +330,18 @@ impl SandboxConfig {
     /// Sets how long a payment instruction is valid.
     pub fn with_instruction_ttl(mut self, ttl: Duration) -> Self {
         self.instruction_ttl = ttl;
+        self
+    }
+
+    /// Sets how long a request head may take (default 10 s).
+    pub fn with_head_timeout(mut self, timeout: Duration) -> Self {
+        self.head_timeout = timeout;
+        self
+    }
+
+    /// Sets how many connections are served at once (default 1024).
+    pub fn with_max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max;
         self
     }
 

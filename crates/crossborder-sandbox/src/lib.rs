@@ -48,6 +48,7 @@ mod funding;
 mod idempotency;
 mod ids;
 mod json;
+pub mod limits;
 mod params;
 mod payout;
 mod quote;

@@ -67,6 +67,7 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
     let log = state.config().request_log.clone();
     let router = routes
         .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn(crate::limits::head_size))
         .layer(from_fn_with_state(state.clone(), envelope::envelope))
         .with_state(state);
     match log {

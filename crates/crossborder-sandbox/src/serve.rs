@@ -56,6 +56,13 @@ pub struct ServeArgs {
     /// Timeout of a webhook delivery, in seconds.
     #[arg(long, default_value_t = 5)]
     pub webhook_timeout_secs: u64,
+    /// Seconds a client may take to send a request head before its
+    /// connection is closed.
+    #[arg(long, default_value_t = 10)]
+    pub head_timeout_secs: u64,
+    /// Connections served at once; one over it is answered 503 and closed.
+    #[arg(long, default_value_t = 1024)]
+    pub max_connections: usize,
     /// Do not print a line per request.
     #[arg(long)]
     pub quiet: bool,
@@ -69,7 +76,9 @@ pub async fn serve(args: ServeArgs) -> ExitCode {
     let mut config = SandboxConfig::default()
         .with_addr(SocketAddr::new(args.host, args.port))
         .with_quote_ttl(Duration::from_secs(args.quote_ttl_secs))
-        .with_webhook_timeout(Duration::from_secs(args.webhook_timeout_secs));
+        .with_webhook_timeout(Duration::from_secs(args.webhook_timeout_secs))
+        .with_head_timeout(Duration::from_secs(args.head_timeout_secs))
+        .with_max_connections(args.max_connections);
     if args.no_default_keys {
         config = config.with_keys(Vec::new());
     }

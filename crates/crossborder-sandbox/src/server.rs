@@ -65,22 +65,23 @@ impl Sandbox {
         let keys = config.keys.clone();
         let clock = config.clock.clone();
         let sweep_interval = config.expiry_sweep_interval;
+        let limits = crate::limits::Limits {
+            head_timeout: config.head_timeout,
+            max_connections: config.max_connections,
+        };
         let state = AppState::new(config, webhooks.clone(), base_url.clone());
         let sweeper = spawn_sweeper(state.clone(), sweep_interval);
         let app = router(state.clone());
 
         let (stop, stopped) = oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            let result = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    // Either a shutdown request or a dropped handle stops it.
-                    let _ = stopped.await;
-                })
-                .await;
-            if let Err(error) = result {
-                tracing::error!(%error, "sandbox server stopped with an error");
-            }
-        });
+        // Either a shutdown request or a dropped handle stops it.
+        let server = tokio::spawn(crate::limits::serve(
+            listener,
+            app,
+            limits,
+            stopped,
+            SHUTDOWN_GRACE,
+        ));
         tracing::info!(%base_url, "sandbox listening");
         Ok(SandboxHandle {
             local_addr,
