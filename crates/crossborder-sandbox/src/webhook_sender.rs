@@ -152,41 +152,6 @@ impl WebhookSender {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn delivery(index: usize) -> WebhookDelivery {
-        WebhookDelivery {
-            url: format!("http://127.0.0.1/{index}"),
-            body: "{}".to_owned(),
-            attempted_at: SystemTime::UNIX_EPOCH,
-            status: Some(200),
-            error: None,
-        }
-    }
-
-    #[test]
-    fn the_delivery_log_keeps_only_the_last_attempts() {
-        let mut log = DeliveryLog::new(MAX_WEBHOOK_DELIVERIES);
-        for index in 0..MAX_WEBHOOK_DELIVERIES + 250 {
-            log.push(delivery(index));
-        }
-        assert_eq!(log.kept.len(), MAX_WEBHOOK_DELIVERIES);
-        assert_eq!(log.finished, MAX_WEBHOOK_DELIVERIES + 250);
-        assert_eq!(log.kept.front(), Some(&delivery(250)));
-        assert_eq!(
-            log.kept.back(),
-            Some(&delivery(MAX_WEBHOOK_DELIVERIES + 249))
-        );
-
-        let mut none = DeliveryLog::new(0);
-        none.push(delivery(0));
-        assert!(none.kept.is_empty());
-        assert_eq!(none.finished, 1);
-    }
-}
-
 /// POSTs `body` to `url` and returns the receiver's status, or why there is
 /// none.
 async fn post(
@@ -223,4 +188,39 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delivery(index: usize) -> WebhookDelivery {
+        WebhookDelivery {
+            url: format!("http://127.0.0.1/{index}"),
+            body: "{}".to_owned(),
+            attempted_at: SystemTime::UNIX_EPOCH,
+            status: Some(200),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn the_delivery_log_keeps_only_the_last_attempts() {
+        let mut log = DeliveryLog::new(MAX_WEBHOOK_DELIVERIES);
+        for index in 0..MAX_WEBHOOK_DELIVERIES + 250 {
+            log.push(delivery(index));
+        }
+        assert_eq!(log.kept.len(), MAX_WEBHOOK_DELIVERIES);
+        assert_eq!(log.finished, MAX_WEBHOOK_DELIVERIES + 250);
+        assert_eq!(log.kept.front(), Some(&delivery(250)));
+        assert_eq!(
+            log.kept.back(),
+            Some(&delivery(MAX_WEBHOOK_DELIVERIES + 249))
+        );
+
+        let mut none = DeliveryLog::new(0);
+        none.push(delivery(0));
+        assert!(none.kept.is_empty());
+        assert_eq!(none.finished, 1);
+    }
 }
