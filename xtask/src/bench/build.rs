@@ -80,10 +80,9 @@ impl Downstream {
     }
 
     fn run(&self, args: &[&str]) -> Result<String> {
-        let output = self
-            .cargo(args)
-            .output()
-            .with_context(|| format!("running cargo {} in {}", args.join(" "), self.dir.display()))?;
+        let output = self.cargo(args).output().with_context(|| {
+            format!("running cargo {} in {}", args.join(" "), self.dir.display())
+        })?;
         if !output.status.success() {
             bail!(
                 "cargo {} failed for {}: {}",
@@ -97,7 +96,14 @@ impl Downstream {
 
     /// The packages of its tree (build dependencies included), each once.
     fn crates(&self) -> Result<usize> {
-        let tree = self.run(&["tree", "-e", "normal,build", "--prefix", "none", "--offline"])?;
+        let tree = self.run(&[
+            "tree",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+            "--offline",
+        ])?;
         let mut packages: Vec<&str> = tree
             .lines()
             .map(|line| line.trim_end_matches(" (*)").trim())
@@ -139,7 +145,12 @@ pub(super) fn downstream_build(root: &Path) -> Result<Figure> {
     // The versions this workspace is tested with, where they apply.
     std::fs::copy(root.join("Cargo.lock"), ours.dir.join("Cargo.lock"))
         .context("copying Cargo.lock")?;
-    let theirs = Downstream::create(&base, "on-async-openai", "async-openai = \"0.30\"", THEIRS_MAIN)?;
+    let theirs = Downstream::create(
+        &base,
+        "on-async-openai",
+        "async-openai = \"0.30\"",
+        THEIRS_MAIN,
+    )?;
     let result = (|| {
         for crate_ in [&ours, &theirs] {
             crate_.run(&["fetch", "--quiet"])?;
