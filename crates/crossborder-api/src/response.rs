@@ -1,5 +1,5 @@
 //! Reading and decoding of a response body, hand-written (not generated):
-//! every generated operation decodes its answer with [`from_response`]
+//! every generated operation decodes its answer with `from_response`
 //! (`cargo xtask codegen` puts it in place of progenitor's
 //! `ResponseValue::from_response`, see `xtask/src/postprocess.rs`), and the
 //! SDK reads error bodies and the upload's answer with [`read_body`].

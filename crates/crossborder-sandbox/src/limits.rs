@@ -1,8 +1,8 @@
 //! The listener's limits, so a hostile or broken client cannot hold the
 //! sandbox: a request head over [`MAX_HEAD_BYTES`] is answered `431` in the
 //! API's error shape; a head not complete within
-//! [`SandboxConfig::head_timeout`] (10 s by default) closes the connection;
-//! at most [`SandboxConfig::max_connections`] connections are served at
+//! [`SandboxConfig::head_timeout`](crate::SandboxConfig::head_timeout) (10 s by default) closes the connection;
+//! at most [`SandboxConfig::max_connections`](crate::SandboxConfig::max_connections) connections are served at
 //! once, and one over it is answered `503` and closed at once, so clients
 //! that trickle their heads cannot starve the others.
 //!
