@@ -1,7 +1,7 @@
 //! Authentication by the `x-api-key` header, exactly as the API answers:
 //! missing header 403 `API key header needed`, unknown key 401
 //! `Invalid api key`, business without API access 401
-//! `Not allowed to access this resource; contact support`.
+//! `not allowed to access this resource; contact support`.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -66,7 +66,7 @@ impl FromRequestParts<AppState> for Caller {
         if !entry.api_access {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
-                "Not allowed to access this resource; contact support",
+                "not allowed to access this resource; contact support",
             ));
         }
         Ok(Caller {
@@ -74,23 +74,5 @@ impl FromRequestParts<AppState> for Caller {
             business: entry.business,
             account: Arc::clone(&entry.account),
         })
-    }
-}
-
-/// For a path that also works without a key (document links): no
-/// `x-api-key` header at all gives `None`; otherwise the key is checked as
-/// for [`Caller`], with the same refusals.
-pub(crate) struct OptionalCaller(pub(crate) Option<Caller>);
-
-impl FromRequestParts<AppState> for OptionalCaller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        if !parts.headers.contains_key(API_KEY_HEADER) {
-            return Ok(OptionalCaller(None));
-        }
-        Caller::from_request_parts(parts, state)
-            .await
-            .map(|caller| OptionalCaller(Some(caller)))
     }
 }

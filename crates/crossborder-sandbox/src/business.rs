@@ -83,6 +83,14 @@ fn stored_documents(
         .collect()
 }
 
+/// The `sourceOfFund.url` of a body, when sent.
+fn source_of_fund_url(view: &BusinessFields<'_>) -> Option<String> {
+    view.source_of_fund
+        .as_ref()
+        .and_then(|source| source.url)
+        .map(str::to_owned)
+}
+
 /// `POST /api/business`.
 pub(crate) async fn create_business(
     State(state): State<AppState>,
@@ -140,6 +148,8 @@ pub(crate) async fn create_business(
         updated_at: now,
         submitted_at: None,
         documents: stored_documents(&view.documents),
+        proof_of_address: view.proof_of_address.url.map(str::to_owned),
+        source_of_fund: source_of_fund_url(&view),
         create_fingerprint: fingerprint,
     };
     let response = business_response("Business created successfully", &record);
@@ -195,6 +205,12 @@ pub(crate) async fn update_business(
             record.field_statuses.insert(field, Status::Pending);
         }
         record.documents.extend(stored_documents(&view.documents));
+        if let Some(url) = view.proof_of_address.url {
+            record.proof_of_address = Some(url.to_owned());
+        }
+        if let Some(url) = source_of_fund_url(&view) {
+            record.source_of_fund = Some(url);
+        }
         record.status = Status::Pending;
         record.rejection_reason = None;
         record.updated_at = now;

@@ -64,6 +64,30 @@ impl StoredDocument {
     }
 }
 
+/// A document link a business sent, as the sandbox (the service's reviewer)
+/// resolves it ([`SandboxHandle::business_documents`](crate::SandboxHandle::business_documents)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedDocument {
+    /// The field that carried the link: `documents.<key as received>`,
+    /// `proofOfAddress` or `sourceOfFund`.
+    pub field: String,
+    /// The link as received.
+    pub url: String,
+    /// The document it names: `Some` when the link is one this sandbox gave
+    /// for an upload of the business's own account, `None` otherwise (a
+    /// link elsewhere, or another account's upload).
+    pub content: Option<DocumentContent>,
+}
+
+/// An uploaded document's bytes and the media type told from them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentContent {
+    /// `application/pdf`, `image/jpeg` or `image/png`.
+    pub media_type: &'static str,
+    /// The file as uploaded.
+    pub bytes: Vec<u8>,
+}
+
 /// A sub-business as the sandbox stores it, for tests that check what the
 /// service received ([`SandboxHandle::business`](crate::SandboxHandle::business)).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +101,11 @@ pub struct StoredBusiness {
     /// The documents map under the keys exactly as received: those of the
     /// create, then of each update (a key sent again replaces its document).
     pub documents: BTreeMap<String, StoredDocument>,
+    /// The `proofOfAddress.url` as received (the latest, after updates).
+    pub proof_of_address: Option<String>,
+    /// The `sourceOfFund.url` as received (the latest, after updates), when
+    /// one was sent.
+    pub source_of_fund: Option<String>,
     /// How many directors were added.
     pub directors: usize,
     /// How many UBOs were added.
@@ -100,6 +129,10 @@ pub(crate) struct BusinessRecord {
     pub(crate) submitted_at: Option<SystemTime>,
     /// The documents map, by key as received.
     pub(crate) documents: BTreeMap<String, StoredDocument>,
+    /// `proofOfAddress.url`, as received.
+    pub(crate) proof_of_address: Option<String>,
+    /// `sourceOfFund.url`, as received.
+    pub(crate) source_of_fund: Option<String>,
     /// The fingerprint of the body that created it: a create with the same
     /// fingerprint is a repeat of this one (ASSUMPTIONS B22).
     pub(crate) create_fingerprint: String,
@@ -145,6 +178,23 @@ impl BusinessRecord {
         }
     }
 
+    /// Every document link the business sent, with the field that carried
+    /// it: `documents.<key>` in key order, then `proofOfAddress` and
+    /// `sourceOfFund`.
+    pub(crate) fn links(&self) -> Vec<(String, String)> {
+        let documents = self
+            .documents
+            .iter()
+            .map(|(key, document)| (format!("documents.{key}"), document.url.clone()));
+        let others = [
+            ("proofOfAddress", &self.proof_of_address),
+            ("sourceOfFund", &self.source_of_fund),
+        ]
+        .into_iter()
+        .filter_map(|(field, url)| Some((field.to_owned(), url.clone()?)));
+        documents.chain(others).collect()
+    }
+
     /// The record as [`StoredBusiness`].
     pub(crate) fn stored(&self) -> StoredBusiness {
         StoredBusiness {
@@ -152,6 +202,8 @@ impl BusinessRecord {
             registration_number: self.registration_number.clone(),
             status: self.status.wire().0,
             documents: self.documents.clone(),
+            proof_of_address: self.proof_of_address.clone(),
+            source_of_fund: self.source_of_fund.clone(),
             directors: self.directors.len(),
             ubos: self.ubos.len(),
         }

@@ -19,7 +19,7 @@ pub const STAGING_KEY: &str = "test_sandbox_key";
 /// (simulate-funding is refused for it, as in production).
 pub const PRODUCTION_KEY: &str = "live_sandbox_key";
 /// The default key of a staging business without API access: every request
-/// with it is 401 `Not allowed to access this resource; contact support`.
+/// with it is 401 `not allowed to access this resource; contact support`.
 pub const NO_ACCESS_KEY: &str = "test_noaccess_key";
 
 /// The environment a key belongs to, given by its prefix as in the API.

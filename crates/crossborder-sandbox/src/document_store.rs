@@ -97,18 +97,27 @@ impl DocumentStore {
         id
     }
 
-    /// The document `id`; when `viewer` is given, only if it owns it.
-    pub(crate) fn get(
-        &self,
-        id: &str,
-        viewer: Option<BusinessId>,
-    ) -> Option<(DocumentKind, Bytes)> {
+    /// The document `id`, only for the business that owns it.
+    pub(crate) fn get(&self, id: &str, viewer: BusinessId) -> Option<(DocumentKind, Bytes)> {
         let store = lock(&self.store);
         store
             .documents
             .get(id)
-            .filter(|document| viewer.is_none_or(|viewer| viewer == document.owner))
+            .filter(|document| document.owner == viewer)
             .map(|document| (document.kind, document.bytes.clone()))
+    }
+
+    /// The document a link names, when the link is one this sandbox gave
+    /// (`<base_url>/documents/<id>`) and `owner` uploaded it: how the
+    /// sandbox resolves the links a business sends in its KYB bodies.
+    pub(crate) fn resolve(
+        &self,
+        base_url: &str,
+        link: &str,
+        owner: BusinessId,
+    ) -> Option<(DocumentKind, Bytes)> {
+        let id = link.strip_prefix(base_url)?.strip_prefix("/documents/")?;
+        self.get(id, owner)
     }
 }
 
@@ -136,19 +145,23 @@ mod tests {
         );
         assert_eq!(oldest.len(), "doc_".len() + ID_HEX_DIGITS + ".pdf".len());
 
-        // The owner and a bare link find it; another business does not.
-        assert!(store.get(&oldest, Some(first)).is_some());
-        assert!(store.get(&oldest, None).is_some());
-        assert!(store.get(&oldest, Some(second)).is_none());
-        assert!(store.get(&theirs, Some(first)).is_none());
+        // The owner finds it; another business does not.
+        assert!(store.get(&oldest, first).is_some());
+        assert!(store.get(&oldest, second).is_none());
+        assert!(store.get(&theirs, first).is_none());
+        // A link resolves for its owner, and only a link this sandbox gave.
+        let link = format!("http://x/v1/documents/{oldest}");
+        assert!(store.resolve("http://x/v1", &link, first).is_some());
+        assert!(store.resolve("http://x/v1", &link, second).is_none());
+        assert!(store.resolve("http://y/v1", &link, first).is_none());
 
         // The first business going over its room drops its own oldest
         // document, never the other business's.
         let newest = store.insert(&ids, first, DocumentKind::Pdf, pdf(40));
-        assert!(store.get(&oldest, None).is_none());
+        assert!(store.get(&oldest, first).is_none());
         for kept in [&middle, &newest] {
-            assert!(store.get(kept, Some(first)).is_some());
+            assert!(store.get(kept, first).is_some());
         }
-        assert!(store.get(&theirs, Some(second)).is_some());
+        assert!(store.get(&theirs, second).is_some());
     }
 }

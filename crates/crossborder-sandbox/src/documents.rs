@@ -10,15 +10,19 @@
 //! declared type: JPEG (`FF D8 FF`), PNG (`89 50 4E 47`) or PDF (`%PDF`),
 //! anything else is 415.
 //!
-//! Documents belong to the business that uploaded them. The link returned
-//! is `http://HOST:PORT/v1/documents/doc_<32 hex digits>.<ext>` (128
-//! unpredictable bits) and is a capability: without an `x-api-key` header
-//! it serves the bytes to whoever holds it, the way a KYB reviewer opens a
-//! link. With an `x-api-key` header the request is authenticated like any
-//! other and only the key's own documents are served: another business's
-//! link is 404, exactly as an unknown one. Nothing lists documents. Each
-//! business keeps up to 512 MiB of documents, dropping its own oldest
-//! beyond that, so one business never evicts another's.
+//! Documents are private to the business that uploaded them
+//! (ASSUMPTIONS.md B55): the link returned is
+//! `http://HOST:PORT/v1/documents/doc_<32 hex digits>.<ext>`, and reading
+//! it needs that business's `x-api-key`, like every endpoint of the API.
+//! Without a key it is 403 `API key header needed`, with another business's
+//! key 404 `Document not found: <id>`, exactly as an unknown id, so a key
+//! learns nothing of other businesses' documents. The sandbox itself still
+//! resolves the links a business sends in `documents`, `proofOfAddress` and
+//! `sourceOfFund`, as the service's reviewers would
+//! ([`SandboxHandle::business_documents`](crate::SandboxHandle::business_documents)).
+//! Nothing lists documents. Each business keeps up to 512 MiB of documents,
+//! dropping its own oldest beyond that, so one business never evicts
+//! another's.
 
 use axum::body::Body;
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
@@ -29,7 +33,7 @@ use crossborder_api::types::{UploadDocumentResponse, UploadedDocument};
 use crossborder_core::kyb::{validate_upload_within, UploadError};
 use crossborder_core::{Rule, Violation, Violations};
 
-use crate::auth::{Caller, OptionalCaller};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::read_body;
 use crate::state::AppState;
@@ -121,17 +125,15 @@ fn upload_refused(error: &UploadError) -> ApiError {
 }
 
 /// `GET /v1/documents/{id}` (not in the spec): the uploaded bytes with their
-/// detected media type. Without `x-api-key` the link is a capability; with
-/// one, the key is checked and only its business's documents are found.
+/// detected media type, for the business that uploaded them only.
 pub(crate) async fn get_document(
     State(state): State<AppState>,
-    OptionalCaller(caller): OptionalCaller,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let viewer = caller.as_ref().map(Caller::business);
     let (kind, bytes) = state
         .documents()
-        .get(&id, viewer)
+        .get(&id, caller.business())
         .ok_or_else(|| ApiError::not_found(format!("Document not found: {id}")))?;
     let mut response = bytes.into_response();
     response.headers_mut().insert(

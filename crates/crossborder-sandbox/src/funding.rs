@@ -9,38 +9,37 @@
 //!   `narration` and `sessionId` (1 to 100 characters) are required;
 //! * the narration (trimmed) must equal the `payRefrence` of one of the
 //!   caller's collections (404 `No collection matches narration: <narration>`),
-//!   `currency` must be that collection's `fromCurrency` or `toCurrency`
-//!   (400), and an `EXPIRED` collection cannot be paid (400);
+//!   and an `EXPIRED` collection cannot be paid (400);
+//! * `currency` is "the currency of the wallet to credit" (the spec's
+//!   words): the collection's `toCurrency`, the one wallet a collection
+//!   credits (ASSUMPTIONS.md A14). Any other currency, a converting
+//!   collection's `fromCurrency` included, is 400 `currency: must be
+//!   <toCurrency>, the wallet collection <ref> credits ...`;
 //! * `sessionId` is unique per account: the same sessionId with the same
 //!   currency, amount and narration replays the 200 without crediting again;
 //!   with anything different it is 409
 //!   `sessionId already used for a different funding: <id>`;
-//! * the business is always credited in the collection's `toCurrency`
-//!   (ASSUMPTIONS.md A14). With `currency` = `fromCurrency` (what the payer
-//!   sends), the `toCurrency` wallet grows by `amount` converted at the
-//!   collection's rate (the rate its rateKey fixed when it was created; 1
-//!   for a same-currency collection), rounded to `toCurrency`'s minor unit
-//!   exactly as a quote's `toAmount` is ([`rates::converted_amount`]), and
-//!   `paidAmount` grows by `amount`. With `currency` = `toCurrency` of a
-//!   converting collection (the spec's "currency of the wallet to
-//!   credit"), that wallet grows by `amount` itself, and `paidAmount` by
-//!   `amount` divided by the rate, rounded half away from zero to
-//!   `fromCurrency`'s minor unit. An amount so small that this rounds to
-//!   zero is refused (400 `amount: must be at least <least> <toCurrency>,
-//!   the least that pays <minor unit> <fromCurrency> of collection <ref> at
-//!   its rate of <rate> <toCurrency> per <fromCurrency>`): nothing would
-//!   be paid, yet the wallet credited. An over-payment credits the whole
-//!   amount; the `fromCurrency` wallet of a converting collection is not
-//!   touched;
-//! * `paidAmount` is in `fromCurrency` (over-payment is kept), and the
-//!   status becomes `PARTIALLY_PAID`, or `COMPLETED` once `paidAmount`
+//! * the `toCurrency` wallet grows by `amount`. `paidAmount`, in
+//!   `fromCurrency`, grows by `amount` (same-currency collection) or by
+//!   `amount` divided by the collection's rate (the rate its rateKey fixed
+//!   when it was created), rounded half away from zero to `fromCurrency`'s
+//!   minor unit. An amount so small that this rounds to zero is refused
+//!   (400 `amount: must be at least <least> <toCurrency>, the least that
+//!   pays <minor unit> <fromCurrency> of collection <ref> at its rate of
+//!   <rate> <toCurrency> per <fromCurrency>`): nothing would be paid, yet
+//!   the wallet credited. An over-payment credits the whole amount and is
+//!   kept in `paidAmount`;
+//! * the status becomes `PARTIALLY_PAID`, or `COMPLETED` once `paidAmount`
 //!   reaches `amount`;
-//! * when a webhook URL is set, one event is POSTed for each applied funding
-//!   (not for a replay), in the background
-//!   (`TransactionRecord::status_event`). It describes the payer's side:
-//!   `amount`, `paidAmount`, `remainingAmount` and `currency` are in
-//!   `fromCurrency`. A funding that finds the collection lapsed announces
-//!   its expiry before refusing.
+//! * when a webhook URL is set, one event is POSTed for each status change
+//!   and no other (ASSUMPTIONS.md B9): a second partial payment or a
+//!   payment of a completed collection posts nothing, and neither does a
+//!   replay. It is sent in the background
+//!   (`TransactionRecord::status_event`) and describes the payer's side:
+//!   `amount`, `paidAmount`, `remainingAmount` (`amount - paidAmount`,
+//!   negative on an over-payment) and `currency` are in `fromCurrency`. A
+//!   funding that finds the collection lapsed announces its expiry before
+//!   refusing.
 
 use axum::extract::State;
 use axum::Json;
@@ -54,7 +53,6 @@ use crate::body::{wire_fields, Body};
 use crate::config::Environment;
 use crate::error::ApiError;
 use crate::idempotency::IdempotentRequest;
-use crate::rates;
 use crate::state::AppState;
 use crate::transaction::{TransactionRecord, TransactionStatus};
 
@@ -120,13 +118,19 @@ pub(crate) async fn simulate_funding(
             "Collection {reference} has expired"
         )));
     }
-    // What the transfer adds to `paidAmount` (in fromCurrency) and what it
-    // credits to the toCurrency wallet.
-    let (paid_now, credited) = if currency == collection.from {
-        let credited = rates::converted_amount(amount, collection.to, collection.rate)
-            .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
-        (amount, credited)
-    } else if currency == collection.to {
+    // `currency` names the wallet credited, as the spec says: the
+    // collection's toCurrency (ASSUMPTIONS.md A14). A converting
+    // collection's fromCurrency is refused rather than converted, so an
+    // integration that sends the payer's currency learns it here, not
+    // against the service.
+    if currency != collection.to {
+        return Err(ApiError::violation(wrong_wallet(&reference, collection)));
+    }
+    // What the transfer adds to `paidAmount`, in fromCurrency: the amount
+    // itself, or for a converting collection the amount divided by its rate.
+    let paid_now = if collection.from == collection.to {
+        amount
+    } else {
         let paid = amount
             .checked_div(collection.rate)
             .map(|paid| {
@@ -142,32 +146,16 @@ pub(crate) async fn simulate_funding(
             // reads as a failure (ASSUMPTIONS.md A14).
             return Err(ApiError::violation(pays_nothing(&reference, collection)));
         }
-        (paid, amount)
-    } else if collection.from == collection.to {
-        return Err(ApiError::violation(Violation::new(
-            "currency",
-            Rule::NotOneOf,
-            format!(
-                "must be {}, the currency collection {reference} is paid in",
-                collection.from
-            ),
-        )));
-    } else {
-        return Err(ApiError::violation(Violation::new(
-            "currency",
-            Rule::NotOneOf,
-            format!(
-                "must be {} or {}, the currencies of collection {reference}",
-                collection.from, collection.to
-            ),
-        )));
+        paid
     };
+    let credited = amount;
     let paid = collection
         .paid_amount
         .unwrap_or_default()
         .checked_add(paid_now)
         .ok_or_else(|| ApiError::bad_request("amount: would overflow the paid amount"))?;
     let credited_currency = collection.to;
+    let previous_status = collection.status;
     let updated_status = if paid >= collection.amount {
         TransactionStatus::Completed
     } else {
@@ -179,7 +167,12 @@ pub(crate) async fn simulate_funding(
     if let Some(collection) = account.collections.get_mut(&reference) {
         collection.transaction.paid_amount = Some(paid);
         collection.transaction.status = updated_status;
-        event = collection.transaction.status_event();
+        // One event per status change and no other (ASSUMPTIONS.md B9): a
+        // second partial payment, or a payment of a completed collection,
+        // changes the paid amount but not the status.
+        if updated_status != previous_status {
+            event = collection.transaction.status_event();
+        }
     }
     account
         .fundings
@@ -190,6 +183,22 @@ pub(crate) async fn simulate_funding(
         state.webhooks().send(url, &event, now);
     }
     Ok(Json(replied))
+}
+
+/// The refusal of a funding whose `currency` is not the wallet the
+/// collection credits: it names that wallet, and for a converting
+/// collection says that its fromCurrency is the payer's, not a wallet.
+fn wrong_wallet(reference: &str, collection: &TransactionRecord) -> Violation {
+    let (from, to) = (collection.from, collection.to);
+    let message = if from == to {
+        format!("must be {to}, the wallet collection {reference} credits")
+    } else {
+        format!(
+            "must be {to}, the wallet collection {reference} credits (its fromCurrency {from} \
+             is what the payer sends, not a wallet to credit)"
+        )
+    };
+    Violation::new("currency", Rule::NotOneOf, message)
 }
 
 /// The refusal of a funding in a converting collection's `toCurrency` so

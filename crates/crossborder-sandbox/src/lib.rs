@@ -65,7 +65,9 @@ mod webhook;
 mod webhook_sender;
 mod wire;
 
-pub use business_record::{StoredBusiness, StoredDocument, REJECTION_REASON};
+pub use business_record::{
+    DocumentContent, LinkedDocument, StoredBusiness, StoredDocument, REJECTION_REASON,
+};
 pub use clock::Clock;
 pub use collection::DEFAULT_NETWORK;
 pub use config::{

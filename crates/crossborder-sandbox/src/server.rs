@@ -7,7 +7,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::business_record::StoredBusiness;
+use crate::business_record::{DocumentContent, LinkedDocument, StoredBusiness};
 use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
 use crate::expiry::spawn_sweeper;
@@ -166,6 +166,37 @@ impl SandboxHandle {
                 .businesses
                 .get(business_id)
                 .map(|record| record.stored())
+        })
+    }
+
+    /// Every document link the sub-business `business_id` sent (in
+    /// `documents`, `proofOfAddress` and `sourceOfFund`), resolved as the
+    /// service's reviewers would: without an API key, and only to documents
+    /// the business's own account uploaded. `None` for an unknown business.
+    /// Reading a link over HTTP needs the uploader's key (ASSUMPTIONS.md
+    /// B55); this is the sandbox's own view.
+    pub fn business_documents(&self, business_id: &str) -> Option<Vec<LinkedDocument>> {
+        self.state.businesses().find_map(|(owner, account)| {
+            let links = lock(account).businesses.get(business_id)?.links();
+            let resolved = links
+                .into_iter()
+                .map(|(field, url)| {
+                    let content = self
+                        .state
+                        .documents()
+                        .resolve(&self.base_url, &url, owner)
+                        .map(|(kind, bytes)| DocumentContent {
+                            media_type: kind.media_type(),
+                            bytes: bytes.to_vec(),
+                        });
+                    LinkedDocument {
+                        field,
+                        url,
+                        content,
+                    }
+                })
+                .collect();
+            Some(resolved)
         })
     }
 

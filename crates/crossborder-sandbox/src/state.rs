@@ -98,6 +98,14 @@ impl AppState {
         self.0.keys.values().map(|entry| &entry.account)
     }
 
+    /// Every business's account with the business behind it.
+    pub(crate) fn businesses(&self) -> impl Iterator<Item = (BusinessId, &Arc<Mutex<Account>>)> {
+        self.0
+            .keys
+            .values()
+            .map(|entry| (entry.business, &entry.account))
+    }
+
     /// The identifier generator.
     pub(crate) fn ids(&self) -> &IdGenerator {
         &self.0.ids

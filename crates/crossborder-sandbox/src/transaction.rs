@@ -123,7 +123,8 @@ impl TransactionRecord {
     /// `FAILED`). `status` is `true` when completed, `false` on a partial
     /// payment, and the word `EXPIRED` when the collection lapsed: a boolean
     /// could not tell a lapsed, partly paid collection from an open one.
-    /// Amounts are the payer's side, in `fromCurrency`.
+    /// Amounts are the payer's side, in `fromCurrency`; `remainingAmount` is
+    /// `amount - paidAmount`, negative on an over-payment.
     pub(crate) fn status_event(&self) -> Option<types::WebhookEvent> {
         let (status, message) = match self.status {
             TransactionStatus::Completed => {
@@ -145,9 +146,9 @@ impl TransactionRecord {
             memo: self.pay_refrence.clone(),
             amount: Some(wire::amount(self.amount)),
             paid_amount: Some(wire::amount(paid)),
-            remaining_amount: Some(wire::amount(
-                self.amount.saturating_sub(paid).max(Decimal::ZERO),
-            )),
+            // The spec's "amount minus paidAmount", as written: negative
+            // on an over-payment, so the receiver sees it.
+            remaining_amount: Some(wire::amount(self.amount.saturating_sub(paid))),
             currency: Some(self.from),
             status,
             message: Some(message.to_owned()),

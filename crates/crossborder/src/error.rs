@@ -69,7 +69,7 @@ pub enum Error {
     /// has not been granted API access.
     #[error("{message} (HTTP 401)")]
     ApiAccessNotGranted {
-        /// The server's message (`Not allowed to access this resource; contact support`).
+        /// The server's message (`not allowed to access this resource; contact support`).
         message: String,
     },
 
@@ -594,7 +594,7 @@ mod tests {
             api_error(StatusCode::UNAUTHORIZED, &body(401, "Invalid api key"), &k),
             Error::InvalidApiKey { message } if message == "Invalid api key"
         ));
-        let not_allowed = "Not allowed to access this resource; contact support";
+        let not_allowed = "not allowed to access this resource; contact support";
         assert!(matches!(
             api_error(StatusCode::UNAUTHORIZED, &body(401, not_allowed), &k),
             Error::ApiAccessNotGranted { message } if message == not_allowed

@@ -47,7 +47,7 @@ async fn invalid_api_key_is_401() {
 
 #[tokio::test]
 async fn api_access_not_granted_is_the_other_401() {
-    let text = "Not allowed to access this resource; contact support";
+    let text = "not allowed to access this resource; contact support";
     let error = balance_error(documented(401, text)).await;
     match error {
         Error::ApiAccessNotGranted { message } => assert_eq!(message, text),

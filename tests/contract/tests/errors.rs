@@ -9,7 +9,7 @@ use crossborder_contract_tests::{
 };
 use serde_json::json;
 
-const NOT_ALLOWED: &str = "Not allowed to access this resource; contact support";
+const NOT_ALLOWED: &str = "not allowed to access this resource; contact support";
 
 #[tokio::test]
 async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {

@@ -80,12 +80,9 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
         link.starts_with(&prefix) && link.ends_with(".pdf"),
         "{link}"
     );
-    // The link serves the bytes back, without authentication.
-    let served = env.http.get(&link).send().await.unwrap();
-    assert_eq!(served.status().as_u16(), 200);
-    assert_eq!(served.bytes().await.unwrap().as_ref(), PDF);
-    // Fetched with a key, it is the uploading business's document only:
-    // another business gets the 404 of an unknown link.
+    // The link serves the bytes back to the uploading business's key
+    // only (ASSUMPTIONS B55): without a key it is 403, and another
+    // business gets the 404 of an unknown link.
     let own = env
         .http
         .get(&link)
@@ -94,6 +91,9 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
         .await
         .unwrap();
     assert_eq!(own.status().as_u16(), 200);
+    assert_eq!(own.bytes().await.unwrap().as_ref(), PDF);
+    let bare = env.http.get(&link).send().await.unwrap();
+    assert_eq!(bare.status().as_u16(), 403);
     let other = env
         .http
         .get(&link)

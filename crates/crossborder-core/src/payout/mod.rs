@@ -14,6 +14,6 @@ pub use format::normalized;
 pub use network::{address_family, AddressFamily, KNOWN_NETWORKS};
 pub use recipient::names_match;
 pub use validate::{
-    required_fields, validate_payout, PayoutKind, ValidatedPayout, MAX_NARRATION_CHARS,
-    MAX_SESSION_ID_CHARS,
+    bank_code_required, required_fields, validate_payout, PayoutKind, ValidatedPayout,
+    MAX_NARRATION_CHARS, MAX_SESSION_ID_CHARS,
 };

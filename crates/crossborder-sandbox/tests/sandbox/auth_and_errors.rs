@@ -32,7 +32,7 @@ async fn every_authentication_row() {
         assert_error(
             &blocked,
             401,
-            "Not allowed to access this resource; contact support",
+            "not allowed to access this resource; contact support",
             name,
             path,
         );

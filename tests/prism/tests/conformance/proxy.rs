@@ -611,7 +611,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     );
     assert!(
         matches!(&error, Error::ApiAccessNotGranted { message }
-            if message == "Not allowed to access this resource; contact support"),
+            if message == "not allowed to access this resource; contact support"),
         "{error:?}"
     );
     // A payout the SDK would refuse (no destination account), sent raw: it
