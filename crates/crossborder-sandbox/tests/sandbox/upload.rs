@@ -48,7 +48,13 @@ async fn accepted_types_are_stored_and_served() {
         "{link}"
     );
     assert!(link.ends_with(".pdf"), "{link}");
-    let served = api.client.get(link).send().await.unwrap();
+    let served = api
+        .client
+        .get(link)
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(served.headers()["content-type"], "application/pdf");
     assert_eq!(served.bytes().await.unwrap().to_vec(), pdf);
 
