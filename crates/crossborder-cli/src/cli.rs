@@ -139,8 +139,11 @@ pub enum Command {
     },
     /// Staging only: pay a collection as if the payer had transferred the money.
     SimulateFunding {
+        /// The wallet to credit: the collection's toCurrency (its
+        /// fromCurrency is refused for a converting collection).
         #[arg(long, value_parser = currency)]
         currency: Currency,
+        /// The amount credited, in that currency.
         #[arg(long, value_parser = decimal)]
         amount: Decimal,
         /// The collection's payRefrence memo.

@@ -150,7 +150,10 @@ async fn walk(
             "demo-funding-1",
         ))
         .await?;
-    say!("   50000 NGN sent with the narration {memo}");
+    // The funding's currency names the wallet credited: the collection's
+    // toCurrency (NGN here; for a converting collection its fromCurrency is
+    // refused).
+    say!("   50000 NGN sent with the narration {memo}, credited to the NGN wallet (the collection's toCurrency)");
 
     step(
         6,

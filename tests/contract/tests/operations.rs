@@ -196,8 +196,9 @@ async fn collection_funding_webhook_and_balance() {
     let read = client.collections().get("order-10045").await.unwrap();
     assert_eq!(read, created);
 
-    // A partial payment.
-    let partial = SimulateFundingRequest::new(Currency::Usd, d("50.25"), memo.clone(), "fund-1");
+    // A partial payment, funded in the wallet it credits (ASSUMPTIONS
+    // A14): 76895.06 NGN pays 76895.06 / 1530.25 = 50.2499... → 50.25 USD.
+    let partial = SimulateFundingRequest::new(Currency::Ngn, d("76895.06"), memo.clone(), "fund-1");
     let ack = client.sandbox().simulate_funding(&partial).await.unwrap();
     assert_eq!(ack.message, "Funding simulated successfully");
     let after_partial = client.collections().get("order-10045").await.unwrap();
@@ -210,8 +211,8 @@ async fn collection_funding_webhook_and_balance() {
     // Replaying the same simulated funding credits nothing and sends nothing.
     client.sandbox().simulate_funding(&partial).await.unwrap();
 
-    // The rest.
-    let rest = SimulateFundingRequest::new(Currency::Usd, d("149.75"), memo.clone(), "fund-2");
+    // The rest: 229154.94 / 1530.25 = 149.7500... → 149.75 USD.
+    let rest = SimulateFundingRequest::new(Currency::Ngn, d("229154.94"), memo.clone(), "fund-2");
     client.sandbox().simulate_funding(&rest).await.unwrap();
     let settled = client
         .collections()
@@ -224,17 +225,15 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(settled.payment_reference, "order-10045");
     assert_eq!(settled.pay_reference.as_deref(), Some(memo.as_str()));
 
-    // The NGN wallet (toCurrency) got each transfer at the collection's
-    // rate, rounded to kobo: 50.25 × 1530.25 = 76895.0625 → 76895.06 and
-    // 149.75 × 1530.25 = 229154.9375 → 229154.94, 306050 (toAmount) in all.
-    // The USD wallet (the payer's currency) is unchanged.
+    // The NGN wallet (toCurrency) got each funding's amount, 306050
+    // (toAmount) in all. The USD wallet (the payer's currency) is unchanged.
     let ngn_after = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(ngn_after.amount, d("5306050"));
     assert_eq!(ngn_after.amount - ngn_before.amount, d("306050"));
     let usd_after = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd_after.amount, usd_before.amount);
 
-    // Exactly one webhook per applied funding: two, none for the replay.
+    // Exactly one webhook per status change: two, none for the replay.
     // (A third POST is given 100 ms to show up, polling every 2 ms.)
     let received = receiver.wait_for(3, Duration::from_millis(100)).await;
     assert_eq!(received.len(), 2, "{received:?}");
@@ -272,10 +271,10 @@ async fn collection_funding_webhook_and_balance() {
     }
 }
 
-/// A converting collection is paid in its fromCurrency and credits its
-/// toCurrency wallet: each transfer converted at the collection's rate
-/// (fixed by its rateKey) and rounded to toCurrency's minor unit, as a
-/// quote's `toAmount`.
+/// A converting collection credits its toCurrency wallet, the one a
+/// funding names (ASSUMPTIONS A14): each funding's amount is credited and
+/// pays its amount divided by the collection's rate (fixed by its rateKey),
+/// rounded to fromCurrency's minor unit.
 #[tokio::test]
 async fn converting_collection_funding_credits_the_to_currency_wallet() {
     let env = Env::start().await;
@@ -299,38 +298,42 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
     assert_eq!(created.to_amount, Some(d("100")));
     let memo = created.pay_reference.clone().expect("a payRefrence memo");
 
-    // 60000.75 NGN × 0.000653487992 = 39.209769635994 → 39.21 USD.
-    let first = SimulateFundingRequest::new(Currency::Ngn, d("60000.75"), memo.clone(), "fx-1");
+    // Funded in the wallet it credits (ASSUMPTIONS A14): 39.21 USD pays
+    // 39.21 / 0.000653487992 = 60001.0983... → 60001.10 NGN.
+    let first = SimulateFundingRequest::new(Currency::Usd, d("39.21"), memo.clone(), "fx-1");
     client.sandbox().simulate_funding(&first).await.unwrap();
     let usd = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd.amount - usd_before.amount, d("39.21"));
     let partial = client.collections().get("order-fx").await.unwrap();
     assert_eq!(partial.status, TransactionStatus::PartiallyPaid);
-    assert_eq!(partial.paid_amount, Some(d("60000.75")));
-    assert_eq!(partial.remaining_amount(), Some(d("93024.25")));
+    assert_eq!(partial.paid_amount, Some(d("60001.10")));
+    assert_eq!(partial.remaining_amount(), Some(d("93023.90")));
 
     // A replay credits nothing.
     client.sandbox().simulate_funding(&first).await.unwrap();
     let usd = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd.amount - usd_before.amount, d("39.21"));
 
-    // A currency that is neither of the collection's is refused
-    // (its toCurrency is accepted: ASSUMPTIONS.md A14).
-    let in_eur = SimulateFundingRequest::new(Currency::Eur, d("60.79"), memo.clone(), "fx-eur");
-    match client.sandbox().simulate_funding(&in_eur).await {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "currency: must be NGN or USD, the currencies of collection order-fx"
-        ),
-        other => panic!("{other:?}"),
+    // Any other currency, the payer's NGN included, is refused, naming the
+    // wallet (ASSUMPTIONS.md A14).
+    for currency in [Currency::Eur, Currency::Ngn] {
+        let other = SimulateFundingRequest::new(currency, d("60.79"), memo.clone(), "fx-other");
+        match client.sandbox().simulate_funding(&other).await {
+            Err(Error::Api {
+                status: 400,
+                message,
+                ..
+            }) => assert_eq!(
+                message,
+                "currency: must be USD, the wallet collection order-fx credits (its \
+                 fromCurrency NGN is what the payer sends, not a wallet to credit)"
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 
-    // 93024.25 NGN × 0.000653487992 = 60.790230339806 → 60.79 USD.
-    let rest = SimulateFundingRequest::new(Currency::Ngn, d("93024.25"), memo, "fx-2");
+    // 60.79 / 0.000653487992 = 93023.8975... → 93023.90 NGN: 153025 paid.
+    let rest = SimulateFundingRequest::new(Currency::Usd, d("60.79"), memo, "fx-2");
     client.sandbox().simulate_funding(&rest).await.unwrap();
     let settled = client.collections().get("order-fx").await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);

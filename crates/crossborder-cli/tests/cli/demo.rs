@@ -16,6 +16,7 @@ async fn the_demo_runs_to_its_end_and_its_suggestions_work() {
         "1. Wallet balances",
         "   5000000 NGN",
         "rate 1530.25, fee 0.5 USD, the recipient gets 153025 NGN",
+        "credited to the NGN wallet (the collection's toCurrency)",
         "event demo-order-1: completed, paid 50000; verified: the transaction is COMPLETED",
         "   the settled transaction (GET /api/transaction/demo-order-1):\n     reference     demo-order-1\n     status        COMPLETED\n",
         "     paid          50000\n",

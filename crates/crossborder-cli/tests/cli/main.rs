@@ -15,6 +15,7 @@ mod help;
 mod onboard;
 mod payout;
 mod sandbox_command;
+mod simulate_funding;
 mod webhook;
 
 use std::io::{BufRead, BufReader, Read};
