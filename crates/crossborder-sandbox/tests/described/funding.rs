@@ -145,3 +145,21 @@ async fn funding_session_id_is_at_most_100_characters() {
     let accepted = api.fund("NGN", json!(10), &memo, &"s".repeat(100)).await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
+
+#[tokio::test]
+async fn a_narration_is_matched_trimmed() {
+    let api = Api::start().await;
+    let memo = api.collection("trim-1", json!(5000), "NGN", "NGN").await;
+    let padded = format!("  {memo} ");
+    let funded = api.fund("NGN", json!(5000), &padded, "t-1").await;
+    assert_eq!(funded.status, 200, "{}", funded.text);
+    assert_eq!(api.transaction("trim-1").await["status"], "COMPLETED");
+    let unknown = api.fund("NGN", json!(10), "PAY-NONE0000", "t-2").await;
+    assert_error(
+        &unknown,
+        404,
+        "No collection matches narration: PAY-NONE0000",
+        "POST",
+        "/api/simulate-funding",
+    );
+}
