@@ -311,14 +311,20 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(0)).await;
     client.webhooks().set_url(&hooked.url).await.unwrap();
     let memo = collection(&client, "order-q", "50000").await;
+    let other = collection(&client, "order-q-other", "3000").await;
 
     // The first event is being handled, the second waits in the queue, the
-    // third finds it full.
+    // third finds it full. The sandbox posts one event per status change
+    // (ASSUMPTIONS B9), so each is a change: a first partial payment, the
+    // completion, and another collection's completion.
     fund(&client, &memo, "1000", "q-1").await;
     assert_eq!(hooked.next().await.event.paid_amount, Some(d("1000")));
-    fund(&client, &memo, "1000", "q-2").await;
+    fund(&client, &memo, "49000", "q-2").await;
     env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
-    fund(&client, &memo, "1000", "q-3").await;
+    // An over-payment of the completed collection posts nothing, and makes
+    // the queued event stale.
+    fund(&client, &memo, "1000", "q-2b").await;
+    fund(&client, &other, "3000", "q-3").await;
     let deliveries = env.sandbox.wait_for_webhook_deliveries(3, WAIT).await;
     let statuses: Vec<_> = deliveries.iter().map(|delivery| delivery.status).collect();
     assert_eq!(statuses, [Some(200), Some(200), Some(503)]);
@@ -331,14 +337,14 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     );
 
     // Once the handler catches up, the queued event is confirmed against
-    // today's state: 3000 are paid, so its 2000 is stale, and the handler
+    // today's state: 51000 are paid, so its 50000 is stale, and the handler
     // gets the service's state with it.
     hooked.release();
     let second = hooked.next().await;
-    assert_eq!(second.event.paid_amount, Some(d("2000")));
+    assert_eq!(second.event.paid_amount, Some(d("50000")));
     match second.verified {
         Err(VerifyError::PaidAmountMismatch { transaction, .. }) => {
-            assert_eq!(transaction.paid_amount, Some(d("3000")));
+            assert_eq!(transaction.paid_amount, Some(d("51000")));
         }
         other => panic!("{other:?}"),
     }
@@ -347,6 +353,7 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     // The refused event, sent again, is accepted and handed over once.
     assert_eq!(hooked.post(third).await, accepted());
     let third = hooked.next().await;
+    assert_eq!(third.event.reference, "order-q-other");
     assert_eq!(third.event.paid_amount, Some(d("3000")));
     assert_eq!(third.verified.unwrap().paid_amount, Some(d("3000")));
     hooked.release();
