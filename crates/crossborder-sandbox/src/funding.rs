@@ -148,7 +148,6 @@ pub(crate) async fn simulate_funding(
         }
         paid
     };
-    let credited = amount;
     let paid = collection
         .paid_amount
         .unwrap_or_default()
@@ -162,7 +161,8 @@ pub(crate) async fn simulate_funding(
         TransactionStatus::PartiallyPaid
     };
 
-    account.credit(credited_currency, credited)?;
+    // The wallet `currency` names grows by the amount itself.
+    account.credit(credited_currency, amount)?;
     let mut event = None;
     if let Some(collection) = account.collections.get_mut(&reference) {
         collection.transaction.paid_amount = Some(paid);

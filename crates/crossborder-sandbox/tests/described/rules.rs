@@ -26,6 +26,23 @@ async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
     assert_eq!(api.transaction("usd-1").await["status"], "COMPLETED");
     assert_eq!(api.balance("USD").await, json!(9990));
 
+    // resolve-bank looks an account up at a bank, so there the code is
+    // checked whatever the currency.
+    let lookup = api
+        .post(
+            "/api/resolve-bank",
+            &json!({"accountNumber": "123456789", "bankCode": "ZZ-999",
+                    "fromCurrency": "USD", "toCurrency": "USD"}),
+        )
+        .await;
+    assert_error(
+        &lookup,
+        400,
+        "Unknown bank code ZZ-999 for USD",
+        "POST",
+        "/api/resolve-bank",
+    );
+
     // NGN, KES and UGX require one, and it must be in the bank list.
     for (currency, account) in [
         ("NGN", "0123456789"),
