@@ -1,0 +1,122 @@
+//! The amounts the Rust SDK reads for the requests of the examples' flow
+//! (`examples/python/flow.py`, `examples/typescript/src/flow.ts`): the
+//! same amounts sent, in the same order, by a business of its own that
+//! starts where theirs do. Each example compares every amount it reads with
+//! these, by name, as exact decimals.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result};
+use crossborder::{
+    Client, CollectionRequest, Currency, Decimal, FiatCurrency, LocalBank, LocalBankCurrency,
+    PayoutRequest, QuoteRequest, Rail, SimulateFundingRequest, Transaction,
+};
+
+/// The amounts the examples send (they write them as the same decimals).
+const QUOTE_AMOUNT: (i64, u32) = (12345, 2);
+const COLLECTION_AMOUNT: (i64, u32) = (5000010, 2);
+const SAME_CURRENCY_PAYOUT: (i64, u32) = (100050, 2);
+
+/// Name -> amount, as the SDK read it.
+pub type Readings = BTreeMap<String, String>;
+
+/// Runs the flow's money steps with `api_key` against the sandbox at
+/// `base_url`; returns every amount read.
+pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
+    let client = Client::builder()
+        .api_key(api_key)
+        .base_url(base_url)
+        .build()
+        .context("building the SDK client")?;
+    let mut read = Readings::new();
+    let mut put = |name: &str, value: Option<Decimal>| -> Result<()> {
+        let value = value.with_context(|| format!("the Rust SDK read no {name}"))?;
+        read.insert(name.to_owned(), value.to_string());
+        Ok(())
+    };
+    let dec = |(mantissa, scale): (i64, u32)| Decimal::new(mantissa, scale);
+    let run = std::process::id();
+
+    for (currency, name) in [
+        (Currency::Ngn, "balance.NGN.start"),
+        (Currency::Usd, "balance.USD.start"),
+    ] {
+        put(name, Some(client.wallet().balance(currency).await?.amount))?;
+    }
+
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec(QUOTE_AMOUNT)).rail(Rail::Swift))
+        .await?;
+    put("quote.rate", Some(quote.rate))?;
+    put("quote.roundedRate", quote.rounded_rate)?;
+    put("quote.fee", quote.fee)?;
+    put("quote.toAmount", quote.to_amount)?;
+    put("quote.totalAmount", quote.total_amount)?;
+
+    let reference = format!("rust-{run}");
+    let created = client
+        .collections()
+        .create(&CollectionRequest::new(
+            &reference,
+            dec(COLLECTION_AMOUNT),
+            Currency::Ngn,
+            Currency::Ngn,
+        ))
+        .await?;
+    put("collection.created.amount", Some(created.amount))?;
+    client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            dec(COLLECTION_AMOUNT),
+            created.pay_reference.clone().unwrap_or_default(),
+            format!("rust-fund-{run}"),
+        ))
+        .await?;
+    let collection = client.collections().get(&reference).await?;
+    transaction(&mut put, "collection.read", &collection)?;
+    put("collection.read.paidAmount", collection.paid_amount)?;
+    put(
+        "balance.NGN.funded",
+        Some(client.wallet().balance(Currency::Ngn).await?.amount),
+    )?;
+
+    let bank = LocalBank {
+        currency: LocalBankCurrency::Ngn,
+        account_number: "0123456789".into(),
+        account_name: "ADAEZE OKAFOR".into(),
+        bank_name: "Guaranty Trust Bank".into(),
+        bank_code: "058".into(),
+    };
+    let same = PayoutRequest::pay(dec(SAME_CURRENCY_PAYOUT), FiatCurrency::Ngn, bank.clone())
+        .narration("spec-reuse same");
+    let converting = PayoutRequest::from_quote(&quote, bank)
+        .context("the converting payout from the quote")?
+        .narration("spec-reuse converting");
+    for (kind, payout) in [("same", same), ("converting", converting)] {
+        let receipt = client.payouts().create(&payout).await?;
+        let read_back = client.payouts().get(&receipt.session_id).await?;
+        transaction(&mut put, &format!("payout.{kind}"), &read_back)?;
+    }
+    for (currency, name) in [
+        (Currency::Ngn, "balance.NGN.end"),
+        (Currency::Usd, "balance.USD.end"),
+    ] {
+        put(name, Some(client.wallet().balance(currency).await?.amount))?;
+    }
+    Ok(read)
+}
+
+/// The amounts of a transaction both examples compare, under `prefix`.
+fn transaction(
+    put: &mut impl FnMut(&str, Option<Decimal>) -> Result<()>,
+    prefix: &str,
+    tx: &Transaction,
+) -> Result<()> {
+    put(&format!("{prefix}.amount"), Some(tx.amount))?;
+    put(&format!("{prefix}.toAmount"), tx.to_amount)?;
+    put(&format!("{prefix}.totalAmount"), tx.total_amount)?;
+    put(&format!("{prefix}.fee"), tx.fee)?;
+    put(&format!("{prefix}.rate"), tx.rate)
+}
