@@ -5,9 +5,9 @@
 //! client through `--key`):
 //! 1. the Rust SDK runs the money steps of the examples' flow and its
 //!    amounts go to `target/spec-reuse/expected.json` ([`reference`]);
-//! 2. `openapi-typescript` generates `schema.d.ts` from the spec,
-//!    `examples/typescript/src/flow.ts` is compiled against it with
-//!    `tsc --strict` and run with Node (openapi-fetch);
+//! 2. `openapi-typescript` generates `schema.d.ts` from the spec, and
+//!    `examples/typescript` (openapi-fetch) is compiled against it with its
+//!    own strict `tsconfig.json` and run with Node;
 //! 3. `openapi-python-client` generates `crossborder_client` from the spec
 //!    (`examples/python/openapi-python-client.yaml`; any warning fails the
 //!    step), and `examples/python/flow.py` runs with it.
@@ -38,9 +38,11 @@ const KEYS: &[&str] = &[
     "test_spec_reuse_py",
     "test_spec_reuse_ts_mutant",
     "test_spec_reuse_py_mutant",
+    "test_spec_reuse_ts_tampered",
+    "test_spec_reuse_py_tampered",
 ];
 
-const TS_FLOW: &str = "examples/typescript/src/flow.ts";
+const TS_EXAMPLE: &str = "examples/typescript";
 const PY_FLOW: &str = "examples/python/flow.py";
 const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
 const PDF: &str = "examples/certificate-of-incorporation.pdf";
@@ -97,6 +99,7 @@ pub fn run(root: &Path) -> Result<()> {
         root,
         base_url: &base_url,
         expected: &expected_path,
+        venv: &venv,
     };
 
     let spec = root.join(SPEC_PATH);
@@ -114,7 +117,6 @@ pub fn run(root: &Path) -> Result<()> {
     }
     let py = python(
         &env,
-        &venv,
         &Target {
             spec: &spec,
             dir: out.join("python"),
@@ -139,7 +141,6 @@ pub fn run(root: &Path) -> Result<()> {
     mutant::expect_failure("TypeScript", ts.passed, &ts.output, mutant::TS_NAME)?;
     let py = python(
         &env,
-        &venv,
         &Target {
             spec: &mutated,
             dir: out.join("mutant/python"),
@@ -147,8 +148,32 @@ pub fn run(root: &Path) -> Result<()> {
         },
     )?;
     mutant::expect_failure("Python", py.passed, &py.output, mutant::PY_NAME)?;
+
+    let (tampered, name) = reference::tampered(&expected)?;
+    println!(
+        "==> self-test: the Rust SDK's {name} changed to {}; both examples must fail on it",
+        tampered[name]
+    );
+    let tampered_path = out.join("expected-tampered.json");
+    std::fs::write(
+        &tampered_path,
+        serde_json::to_string_pretty(&tampered).context("writing the tampered reference")?,
+    )
+    .with_context(|| format!("writing {}", tampered_path.display()))?;
+    let tampered_env = Env {
+        expected: &tampered_path,
+        ..env
+    };
+    let needle = format!("DIFFERENCE {name}: read");
+    let ts = node_run(&tampered_env, &out.join("ts"), KEYS[5])?;
+    mutant::expect_failure("TypeScript", ts.passed, &ts.output, &needle)?;
+    let py = python_run(&tampered_env, &out.join("python"), KEYS[6])?;
+    mutant::expect_failure("Python", py.passed, &py.output, &needle)?;
     guard.stop();
-    println!("spec-reuse: the TypeScript and Python clients ran the flow and read the Rust SDK's amounts; both failed on the mutated spec");
+    println!(
+        "spec-reuse: the TypeScript and Python clients ran the flow and read the Rust SDK's \
+         amounts; both failed on a renamed response field and on a changed amount"
+    );
     Ok(())
 }
 
@@ -157,6 +182,9 @@ struct Env<'a> {
     root: &'a Path,
     base_url: &'a str,
     expected: &'a Path,
+    /// The `bin` of the venv with openapi-python-client (and so httpx,
+    /// attrs and python-dateutil, which the generated client needs).
+    venv: &'a Path,
 }
 
 impl Env<'_> {
@@ -169,50 +197,54 @@ impl Env<'_> {
     }
 }
 
-/// Generates the types from `target.spec`, compiles the example against
-/// them and runs it. A compile error is a failed run (its output kept).
+/// Lays the example out as in `examples/typescript` (its `package.json`,
+/// `tsconfig.json` and `src/flow.ts`), generates `src/schema.d.ts` from
+/// `target.spec`, compiles with `tsc -p` (strict) and runs `dist/flow.js`
+/// with Node. A compile error is a failed run (its output kept).
 fn typescript(env: &Env, node: &Path, target: &Target) -> Result<Run> {
     let dir = &target.dir;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).with_context(|| format!("creating {}", src.display()))?;
+    for file in ["package.json", "tsconfig.json", "src/flow.ts"] {
+        let from = env.root.join(TS_EXAMPLE).join(file);
+        std::fs::copy(&from, dir.join(file))
+            .with_context(|| format!("copying {}", from.display()))?;
+    }
+    let schema = src.join("schema.d.ts");
     println!(
         "==> openapi-typescript {} -> {}",
         target.spec.display(),
-        dir.join("schema.d.ts").display()
+        schema.display()
     );
     run_checked(
         Command::new(node.join("openapi-typescript"))
             .arg(target.spec)
             .arg("--output")
-            .arg(dir.join("schema.d.ts")),
+            .arg(&schema),
         "openapi-typescript",
     )?;
-    // Node resolves the pinned packages from the compiled file's folder up.
+    // The example's packages are the pinned npm tools' (a test keeps the
+    // pins equal); Node and tsc resolve them from the example's folder up.
     let modules = dir.join("node_modules");
     let _ = std::fs::remove_file(&modules);
     symlink_dir(&tools::node_modules(env.root), &modules)?;
-    std::fs::write(dir.join("package.json"), "{\"type\": \"module\"}\n")
-        .context("writing package.json")?;
-    std::fs::copy(env.root.join(TS_FLOW), dir.join("flow.ts"))
-        .with_context(|| format!("copying {TS_FLOW}"))?;
-    println!("==> tsc --strict {TS_FLOW}");
-    let compiled = run_captured(
-        Command::new(node.join("tsc"))
-            .current_dir(dir)
-            .args(["--strict", "--target", "es2022", "--module", "nodenext"])
-            .args(["--moduleResolution", "nodenext", "--skipLibCheck"])
-            .args(["--outDir", "out", "flow.ts", "schema.d.ts"]),
-        "tsc",
-    )?;
+    println!("==> tsc -p (the example's tsconfig.json, strict)");
+    let compiled = run_captured(Command::new(node.join("tsc")).arg("-p").arg(dir), "tsc")?;
     if !compiled.status.success() {
         return Ok(Run {
             passed: false,
             output: output_text(&compiled),
         });
     }
-    println!("==> node (the compiled {TS_FLOW}, key {})", target.key);
+    node_run(env, dir, target.key)
+}
+
+/// Runs the compiled TypeScript example in `dir` with `key`.
+fn node_run(env: &Env, dir: &Path, key: &str) -> Result<Run> {
+    println!("==> node dist/flow.js (key {key})");
     let mut cmd = Command::new("node");
-    cmd.arg(dir.join("out/flow.js"));
-    env.apply(&mut cmd, target.key);
+    cmd.arg(dir.join("dist/flow.js"));
+    env.apply(&mut cmd, key);
     let ran = run_captured(&mut cmd, "node")?;
     Ok(Run {
         passed: ran.status.success(),
@@ -222,7 +254,8 @@ fn typescript(env: &Env, node: &Path, target: &Target) -> Result<Run> {
 
 /// Generates `crossborder_client` from `target.spec` and runs the example
 /// with it.
-fn python(env: &Env, venv: &Path, target: &Target) -> Result<Run> {
+fn python(env: &Env, target: &Target) -> Result<Run> {
+    let venv = env.venv;
     let dir = &target.dir;
     println!(
         "==> openapi-python-client {} -> {}",
@@ -258,10 +291,15 @@ fn python(env: &Env, venv: &Path, target: &Target) -> Result<Run> {
     if output_text(&generated).contains("Warning(s) encountered") {
         bail!("openapi-python-client left parts of the spec out (see its warnings above)");
     }
-    println!("==> python {PY_FLOW} (key {})", target.key);
-    let mut cmd = Command::new(venv.join("python"));
+    python_run(env, dir, target.key)
+}
+
+/// Runs the Python example with the client generated in `dir` and `key`.
+fn python_run(env: &Env, dir: &Path, key: &str) -> Result<Run> {
+    println!("==> python {PY_FLOW} (key {key})");
+    let mut cmd = Command::new(env.venv.join("python"));
     cmd.arg(env.root.join(PY_FLOW)).env("PYTHONPATH", dir);
-    env.apply(&mut cmd, target.key);
+    env.apply(&mut cmd, key);
     let ran = run_captured(&mut cmd, "python")?;
     Ok(Run {
         passed: ran.status.success(),
@@ -282,4 +320,61 @@ fn symlink_dir(target: &Path, link: &Path) -> Result<()> {
         link.display(),
         target.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::npm_tools;
+
+    fn example(file: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples")
+            .join(file);
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// CI runs the TypeScript example with the pinned npm tools, so its own
+    /// pins (what a team installs) must be the same versions.
+    #[test]
+    fn the_typescript_example_pins_what_ci_installs() {
+        let package: serde_json::Value =
+            serde_json::from_str(&example("typescript/package.json")).unwrap();
+        let mut pinned = BTreeSet::new();
+        for section in ["dependencies", "devDependencies"] {
+            for (name, version) in package[section].as_object().unwrap() {
+                pinned.insert(format!("{name}@{}", version.as_str().unwrap()));
+            }
+        }
+        let tools: BTreeSet<String> = npm_tools::packages()
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let missing: Vec<_> = pinned.difference(&tools).collect();
+        assert!(
+            missing.is_empty(),
+            "examples/typescript pins {missing:?}, not in xtask/npm-packages.txt"
+        );
+        assert_eq!(pinned.len(), 6, "{pinned:?}");
+    }
+
+    /// The same for the Python example's generator.
+    #[test]
+    fn the_python_example_pins_what_ci_installs() {
+        let pins: Vec<String> = example("python/requirements.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        assert_eq!(pins, ["openapi-python-client==0.29.1"]);
+        for pin in &pins {
+            assert!(
+                tools::PIP_PACKAGES.contains(&pin.as_str()),
+                "{pin} is not in tools::PIP_PACKAGES"
+            );
+        }
+    }
 }

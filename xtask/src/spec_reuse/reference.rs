@@ -120,3 +120,38 @@ fn transaction(
     put(&format!("{prefix}.fee"), tx.fee)?;
     put(&format!("{prefix}.rate"), tx.rate)
 }
+
+/// The reading the self-test changes, and by how much: one millionth, a
+/// difference binary floating point would also show.
+const TAMPERED: &str = "quote.fee";
+
+/// `readings` with one amount changed by 0.000001: both examples must fail
+/// on it, so their comparison with the Rust SDK is shown to be able to fail.
+pub fn tampered(readings: &Readings) -> Result<(Readings, &'static str)> {
+    let mut out = readings.clone();
+    let value = out
+        .get_mut(TAMPERED)
+        .with_context(|| format!("the reference has no {TAMPERED}"))?;
+    let read: Decimal = value
+        .parse()
+        .with_context(|| format!("the reference's {TAMPERED} {value} is not a decimal"))?;
+    *value = (read + Decimal::new(1, 6)).to_string();
+    Ok((out, TAMPERED))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tampering_changes_one_amount_by_a_millionth() {
+        let readings: Readings = [("quote.fee", "0.62"), ("quote.rate", "1530.25")]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let (tampered, name) = tampered(&readings).unwrap();
+        assert_eq!(name, "quote.fee");
+        assert_eq!(tampered["quote.fee"], "0.620001");
+        assert_eq!(tampered["quote.rate"], "1530.25");
+    }
+}
