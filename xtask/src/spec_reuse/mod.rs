@@ -4,7 +4,7 @@
 //! Against one sandbox (debug build, free loopback port, one business per
 //! client through `--key`):
 //! 1. the Rust SDK runs the money steps of the examples' flow and its
-//!    amounts go to `target/spec-reuse/expected.json` ([`reference`]);
+//!    amounts go to `target/spec-reuse/expected.json` ([`reference`](mod@reference));
 //! 2. `openapi-typescript` generates `schema.d.ts` from the spec, and
 //!    `examples/typescript` (openapi-fetch) is compiled against it with its
 //!    own strict `tsconfig.json` and run with Node;
