@@ -267,7 +267,9 @@ async function main(): Promise<void> {
     "upload",
   );
   const link = upload.data.link;
-  const stored = Buffer.from(await (await fetch(link)).arrayBuffer());
+  // The link is not an operation of the spec; it is read with the uploader's key.
+  const download = await fetch(link, { headers: { "x-api-key": API_KEY } });
+  const stored = Buffer.from(await download.arrayBuffer());
   same("uploaded document's bytes equal the file's", stored.equals(pdf), true);
   const doc = (key: string) => ({ url: link, key });
   const address = {

@@ -138,7 +138,7 @@ pub fn run(root: &Path) -> Result<()> {
             key: KEYS[3],
         },
     )?;
-    mutant::expect_failure("TypeScript", ts.passed, &ts.output, mutant::TS_NAME)?;
+    mutant::expect_failure("TypeScript", ts.passed, &ts.output, mutant::TS_NAMES)?;
     let py = python(
         &env,
         &Target {
@@ -147,7 +147,7 @@ pub fn run(root: &Path) -> Result<()> {
             key: KEYS[4],
         },
     )?;
-    mutant::expect_failure("Python", py.passed, &py.output, mutant::PY_NAME)?;
+    mutant::expect_failure("Python", py.passed, &py.output, mutant::PY_NAMES)?;
 
     let (tampered, name) = reference::tampered(&expected)?;
     println!(
@@ -166,9 +166,9 @@ pub fn run(root: &Path) -> Result<()> {
     };
     let needle = format!("DIFFERENCE {name}: read");
     let ts = node_run(&tampered_env, &out.join("ts"), KEYS[5])?;
-    mutant::expect_failure("TypeScript", ts.passed, &ts.output, &needle)?;
+    mutant::expect_failure("TypeScript", ts.passed, &ts.output, &[&needle])?;
     let py = python_run(&tampered_env, &out.join("python"), KEYS[6])?;
-    mutant::expect_failure("Python", py.passed, &py.output, &needle)?;
+    mutant::expect_failure("Python", py.passed, &py.output, &[&needle])?;
     guard.stop();
     println!(
         "spec-reuse: the TypeScript and Python clients ran the flow and read the Rust SDK's \
