@@ -1,5 +1,6 @@
 """The whole API flow through the client openapi-python-client generates from
-openapi/crossborder.yaml, against a running sandbox. See README.md here.
+openapi/crossborder.yaml, against a running sandbox: see "From TypeScript or
+Python" in the repository's README.md.
 
 Every amount is read exactly: the generated models type amounts as float
 (openapi-python-client 0.29.1 maps every `number` to float whatever its
@@ -10,7 +11,8 @@ to agree with it. Prints each comparison; exits 1 on the first difference.
 Environment: CROSSBORDER_BASE_URL (http://127.0.0.1:8080/v1),
 CROSSBORDER_API_KEY (test_sandbox_key), CROSSBORDER_EXPECTED (optional: a JSON
 file of the amounts the Rust SDK read for the same requests, by name; each is
-then compared too, and every one must be read).
+then compared too, and every one must be read), CROSSBORDER_PDF (the KYB
+document, default ../certificate-of-incorporation.pdf from here).
 """
 
 import json
@@ -61,7 +63,11 @@ from crossborder_client.types import UNSET, File
 
 BASE_URL = os.environ.get("CROSSBORDER_BASE_URL", "http://127.0.0.1:8080/v1")
 API_KEY = os.environ.get("CROSSBORDER_API_KEY", "test_sandbox_key")
-PDF = Path(__file__).resolve().parent.parent / "certificate-of-incorporation.pdf"
+PDF = Path(
+    os.environ.get(
+        "CROSSBORDER_PDF", Path(__file__).resolve().parent.parent / "certificate-of-incorporation.pdf"
+    )
+)
 
 # The amounts this flow sends (the Rust reference sends the same).
 QUOTE_AMOUNT = Decimal("123.45")

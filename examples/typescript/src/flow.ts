@@ -1,6 +1,6 @@
 // The whole API flow through openapi-fetch over the types openapi-typescript
 // generates from openapi/crossborder.yaml (src/schema.d.ts), against a running
-// sandbox. See README.md here.
+// sandbox: see "From TypeScript or Python" in the repository's README.md.
 //
 // Every amount is read exactly: openapi-typescript 7.13.0 types amounts as
 // `number` and openapi-fetch decodes with JSON.parse (binary floating point),

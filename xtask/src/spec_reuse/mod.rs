@@ -2,7 +2,7 @@
 //! and their clients work on the wire.
 //!
 //! Against one sandbox (debug build, free loopback port, one business per
-//! client through `--key`):
+//! run through `--key`, so each starts from the same balances):
 //! 1. the Rust SDK runs the money steps of the examples' flow and its
 //!    amounts go to `target/spec-reuse/expected.json` ([`reference`](mod@reference));
 //! 2. `openapi-typescript` generates `schema.d.ts` from the spec, and
@@ -10,13 +10,16 @@
 //!    own strict `tsconfig.json` and run with Node;
 //! 3. `openapi-python-client` generates `crossborder_client` from the spec
 //!    (`examples/python/openapi-python-client.yaml`; any warning fails the
-//!    step), and `examples/python/flow.py` runs with it.
+//!    step), and `examples/python/flow.py` runs with it;
+//! 4. self-test ([`mutant`]): both clients are generated again from a copy
+//!    of the spec with a response field renamed, and both runs must fail,
+//!    naming the field;
+//! 5. self-test: both examples run again with one of the Rust SDK's amounts
+//!    changed by 0.000001, and both must fail on it.
 //!
 //! Both examples compare every amount they read with the Rust SDK's, as
-//! exact decimals, and exit non-zero on the first difference.
-//! 4. The self-test ([`mutant`]): both clients are generated again from a
-//!    copy of the spec with a response field renamed, and both runs must
-//!    fail, naming the field, so this step can fail.
+//! exact decimals, and exit non-zero on the first difference; the
+//! self-tests show that this step can fail.
 
 mod mutant;
 mod reference;
