@@ -45,6 +45,10 @@ const KEYS: &[&str] = &[
     "test_spec_reuse_py_tampered",
 ];
 
+/// How many amounts each example compares with the Rust SDK's (the README
+/// and ASSUMPTIONS B65 give the number).
+const AMOUNTS: usize = 27;
+
 const TS_EXAMPLE: &str = "examples/typescript";
 const PY_FLOW: &str = "examples/python/flow.py";
 const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
@@ -98,6 +102,13 @@ pub fn run(root: &Path) -> Result<()> {
     )
     .with_context(|| format!("writing {}", expected_path.display()))?;
     println!("{} amounts in {}", expected.len(), expected_path.display());
+    if expected.len() != AMOUNTS {
+        bail!(
+            "the Rust reference read {} amounts; README.md and ASSUMPTIONS B65 say the examples \
+             compare {AMOUNTS}: update them with the flow",
+            expected.len()
+        );
+    }
     let env = Env {
         root,
         base_url: &base_url,

@@ -41,18 +41,21 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
         (Currency::Ngn, "balance.NGN.start"),
         (Currency::Usd, "balance.USD.start"),
     ] {
-        put(name, Some(client.wallet().balance(currency).await?.amount))?;
+        put(
+            name,
+            client.wallet().balance(currency).await?.amount.exact(),
+        )?;
     }
 
     let quote = client
         .quotes()
         .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec(QUOTE_AMOUNT)).rail(Rail::Swift))
         .await?;
-    put("quote.rate", Some(quote.rate))?;
-    put("quote.roundedRate", quote.rounded_rate)?;
-    put("quote.fee", quote.fee)?;
-    put("quote.toAmount", quote.to_amount)?;
-    put("quote.totalAmount", quote.total_amount)?;
+    put("quote.rate", quote.rate.exact())?;
+    put("quote.roundedRate", quote.rounded_rate.exact())?;
+    put("quote.fee", quote.fee.exact())?;
+    put("quote.toAmount", quote.to_amount.exact())?;
+    put("quote.totalAmount", quote.total_amount.exact())?;
 
     let reference = format!("rust-{run}");
     let created = client
@@ -64,7 +67,7 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
             Currency::Ngn,
         ))
         .await?;
-    put("collection.created.amount", Some(created.amount))?;
+    put("collection.created.amount", created.amount.exact())?;
     client
         .sandbox()
         .simulate_funding(&SimulateFundingRequest::new(
@@ -76,10 +79,10 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
         .await?;
     let collection = client.collections().get(&reference).await?;
     transaction(&mut put, "collection.read", &collection)?;
-    put("collection.read.paidAmount", collection.paid_amount)?;
+    put("collection.read.paidAmount", collection.paid_amount.exact())?;
     put(
         "balance.NGN.funded",
-        Some(client.wallet().balance(Currency::Ngn).await?.amount),
+        client.wallet().balance(Currency::Ngn).await?.amount.exact(),
     )?;
 
     let bank = LocalBank {
@@ -103,9 +106,30 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
         (Currency::Ngn, "balance.NGN.end"),
         (Currency::Usd, "balance.USD.end"),
     ] {
-        put(name, Some(client.wallet().balance(currency).await?.amount))?;
+        put(
+            name,
+            client.wallet().balance(currency).await?.amount.exact(),
+        )?;
     }
     Ok(read)
+}
+
+/// An amount the SDK read, whether its field is optional or not (the SDK
+/// makes fields the spec requires plain values).
+trait ReadAmount {
+    fn exact(self) -> Option<Decimal>;
+}
+
+impl ReadAmount for Decimal {
+    fn exact(self) -> Option<Decimal> {
+        Some(self)
+    }
+}
+
+impl ReadAmount for Option<Decimal> {
+    fn exact(self) -> Option<Decimal> {
+        self
+    }
 }
 
 /// The amounts of a transaction both examples compare, under `prefix`.
@@ -114,11 +138,11 @@ fn transaction(
     prefix: &str,
     tx: &Transaction,
 ) -> Result<()> {
-    put(&format!("{prefix}.amount"), Some(tx.amount))?;
-    put(&format!("{prefix}.toAmount"), tx.to_amount)?;
-    put(&format!("{prefix}.totalAmount"), tx.total_amount)?;
-    put(&format!("{prefix}.fee"), tx.fee)?;
-    put(&format!("{prefix}.rate"), tx.rate)
+    put(&format!("{prefix}.amount"), tx.amount.exact())?;
+    put(&format!("{prefix}.toAmount"), tx.to_amount.exact())?;
+    put(&format!("{prefix}.totalAmount"), tx.total_amount.exact())?;
+    put(&format!("{prefix}.fee"), tx.fee.exact())?;
+    put(&format!("{prefix}.rate"), tx.rate.exact())
 }
 
 /// The reading the self-test changes, and by how much: one millionth, a
