@@ -354,10 +354,16 @@ mod tests {
         assert_eq!(&ours["pattern"], spec_pattern);
         assert_eq!(spec_pattern, r"^[0-9]+(\.[0-9]+)?$");
         // Both money forms carry the spec's format.
-        assert_eq!(ours["format"], spec["components"]["schemas"]["DecimalString"]["format"]);
+        assert_eq!(
+            ours["format"],
+            spec["components"]["schemas"]["DecimalString"]["format"]
+        );
         let amount = serde_json::to_value(schemars::schema_for!(Amount)).unwrap();
         for name in ["Amount", "PositiveAmount"] {
-            assert_eq!(amount["format"], spec["components"]["schemas"][name]["format"]);
+            assert_eq!(
+                amount["format"],
+                spec["components"]["schemas"][name]["format"]
+            );
         }
         assert_eq!(amount["format"], "decimal");
         // Reading stays tolerant of what the pattern does not allow.
