@@ -5,8 +5,9 @@
 //!   `crates/crossborder-core/src/views.rs` from `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
-//! * `cargo xtask spec-reuse` proves the spec is usable by other generators
-//!   (TypeScript and Python clients).
+//! * `cargo xtask spec-reuse` runs `examples/typescript` and
+//!   `examples/python` through clients generated from the spec against a
+//!   sandbox, comparing their amounts with the Rust SDK's.
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
 //! * `cargo xtask bench [--quick] [--duration S] [--no-release] [--only GROUP,...]` measures
@@ -56,7 +57,8 @@ enum Command {
     },
     /// Lint openapi/crossborder.yaml with redocly, spectral and openapi-spec-validator.
     LintSpec,
-    /// Generate TypeScript and Python clients from the spec and check they compile/import.
+    /// Generate TypeScript and Python clients from the spec and run the
+    /// examples with them against a sandbox (and the self-tests).
     SpecReuse,
     /// Run schemathesis (every check) against a freshly built sandbox on a free
     /// loopback port; arguments after `--` go to schemathesis.
