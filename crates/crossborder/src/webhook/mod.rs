@@ -9,18 +9,28 @@
 //!
 //! * [`WebhookEvent::parse`] reads a body tolerantly and keeps it raw;
 //!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
-//! * [`verify`] re-reads the collection from the source of truth and
-//!   returns it only when it confirms the event.
+//! * [`verify`] re-reads the collection from the source of truth, once,
+//!   and says what to do with the event, as an [`Outcome`] to match on:
+//!   [`Outcome::Confirmed`], act on the transaction it carries;
+//!   [`Outcome::Superseded`], ignore it (a later change of the collection
+//!   supersedes it, such as a partial-payment event arriving after the
+//!   next funding completed the collection); [`Outcome::Unconfirmed`], do
+//!   not act (forged, or not confirmable now). A status word this SDK does
+//!   not know is judged by the transaction's amounts, and
+//!   [`StatusWords`] maps the service's words once they are known.
 //! * `Receiver` (feature `axum`) is a ready endpoint: it answers 200 as
 //!   soon as a body parses (bounded queue; a full queue answers 503),
-//!   refuses a malformed or oversized body, then confirms each event with
-//!   [`verify`] and hands your async handler a `Delivery` with the
-//!   service's answer, each confirmed status change once ([`DedupeStore`],
-//!   keyed by what the service confirmed, so a forged event can never make
-//!   the genuine one look repeated).
-//! * [`Reconciler`] waits for the collections you care about, reads each
-//!   one when an event arrives, polls those without a final state after a
-//!   grace period (events can be lost), and yields each final state once.
+//!   refuses a malformed or oversized body, then runs [`verify`] on each
+//!   event and hands your async handler a `Delivery` with its [`Outcome`],
+//!   each confirmed status change once ([`DedupeStore`], keyed by what the
+//!   service confirmed, so a forged event can never make the genuine one
+//!   look repeated). The handler may take the application's state, the
+//!   axum way (`State<S>`). The axum it is built on is re-exported as
+//!   `crossborder::webhook::axum`.
+//! * [`Reconciler`] waits for the collections you care about, settles each
+//!   from the transaction a delivery already read (or reads it when an
+//!   event brought none), polls those without a final state after a grace
+//!   period (events can be lost), and yields each final state once.
 //!
 //! ```
 //! use crossborder::webhook::{Classification, WebhookEvent};
@@ -30,25 +40,45 @@
 //!         "paidAmount": 50000, "remainingAmount": 0, "currency": "NGN",
 //!         "status": true, "message": "Payment completed"}"#,
 //! )?;
-//! assert_eq!(event.classify(), Classification::Completed);
+//! assert_eq!(event.classify(), Classification::Completed { overpaid: None });
 //! # Ok::<(), crossborder::webhook::ParseError>(())
 //! ```
 
+// The modules depend one way only: `event` holds the data and imports no
+// sibling; `parse`, `classify` and `words` build on it; `outcome` and
+// `verify` on those; `receiver`, `dedupe` and `reconcile` last.
 mod classify;
 mod dedupe;
 mod event;
+mod outcome;
 mod parse;
 #[cfg(feature = "axum")]
 mod receiver;
 mod reconcile;
 mod verify;
+mod words;
+
+/// The axum this module's `Receiver` is built on (feature `axum`): name
+/// it as `crossborder::webhook::axum` to use the same version.
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use ::axum;
 
 pub use classify::Classification;
 pub use dedupe::{dedupe_key, DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
 pub use event::{EventCurrency, EventStatus, WebhookEvent};
+pub use outcome::{Confirmed, Outcome, Superseded, Unconfirmed};
 pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
-pub use receiver::{Delivery, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
+pub use receiver::{
+    Delivery, DeliveryHandler, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY,
+};
 pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
-pub use verify::{verify, VerifyError};
+pub use verify::{verify, verify_with};
+pub use words::{StatusMeaning, StatusWords};
+
+/// The former name of [`Unconfirmed`], from when `verify` returned it as
+/// an error.
+#[deprecated(note = "`verify` returns an `Outcome`; its `Unconfirmed` variant holds this")]
+pub type VerifyError = Unconfirmed;
