@@ -102,7 +102,9 @@ fn classify(event: &WebhookEvent, words: &StatusWords) -> Classification {
         .filter(|reason| !reason.is_empty());
     let completed = || match remaining {
         Some(left) if left > Decimal::ZERO => Classification::Unknown,
-        Some(left) if left < Decimal::ZERO => Classification::Completed { overpaid: Some(-left) },
+        Some(left) if left < Decimal::ZERO => Classification::Completed {
+            overpaid: Some(-left),
+        },
         _ => Classification::Completed { overpaid: None },
     };
     let falsy = || {

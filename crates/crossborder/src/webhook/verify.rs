@@ -69,9 +69,11 @@ pub async fn verify_with(client: &Client, event: &WebhookEvent, words: &StatusWo
         // Only the API's own 404 denies the reference; a 404 page from
         // anything else in the way (a wrong base URL) must not make every
         // event look forged.
-        Err(Error::Api { status: 404, .. }) => Outcome::Unconfirmed(Unconfirmed::UnknownReference {
-            reference: event.reference.clone(),
-        }),
+        Err(Error::Api { status: 404, .. }) => {
+            Outcome::Unconfirmed(Unconfirmed::UnknownReference {
+                reference: event.reference.clone(),
+            })
+        }
         Err(error) => Outcome::Unconfirmed(Unconfirmed::Request(error)),
     }
 }
@@ -277,7 +279,12 @@ mod tests {
             (failed, PartiallyPaid, Some(40), "status mismatch"),
             (pending, Pending, None, "confirmed"),
             (pending, PartiallyPaid, Some(10), "status mismatch"),
-            (pending, Unknown("ON_HOLD".into()), Some(0), "unknown status"),
+            (
+                pending,
+                Unknown("ON_HOLD".into()),
+                Some(0),
+                "unknown status",
+            ),
         ];
         for (body, status, paid, expected) in cases {
             let outcome = judge(

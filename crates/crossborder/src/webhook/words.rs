@@ -51,7 +51,8 @@ impl StatusWords {
     /// `word` means `meaning` (a later mapping of the same word wins).
     pub fn with(mut self, word: impl Into<String>, meaning: StatusMeaning) -> StatusWords {
         let word = word.into().trim().to_owned();
-        self.words.retain(|(known, _)| !known.eq_ignore_ascii_case(&word));
+        self.words
+            .retain(|(known, _)| !known.eq_ignore_ascii_case(&word));
         self.words.push((word, meaning));
         self
     }
