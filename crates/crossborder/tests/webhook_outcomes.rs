@@ -1,0 +1,370 @@
+//! `webhook::verify`'s outcomes against a mock of the API: status words
+//! the SDK does not know (judged by the amounts, or mapped with
+//! `StatusWords`), a negative remainder read as an overpayment, an event
+//! superseded by a later change, `"reference": null` next to
+//! `paymentReference`, and a failed read.
+
+use crossborder::webhook::{
+    verify, verify_with, Classification, Outcome, StatusMeaning, StatusWords, Unconfirmed,
+    WebhookEvent,
+};
+use crossborder::{Client, Decimal, RetryPolicy, TransactionStatus};
+use serde_json::{json, Value};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn d(text: &str) -> Decimal {
+    Decimal::from_str_exact(text).unwrap()
+}
+
+/// A collection of 50000 NGN as `GET /api/transaction/order-1` returns it.
+fn transaction(status: &str, paid: &str) -> Value {
+    json!({
+        "message": "Transaction retrieved successfully",
+        "data": {
+            "transactionId": "txn_1",
+            "type": "COLLECTION",
+            "payRefrence": "PAY-1",
+            "paymentReference": "order-1",
+            "amount": 50000,
+            "paidAmount": paid,
+            "status": status,
+            "fee": 0,
+            "fromCurrency": "NGN",
+            "toCurrency": "NGN"
+        },
+        "error": false
+    })
+}
+
+/// A client of a mock API that answers `body` for order-1.
+async fn api(body: Value) -> (MockServer, Client) {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-1"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("test_outcomes_key")
+        .base_url(format!("{}/v1", server.uri()))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    (server, client)
+}
+
+fn event(body: &str) -> WebhookEvent {
+    WebhookEvent::parse(body).unwrap_or_else(|error| panic!("{body}: {error}"))
+}
+
+const COMPLETED: &str =
+    r#"{"reference": "order-1", "status": true, "paidAmount": 50000, "remainingAmount": 0}"#;
+const PARTIAL: &str = r#"{"reference": "order-1", "status": false, "paidAmount": 20000, "remainingAmount": 30000, "message": "Partial payment received"}"#;
+
+#[tokio::test]
+async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
+    for word in ["SUCCESSFUL", "PAID", "success", ""] {
+        // Paid in full: the completion is confirmed.
+        let (_server, client) = api(transaction(word, "50000")).await;
+        match verify(&client, &event(COMPLETED)).await {
+            Outcome::Confirmed(confirmed) => {
+                assert_eq!(
+                    confirmed.change,
+                    Classification::Completed { overpaid: None }
+                );
+                assert_eq!(
+                    confirmed.transaction.status,
+                    TransactionStatus::Unknown(word.into())
+                );
+                assert_eq!(confirmed.transaction.paid_amount, Some(d("50000")));
+            }
+            other => panic!("{word:?}: {other:?}"),
+        }
+        // Paid in part: the partial payment is confirmed, a completion is
+        // not (the event says more was paid than the service has).
+        let (_server, client) = api(transaction(word, "20000")).await;
+        match verify(&client, &event(PARTIAL)).await {
+            Outcome::Confirmed(confirmed) => {
+                assert_eq!(confirmed.change, Classification::PartiallyPaid)
+            }
+            other => panic!("{word:?}: {other:?}"),
+        }
+        match verify(&client, &event(COMPLETED)).await {
+            Outcome::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
+                why.to_string(),
+                "the event says 50000 paid but transaction order-1 has 20000 paid"
+            ),
+            other => panic!("{word:?}: {other:?}"),
+        }
+        // Nothing paid: the amounts cannot confirm anything, and the
+        // caller gets the transaction in a typed outcome.
+        let (_server, client) = api(transaction(word, "0")).await;
+        let claim = r#"{"reference": "order-1", "status": true}"#;
+        match verify(&client, &event(claim)).await {
+            Outcome::Unconfirmed(why @ Unconfirmed::UnknownStatus { .. }) => {
+                assert_eq!(
+                    why.to_string(),
+                    format!(
+                        "transaction order-1 has the status {word:?}, which this SDK does not \
+                         know, and its amounts do not confirm the event"
+                    )
+                );
+                let read = why.transaction().unwrap();
+                assert_eq!(read.status, TransactionStatus::Unknown(word.into()));
+                assert_eq!(read.paid_amount, Some(Decimal::ZERO));
+                assert!(matches!(
+                    why,
+                    Unconfirmed::UnknownStatus {
+                        claim: Classification::Completed { overpaid: None },
+                        ..
+                    }
+                ));
+            }
+            other => panic!("{word:?}: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_event_word_is_read_from_the_events_amounts() {
+    let (_server, client) = api(transaction("COMPLETED", "50000")).await;
+    // An empty status with the amounts of a completion claims completion.
+    let empty = event(
+        r#"{"reference": "order-1", "status": "", "paidAmount": 50000, "remainingAmount": 0}"#,
+    );
+    assert_eq!(
+        empty.classify(),
+        Classification::Completed { overpaid: None }
+    );
+    assert!(matches!(
+        verify(&client, &empty).await,
+        Outcome::Confirmed(_)
+    ));
+    // Without amounts it claims nothing, and is not confirmed.
+    let bare = event(r#"{"reference": "order-1", "status": ""}"#);
+    assert_eq!(bare.classify(), Classification::Unknown);
+    match verify(&client, &bare).await {
+        Outcome::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => {
+            assert_eq!(
+                why.to_string(),
+                "the event says  but transaction order-1 is COMPLETED"
+            );
+            assert_eq!(
+                why.transaction().unwrap().status,
+                TransactionStatus::Completed
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The words the SDK knows for events, in any case.
+    for word in ["SUCCESSFUL", "PAID", "success"] {
+        let known = event(&format!(
+            r#"{{"reference": "order-1", "status": "{word}"}}"#
+        ));
+        assert_eq!(
+            known.classify(),
+            Classification::Completed { overpaid: None }
+        );
+        assert!(
+            matches!(verify(&client, &known).await, Outcome::Confirmed(_)),
+            "{word}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn status_words_map_the_services_words_once_known() {
+    // Nothing paid and a word nobody knows: not confirmable...
+    let (_server, client) = api(transaction("SETTLED", "0")).await;
+    let completed = event(r#"{"reference": "order-1", "status": "SETTLED"}"#);
+    let claimed = event(r#"{"reference": "order-1", "status": true}"#);
+    assert!(matches!(
+        verify(&client, &claimed).await,
+        Outcome::Unconfirmed(Unconfirmed::UnknownStatus { .. })
+    ));
+    // ...until the caller says what it means: then the word is taken at
+    // its word, in the transaction and in the event.
+    let words = StatusWords::new().with("settled", StatusMeaning::Completed);
+    for sent in [&claimed, &completed] {
+        match verify_with(&client, sent, &words).await {
+            Outcome::Confirmed(confirmed) => assert_eq!(
+                confirmed.change,
+                Classification::Completed { overpaid: None }
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    // A failure word: unmapped, it only matches itself and says nothing;
+    // mapped, it is a confirmed failure with the event's reason.
+    let (_server, client) = api(transaction("DECLINED", "0")).await;
+    let declined =
+        event(r#"{"reference": "order-1", "status": "DECLINED", "message": "Card declined"}"#);
+    match verify(&client, &declined).await {
+        Outcome::Confirmed(confirmed) => assert_eq!(confirmed.change, Classification::Unknown),
+        other => panic!("{other:?}"),
+    }
+    let words = StatusWords::new().with("DECLINED", StatusMeaning::Failed);
+    assert_eq!(
+        declined.classify_with(&words),
+        Classification::Failed {
+            reason: "Card declined".into()
+        }
+    );
+    match verify_with(&client, &declined, &words).await {
+        Outcome::Confirmed(confirmed) => assert_eq!(
+            confirmed.change,
+            Classification::Failed {
+                reason: "Card declined".into()
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+    // A later mapping of the same word wins.
+    let words = words.with(" declined ", StatusMeaning::PartiallyPaid);
+    assert_eq!(
+        words.meaning("DECLINED"),
+        Some(StatusMeaning::PartiallyPaid)
+    );
+}
+
+#[tokio::test]
+async fn a_negative_remainder_is_a_completion_and_an_overpayment() {
+    // The sandbox's form: remainingAmount = amount - paidAmount, negative.
+    let over = event(
+        r#"{"reference": "order-1", "status": true, "amount": 50000, "paidAmount": 55000.5, "remainingAmount": -5000.5}"#,
+    );
+    assert_eq!(over.remaining_amount, Some(d("-5000.5")));
+    assert_eq!(over.remaining(), Some(d("-5000.5")));
+    assert_eq!(
+        over.classify(),
+        Classification::Completed {
+            overpaid: Some(d("5000.5"))
+        }
+    );
+    // Derived when not sent; a numeric string too.
+    let derived = event(
+        r#"{"reference": "order-1", "status": "COMPLETED", "amount": "100", "paidAmount": 130}"#,
+    );
+    assert_eq!(derived.remaining(), Some(d("-30")));
+    assert_eq!(
+        derived.classify(),
+        Classification::Completed {
+            overpaid: Some(d("30"))
+        }
+    );
+    let text = event(r#"{"reference": "order-1", "status": true, "remainingAmount": "-0.01"}"#);
+    assert_eq!(
+        text.classify(),
+        Classification::Completed {
+            overpaid: Some(d("0.01"))
+        }
+    );
+
+    // verify takes the overpayment from the transaction, not the event.
+    let (_server, client) = api(transaction("COMPLETED", "55000.5")).await;
+    match verify(&client, &over).await {
+        Outcome::Confirmed(confirmed) => {
+            assert_eq!(confirmed.overpaid(), Some(d("5000.5")));
+            assert_eq!(confirmed.transaction.remaining_amount(), Some(d("-5000.5")));
+            assert_eq!(
+                confirmed.change,
+                Classification::Completed {
+                    overpaid: Some(d("5000.5"))
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A completion event that arrives after a further payment (which posts
+    // no event of its own) is still confirmed, with today's overpayment.
+    match verify(&client, &event(COMPLETED)).await {
+        Outcome::Confirmed(confirmed) => {
+            assert_eq!(confirmed.overpaid(), Some(d("5000.5")));
+            assert_eq!(confirmed.transaction.paid_amount, Some(d("55000.5")));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Exactly paid: no overpayment.
+    let (_server, client) = api(transaction("COMPLETED", "50000")).await;
+    match verify(&client, &event(COMPLETED)).await {
+        Outcome::Confirmed(confirmed) => assert_eq!(confirmed.overpaid(), None),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
+    let (_server, client) = api(transaction("COMPLETED", "50000")).await;
+    match verify(&client, &event(PARTIAL)).await {
+        Outcome::Superseded(superseded) => {
+            assert_eq!(superseded.claim, Classification::PartiallyPaid);
+            assert_eq!(superseded.transaction.status, TransactionStatus::Completed);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Overtaken by a second partial payment: superseded too.
+    let (_server, client) = api(transaction("PARTIALLY_PAID", "35000")).await;
+    let outcome = verify(&client, &event(PARTIAL)).await;
+    assert!(matches!(outcome, Outcome::Superseded(_)), "{outcome:?}");
+    assert_eq!(outcome.transaction().unwrap().paid_amount, Some(d("35000")));
+    assert!(outcome.confirmed().is_none());
+    // Lapsed since.
+    let (_server, client) = api(transaction("EXPIRED", "20000")).await;
+    assert!(matches!(
+        verify(&client, &event(PARTIAL)).await,
+        Outcome::Superseded(_)
+    ));
+    // A completion is never superseded: against an open collection it is
+    // not confirmed.
+    let (_server, client) = api(transaction("PARTIALLY_PAID", "50000")).await;
+    assert!(matches!(
+        verify(&client, &event(COMPLETED)).await,
+        Outcome::Unconfirmed(Unconfirmed::StatusMismatch { .. })
+    ));
+}
+
+#[test]
+fn a_null_reference_never_hides_payment_reference() {
+    for body in [
+        r#"{"reference": null, "paymentReference": "order-1", "status": true}"#,
+        r#"{"paymentReference": "order-1", "reference": null, "status": true}"#,
+        r#"{"reference": null, "payment_reference": "order-1", "status": true}"#,
+    ] {
+        assert_eq!(event(body).reference, "order-1", "{body}");
+    }
+    let memo = event(r#"{"reference": "r", "memo": null, "payRefrence": "PAY-1", "status": true}"#);
+    assert_eq!(memo.memo.as_deref(), Some("PAY-1"));
+    let remaining =
+        event(r#"{"reference": "r", "status": true, "remainingAmount": null, "remaining": -2}"#);
+    assert_eq!(remaining.remaining_amount, Some(d("-2")));
+    // A null alone is still absent.
+    assert_eq!(
+        WebhookEvent::parse(r#"{"reference": null, "paymentReference": null, "status": true}"#)
+            .unwrap_err()
+            .to_string(),
+        "`reference` is required"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_read_is_unconfirmed_with_the_clients_error() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/api/transaction/order-1"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("busy"))
+        .mount(&server)
+        .await;
+    let client = Client::builder()
+        .api_key("test_outcomes_key")
+        .base_url(format!("{}/v1", server.uri()))
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let outcome = verify(&client, &event(COMPLETED)).await;
+    match &outcome {
+        Outcome::Unconfirmed(Unconfirmed::Request(error)) => assert_eq!(error.status(), Some(503)),
+        other => panic!("{other:?}"),
+    }
+    assert!(outcome.transaction().is_none());
+}
