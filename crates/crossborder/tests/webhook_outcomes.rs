@@ -8,50 +8,15 @@ use crossborder::webhook::{
     verify, verify_with, Classification, Outcome, StatusMeaning, StatusWords, Unconfirmed,
     WebhookEvent,
 };
-use crossborder::{Client, Decimal, RetryPolicy, TransactionStatus};
-use serde_json::{json, Value};
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use crossborder::{Decimal, TransactionStatus};
+use wiremock::ResponseTemplate;
+
+mod webhook_mock;
+
+use webhook_mock::{answering, api, transaction};
 
 fn d(text: &str) -> Decimal {
     Decimal::from_str_exact(text).unwrap()
-}
-
-/// A collection of 50000 NGN as `GET /api/transaction/order-1` returns it.
-fn transaction(status: &str, paid: &str) -> Value {
-    json!({
-        "message": "Transaction retrieved successfully",
-        "data": {
-            "transactionId": "txn_1",
-            "type": "COLLECTION",
-            "payRefrence": "PAY-1",
-            "paymentReference": "order-1",
-            "amount": 50000,
-            "paidAmount": paid,
-            "status": status,
-            "fee": 0,
-            "fromCurrency": "NGN",
-            "toCurrency": "NGN"
-        },
-        "error": false
-    })
-}
-
-/// A client of a mock API that answers `body` for order-1.
-async fn api(body: Value) -> (MockServer, Client) {
-    let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-1"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(body))
-        .mount(&server)
-        .await;
-    let client = Client::builder()
-        .api_key("test_outcomes_key")
-        .base_url(format!("{}/v1", server.uri()))
-        .retry_policy(RetryPolicy::none())
-        .build()
-        .unwrap();
-    (server, client)
 }
 
 fn event(body: &str) -> WebhookEvent {
@@ -82,7 +47,7 @@ async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
             other => panic!("{word:?}: {other:?}"),
         }
         // Paid in part: the partial payment is confirmed, a completion is
-        // not (the event says more was paid than the service has).
+        // not.
         let (_server, client) = api(transaction(word, "20000")).await;
         match verify(&client, &event(PARTIAL)).await {
             Outcome::Confirmed(confirmed) => {
@@ -91,9 +56,9 @@ async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
             other => panic!("{word:?}: {other:?}"),
         }
         match verify(&client, &event(COMPLETED)).await {
-            Outcome::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
+            Outcome::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => assert_eq!(
                 why.to_string(),
-                "the event says 50000 paid but transaction order-1 has 20000 paid"
+                format!("the event says true but transaction order-1 is {word}")
             ),
             other => panic!("{word:?}: {other:?}"),
         }
@@ -309,6 +274,17 @@ async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
     assert!(matches!(outcome, Outcome::Superseded(_)), "{outcome:?}");
     assert_eq!(outcome.transaction().unwrap().paid_amount, Some(d("35000")));
     assert!(outcome.confirmed().is_none());
+    // A partial payment of more than the service has is never true.
+    let more = event(
+        r#"{"reference": "order-1", "status": false, "paidAmount": 40000, "remainingAmount": 10000}"#,
+    );
+    match verify(&client, &more).await {
+        Outcome::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
+            why.to_string(),
+            "the event says 40000 paid but transaction order-1 has 35000 paid"
+        ),
+        other => panic!("{other:?}"),
+    }
     // Lapsed since.
     let (_server, client) = api(transaction("EXPIRED", "20000")).await;
     assert!(matches!(
@@ -349,18 +325,7 @@ fn a_null_reference_never_hides_payment_reference() {
 
 #[tokio::test]
 async fn a_failed_read_is_unconfirmed_with_the_clients_error() {
-    let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-1"))
-        .respond_with(ResponseTemplate::new(503).set_body_string("busy"))
-        .mount(&server)
-        .await;
-    let client = Client::builder()
-        .api_key("test_outcomes_key")
-        .base_url(format!("{}/v1", server.uri()))
-        .retry_policy(RetryPolicy::none())
-        .build()
-        .unwrap();
+    let (_server, client) = answering(ResponseTemplate::new(503).set_body_string("busy")).await;
     let outcome = verify(&client, &event(COMPLETED)).await;
     match &outcome {
         Outcome::Unconfirmed(Unconfirmed::Request(error)) => assert_eq!(error.status(), Some(503)),

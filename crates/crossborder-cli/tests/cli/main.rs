@@ -16,6 +16,7 @@ mod onboard;
 mod payout;
 mod sandbox_command;
 mod webhook;
+mod webhook_outcomes;
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::{Ipv4Addr, SocketAddr};

@@ -82,3 +82,33 @@ pub use words::{StatusMeaning, StatusWords};
 /// an error.
 #[deprecated(note = "`verify` returns an `Outcome`; its `Unconfirmed` variant holds this")]
 pub type VerifyError = Unconfirmed;
+
+/// A collection of 50000 NGN as the service might return it, for the
+/// module's unit tests.
+#[cfg(test)]
+fn test_collection(
+    reference: &str,
+    status: crate::TransactionStatus,
+    paid: Option<&str>,
+) -> crate::Transaction {
+    use rust_decimal::Decimal;
+    crate::Transaction {
+        transaction_id: "tx-1".into(),
+        kind: Some(crate::TransactionType::Collection),
+        pay_reference: Some("PAY-1".into()),
+        payment_reference: reference.into(),
+        amount: Decimal::new(50_000, 0),
+        to_amount: None,
+        total_amount: None,
+        paid_amount: paid.map(|paid| Decimal::from_str_exact(paid).unwrap()),
+        rate: None,
+        status,
+        fee: None,
+        rate_key: None,
+        from_currency: crate::Currency::Ngn,
+        to_currency: crate::Currency::Ngn,
+        address: None,
+        network: None,
+        payment_instructions: Vec::new(),
+    }
+}

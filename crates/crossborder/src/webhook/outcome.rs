@@ -69,7 +69,6 @@ impl Outcome {
 
 /// A change the service confirms: the one thing a handler acts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Confirmed {
     /// The transaction as the service has it now: the truth to act on. Its
     /// `paidAmount` may be above the event's when a terminal change was
@@ -98,7 +97,6 @@ impl Confirmed {
 /// back in time. A partial-payment event that arrives after the next
 /// funding completed the collection is the usual case.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Superseded {
     /// What the event claimed.
     pub claim: Classification,

@@ -30,7 +30,6 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 /// One event as the receiver hands it to the handler: what was POSTed, and
 /// what to do with it.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct Delivery {
     /// The event as POSTed: a claim, never a fact.
     pub event: WebhookEvent,

@@ -148,15 +148,6 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
     let claim = event.classify_with(words);
     let state = state_of(&transaction, words);
     let (event_paid, paid_now) = (event.paid_amount, paid(&transaction));
-    // `paidAmount` only grows: more than the service has is never true.
-    if let (Some(event_paid), Some(now)) = (event_paid, paid_now) {
-        if event_paid > now {
-            return Outcome::Unconfirmed(Unconfirmed::PaidAmountMismatch {
-                event_paid,
-                transaction: Box::new(transaction),
-            });
-        }
-    }
     let paid_since = matches!((event_paid, paid_now), (Some(then), Some(now)) if then < now);
     let same_word = match (&event.status, &transaction.status) {
         (EventStatus::Text(sent), status) => {
@@ -167,8 +158,35 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
     };
     let claimed = claimed_state(&claim);
     let matches = same_word || (claimed.is_some() && claimed == Some(state));
-    let terminal = state.rank() == Some(2);
-    if matches && (terminal || !paid_since) {
+    // Moved on: the event's state (or, for a word nobody knows, its paid
+    // amount) is behind the service's. A terminal claim never is.
+    let behind = !matches!(claimed, Some(State::Completed | State::Failed))
+        && match (claimed.and_then(State::rank), state.rank()) {
+            (Some(then), Some(now)) => then < now || (then == now && paid_since),
+            _ => paid_since && state != State::Unknown,
+        };
+    if !matches && !behind {
+        let transaction = Box::new(transaction);
+        return Outcome::Unconfirmed(if state == State::Unknown {
+            Unconfirmed::UnknownStatus { claim, transaction }
+        } else {
+            Unconfirmed::StatusMismatch {
+                event_status: event.status.clone(),
+                claim,
+                transaction,
+            }
+        });
+    }
+    // `paidAmount` only grows: more than the service has is never true.
+    if let (Some(event_paid), Some(now)) = (event_paid, paid_now) {
+        if event_paid > now {
+            return Outcome::Unconfirmed(Unconfirmed::PaidAmountMismatch {
+                event_paid,
+                transaction: Box::new(transaction),
+            });
+        }
+    }
+    if matches && (state.rank() == Some(2) || !paid_since) {
         let change = match claim {
             Classification::Completed { .. } => Classification::Completed {
                 overpaid: overpaid(&transaction),
@@ -180,25 +198,7 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
             change,
         });
     }
-    // Moved on: the event's state (or, for a word nobody knows, its paid
-    // amount) is behind the service's.
-    let behind = match (claimed.and_then(State::rank), state.rank()) {
-        (Some(then), Some(now)) => then < now || (then == now && paid_since),
-        _ => paid_since && state != State::Unknown,
-    };
-    if behind && !matches!(claimed, Some(State::Completed | State::Failed)) {
-        return Outcome::Superseded(Superseded { claim, transaction });
-    }
-    let transaction = Box::new(transaction);
-    Outcome::Unconfirmed(if state == State::Unknown {
-        Unconfirmed::UnknownStatus { claim, transaction }
-    } else {
-        Unconfirmed::StatusMismatch {
-            event_status: event.status.clone(),
-            claim,
-            transaction,
-        }
-    })
+    Outcome::Superseded(Superseded { claim, transaction })
 }
 
 /// `paidAmount - amount` when positive.
@@ -210,28 +210,9 @@ fn overpaid(transaction: &Transaction) -> Option<Decimal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Currency;
 
-    fn transaction(status: TransactionStatus, paid: Option<i64>) -> Transaction {
-        Transaction {
-            transaction_id: "tx-1".into(),
-            kind: Some(TransactionType::Collection),
-            pay_reference: Some("PAY-1".into()),
-            payment_reference: "o-1".into(),
-            amount: Decimal::new(100, 0),
-            to_amount: None,
-            total_amount: None,
-            paid_amount: paid.map(|paid| Decimal::new(paid, 0)),
-            rate: None,
-            status,
-            fee: None,
-            rate_key: None,
-            from_currency: Currency::Ngn,
-            to_currency: Currency::Ngn,
-            address: None,
-            network: None,
-            payment_instructions: Vec::new(),
-        }
+    fn transaction(status: TransactionStatus, paid: Option<&str>) -> Transaction {
+        crate::webhook::test_collection("o-1", status, paid)
     }
 
     fn event(body: &str) -> WebhookEvent {
@@ -255,34 +236,35 @@ mod tests {
     #[test]
     fn each_claim_against_each_state() {
         use TransactionStatus::*;
-        let completed = r#"{"reference": "o-1", "status": true, "paidAmount": 100}"#;
-        let partial = r#"{"reference": "o-1", "status": false, "amount": 100, "paidAmount": 40, "message": "Partial"}"#;
-        let failed = r#"{"reference": "o-1", "status": "EXPIRED", "paidAmount": 40}"#;
+        let completed = r#"{"reference": "o-1", "status": true, "paidAmount": 50000}"#;
+        let partial = r#"{"reference": "o-1", "status": false, "amount": 50000, "paidAmount": 20000, "message": "Partial"}"#;
+        let failed = r#"{"reference": "o-1", "status": "EXPIRED", "paidAmount": 20000}"#;
         let pending = r#"{"reference": "o-1", "status": " pending "}"#;
         let cases = [
-            (completed, Completed, Some(100), "confirmed"),
-            (completed, Completed, Some(130), "confirmed"),
-            (completed, PartiallyPaid, Some(40), "paid mismatch"),
-            (completed, Pending, Some(0), "paid mismatch"),
+            (completed, Completed, Some("50000"), "confirmed"),
+            (completed, Completed, Some("65000"), "confirmed"),
+            (completed, PartiallyPaid, Some("20000"), "status mismatch"),
+            (completed, Pending, Some("0"), "status mismatch"),
+            (partial, Completed, Some("15000"), "paid mismatch"),
             (completed, Pending, None, "status mismatch"),
-            (completed, Expired, Some(100), "status mismatch"),
-            (partial, PartiallyPaid, Some(40), "confirmed"),
-            (partial, PartiallyPaid, Some(70), "superseded"),
-            (partial, Completed, Some(100), "superseded"),
-            (partial, Expired, Some(40), "superseded"),
-            (partial, Failed, Some(40), "superseded"),
-            (partial, Pending, Some(40), "status mismatch"),
-            (partial, PartiallyPaid, Some(30), "paid mismatch"),
-            (failed, Expired, Some(40), "confirmed"),
-            (failed, Failed, Some(60), "confirmed"),
-            (failed, Completed, Some(100), "status mismatch"),
-            (failed, PartiallyPaid, Some(40), "status mismatch"),
+            (completed, Expired, Some("50000"), "status mismatch"),
+            (partial, PartiallyPaid, Some("20000"), "confirmed"),
+            (partial, PartiallyPaid, Some("35000"), "superseded"),
+            (partial, Completed, Some("50000"), "superseded"),
+            (partial, Expired, Some("20000"), "superseded"),
+            (partial, Failed, Some("20000"), "superseded"),
+            (partial, Pending, Some("20000"), "status mismatch"),
+            (partial, PartiallyPaid, Some("15000"), "paid mismatch"),
+            (failed, Expired, Some("20000"), "confirmed"),
+            (failed, Failed, Some("30000"), "confirmed"),
+            (failed, Completed, Some("50000"), "status mismatch"),
+            (failed, PartiallyPaid, Some("20000"), "status mismatch"),
             (pending, Pending, None, "confirmed"),
-            (pending, PartiallyPaid, Some(10), "status mismatch"),
+            (pending, PartiallyPaid, Some("5000"), "status mismatch"),
             (
                 pending,
                 Unknown("ON_HOLD".into()),
-                Some(0),
+                Some("0"),
                 "unknown status",
             ),
         ];
@@ -297,7 +279,7 @@ mod tests {
         // An unknown claim is confirmed by the same word.
         let on_hold = judge(
             &event(r#"{"reference": "o-1", "status": "on_hold"}"#),
-            transaction(Unknown("ON_HOLD".into()), Some(0)),
+            transaction(Unknown("ON_HOLD".into()), Some("0")),
             &StatusWords::default(),
         );
         assert_eq!(kind(&on_hold), "confirmed");

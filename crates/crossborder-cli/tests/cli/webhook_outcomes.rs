@@ -1,0 +1,35 @@
+//! `webhook listen` prints each outcome of the SDK's verification: an
+//! event superseded by a later change is shown as one to ignore.
+
+use crate::webhook::{client, collect, fund, listen};
+use crate::{sandbox, Live};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_superseded_event_is_printed_as_one_to_ignore() {
+    let sandbox = sandbox().await;
+    let mut live = listen(sandbox.base_url(), &[]).await;
+    let url = Live::url_in(&live.seen[0]);
+    let client = client(sandbox.base_url());
+    let memo = collect(&client, "listen-s").await;
+    fund(&client, &memo, 5000, "listen-s-fund").await;
+    let completed = live.until("event", |line| line.starts_with("event "));
+    assert_eq!(
+        completed,
+        "event listen-s: completed, paid 5000; verified: the transaction is COMPLETED"
+    );
+    // A partial-payment event read after the collection completed.
+    let late = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .body(r#"{"reference": "listen-s", "status": false, "paidAmount": 2000, "remainingAmount": 3000}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(late.status(), 200);
+    let superseded = live.until("event", |line| line.starts_with("event "));
+    live.kill();
+    assert_eq!(
+        superseded,
+        "event listen-s: partially paid, paid 2000; superseded: the transaction is now COMPLETED, paid 5000, ignore this event"
+    );
+}
