@@ -21,8 +21,8 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// status changes of one collection always differ in one of them, since
 /// `paidAmount` only grows and any other change is a change of status.
 ///
-/// Take it from the transaction [`verify`](super::verify) returned, never
-/// from an event: a receiver of your own that remembers a key before the
+/// Take it from the transaction of an
+/// [`Outcome::Confirmed`](super::Outcome::Confirmed), never from an event: a receiver of your own that remembers a key before the
 /// service confirms the event lets a forged event suppress the genuine one.
 ///
 /// ```

@@ -11,7 +11,8 @@ use crate::Currency;
 ///
 /// An event is a hint, not a fact: anyone who can reach the receiver can
 /// POST one, and the service never retries a lost one. Act on the
-/// transaction [`verify`](super::verify) returns, never on the event alone.
+/// transaction of an [`Outcome::Confirmed`](super::Outcome::Confirmed)
+/// from [`verify`](super::verify), never on the event alone.
 ///
 /// ```
 /// use crossborder::webhook::{Classification, EventStatus, WebhookEvent};
