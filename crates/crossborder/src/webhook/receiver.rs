@@ -229,7 +229,7 @@ impl<D: DedupeStore> Receiver<D> {
             max_body_bytes,
             ..
         } = self;
-        let worker: Worker<S> = Box::new(move |mut waiting: mpsc::Receiver<(S, WebhookEvent)>| {
+        let worker: Worker<S> = Box::new(move |mut waiting: Waiting<S>| {
             tokio::spawn(async move {
                 while let Some((state, event)) = waiting.recv().await {
                     deliver(&client, &words, &dedupe, &handler, state, event).await;
@@ -306,7 +306,11 @@ async fn deliver<S, M, D, H>(
 }
 
 /// Starts the task that drains the queue.
-type Worker<S> = Box<dyn FnOnce(mpsc::Receiver<(S, WebhookEvent)>) + Send>;
+type Worker<S> = Box<dyn FnOnce(Waiting<S>) + Send>;
+
+/// The queue's receiving end: each event with the state of the request
+/// that brought it.
+type Waiting<S> = mpsc::Receiver<(S, WebhookEvent)>;
 
 /// The route's side of the queue. Each event travels with the state of the
 /// request that brought it.
@@ -314,7 +318,7 @@ struct Shared<S> {
     queue: mpsc::Sender<(S, WebhookEvent)>,
     /// The queue's receiving end and the worker, until the first request
     /// starts it.
-    idle: Mutex<Option<(mpsc::Receiver<(S, WebhookEvent)>, Worker<S>)>>,
+    idle: Mutex<Option<(Waiting<S>, Worker<S>)>>,
     max_body_bytes: usize,
 }
 
