@@ -8,7 +8,7 @@ use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use axum::Router;
-use crossborder::webhook::{Classification, Delivery, Outcome, Receiver, WebhookEvent};
+use crossborder::webhook::{Classification, Delivery, Receiver, Verdict, WebhookEvent};
 use crossborder::Client;
 
 use crate::failure::Failure;
@@ -40,7 +40,7 @@ pub async fn run(
             let event = delivery.event;
             // Printed either way: an event the API does not confirm is
             // what a developer needs to see most.
-            let (Ok(line) | Err(line)) = describe(&event, &delivery.outcome);
+            let (Ok(line) | Err(line)) = describe(&event, &delivery.verdict);
             say!("{line}");
             if let Some(forward) = forward {
                 // The receiver hands over one event at a time: forwarding
@@ -93,10 +93,10 @@ impl Forward {
 }
 
 /// One line: what the event claims, and what the API says of it
-/// (`outcome`, what `webhook::verify` found): `Ok` when the transaction
+/// (`verdict`, what `webhook::verify` found): `Ok` when the transaction
 /// read back confirms it, `Err` when it is superseded by a later change or
 /// not confirmed.
-pub fn describe(event: &WebhookEvent, outcome: &Outcome) -> Result<String, String> {
+pub fn describe(event: &WebhookEvent, verdict: &Verdict) -> Result<String, String> {
     let claim = match event.classify() {
         Classification::Completed { overpaid: None } => "completed".to_owned(),
         Classification::Completed {
@@ -110,12 +110,12 @@ pub fn describe(event: &WebhookEvent, outcome: &Outcome) -> Result<String, Strin
         .paid_amount
         .map(|paid| format!(", paid {paid}"))
         .unwrap_or_default();
-    match outcome {
-        Outcome::Confirmed(confirmed) => Ok(format!(
+    match verdict {
+        Verdict::Confirmed(confirmed) => Ok(format!(
             "event {}: {claim}{paid}; verified: the transaction is {}",
             event.reference, confirmed.transaction.status
         )),
-        Outcome::Superseded(superseded) => Err(format!(
+        Verdict::Superseded(superseded) => Err(format!(
             "event {}: {claim}{paid}; superseded: the transaction is now {}{}, ignore this event",
             event.reference,
             superseded.transaction.status,
@@ -125,7 +125,7 @@ pub fn describe(event: &WebhookEvent, outcome: &Outcome) -> Result<String, Strin
                 .map(|paid| format!(", paid {paid}"))
                 .unwrap_or_default()
         )),
-        Outcome::Unconfirmed(why) => Err(format!(
+        Verdict::Unconfirmed(why) => Err(format!(
             "event {}: {claim}{paid}; NOT confirmed: {why}",
             event.reference
         )),

@@ -22,7 +22,7 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{Delivery, Outcome, Receiver, Reconciled, Reconciler};
+use crossborder::webhook::{Delivery, Receiver, Reconciled, Reconciler, Verdict};
 use crossborder::{
     Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest, Transaction,
 };
@@ -45,8 +45,8 @@ async fn collect(
     // answered for it, and passes the transaction read for it to the
     // reconciler (which then reads nothing more).
     let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
-        match &delivery.outcome {
-            Outcome::Confirmed(confirmed_change) => {
+        match &delivery.verdict {
+            Verdict::Confirmed(confirmed_change) => {
                 let transaction = &confirmed_change.transaction;
                 println!(
                     "webhook confirmed: {} is {}, {:?} paid",
@@ -54,8 +54,8 @@ async fn collect(
                 );
                 let _ = confirmed.send(transaction.clone());
             }
-            Outcome::Superseded(_) => println!("webhook superseded by a later change"),
-            Outcome::Unconfirmed(why) => println!("webhook ignored: {why}"),
+            Verdict::Superseded(_) => println!("webhook superseded by a later change"),
+            Verdict::Unconfirmed(why) => println!("webhook ignored: {why}"),
         }
         notifier.notify_delivery(&delivery);
         async {}

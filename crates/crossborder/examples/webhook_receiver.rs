@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use crossborder::webhook::axum::{self, extract::State};
-use crossborder::webhook::{Classification, Delivery, Outcome, Receiver};
+use crossborder::webhook::{Classification, Delivery, Receiver, Verdict};
 use crossborder::Client;
 
 /// The application's state, reached by the handler the axum way.
@@ -30,8 +30,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let route =
         Receiver::new(client).route(|State(shop): State<Shop>, delivery: Delivery| async move {
             // An unsigned event is a claim: act only on what the API confirmed.
-            match delivery.outcome {
-                Outcome::Confirmed(confirmed) => {
+            match delivery.verdict {
+                Verdict::Confirmed(confirmed) => {
                     let order = &confirmed.transaction;
                     println!(
                         "order {} is {} (paid {:?})",
@@ -48,8 +48,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 // The collection has moved on since: its newer state comes
                 // by its own event.
-                Outcome::Superseded(_) => {}
-                Outcome::Unconfirmed(why) => {
+                Verdict::Superseded(_) => {}
+                Verdict::Unconfirmed(why) => {
                     eprintln!("ignored event {}: {why}", delivery.event.reference)
                 }
             }

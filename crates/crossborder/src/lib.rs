@@ -234,7 +234,7 @@
 //! 2. **Verify**: before your handler sees an event, the receiver reads the
 //!    collection back from the source of truth, once
 //!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]), and
-//!    hands over a [`webhook::Outcome`] that says what to do:
+//!    hands over a [`webhook::Verdict`] that says what to do:
 //!    `Confirmed`, act on the transaction it carries; `Superseded`, ignore
 //!    the event (the collection has moved on, as when a partial-payment
 //!    event arrives after the next funding completed it); `Unconfirmed`,
@@ -250,7 +250,7 @@
 //! ```no_run
 //! # #[cfg(feature = "axum")]
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use crossborder::webhook::{axum, Classification, Delivery, Outcome, Receiver, Reconciler};
+//! use crossborder::webhook::{axum, Classification, Delivery, Verdict, Receiver, Reconciler};
 //! use crossborder::Client;
 //!
 //! let client = Client::from_env()?;
@@ -259,8 +259,8 @@
 //! let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
 //!     notifier.notify_delivery(&delivery); // the transaction read, passed on: no second read
 //!     async move {
-//!         match delivery.outcome {
-//!             Outcome::Confirmed(confirmed) => match confirmed.change {
+//!         match delivery.verdict {
+//!             Verdict::Confirmed(confirmed) => match confirmed.change {
 //!                 Classification::Completed { overpaid } => {
 //!                     println!("order {} is paid", confirmed.transaction.payment_reference);
 //!                     if let Some(extra) = overpaid {
@@ -269,8 +269,8 @@
 //!                 }
 //!                 change => println!("order {}: {change:?}", confirmed.transaction.payment_reference),
 //!             },
-//!             Outcome::Superseded(_) => {} // a later change supersedes it
-//!             Outcome::Unconfirmed(why) => eprintln!("not acted on: {why}"),
+//!             Verdict::Superseded(_) => {} // a later change supersedes it
+//!             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 //!         }
 //!     }
 //! });
@@ -290,7 +290,7 @@
 //!
 //! Without the `axum` feature, parse a body with
 //! [`webhook::WebhookEvent::parse`] in your own endpoint, act only on the
-//! transaction of a confirmed [`webhook::verify`] outcome, and remember
+//! transaction of a confirmed [`webhook::verify`] verdict, and remember
 //! [`webhook::dedupe_key`] of that transaction (never a key of the event)
 //! to handle each change once. The service's status words are not
 //! published: a word the SDK does not know is judged by the transaction's

@@ -10,7 +10,7 @@ use crossborder::webhook::axum::extract::State;
 use crossborder::webhook::axum::routing::MethodRouter;
 use crossborder::webhook::axum::Router;
 use crossborder::webhook::{
-    Delivery, Outcome, Receiver, Reconciler, Source, StatusMeaning, StatusWords, Unconfirmed,
+    Delivery, Receiver, Reconciler, Source, StatusMeaning, StatusWords, Unconfirmed, Verdict,
 };
 use crossborder::TransactionStatus;
 use tokio::sync::mpsc;
@@ -59,7 +59,7 @@ async fn the_handler_takes_the_routers_state() {
     let (paid, mut orders) = mpsc::unbounded_channel();
     let route: MethodRouter<Shop> =
         Receiver::new(client).route(|State(shop): State<Shop>, delivery: Delivery| async move {
-            if let Outcome::Confirmed(confirmed) = delivery.outcome {
+            if let Verdict::Confirmed(confirmed) = delivery.verdict {
                 let reference = confirmed.transaction.payment_reference;
                 let _ = shop.paid.send((shop.name.to_owned(), reference));
             }
@@ -80,9 +80,9 @@ async fn the_handler_takes_the_routers_state() {
 #[tokio::test]
 async fn the_receivers_status_words_reach_verify() {
     let (_server, client) = api(transaction("SETTLED", "0")).await;
-    let (report, mut outcomes) = mpsc::unbounded_channel();
+    let (report, mut verdicts) = mpsc::unbounded_channel();
     let handler = move |delivery: Delivery| {
-        let _ = report.send(delivery.outcome);
+        let _ = report.send(delivery.verdict);
         async {}
     };
     let plain = serve(Router::new().route(
@@ -99,18 +99,18 @@ async fn the_receivers_status_words_reach_verify() {
     // Nothing paid, a word nobody knows: not confirmable without words.
     let bare = r#"{"reference": "order-1", "status": true}"#;
     assert_eq!(post(&plain, bare).await, 200);
-    let outcome = tokio::time::timeout(WAIT, outcomes.recv()).await.unwrap();
+    let verdict = tokio::time::timeout(WAIT, verdicts.recv()).await.unwrap();
     assert!(
         matches!(
-            outcome,
-            Some(Outcome::Unconfirmed(Unconfirmed::UnknownStatus { .. }))
+            verdict,
+            Some(Verdict::Unconfirmed(Unconfirmed::UnknownStatus { .. }))
         ),
-        "{outcome:?}"
+        "{verdict:?}"
     );
     // With the word mapped, the same event is confirmed.
     assert_eq!(post(&mapped, bare).await, 200);
-    match tokio::time::timeout(WAIT, outcomes.recv()).await.unwrap() {
-        Some(Outcome::Confirmed(confirmed)) => assert_eq!(
+    match tokio::time::timeout(WAIT, verdicts.recv()).await.unwrap() {
+        Some(Verdict::Confirmed(confirmed)) => assert_eq!(
             confirmed.transaction.status,
             TransactionStatus::Unknown("SETTLED".into())
         ),

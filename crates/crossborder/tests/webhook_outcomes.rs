@@ -1,11 +1,11 @@
-//! `webhook::verify`'s outcomes against a mock of the API: status words
+//! `webhook::verify`'s verdicts against a mock of the API: status words
 //! the SDK does not know (judged by the amounts, or mapped with
 //! `StatusWords`), a negative remainder read as an overpayment, an event
 //! superseded by a later change, `"reference": null` next to
 //! `paymentReference`, and a failed read.
 
 use crossborder::webhook::{
-    verify, verify_with, Classification, Outcome, StatusMeaning, StatusWords, Unconfirmed,
+    verify, verify_with, Classification, StatusMeaning, StatusWords, Unconfirmed, Verdict,
     WebhookEvent,
 };
 use crossborder::{Decimal, TransactionStatus};
@@ -33,7 +33,7 @@ async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
         // Paid in full: the completion is confirmed.
         let (_server, client) = api(transaction(word, "50000")).await;
         match verify(&client, &event(COMPLETED)).await {
-            Outcome::Confirmed(confirmed) => {
+            Verdict::Confirmed(confirmed) => {
                 assert_eq!(
                     confirmed.change,
                     Classification::Completed { overpaid: None }
@@ -50,24 +50,24 @@ async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
         // not.
         let (_server, client) = api(transaction(word, "20000")).await;
         match verify(&client, &event(PARTIAL)).await {
-            Outcome::Confirmed(confirmed) => {
+            Verdict::Confirmed(confirmed) => {
                 assert_eq!(confirmed.change, Classification::PartiallyPaid)
             }
             other => panic!("{word:?}: {other:?}"),
         }
         match verify(&client, &event(COMPLETED)).await {
-            Outcome::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => assert_eq!(
+            Verdict::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => assert_eq!(
                 why.to_string(),
                 format!("the event says true but transaction order-1 is {word}")
             ),
             other => panic!("{word:?}: {other:?}"),
         }
         // Nothing paid: the amounts cannot confirm anything, and the
-        // caller gets the transaction in a typed outcome.
+        // caller gets the transaction in a typed verdict.
         let (_server, client) = api(transaction(word, "0")).await;
         let claim = r#"{"reference": "order-1", "status": true}"#;
         match verify(&client, &event(claim)).await {
-            Outcome::Unconfirmed(why @ Unconfirmed::UnknownStatus { .. }) => {
+            Verdict::Unconfirmed(why @ Unconfirmed::UnknownStatus { .. }) => {
                 assert_eq!(
                     why.to_string(),
                     format!(
@@ -104,13 +104,13 @@ async fn an_unknown_event_word_is_read_from_the_events_amounts() {
     );
     assert!(matches!(
         verify(&client, &empty).await,
-        Outcome::Confirmed(_)
+        Verdict::Confirmed(_)
     ));
     // Without amounts it claims nothing, and is not confirmed.
     let bare = event(r#"{"reference": "order-1", "status": ""}"#);
     assert_eq!(bare.classify(), Classification::Unknown);
     match verify(&client, &bare).await {
-        Outcome::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => {
+        Verdict::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => {
             assert_eq!(
                 why.to_string(),
                 "the event says  but transaction order-1 is COMPLETED"
@@ -132,7 +132,7 @@ async fn an_unknown_event_word_is_read_from_the_events_amounts() {
             Classification::Completed { overpaid: None }
         );
         assert!(
-            matches!(verify(&client, &known).await, Outcome::Confirmed(_)),
+            matches!(verify(&client, &known).await, Verdict::Confirmed(_)),
             "{word}"
         );
     }
@@ -146,14 +146,14 @@ async fn status_words_map_the_services_words_once_known() {
     let claimed = event(r#"{"reference": "order-1", "status": true}"#);
     assert!(matches!(
         verify(&client, &claimed).await,
-        Outcome::Unconfirmed(Unconfirmed::UnknownStatus { .. })
+        Verdict::Unconfirmed(Unconfirmed::UnknownStatus { .. })
     ));
     // ...until the caller says what it means: then the word is taken at
     // its word, in the transaction and in the event.
     let words = StatusWords::new().with("settled", StatusMeaning::Completed);
     for sent in [&claimed, &completed] {
         match verify_with(&client, sent, &words).await {
-            Outcome::Confirmed(confirmed) => assert_eq!(
+            Verdict::Confirmed(confirmed) => assert_eq!(
                 confirmed.change,
                 Classification::Completed { overpaid: None }
             ),
@@ -166,7 +166,7 @@ async fn status_words_map_the_services_words_once_known() {
     let declined =
         event(r#"{"reference": "order-1", "status": "DECLINED", "message": "Card declined"}"#);
     match verify(&client, &declined).await {
-        Outcome::Confirmed(confirmed) => assert_eq!(confirmed.change, Classification::Unknown),
+        Verdict::Confirmed(confirmed) => assert_eq!(confirmed.change, Classification::Unknown),
         other => panic!("{other:?}"),
     }
     let words = StatusWords::new().with("DECLINED", StatusMeaning::Failed);
@@ -177,7 +177,7 @@ async fn status_words_map_the_services_words_once_known() {
         }
     );
     match verify_with(&client, &declined, &words).await {
-        Outcome::Confirmed(confirmed) => assert_eq!(
+        Verdict::Confirmed(confirmed) => assert_eq!(
             confirmed.change,
             Classification::Failed {
                 reason: "Card declined".into()
@@ -229,7 +229,7 @@ async fn a_negative_remainder_is_a_completion_and_an_overpayment() {
     // verify takes the overpayment from the transaction, not the event.
     let (_server, client) = api(transaction("COMPLETED", "55000.5")).await;
     match verify(&client, &over).await {
-        Outcome::Confirmed(confirmed) => {
+        Verdict::Confirmed(confirmed) => {
             assert_eq!(confirmed.overpaid(), Some(d("5000.5")));
             assert_eq!(confirmed.transaction.remaining_amount(), Some(d("-5000.5")));
             assert_eq!(
@@ -244,7 +244,7 @@ async fn a_negative_remainder_is_a_completion_and_an_overpayment() {
     // A completion event that arrives after a further payment (which posts
     // no event of its own) is still confirmed, with today's overpayment.
     match verify(&client, &event(COMPLETED)).await {
-        Outcome::Confirmed(confirmed) => {
+        Verdict::Confirmed(confirmed) => {
             assert_eq!(confirmed.overpaid(), Some(d("5000.5")));
             assert_eq!(confirmed.transaction.paid_amount, Some(d("55000.5")));
         }
@@ -253,7 +253,7 @@ async fn a_negative_remainder_is_a_completion_and_an_overpayment() {
     // Exactly paid: no overpayment.
     let (_server, client) = api(transaction("COMPLETED", "50000")).await;
     match verify(&client, &event(COMPLETED)).await {
-        Outcome::Confirmed(confirmed) => assert_eq!(confirmed.overpaid(), None),
+        Verdict::Confirmed(confirmed) => assert_eq!(confirmed.overpaid(), None),
         other => panic!("{other:?}"),
     }
 }
@@ -262,7 +262,7 @@ async fn a_negative_remainder_is_a_completion_and_an_overpayment() {
 async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
     let (_server, client) = api(transaction("COMPLETED", "50000")).await;
     match verify(&client, &event(PARTIAL)).await {
-        Outcome::Superseded(superseded) => {
+        Verdict::Superseded(superseded) => {
             assert_eq!(superseded.claim, Classification::PartiallyPaid);
             assert_eq!(superseded.transaction.status, TransactionStatus::Completed);
         }
@@ -270,16 +270,16 @@ async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
     }
     // Overtaken by a second partial payment: superseded too.
     let (_server, client) = api(transaction("PARTIALLY_PAID", "35000")).await;
-    let outcome = verify(&client, &event(PARTIAL)).await;
-    assert!(matches!(outcome, Outcome::Superseded(_)), "{outcome:?}");
-    assert_eq!(outcome.transaction().unwrap().paid_amount, Some(d("35000")));
-    assert!(outcome.confirmed().is_none());
+    let verdict = verify(&client, &event(PARTIAL)).await;
+    assert!(matches!(verdict, Verdict::Superseded(_)), "{verdict:?}");
+    assert_eq!(verdict.transaction().unwrap().paid_amount, Some(d("35000")));
+    assert!(verdict.confirmed().is_none());
     // A partial payment of more than the service has is never true.
     let more = event(
         r#"{"reference": "order-1", "status": false, "paidAmount": 40000, "remainingAmount": 10000}"#,
     );
     match verify(&client, &more).await {
-        Outcome::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
+        Verdict::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
             why.to_string(),
             "the event says 40000 paid but transaction order-1 has 35000 paid"
         ),
@@ -289,14 +289,14 @@ async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
     let (_server, client) = api(transaction("EXPIRED", "20000")).await;
     assert!(matches!(
         verify(&client, &event(PARTIAL)).await,
-        Outcome::Superseded(_)
+        Verdict::Superseded(_)
     ));
     // A completion is never superseded: against an open collection it is
     // not confirmed.
     let (_server, client) = api(transaction("PARTIALLY_PAID", "50000")).await;
     assert!(matches!(
         verify(&client, &event(COMPLETED)).await,
-        Outcome::Unconfirmed(Unconfirmed::StatusMismatch { .. })
+        Verdict::Unconfirmed(Unconfirmed::StatusMismatch { .. })
     ));
 }
 
@@ -326,10 +326,10 @@ fn a_null_reference_never_hides_payment_reference() {
 #[tokio::test]
 async fn a_failed_read_is_unconfirmed_with_the_clients_error() {
     let (_server, client) = answering(ResponseTemplate::new(503).set_body_string("busy")).await;
-    let outcome = verify(&client, &event(COMPLETED)).await;
-    match &outcome {
-        Outcome::Unconfirmed(Unconfirmed::Request(error)) => assert_eq!(error.status(), Some(503)),
+    let verdict = verify(&client, &event(COMPLETED)).await;
+    match &verdict {
+        Verdict::Unconfirmed(Unconfirmed::Request(error)) => assert_eq!(error.status(), Some(503)),
         other => panic!("{other:?}"),
     }
-    assert!(outcome.transaction().is_none());
+    assert!(verdict.transaction().is_none());
 }

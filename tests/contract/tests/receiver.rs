@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossborder::webhook::{
-    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Outcome, Receiver,
-    Unconfirmed,
+    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
+    Verdict,
 };
 use crossborder::Transaction;
 use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
@@ -124,8 +124,8 @@ impl Hooked {
         assert_eq!(delivery.event.reference, reference);
         assert!(
             matches!(
-                delivery.outcome,
-                Outcome::Unconfirmed(Unconfirmed::UnknownReference { .. })
+                delivery.verdict,
+                Verdict::Unconfirmed(Unconfirmed::UnknownReference { .. })
             ),
             "{delivery:?}"
         );
@@ -152,8 +152,8 @@ async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
 
 /// The transaction of a confirmed delivery.
 fn confirmed_in(delivery: Delivery) -> Transaction {
-    match delivery.outcome {
-        Outcome::Confirmed(confirmed) => confirmed.transaction,
+    match delivery.verdict {
+        Verdict::Confirmed(confirmed) => confirmed.transaction,
         other => panic!("not confirmed: {other:?}"),
     }
 }
@@ -241,8 +241,8 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
             delivery.event.classify(),
             Classification::Completed { overpaid: None }
         );
-        match delivery.outcome {
-            Outcome::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
+        match delivery.verdict {
+            Verdict::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
                 assert_eq!(
                     error.to_string(),
                     "the event says true but transaction order-f is PENDING"
@@ -352,8 +352,8 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     hooked.release();
     let second = hooked.next().await;
     assert_eq!(second.event.paid_amount, Some(d("2000")));
-    match second.outcome {
-        Outcome::Superseded(superseded) => {
+    match second.verdict {
+        Verdict::Superseded(superseded) => {
             assert_eq!(superseded.transaction.paid_amount, Some(d("3000")));
         }
         other => panic!("{other:?}"),

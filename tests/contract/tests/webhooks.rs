@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{self, Classification, EventStatus, Outcome, Unconfirmed, WebhookEvent};
+use crossborder::webhook::{self, Classification, EventStatus, Unconfirmed, Verdict, WebhookEvent};
 use crossborder::{
     Client, CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, Transaction,
     TransactionStatus,
@@ -17,10 +17,10 @@ async fn collection(client: &Client, reference: &str, amount: &str) -> String {
     created.pay_reference.expect("a memo")
 }
 
-/// The transaction of a confirmed outcome.
-fn confirmed_in(outcome: Outcome) -> Transaction {
-    match outcome {
-        Outcome::Confirmed(confirmed) => confirmed.transaction,
+/// The transaction of a confirmed verdict.
+fn confirmed_in(verdict: Verdict) -> Transaction {
+    match verdict {
+        Verdict::Confirmed(confirmed) => confirmed.transaction,
         other => panic!("not confirmed: {other:?}"),
     }
 }
@@ -59,7 +59,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
         WebhookEvent::parse(r#"{"reference": "order-nope", "status": true, "paidAmount": 50000}"#)
             .unwrap();
     match webhook::verify(&client, &forged).await {
-        Outcome::Unconfirmed(error @ Unconfirmed::UnknownReference { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::UnknownReference { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "no transaction has the event's reference order-nope"
@@ -75,7 +75,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     )
     .unwrap();
     match webhook::verify(&client, &forged).await {
-        Outcome::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "the event says true but transaction order-v1 is PARTIALLY_PAID"
@@ -89,7 +89,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
         WebhookEvent::parse(r#"{"reference": "order-v1", "status": "COMPLETED"}"#).unwrap();
     assert!(matches!(
         webhook::verify(&client, &forged).await,
-        Outcome::Unconfirmed(Unconfirmed::StatusMismatch {
+        Verdict::Unconfirmed(Unconfirmed::StatusMismatch {
             claim: Classification::Completed { overpaid: None },
             ..
         })
@@ -101,7 +101,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     )
     .unwrap();
     match webhook::verify(&client, &forged).await {
-        Outcome::Unconfirmed(error @ Unconfirmed::PaidAmountMismatch { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::PaidAmountMismatch { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "the event says 49999.99 paid but transaction order-v1 has 20000 paid"
@@ -132,7 +132,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     let confirmed = confirmed_in(webhook::verify(&client, &completed).await);
     assert_eq!(confirmed.status, TransactionStatus::Completed);
     match webhook::verify(&client, &partial).await {
-        Outcome::Superseded(superseded) => {
+        Verdict::Superseded(superseded) => {
             let transaction = superseded.transaction;
             assert_eq!(transaction.status, TransactionStatus::Completed);
             assert_eq!(transaction.paid_amount, Some(d("50000")));
@@ -158,7 +158,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();
     match webhook::verify(&client, &forged).await {
-        Outcome::Unconfirmed(error @ Unconfirmed::NotACollection { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::NotACollection { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "transaction payout-v1 is not a collection"
@@ -175,7 +175,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let stranger = env.client("test_not_a_known_key_0000");
     let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#).unwrap();
     match webhook::verify(&stranger, &event).await {
-        Outcome::Unconfirmed(
+        Verdict::Unconfirmed(
             error @ Unconfirmed::Request(crossborder::Error::InvalidApiKey { .. }),
         ) => {
             assert_eq!(
@@ -210,7 +210,7 @@ async fn a_failed_claim_is_confirmed_by_an_expired_collection() {
         WebhookEvent::parse(r#"{"reference": "order-lapsed", "status": "PENDING"}"#).unwrap();
     assert!(matches!(
         webhook::verify(&client, &pending).await,
-        Outcome::Unconfirmed(Unconfirmed::StatusMismatch {
+        Verdict::Unconfirmed(Unconfirmed::StatusMismatch {
             claim: Classification::Unknown,
             ..
         })

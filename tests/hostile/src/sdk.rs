@@ -228,15 +228,15 @@ pub fn operations() -> Vec<SdkOperation> {
             let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#)
                 .map_err(|error| Failure::Other(error.to_string()))?;
             match verify(&c, &event).await {
-                webhook::Outcome::Confirmed(_) => Ok(()),
-                webhook::Outcome::Unconfirmed(Unconfirmed::Request(error)) => {
+                webhook::Verdict::Confirmed(_) => Ok(()),
+                webhook::Verdict::Unconfirmed(Unconfirmed::Request(error)) => {
                     Err(Failure::Sdk(error))
                 }
-                webhook::Outcome::Superseded(superseded) => Err(Failure::Other(format!(
+                webhook::Verdict::Superseded(superseded) => Err(Failure::Other(format!(
                     "superseded: the transaction is {}",
                     superseded.transaction.status
                 ))),
-                webhook::Outcome::Unconfirmed(other) => Err(Failure::Other(other.to_string())),
+                webhook::Verdict::Unconfirmed(other) => Err(Failure::Other(other.to_string())),
             }
         }),
     ]

@@ -1,4 +1,4 @@
-//! `webhook listen` prints each outcome of the SDK's verification: an
+//! `webhook listen` prints each verdict of the SDK's verification: an
 //! event superseded by a later change is shown as one to ignore.
 
 use crate::webhook::{client, collect, fund, listen};

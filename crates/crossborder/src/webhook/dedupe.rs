@@ -22,7 +22,7 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// `paidAmount` only grows and any other change is a change of status.
 ///
 /// Take it from the transaction of an
-/// [`Outcome::Confirmed`](super::Outcome::Confirmed), never from an event: a receiver of your own that remembers a key before the
+/// [`Verdict::Confirmed`](super::Verdict::Confirmed), never from an event: a receiver of your own that remembers a key before the
 /// service confirms the event lets a forged event suppress the genuine one.
 ///
 /// ```

@@ -11,7 +11,7 @@ use crate::Currency;
 ///
 /// An event is a hint, not a fact: anyone who can reach the receiver can
 /// POST one, and the service never retries a lost one. Act on the
-/// transaction of an [`Outcome::Confirmed`](super::Outcome::Confirmed)
+/// transaction of a [`Verdict::Confirmed`](super::Verdict::Confirmed)
 /// from [`verify`](super::verify), never on the event alone.
 ///
 /// ```

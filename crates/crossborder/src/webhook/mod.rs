@@ -10,18 +10,18 @@
 //! * [`WebhookEvent::parse`] reads a body tolerantly and keeps it raw;
 //!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
 //! * [`verify`] re-reads the collection from the source of truth, once,
-//!   and says what to do with the event, as an [`Outcome`] to match on:
-//!   [`Outcome::Confirmed`], act on the transaction it carries;
-//!   [`Outcome::Superseded`], ignore it (a later change of the collection
+//!   and says what to do with the event, as a [`Verdict`] to match on:
+//!   [`Verdict::Confirmed`], act on the transaction it carries;
+//!   [`Verdict::Superseded`], ignore it (a later change of the collection
 //!   supersedes it, such as a partial-payment event arriving after the
-//!   next funding completed the collection); [`Outcome::Unconfirmed`], do
+//!   next funding completed the collection); [`Verdict::Unconfirmed`], do
 //!   not act (forged, or not confirmable now). A status word this SDK does
 //!   not know is judged by the transaction's amounts, and
 //!   [`StatusWords`] maps the service's words once they are known.
 //! * `Receiver` (feature `axum`) is a ready endpoint: it answers 200 as
 //!   soon as a body parses (bounded queue; a full queue answers 503),
 //!   refuses a malformed or oversized body, then runs [`verify`] on each
-//!   event and hands your async handler a `Delivery` with its [`Outcome`],
+//!   event and hands your async handler a `Delivery` with its [`Verdict`],
 //!   each confirmed status change once ([`DedupeStore`], keyed by what the
 //!   service confirmed, so a forged event can never make the genuine one
 //!   look repeated). The handler may take the application's state, the
@@ -45,16 +45,16 @@
 //! ```
 
 // The modules depend one way only: `event` holds the data and imports no
-// sibling; `parse`, `classify` and `words` build on it; `outcome` and
+// sibling; `parse`, `classify` and `words` build on it; `verdict` and
 // `verify` on those; `receiver`, `dedupe` and `reconcile` last.
 mod classify;
 mod dedupe;
 mod event;
-mod outcome;
 mod parse;
 #[cfg(feature = "axum")]
 mod receiver;
 mod reconcile;
+mod verdict;
 mod verify;
 mod words;
 
@@ -67,7 +67,6 @@ pub use ::axum;
 pub use classify::Classification;
 pub use dedupe::{dedupe_key, DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
 pub use event::{EventCurrency, EventStatus, WebhookEvent};
-pub use outcome::{Confirmed, Outcome, Superseded, Unconfirmed};
 pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
@@ -75,12 +74,13 @@ pub use receiver::{
     Delivery, DeliveryHandler, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY,
 };
 pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
+pub use verdict::{Confirmed, Superseded, Unconfirmed, Verdict};
 pub use verify::{verify, verify_with};
 pub use words::{StatusMeaning, StatusWords};
 
 /// The former name of [`Unconfirmed`], from when `verify` returned it as
 /// an error.
-#[deprecated(note = "`verify` returns an `Outcome`; its `Unconfirmed` variant holds this")]
+#[deprecated(note = "`verify` returns a `Verdict`; its `Unconfirmed` variant holds this")]
 pub type VerifyError = Unconfirmed;
 
 /// A collection of 50000 NGN as the service might return it, for the

@@ -17,7 +17,7 @@ use crate::Client;
 
 use super::dedupe::{dedupe_key, DedupeStore, MemoryDedupe};
 use super::event::WebhookEvent;
-use super::outcome::Outcome;
+use super::verdict::Verdict;
 use super::verify::verify_with;
 use super::words::StatusWords;
 
@@ -34,11 +34,11 @@ pub struct Delivery {
     /// The event as POSTed: a claim, never a fact.
     pub event: WebhookEvent,
     /// What [`verify`](super::verify) found, after one read of the
-    /// transaction: match on it. [`Outcome::Confirmed`]: act on its
-    /// transaction. [`Outcome::Superseded`]: ignore the event, the
-    /// collection has moved on. [`Outcome::Unconfirmed`]: do not act, the
+    /// transaction: match on it. [`Verdict::Confirmed`]: act on its
+    /// transaction. [`Verdict::Superseded`]: ignore the event, the
+    /// collection has moved on. [`Verdict::Unconfirmed`]: do not act, the
     /// event is forged or cannot be confirmed now.
-    pub outcome: Outcome,
+    pub verdict: Verdict,
 }
 
 /// A handler a [`Receiver`] can run: an async function of the [`Delivery`]
@@ -88,7 +88,7 @@ where
 ///   the event is queued, before anything else. Then, one event at a time
 ///   and in order, the event is judged with [`verify`](super::verify) (one
 ///   read of `GET /api/transaction/{reference}`) and handed to the handler
-///   as a [`Delivery`] with its [`Outcome`]. A handler that panics is
+///   as a [`Delivery`] with its [`Verdict`]. A handler that panics is
 ///   logged and the next event still runs.
 /// * **400** `{"message": "Invalid webhook body: <reason>"}` when the body
 ///   is not an event ([`ParseError`](super::ParseError)). It is logged at
@@ -105,12 +105,12 @@ where
 ///
 /// What reaches the handler:
 ///
-/// * [`Outcome::Confirmed`] once per confirmed status change, however often
+/// * [`Verdict::Confirmed`] once per confirmed status change, however often
 ///   it is delivered: its [`dedupe_key`] (taken from the confirmed
 ///   transaction) is recorded in the [`DedupeStore`], and a later delivery
 ///   confirming the same change is dropped. Act on its transaction.
-/// * [`Outcome::Superseded`] each time (logged at `DEBUG`): ignore it.
-/// * [`Outcome::Unconfirmed`] each time (logged at `WARN` with why): do not
+/// * [`Verdict::Superseded`] each time (logged at `DEBUG`): ignore it.
+/// * [`Verdict::Unconfirmed`] each time (logged at `WARN` with why): do not
 ///   act on it. Nothing is recorded for it, so a forged event, even one
 ///   POSTed before the genuine one with the same fields, never makes the
 ///   genuine event look repeated.
@@ -121,7 +121,7 @@ where
 /// use std::sync::Arc;
 ///
 /// use crossborder::webhook::axum::{extract::State, Router};
-/// use crossborder::webhook::{Classification, Delivery, Outcome, Receiver};
+/// use crossborder::webhook::{Classification, Delivery, Verdict, Receiver};
 /// use crossborder::Client;
 ///
 /// #[derive(Clone)]
@@ -134,15 +134,15 @@ where
 /// let route = Receiver::new(client).queue_capacity(256).route(
 ///     |State(shop): State<Shop>, delivery: Delivery| async move {
 ///         // Runs after the 200 has been sent, once the service has answered.
-///         match delivery.outcome {
-///             Outcome::Confirmed(confirmed) => {
+///         match delivery.verdict {
+///             Verdict::Confirmed(confirmed) => {
 ///                 if let Classification::Completed { .. } = confirmed.change {
 ///                     let paid = confirmed.transaction.payment_reference;
 ///                     shop.orders.lock().await.push(paid);
 ///                 }
 ///             }
-///             Outcome::Superseded(_) => {} // a later change supersedes it
-///             Outcome::Unconfirmed(why) => eprintln!("not acted on: {why}"),
+///             Verdict::Superseded(_) => {} // a later change supersedes it
+///             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 ///         }
 ///     },
 /// );
@@ -265,11 +265,11 @@ async fn deliver<S, M, D, H>(
     H: DeliveryHandler<S, M>,
 {
     let reference = event.reference.clone();
-    let outcome = verify_with(client, &event, words).await;
+    let verdict = verify_with(client, &event, words).await;
     // Only a change the service confirmed is remembered: a key recorded
     // for an unconfirmed event would let a forgery suppress the real one.
-    let key = match &outcome {
-        Outcome::Confirmed(confirmed) => {
+    let key = match &verdict {
+        Verdict::Confirmed(confirmed) => {
             let key = dedupe_key(&confirmed.transaction);
             match dedupe.first_delivery(&key).await {
                 Ok(true) => Some(key),
@@ -283,18 +283,18 @@ async fn deliver<S, M, D, H>(
                 }
             }
         }
-        Outcome::Superseded(superseded) => {
+        Verdict::Superseded(superseded) => {
             let status = superseded.transaction.status.as_str();
             tracing::debug!(%reference, %status, "webhook event superseded by a later change");
             None
         }
-        Outcome::Unconfirmed(error) => {
+        Verdict::Unconfirmed(error) => {
             tracing::warn!(%reference, %error, "webhook event not confirmed by the service");
             None
         }
     };
     // Its own task, so a panicking handler ends only itself.
-    if tokio::spawn(handler.call(state, Delivery { event, outcome }))
+    if tokio::spawn(handler.call(state, Delivery { event, verdict }))
         .await
         .is_err()
     {

@@ -17,9 +17,9 @@ use crate::{Client, Transaction, WaitOptions};
 
 use super::event::WebhookEvent;
 #[cfg(feature = "axum")]
-use super::outcome::{Outcome, Unconfirmed};
-#[cfg(feature = "axum")]
 use super::receiver::Delivery;
+#[cfg(feature = "axum")]
+use super::verdict::{Unconfirmed, Verdict};
 
 /// How long [`Reconciler`] waits for an event before polling, by default.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(60);
@@ -34,7 +34,7 @@ pub enum Source {
     Polling,
 }
 
-/// The outcome of one watched reference, yielded once by
+/// The verdict of one watched reference, yielded once by
 /// [`Reconciler::next`].
 #[derive(Debug)]
 pub struct Reconciled {
@@ -155,16 +155,16 @@ impl EventNotifier {
     }
 
     /// Passes a receiver's delivery on: the transaction it read for the
-    /// event, whatever the outcome (it is the service's state either way),
+    /// event, whatever the verdict (it is the service's state either way),
     /// so nothing is read twice; when that read failed, the reconciler
     /// reads again. An unknown reference wakes nothing. Returns `false`
     /// when nothing was passed on.
     #[cfg(feature = "axum")]
     #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
     pub fn notify_delivery(&self, delivery: &Delivery) -> bool {
-        match &delivery.outcome {
-            Outcome::Unconfirmed(Unconfirmed::Request(_)) => self.notify(&delivery.event),
-            outcome => outcome
+        match &delivery.verdict {
+            Verdict::Unconfirmed(Unconfirmed::Request(_)) => self.notify(&delivery.event),
+            verdict => verdict
                 .transaction()
                 .is_some_and(|transaction| self.notify_transaction(transaction)),
         }

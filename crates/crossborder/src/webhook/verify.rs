@@ -8,16 +8,16 @@ use crate::{Client, Error, Transaction, TransactionStatus, TransactionType};
 
 use super::classify::Classification;
 use super::event::{EventStatus, WebhookEvent};
-use super::outcome::{Confirmed, Outcome, Superseded, Unconfirmed};
+use super::verdict::{Confirmed, Superseded, Unconfirmed, Verdict};
 use super::words::{StatusMeaning, StatusWords};
 
 /// Re-reads the event's collection with `GET /api/transaction/{reference}`
 /// (the spec's source of truth), once, and says what to do with the event
-/// ([`Outcome`]).
+/// ([`Verdict`]).
 ///
 /// The event is unsigned (ASSUMPTIONS.md A27), so this is what stops a
 /// forged event from marking an order paid: act on the transaction of an
-/// [`Outcome::Confirmed`], never on the event.
+/// [`Verdict::Confirmed`], never on the event.
 ///
 /// The transaction's state is its status as ASSUMPTIONS.md A1 words it
 /// (`PENDING` and `PROCESSING` open, `PARTIALLY_PAID`, `COMPLETED`,
@@ -43,38 +43,38 @@ use super::words::{StatusMeaning, StatusWords};
 ///   cannot confirm, or a failed read.
 ///
 /// ```no_run
-/// use crossborder::webhook::{self, Outcome, WebhookEvent};
+/// use crossborder::webhook::{self, Verdict, WebhookEvent};
 /// use crossborder::Client;
 ///
 /// # async fn run(client: Client, body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
 /// let event = WebhookEvent::parse(body)?;
 /// match webhook::verify(&client, &event).await {
-///     Outcome::Confirmed(confirmed) => {
+///     Verdict::Confirmed(confirmed) => {
 ///         let now = &confirmed.transaction;
 ///         println!("order {}: {}", now.payment_reference, now.status);
 ///     }
-///     Outcome::Superseded(_) => {} // a later change supersedes it
-///     Outcome::Unconfirmed(why) => eprintln!("not acted on: {why}"),
+///     Verdict::Superseded(_) => {} // a later change supersedes it
+///     Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 /// }
 /// # Ok(()) }
 /// ```
-pub async fn verify(client: &Client, event: &WebhookEvent) -> Outcome {
+pub async fn verify(client: &Client, event: &WebhookEvent) -> Verdict {
     verify_with(client, event, &StatusWords::default()).await
 }
 
 /// [`verify`], reading status words through the caller's `words` first.
-pub async fn verify_with(client: &Client, event: &WebhookEvent, words: &StatusWords) -> Outcome {
+pub async fn verify_with(client: &Client, event: &WebhookEvent, words: &StatusWords) -> Verdict {
     match get_transaction(client, &event.reference).await {
         Ok(transaction) => judge(event, transaction, words),
         // Only the API's own 404 denies the reference; a 404 page from
         // anything else in the way (a wrong base URL) must not make every
         // event look forged.
         Err(Error::Api { status: 404, .. }) => {
-            Outcome::Unconfirmed(Unconfirmed::UnknownReference {
+            Verdict::Unconfirmed(Unconfirmed::UnknownReference {
                 reference: event.reference.clone(),
             })
         }
-        Err(error) => Outcome::Unconfirmed(Unconfirmed::Request(error)),
+        Err(error) => Verdict::Unconfirmed(Unconfirmed::Request(error)),
     }
 }
 
@@ -139,9 +139,9 @@ fn claimed_state(claim: &Classification) -> Option<State> {
 }
 
 /// Decides what `event` is worth given `transaction`, as read.
-fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) -> Outcome {
+fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) -> Verdict {
     if matches!(transaction.kind, Some(TransactionType::Payout)) {
-        return Outcome::Unconfirmed(Unconfirmed::NotACollection {
+        return Verdict::Unconfirmed(Unconfirmed::NotACollection {
             transaction: Box::new(transaction),
         });
     }
@@ -167,7 +167,7 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
         };
     if !matches && !behind {
         let transaction = Box::new(transaction);
-        return Outcome::Unconfirmed(if state == State::Unknown {
+        return Verdict::Unconfirmed(if state == State::Unknown {
             Unconfirmed::UnknownStatus { claim, transaction }
         } else {
             Unconfirmed::StatusMismatch {
@@ -180,7 +180,7 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
     // `paidAmount` only grows: more than the service has is never true.
     if let (Some(event_paid), Some(now)) = (event_paid, paid_now) {
         if event_paid > now {
-            return Outcome::Unconfirmed(Unconfirmed::PaidAmountMismatch {
+            return Verdict::Unconfirmed(Unconfirmed::PaidAmountMismatch {
                 event_paid,
                 transaction: Box::new(transaction),
             });
@@ -193,12 +193,12 @@ fn judge(event: &WebhookEvent, transaction: Transaction, words: &StatusWords) ->
             },
             other => other,
         };
-        return Outcome::Confirmed(Confirmed {
+        return Verdict::Confirmed(Confirmed {
             transaction,
             change,
         });
     }
-    Outcome::Superseded(Superseded { claim, transaction })
+    Verdict::Superseded(Superseded { claim, transaction })
 }
 
 /// `paidAmount - amount` when positive.
@@ -219,15 +219,15 @@ mod tests {
         WebhookEvent::parse(body).unwrap()
     }
 
-    /// The kind of outcome, by name, for a table.
-    fn kind(outcome: &Outcome) -> &'static str {
-        match outcome {
-            Outcome::Confirmed(_) => "confirmed",
-            Outcome::Superseded(_) => "superseded",
-            Outcome::Unconfirmed(Unconfirmed::StatusMismatch { .. }) => "status mismatch",
-            Outcome::Unconfirmed(Unconfirmed::PaidAmountMismatch { .. }) => "paid mismatch",
-            Outcome::Unconfirmed(Unconfirmed::UnknownStatus { .. }) => "unknown status",
-            Outcome::Unconfirmed(other) => panic!("{other:?}"),
+    /// The kind of verdict, by name, for a table.
+    fn kind(verdict: &Verdict) -> &'static str {
+        match verdict {
+            Verdict::Confirmed(_) => "confirmed",
+            Verdict::Superseded(_) => "superseded",
+            Verdict::Unconfirmed(Unconfirmed::StatusMismatch { .. }) => "status mismatch",
+            Verdict::Unconfirmed(Unconfirmed::PaidAmountMismatch { .. }) => "paid mismatch",
+            Verdict::Unconfirmed(Unconfirmed::UnknownStatus { .. }) => "unknown status",
+            Verdict::Unconfirmed(other) => panic!("{other:?}"),
         }
     }
 
@@ -269,12 +269,12 @@ mod tests {
             ),
         ];
         for (body, status, paid, expected) in cases {
-            let outcome = judge(
+            let verdict = judge(
                 &event(body),
                 transaction(status.clone(), paid),
                 &StatusWords::default(),
             );
-            assert_eq!(kind(&outcome), expected, "{body} vs {status} {paid:?}");
+            assert_eq!(kind(&verdict), expected, "{body} vs {status} {paid:?}");
         }
         // An unknown claim is confirmed by the same word.
         let on_hold = judge(

@@ -9,20 +9,20 @@ use super::classify::Classification;
 use super::event::EventStatus;
 
 /// What [`verify`](super::verify) found, and so what to do with the event.
-/// A `Receiver` hands it over as `Delivery::outcome`.
+/// A `Receiver` hands it over as `Delivery::verdict`.
 ///
 /// | variant | meaning | what to do |
 /// |---|---|---|
-/// | [`Confirmed`](Outcome::Confirmed) | the service's transaction confirms the change the event announced | act on [`Confirmed::transaction`] (never on the event) |
-/// | [`Superseded`](Outcome::Superseded) | true once, but the collection has moved on since (more was paid, or it reached a later status) | ignore it: the newer state is announced by its own event, or found by a [`Reconciler`](super::Reconciler) |
-/// | [`Unconfirmed`](Outcome::Unconfirmed) | forged, or not confirmable now (see [`Unconfirmed`]) | do not act; log it |
+/// | [`Confirmed`](Verdict::Confirmed) | the service's transaction confirms the change the event announced | act on [`Confirmed::transaction`] (never on the event) |
+/// | [`Superseded`](Verdict::Superseded) | true once, but the collection has moved on since (more was paid, or it reached a later status) | ignore it: the newer state is announced by its own event, or found by a [`Reconciler`](super::Reconciler) |
+/// | [`Unconfirmed`](Verdict::Unconfirmed) | forged, or not confirmable now (see [`Unconfirmed`]) | do not act; log it |
 ///
 /// ```
-/// use crossborder::webhook::{Classification, Outcome};
+/// use crossborder::webhook::{Classification, Verdict};
 ///
-/// fn handle(outcome: Outcome) {
-///     match outcome {
-///         Outcome::Confirmed(confirmed) => match confirmed.change {
+/// fn handle(verdict: Verdict) {
+///     match verdict {
+///         Verdict::Confirmed(confirmed) => match confirmed.change {
 ///             Classification::Completed { overpaid } => {
 ///                 println!("order {} is paid", confirmed.transaction.payment_reference);
 ///                 if let Some(extra) = overpaid {
@@ -31,14 +31,14 @@ use super::event::EventStatus;
 ///             }
 ///             other => println!("order {}: {other:?}", confirmed.transaction.payment_reference),
 ///         },
-///         Outcome::Superseded(_) => {} // a later change supersedes it
-///         Outcome::Unconfirmed(why) => eprintln!("not acted on: {why}"),
+///         Verdict::Superseded(_) => {} // a later change supersedes it
+///         Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 ///     }
 /// }
 /// ```
 #[derive(Debug)]
-#[must_use = "an outcome says whether to act on the event"]
-pub enum Outcome {
+#[must_use = "a verdict says whether to act on the event"]
+pub enum Verdict {
     /// Act on it: the transaction read back confirms the change.
     Confirmed(Confirmed),
     /// Ignore it: a later change of the collection supersedes the event.
@@ -47,22 +47,22 @@ pub enum Outcome {
     Unconfirmed(Unconfirmed),
 }
 
-impl Outcome {
+impl Verdict {
     /// The transaction as the service has it now, whenever it was read
-    /// (every outcome but an unknown reference or a failed read).
+    /// (every verdict but an unknown reference or a failed read).
     pub fn transaction(&self) -> Option<&Transaction> {
         match self {
-            Outcome::Confirmed(confirmed) => Some(&confirmed.transaction),
-            Outcome::Superseded(superseded) => Some(&superseded.transaction),
-            Outcome::Unconfirmed(unconfirmed) => unconfirmed.transaction(),
+            Verdict::Confirmed(confirmed) => Some(&confirmed.transaction),
+            Verdict::Superseded(superseded) => Some(&superseded.transaction),
+            Verdict::Unconfirmed(unconfirmed) => unconfirmed.transaction(),
         }
     }
 
     /// The confirmed change, if the event was confirmed.
     pub fn confirmed(&self) -> Option<&Confirmed> {
         match self {
-            Outcome::Confirmed(confirmed) => Some(confirmed),
-            Outcome::Superseded(_) | Outcome::Unconfirmed(_) => None,
+            Verdict::Confirmed(confirmed) => Some(confirmed),
+            Verdict::Superseded(_) | Verdict::Unconfirmed(_) => None,
         }
     }
 }
