@@ -78,11 +78,6 @@ pub use verdict::{Confirmed, Superseded, Unconfirmed, Verdict};
 pub use verify::{verify, verify_with};
 pub use words::{StatusMeaning, StatusWords};
 
-/// The former name of [`Unconfirmed`], from when `verify` returned it as
-/// an error.
-#[deprecated(note = "`verify` returns a `Verdict`; its `Unconfirmed` variant holds this")]
-pub type VerifyError = Unconfirmed;
-
 /// A collection of 50000 NGN as the service might return it, for the
 /// module's unit tests.
 #[cfg(test)]
