@@ -101,7 +101,7 @@ pub fn describe(event: &WebhookEvent, verdict: &Verdict) -> Result<String, Strin
         Classification::Completed { overpaid: None } => "completed".to_owned(),
         Classification::Completed {
             overpaid: Some(extra),
-        } => format!("completed, overpaid by {extra}"),
+        } => format!("completed (overpaid by {extra})"),
         Classification::PartiallyPaid => "partially paid".to_owned(),
         Classification::Failed { reason } => format!("failed ({reason})"),
         Classification::Unknown => format!("unknown status {}", event.status),

@@ -27,9 +27,32 @@ async fn a_superseded_event_is_printed_as_one_to_ignore() {
         .unwrap();
     assert_eq!(late.status(), 200);
     let superseded = live.until("event", |line| line.starts_with("event "));
-    live.kill();
     assert_eq!(
         superseded,
         "event listen-s: partially paid, paid 2000; superseded: the transaction is now COMPLETED, paid 5000, ignore this event"
+    );
+    // A negative remainder is shown as an overpayment claimed. The
+    // sandbox's own event for this collection goes elsewhere, so the one
+    // posted here is the first of its change (a repeat would be dropped).
+    client
+        .webhooks()
+        .set_url("http://127.0.0.1:9/elsewhere")
+        .await
+        .unwrap();
+    let memo = collect(&client, "listen-o").await;
+    fund(&client, &memo, 5000, "listen-o-fund").await;
+    let over = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .body(r#"{"reference": "listen-o", "status": true, "paidAmount": 5000, "remainingAmount": -250.5}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(over.status(), 200);
+    let overpaid = live.until("event", |line| line.starts_with("event "));
+    live.kill();
+    assert_eq!(
+        overpaid,
+        "event listen-o: completed (overpaid by 250.5), paid 5000; verified: the transaction is COMPLETED"
     );
 }
