@@ -333,3 +333,64 @@ async fn a_failed_read_is_unconfirmed_with_the_clients_error() {
     }
     assert!(verdict.transaction().is_none());
 }
+
+/// A reconciler tells a final state as `verify` does: a word nobody knows
+/// with the amount paid in full is completed, a word mapped with
+/// `StatusWords` is what the caller says, and anything else is still open.
+#[tokio::test]
+async fn a_reconciler_reads_status_words_as_verify_does() {
+    use std::time::Duration;
+
+    use crossborder::webhook::{Reconciler, Source};
+    use crossborder::WaitOptions;
+
+    let polling = WaitOptions::default()
+        .timeout(Duration::from_millis(300))
+        .initial_interval(Duration::from_millis(20))
+        .max_interval(Duration::from_millis(50));
+    let settle = |client, words: Option<StatusWords>| async move {
+        let mut reconciler = Reconciler::new(client)
+            .grace(Duration::from_secs(3600))
+            .polling(polling);
+        if let Some(words) = words {
+            reconciler = reconciler.status_words(words);
+        }
+        reconciler.watch("order-1");
+        assert!(reconciler.notifier().notify(&event(COMPLETED)));
+        tokio::time::timeout(Duration::from_secs(10), reconciler.next())
+            .await
+            .unwrap()
+            .unwrap()
+    };
+    let (_server, client) = api(transaction("SUCCESSFUL", "50000")).await;
+    let done = settle(client, None).await;
+    assert_eq!(done.source, Source::Event);
+    assert_eq!(
+        done.result.unwrap().status,
+        TransactionStatus::Unknown("SUCCESSFUL".into())
+    );
+
+    let (_server, client) = api(transaction("SETTLED", "0")).await;
+    let words = StatusWords::new().with("SETTLED", StatusMeaning::Completed);
+    let done = settle(client, Some(words)).await;
+    assert_eq!(done.source, Source::Event);
+
+    // Unmapped and unpaid: the event does not settle it, and with a grace
+    // period of zero polling gives up at its deadline with the last state.
+    let (_server, client) = api(transaction("SETTLED", "0")).await;
+    let mut reconciler = Reconciler::new(client)
+        .grace(Duration::ZERO)
+        .polling(polling);
+    reconciler.watch("order-1");
+    let done = tokio::time::timeout(Duration::from_secs(10), reconciler.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(done.source, Source::Polling);
+    match done.result {
+        Err(crossborder::Error::WaitTimeout { last }) => {
+            assert_eq!(last.status, TransactionStatus::Unknown("SETTLED".into()))
+        }
+        other => panic!("{other:?}"),
+    }
+}

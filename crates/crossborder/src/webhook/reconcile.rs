@@ -20,6 +20,8 @@ use super::event::WebhookEvent;
 use super::receiver::Delivery;
 #[cfg(feature = "axum")]
 use super::verdict::{Unconfirmed, Verdict};
+use super::verify::is_final;
+use super::words::StatusWords;
 
 /// How long [`Reconciler`] waits for an event before polling, by default.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(60);
@@ -43,7 +45,10 @@ pub struct Reconciled {
     /// How the final state was learnt.
     pub source: Source,
     /// The transaction in a terminal status (`COMPLETED`, `EXPIRED`,
-    /// `FAILED`), read from the source of truth; or the error polling ended
+    /// `FAILED`, a word the [`StatusWords`] of
+    /// [`Reconciler::status_words`] map to completed or failed, or a word
+    /// nobody knows with the amount paid in full: ASSUMPTIONS.md B70), read
+    /// from the source of truth; or the error polling ended
     /// with ([`Error::WaitTimeout`] with the last state after the polling
     /// deadline, or one it cannot get past, such as an unknown reference).
     pub result: Result<Transaction, Error>,
@@ -124,6 +129,7 @@ pub struct Reconciler {
     client: Client,
     grace: Duration,
     polling: WaitOptions,
+    words: Arc<StatusWords>,
     watched: Watched,
     /// Watched references whose task starts at the next `next`, with the
     /// end of their grace period.
@@ -190,6 +196,7 @@ impl Reconciler {
             client,
             grace: DEFAULT_GRACE,
             polling: WaitOptions::default(),
+            words: Arc::default(),
             watched: Watched::default(),
             starting: Vec::new(),
             running: JoinSet::new(),
@@ -208,6 +215,13 @@ impl Reconciler {
     /// deadline.
     pub fn polling(mut self, options: WaitOptions) -> Reconciler {
         self.polling = options;
+        self
+    }
+
+    /// The service's status words, for telling a final state (as
+    /// `Receiver::status_words` does for events).
+    pub fn status_words(mut self, words: StatusWords) -> Reconciler {
+        self.words = Arc::new(words);
         self
     }
 
@@ -240,9 +254,10 @@ impl Reconciler {
     pub async fn next(&mut self) -> Option<Reconciled> {
         for (reference, signal, grace_ends) in self.starting.drain(..) {
             let client = self.client.clone();
-            let polling = self.polling;
-            self.running
-                .spawn(settle(client, reference, signal, grace_ends, polling));
+            let (polling, words) = (self.polling, Arc::clone(&self.words));
+            self.running.spawn(settle(
+                client, reference, signal, grace_ends, polling, words,
+            ));
         }
         loop {
             match self.running.join_next().await? {
@@ -275,6 +290,7 @@ async fn settle(
     signal: Arc<Signal>,
     grace_ends: Instant,
     polling: WaitOptions,
+    words: Arc<StatusWords>,
 ) -> Reconciled {
     let sleep = tokio::time::sleep_until(grace_ends);
     tokio::pin!(sleep);
@@ -286,7 +302,7 @@ async fn settle(
                     None => get_transaction(&client, &reference).await,
                 };
                 match read {
-                    Ok(transaction) if transaction.status.is_terminal() => {
+                    Ok(transaction) if is_final(&transaction, &words) => {
                         return Reconciled { reference, source: Source::Event, result: Ok(transaction) };
                     }
                     Ok(_) => {}
@@ -298,7 +314,7 @@ async fn settle(
         }
     }
     let read = || get_transaction(&client, &reference);
-    let result = poll(polling, &reference, read, |read| read.status.is_terminal())
+    let result = poll(polling, &reference, read, |read| is_final(read, &words))
         .await
         .map_err(|end| end.into_error(|last| Error::WaitTimeout { last }));
     Reconciled {

@@ -129,6 +129,16 @@ fn state_of(transaction: &Transaction, words: &StatusWords) -> State {
     }
 }
 
+/// Whether `transaction` is in a final state: `COMPLETED`, `EXPIRED` or
+/// `FAILED`, a word `words` maps to completed or failed, or a word nobody
+/// knows with the amount paid in full (ASSUMPTIONS.md B70).
+pub(super) fn is_final(transaction: &Transaction, words: &StatusWords) -> bool {
+    matches!(
+        state_of(transaction, words),
+        State::Completed | State::Failed
+    )
+}
+
 fn claimed_state(claim: &Classification) -> Option<State> {
     match claim {
         Classification::Completed { .. } => Some(State::Completed),
