@@ -21,7 +21,7 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// status changes of one collection always differ in one of them, since
 /// `paidAmount` only grows and any other change is a change of status.
 ///
-/// Take it from the transaction of an
+/// Take it from the transaction of a
 /// [`Verdict::Confirmed`](super::Verdict::Confirmed), never from an event: a receiver of your own that remembers a key before the
 /// service confirms the event lets a forged event suppress the genuine one.
 ///

@@ -16,7 +16,7 @@ use super::words::{StatusMeaning, StatusWords};
 /// ([`Verdict`]).
 ///
 /// The event is unsigned (ASSUMPTIONS.md A27), so this is what stops a
-/// forged event from marking an order paid: act on the transaction of an
+/// forged event from marking an order paid: act on the transaction of a
 /// [`Verdict::Confirmed`], never on the event.
 ///
 /// The transaction's state is its status as ASSUMPTIONS.md A1 words it
