@@ -4,6 +4,19 @@
 use crate::webhook::{client, collect, fund, listen};
 use crate::{sandbox, Live};
 
+/// POSTs `body` to the listener at `url`; returns the status.
+async fn post(url: &str, body: &'static str) -> u16 {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_superseded_event_is_printed_as_one_to_ignore() {
     let sandbox = sandbox().await;
@@ -18,14 +31,7 @@ async fn a_superseded_event_is_printed_as_one_to_ignore() {
         "event listen-s: completed, paid 5000; verified: the transaction is COMPLETED"
     );
     // A partial-payment event read after the collection completed.
-    let late = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .body(r#"{"reference": "listen-s", "status": false, "paidAmount": 2000, "remainingAmount": 3000}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(late.status(), 200);
+    assert_eq!(post(&url, r#"{"reference": "listen-s", "status": false, "paidAmount": 2000, "remainingAmount": 3000}"#).await, 200);
     let superseded = live.until("event", |line| line.starts_with("event "));
     assert_eq!(
         superseded,
@@ -41,14 +47,7 @@ async fn a_superseded_event_is_printed_as_one_to_ignore() {
         .unwrap();
     let memo = collect(&client, "listen-o").await;
     fund(&client, &memo, 5000, "listen-o-fund").await;
-    let over = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .body(r#"{"reference": "listen-o", "status": true, "paidAmount": 5000, "remainingAmount": -250.5}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(over.status(), 200);
+    assert_eq!(post(&url, r#"{"reference": "listen-o", "status": true, "paidAmount": 5000, "remainingAmount": -250.5}"#).await, 200);
     let overpaid = live.until("event", |line| line.starts_with("event "));
     live.kill();
     assert_eq!(
