@@ -175,7 +175,7 @@ async fn walk(
     // crossborder::webhook::verify before handing it over). An event the
     // API does not confirm fails the demo.
     let line =
-        crate::listen::describe(&delivery.event, &delivery.verified).map_err(Failure::runtime)?;
+        crate::listen::describe(&delivery.event, &delivery.verdict).map_err(Failure::runtime)?;
     say!("   {line}");
     let settled = client.collections().get(reference).await?;
     if settled.status != TransactionStatus::Completed {

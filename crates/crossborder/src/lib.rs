@@ -229,37 +229,48 @@
 //! receiver, and it can be lost. The [`webhook`] module handles both:
 //!
 //! 1. **Receive**: `webhook::Receiver` (feature `axum`) answers the
-//!    service at once and hands each event to your handler.
+//!    service at once and hands each event to your handler, which may take
+//!    your application's state as an axum handler does (`State<S>`).
 //! 2. **Verify**: before your handler sees an event, the receiver reads the
-//!    collection back from the source of truth
-//!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]).
-//!    Act on `delivery.verified`: a forged event is an `Err` (its reference
-//!    is unknown, or its status or paid amount is not the service's), so it
-//!    never marks an order paid, and since only confirmed changes are
-//!    remembered as seen, it can never make the genuine event look like a
+//!    collection back from the source of truth, once
+//!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]), and
+//!    hands over a [`webhook::Verdict`] that says what to do:
+//!    `Confirmed`, act on the transaction it carries; `Superseded`, ignore
+//!    the event (the collection has moved on, as when a partial-payment
+//!    event arrives after the next funding completed it); `Unconfirmed`,
+//!    do not act (the event is forged, or cannot be confirmed now). Only
+//!    confirmed changes are remembered as seen, so a forged event never
+//!    marks an order paid and never makes the genuine event look like a
 //!    repeat.
-//! 3. **Reconcile**: a [`webhook::Reconciler`] polls the collections you
-//!    wait on when no event settles them within a grace period, and yields
-//!    each final state once, by event or by polling.
+//! 3. **Reconcile**: a [`webhook::Reconciler`] settles the collections you
+//!    wait on from the transactions the receiver read, polls those no event
+//!    settles within a grace period, and yields each final state once, by
+//!    event or by polling.
 //!
 //! ```no_run
 //! # #[cfg(feature = "axum")]
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use crossborder::webhook::{Delivery, Receiver, Reconciler};
-//! use crossborder::{Client, TransactionStatus};
+//! use crossborder::webhook::{axum, Classification, Delivery, Verdict, Receiver, Reconciler};
+//! use crossborder::Client;
 //!
 //! let client = Client::from_env()?;
 //! let mut reconciler = Reconciler::new(client.clone());
 //! let notifier = reconciler.notifier();
 //! let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
-//!     notifier.notify(&delivery.event); // wakes the reconciler; it reads the truth itself
+//!     notifier.notify_delivery(&delivery); // the transaction read, passed on: no second read
 //!     async move {
-//!         match delivery.verified {
-//!             Ok(paid) if paid.status == TransactionStatus::Completed => {
-//!                 println!("order {} is paid", paid.payment_reference);
-//!             }
-//!             Ok(now) => println!("order {} is {}", now.payment_reference, now.status),
-//!             Err(forged_or_stale) => eprintln!("ignored: {forged_or_stale}"),
+//!         match delivery.verdict {
+//!             Verdict::Confirmed(confirmed) => match confirmed.change {
+//!                 Classification::Completed { overpaid } => {
+//!                     println!("order {} is paid", confirmed.transaction.payment_reference);
+//!                     if let Some(extra) = overpaid {
+//!                         println!("  {extra} more than asked: refund or credit it");
+//!                     }
+//!                 }
+//!                 change => println!("order {}: {change:?}", confirmed.transaction.payment_reference),
+//!             },
+//!             Verdict::Superseded(_) => {} // a later change supersedes it
+//!             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 //!         }
 //!     }
 //! });
@@ -279,9 +290,12 @@
 //!
 //! Without the `axum` feature, parse a body with
 //! [`webhook::WebhookEvent::parse`] in your own endpoint, act only on the
-//! transaction [`webhook::verify`] returns, and remember
+//! transaction of a confirmed [`webhook::verify`] verdict, and remember
 //! [`webhook::dedupe_key`] of that transaction (never a key of the event)
-//! to handle each change once. The
+//! to handle each change once. The service's status words are not
+//! published: a word the SDK does not know is judged by the transaction's
+//! amounts, and [`webhook::StatusWords`] maps the service's words once you
+//! know them. The
 //! [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs)
 //! example runs all of this against the sandbox.
 //!
@@ -303,7 +317,10 @@
 //! With neither, only `http://` base URLs work (a local sandbox).
 //!
 //! * `axum`: `webhook::Receiver`, a ready webhook endpoint for an axum
-//!   server. It adds axum (an HTTP server, no TLS) and nothing else.
+//!   server. It adds axum (an HTTP server, no TLS) and nothing else. The
+//!   receiver's route is an axum 0.8 `MethodRouter`; that axum is
+//!   re-exported as `crossborder::webhook::axum`, so an application can
+//!   name the same version without a dependency of its own.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -10,8 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossborder::webhook::{
-    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, VerifyError,
+    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
+    Verdict,
 };
+use crossborder::Transaction;
 use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
@@ -121,7 +123,10 @@ impl Hooked {
         let delivery = self.next().await;
         assert_eq!(delivery.event.reference, reference);
         assert!(
-            matches!(delivery.verified, Err(VerifyError::UnknownReference { .. })),
+            matches!(
+                delivery.verdict,
+                Verdict::Unconfirmed(Unconfirmed::UnknownReference { .. })
+            ),
             "{delivery:?}"
         );
         self.release();
@@ -145,6 +150,14 @@ async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
     client.sandbox().simulate_funding(&funding).await.unwrap();
 }
 
+/// The transaction of a confirmed delivery.
+fn confirmed_in(delivery: Delivery) -> Transaction {
+    match delivery.verdict {
+        Verdict::Confirmed(confirmed) => confirmed.transaction,
+        other => panic!("not confirmed: {other:?}"),
+    }
+}
+
 /// The answer to an event the receiver queued.
 fn accepted() -> (u16, serde_json::Value) {
     (200, json!({"message": "Event accepted"}))
@@ -162,7 +175,7 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
     let delivery = hooked.next().await;
     assert_eq!(delivery.event.reference, "order-r1");
     assert_eq!(delivery.event.classify(), Classification::PartiallyPaid);
-    let confirmed = delivery.verified.unwrap();
+    let confirmed = confirmed_in(delivery);
     assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
     assert_eq!(confirmed.paid_amount, Some(d("20000")));
     // The sandbox got its 200 while the handler is still blocked.
@@ -191,11 +204,11 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
     // The next status change is a new one.
     fund(&client, &memo, "30000", "r-2").await;
     let delivery = hooked.next().await;
-    assert_eq!(delivery.event.classify(), Classification::Completed);
     assert_eq!(
-        delivery.verified.unwrap().status,
-        TransactionStatus::Completed
+        delivery.event.classify(),
+        Classification::Completed { overpaid: None }
     );
+    assert_eq!(confirmed_in(delivery).status, TransactionStatus::Completed);
     hooked.release();
     hooked.wait_finished(3).await;
     let deliveries = env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
@@ -224,9 +237,12 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
     for _ in 0..2 {
         assert_eq!(hooked.post(forged.to_string()).await, accepted());
         let delivery = hooked.next().await;
-        assert_eq!(delivery.event.classify(), Classification::Completed);
-        match delivery.verified {
-            Err(error @ VerifyError::StatusMismatch { .. }) => {
+        assert_eq!(
+            delivery.event.classify(),
+            Classification::Completed { overpaid: None }
+        );
+        match delivery.verdict {
+            Verdict::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
                 assert_eq!(
                     error.to_string(),
                     "the event says true but transaction order-f is PENDING"
@@ -245,7 +261,7 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
     assert_eq!(genuine[0].json(), forged);
     assert_eq!(genuine[0].status, Some(200));
     assert_eq!(delivery.event.raw_body(), genuine[0].body);
-    let confirmed = delivery.verified.unwrap();
+    let confirmed = confirmed_in(delivery);
     assert_eq!(confirmed.status, TransactionStatus::Completed);
     assert_eq!(confirmed.paid_amount, Some(d("50000")));
     hooked.release();
@@ -336,15 +352,17 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
         json!({"message": "Webhook queue is full; the event was not accepted"})
     );
 
-    // Once the handler catches up, the queued event is confirmed against
-    // today's state: 51000 are paid, so its 50000 is stale, and the handler
-    // gets the service's state with it.
+    // Once the handler catches up, the queued event is judged against
+    // today's state: the completion it claims is still true, and 51000 are
+    // paid, so it is confirmed with the over-payment of 1000 (a completion
+    // is never superseded, ASSUMPTIONS B72).
     hooked.release();
     let second = hooked.next().await;
     assert_eq!(second.event.paid_amount, Some(d("50000")));
-    match second.verified {
-        Err(VerifyError::PaidAmountMismatch { transaction, .. }) => {
-            assert_eq!(transaction.paid_amount, Some(d("51000")));
+    match second.verdict {
+        Verdict::Confirmed(confirmed) => {
+            assert_eq!(confirmed.transaction.paid_amount, Some(d("51000")));
+            assert_eq!(confirmed.overpaid(), Some(d("1000")));
         }
         other => panic!("{other:?}"),
     }
@@ -355,7 +373,7 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let third = hooked.next().await;
     assert_eq!(third.event.reference, "order-q-other");
     assert_eq!(third.event.paid_amount, Some(d("3000")));
-    assert_eq!(third.verified.unwrap().paid_amount, Some(d("3000")));
+    assert_eq!(confirmed_in(third).paid_amount, Some(d("3000")));
     hooked.release();
     hooked.wait_finished(3).await;
     hooked.assert_quiet().await;
@@ -382,12 +400,12 @@ async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
     let memo = collection(&client, "order-down", "5000").await;
     fund(&client, &memo, "5000", "down-1").await;
     let first = hooked.next().await;
-    assert_eq!(first.verified.unwrap().status, TransactionStatus::Completed);
+    assert_eq!(confirmed_in(first).status, TransactionStatus::Completed);
     hooked.release();
     let deliveries = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
     assert_eq!(hooked.post(deliveries[0].body.clone()).await, accepted());
     let again = hooked.next().await;
-    assert_eq!(again.verified.unwrap().status, TransactionStatus::Completed);
+    assert_eq!(confirmed_in(again).status, TransactionStatus::Completed);
     hooked.release();
 }
 
@@ -435,10 +453,7 @@ async fn receivers_sharing_a_store_hand_a_change_over_once() {
     .await
     .unwrap()
     .unwrap();
-    assert_eq!(
-        handed.verified.unwrap().status,
-        TransactionStatus::Completed
-    );
+    assert_eq!(confirmed_in(handed).status, TransactionStatus::Completed);
     first.release();
     second.release();
     first.sentinel("order-sentinel-a").await;

@@ -12,7 +12,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use crossborder::onboard::{Application, Progress};
-use crossborder::webhook::{verify, VerifyError, WebhookEvent};
+use crossborder::webhook::{self, verify, Unconfirmed, WebhookEvent};
 use crossborder::{
     Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, PayoutRequest,
     PersonRequest, QuoteRequest, ResolveAccountRequest, RetryPolicy, SimulateFundingRequest,
@@ -228,9 +228,15 @@ pub fn operations() -> Vec<SdkOperation> {
             let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#)
                 .map_err(|error| Failure::Other(error.to_string()))?;
             match verify(&c, &event).await {
-                Ok(_) => Ok(()),
-                Err(VerifyError::Request(error)) => Err(Failure::Sdk(error)),
-                Err(other) => Err(Failure::Other(other.to_string())),
+                webhook::Verdict::Confirmed(_) => Ok(()),
+                webhook::Verdict::Unconfirmed(Unconfirmed::Request(error)) => {
+                    Err(Failure::Sdk(error))
+                }
+                webhook::Verdict::Superseded(superseded) => Err(Failure::Other(format!(
+                    "superseded: the transaction is {}",
+                    superseded.transaction.status
+                ))),
+                webhook::Verdict::Unconfirmed(other) => Err(Failure::Other(other.to_string())),
             }
         }),
     ]

@@ -17,6 +17,7 @@ mod payout;
 mod sandbox_command;
 mod simulate_funding;
 mod webhook;
+mod webhook_outcomes;
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::{Ipv4Addr, SocketAddr};

@@ -203,9 +203,10 @@ impl Transaction {
     /// What is left to pay, `amount - paid_amount`, when the server sent
     /// `paid_amount`; zero means fully paid.
     ///
-    /// Never negative: an overpaid transaction has zero left, as the
-    /// webhook's `remainingAmount` says. The subtraction saturates, so no
-    /// value the server sends can make it panic.
+    /// Negative on an overpayment, as the API description defines the
+    /// remaining amount and the webhook's `remainingAmount` says
+    /// (ASSUMPTIONS.md B71). `None` also when the subtraction would
+    /// overflow, so no value the server sends can make it panic.
     ///
     /// ```
     /// # fn check(mut transaction: crossborder::Transaction) {
@@ -213,12 +214,12 @@ impl Transaction {
     ///
     /// transaction.amount = Decimal::new(100, 0);
     /// transaction.paid_amount = Some(Decimal::new(120, 0));
-    /// assert_eq!(transaction.remaining_amount(), Some(Decimal::ZERO));
+    /// assert_eq!(transaction.remaining_amount(), Some(Decimal::new(-20, 0)));
     /// # }
     /// ```
     pub fn remaining_amount(&self) -> Option<Decimal> {
         self.paid_amount
-            .map(|paid| self.amount.saturating_sub(paid).max(Decimal::ZERO))
+            .and_then(|paid| self.amount.checked_sub(paid))
     }
 }
 
@@ -283,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn remaining_amount_is_never_negative_and_never_panics() {
+    fn remaining_amount_is_negative_on_an_overpayment_and_never_panics() {
         let d = |text| Decimal::from_str_exact(text).unwrap();
         assert_eq!(
             transaction(d("50000"), Some(d("20000.5"))).remaining_amount(),
@@ -292,15 +293,15 @@ mod tests {
         assert_eq!(transaction(d("50000"), None).remaining_amount(), None);
         assert_eq!(
             transaction(d("100"), Some(d("120"))).remaining_amount(),
-            Some(Decimal::ZERO)
+            Some(d("-20"))
         );
         assert_eq!(
             transaction(Decimal::MAX, Some(-Decimal::MAX)).remaining_amount(),
-            Some(Decimal::MAX)
+            None
         );
         assert_eq!(
             transaction(-Decimal::MAX, Some(Decimal::MAX)).remaining_amount(),
-            Some(Decimal::ZERO)
+            None
         );
     }
 }
