@@ -304,31 +304,26 @@ pub fn ngn_payout() -> PayoutRequest {
 /// Where the fixtures' documents point.
 const LINK: &str = "https://files.example/doc.pdf";
 
-/// The contract tests' complete LLC business.
+/// The test kit's complete LLC business.
 pub fn business_request() -> CreateBusinessRequest {
-    crossborder_contract_tests::business_request("RC1234567", LINK)
+    crossborder_testkit::fixtures::business_request("RC1234567", LINK)
 }
 
 /// [`business_request`] as the API's JSON.
 pub fn business_json() -> Value {
-    crossborder_contract_tests::business_json(
+    crossborder_testkit::fixtures::business_json(
         "RC1234567",
         LINK,
-        json!({
-            "cac_document": {"url": LINK, "key": "cac-cert"},
-            "bank_statement": {"url": LINK, "key": "statement-6m"},
-            "application_letter": {"url": LINK, "key": "letter"},
-            "cac_status_report": {"url": LINK, "key": "status-report"}
-        }),
+        crossborder_testkit::fixtures::documents_json(LINK),
     )
 }
 
-/// The contract tests' director or UBO.
+/// The test kit's director or UBO.
 pub fn person_request() -> PersonRequest {
-    crossborder_contract_tests::person_request(LINK)
+    crossborder_testkit::fixtures::person_request(LINK)
 }
 
 /// [`person_request`] as the API's JSON.
 pub fn person_json() -> Value {
-    crossborder_contract_tests::person_json(LINK)
+    crossborder_testkit::fixtures::person_json(LINK)
 }
