@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use common::mock;
 use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
     CanadianBank, Client, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Destination, Error,
@@ -19,12 +20,11 @@ use crossborder::{
 };
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
-use wiremock::matchers::{method, path, path_regex};
+use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn accept_payouts(server: &MockServer) {
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "Payout initiated", "sessionId": "echo"})),
