@@ -4,8 +4,8 @@
 
 use crossborder::{
     Address, BusinessDetails, BusinessType, CreateBusinessRequest, Decimal, DocumentLink,
-    Documents, FiatCurrency, IdType, LocalBank, LocalBankCurrency, NatureOfBusiness,
-    PayoutRequest, PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType,
+    Documents, FiatCurrency, IdType, LocalBank, LocalBankCurrency, NatureOfBusiness, PayoutRequest,
+    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType,
 };
 use serde_json::{json, Value};
 

@@ -61,7 +61,7 @@ mod wait;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use events::{post_event, EventReply};
 pub use reply::{assert_error_body, read_reply, Reply};
-pub use sandbox::{client_for, sdk_client, TestSandbox, REQUEST_TIMEOUT};
+pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
 pub use wait::{wait_for_status, wait_until, WaitError};
 
 pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

@@ -199,11 +199,27 @@ pub fn client_for(sandbox: &SandboxHandle, key: &str) -> crossborder::Result<Cli
 ///
 /// [`crossborder::Error::Config`] for a malformed key or URL.
 pub fn sdk_client(base_url: &str, key: &str) -> crossborder::Result<Client> {
+    sdk_client_with(base_url, key, REQUEST_TIMEOUT, RetryPolicy::none())
+}
+
+/// An SDK client for `base_url` with `key`, a `timeout` per request, the
+/// `retry` policy and a 5 s connect timeout: for tests that exercise the
+/// client's own timeouts and retries.
+///
+/// # Errors
+///
+/// [`crossborder::Error::Config`] for a malformed key or URL.
+pub fn sdk_client_with(
+    base_url: &str,
+    key: &str,
+    timeout: Duration,
+    retry: RetryPolicy,
+) -> crossborder::Result<Client> {
     Client::builder()
         .api_key(key)
         .base_url(base_url)
-        .timeout(REQUEST_TIMEOUT)
-        .connect_timeout(Duration::from_secs(2))
-        .retry_policy(RetryPolicy::none())
+        .timeout(timeout)
+        .connect_timeout(Duration::from_secs(5))
+        .retry_policy(retry)
         .build()
 }

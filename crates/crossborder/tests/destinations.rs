@@ -4,6 +4,8 @@
 
 mod common;
 
+use crossborder_testkit::fixtures::ngn_bank;
+
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -61,16 +63,6 @@ fn is_uuid_v4(id: &str) -> bool {
             .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && groups[2].starts_with('4')
         && matches!(groups[3].chars().next(), Some('8' | '9' | 'a' | 'b'))
-}
-
-fn ngn_bank() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Ngn,
-        account_number: "0123456789".into(),
-        account_name: "ADAEZE OKAFOR".into(),
-        bank_name: "Guaranty Trust Bank".into(),
-        bank_code: "058".into(),
-    }
 }
 
 fn kes_bank() -> LocalBank {

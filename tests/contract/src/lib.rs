@@ -22,12 +22,14 @@ use crossborder::{Client, Decimal, PayoutRequest, Violations};
 use serde_json::{json, Map, Value};
 use tokio::net::TcpListener;
 
+/// The test kit's fixtures, for the suites that build on this one.
+pub use crossborder_testkit::fixtures;
 pub use crossborder_testkit::fixtures::{
     business_json, business_request, lagos_address, person_json, person_request, PDF,
 };
 pub use crossborder_testkit::{
-    assert_error_body, read_reply as reply, Reply, TestSandbox as Env,
-    NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
+    assert_error_body, read_reply as reply, Reply, TestSandbox as Env, NO_ACCESS_KEY,
+    PRODUCTION_KEY, STAGING_KEY,
 };
 
 /// A key of the staging environment that the sandbox does not know.

@@ -58,13 +58,7 @@ impl std::fmt::Debug for SdkOperation {
 
 /// An SDK client for `base_url` with `timeout` and `retry`.
 pub fn client(base_url: &str, timeout: Duration, retry: RetryPolicy) -> Client {
-    Client::builder()
-        .api_key(KEY)
-        .base_url(base_url)
-        .timeout(timeout)
-        .connect_timeout(Duration::from_secs(5))
-        .retry_policy(retry)
-        .build()
+    crossborder_testkit::sdk_client_with(base_url, KEY, timeout, retry)
         .expect("the SDK client builds")
 }
 

@@ -94,12 +94,6 @@ impl Env {
 ///
 /// When the client cannot be built (a malformed key or URL).
 pub fn client(base_url: &str, key: &str, timeout: Duration, retry: RetryPolicy) -> Client {
-    Client::builder()
-        .api_key(key)
-        .base_url(base_url)
-        .timeout(timeout)
-        .connect_timeout(Duration::from_secs(5))
-        .retry_policy(retry)
-        .build()
+    crossborder_testkit::sdk_client_with(base_url, key, timeout, retry)
         .expect("the SDK client builds")
 }

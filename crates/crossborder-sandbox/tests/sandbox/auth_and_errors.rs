@@ -18,9 +18,7 @@ async fn every_authentication_row() {
         let name = method.as_str();
         let missing = api.raw(method.clone(), path, None, body.as_ref()).await;
         assert_error(&missing, 403, "API key header needed", name, path);
-        let empty = api
-            .raw(method.clone(), path, Some(""), body.as_ref())
-            .await;
+        let empty = api.raw(method.clone(), path, Some(""), body.as_ref()).await;
         assert_error(&empty, 403, "API key header needed", name, path);
         let unknown = api
             .raw(method.clone(), path, Some("test_unknown"), body.as_ref())

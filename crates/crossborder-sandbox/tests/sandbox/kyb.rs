@@ -158,9 +158,7 @@ async fn business_flow_to_approved_and_back_through_an_update() {
     );
 
     // Other businesses cannot see it.
-    let foreign = api
-        .raw(Method::GET, &url, Some(PRODUCTION_KEY), None)
-        .await;
+    let foreign = api.raw(Method::GET, &url, Some(PRODUCTION_KEY), None).await;
     assert_error(
         &foreign,
         404,
