@@ -55,8 +55,19 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crossborder::{CollectionRequest, SimulateFundingRequest, TransactionStatus};
+    use crossborder::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus};
     use crossborder_testkit::wait_for_status;
+
+    /// A collection of 50,000 NGN for the order `reference`.
+    async fn collect_order(client: &Client, reference: &str) -> Transaction {
+        let request = CollectionRequest::new(
+            reference,
+            Decimal::new(50_000, 0),
+            Currency::Ngn,
+            Currency::Ngn,
+        );
+        client.collections().create(&request).await.unwrap()
+    }
 
     #[tokio::test]
     async fn paying_an_invoice_debits_the_wallet_once() {
@@ -93,16 +104,7 @@ mod tests {
     async fn a_part_payment_leaves_the_collection_partially_paid() {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        let collection = client
-            .collections()
-            .create(&CollectionRequest::new(
-                "order-7",
-                Decimal::new(50_000, 0),
-                Currency::Ngn,
-                Currency::Ngn,
-            ))
-            .await
-            .unwrap();
+        let collection = collect_order(&client, "order-7").await;
         client
             .sandbox()
             .simulate_funding(&SimulateFundingRequest::new(
@@ -137,16 +139,7 @@ mod tests {
 
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        client
-            .collections()
-            .create(&CollectionRequest::new(
-                "order-9",
-                Decimal::new(50_000, 0),
-                Currency::Ngn,
-                Currency::Ngn,
-            ))
-            .await
-            .unwrap();
+        collect_order(&client, "order-9").await;
         let (acted, mut actions) = mpsc::unbounded_channel();
         let route = Receiver::new(client.clone()).route(move |delivery| {
             let acted = acted.clone();
