@@ -41,6 +41,8 @@
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
 //!   transaction (a collection or a payout) reaches a status, or until any
 //!   read says so;
+//! * [`open_ngn_collection`] and [`pay_collection`]: a collection opened
+//!   and paid (in part or whole) as a payer would, in staging;
 //! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
 //!   event) to a receiver's URL and returns its answer;
 //! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
@@ -52,6 +54,7 @@
 #![deny(missing_docs)]
 
 mod clock;
+mod collect;
 mod events;
 pub mod fixtures;
 mod reply;
@@ -59,6 +62,7 @@ mod sandbox;
 mod wait;
 
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
+pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
 pub use reply::{assert_error_body, read_reply, Reply};
 pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};

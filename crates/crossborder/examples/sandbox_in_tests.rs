@@ -104,15 +104,11 @@ mod tests {
     async fn a_part_payment_leaves_the_collection_partially_paid() {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        let collection = collect_order(&client, "order-7").await;
-        client
-            .sandbox()
-            .simulate_funding(&SimulateFundingRequest::new(
-                Currency::Ngn,
-                Decimal::new(20_000, 0),
-                collection.pay_reference.clone().unwrap(),
-                "fund-order-7",
-            ))
+        let collection = open_ngn_collection(&client, "order-7", Decimal::new(50_000, 0))
+            .await
+            .unwrap();
+        let memo = collection.pay_reference.unwrap();
+        pay_collection(&client, &memo, Decimal::new(20_000, 0), "fund-order-7")
             .await
             .unwrap();
 
@@ -139,7 +135,9 @@ mod tests {
 
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        collect_order(&client, "order-9").await;
+        open_ngn_collection(&client, "order-9", Decimal::new(50_000, 0))
+            .await
+            .unwrap();
         let (acted, mut actions) = mpsc::unbounded_channel();
         let route = Receiver::new(client.clone()).route(move |delivery| {
             let acted = acted.clone();

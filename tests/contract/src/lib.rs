@@ -59,6 +59,21 @@ pub fn sdk_client(base_url: &str, key: &str) -> Client {
     crossborder_testkit::sdk_client(base_url, key).expect("the SDK client builds")
 }
 
+/// Opens an NGN collection of `amount` for `reference`; returns its memo.
+pub async fn collection(client: &Client, reference: &str, amount: &str) -> String {
+    let created = crossborder_testkit::open_ngn_collection(client, reference, d(amount))
+        .await
+        .expect("the collection is created");
+    created.pay_reference.expect("a memo")
+}
+
+/// Pays `amount` NGN into the collection with `memo`, under `session`.
+pub async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
+    crossborder_testkit::pay_collection(client, memo, d(amount), session)
+        .await
+        .expect("the funding is simulated");
+}
+
 /// Violations as `(field, message)` pairs, as [`field_errors`] gives them.
 pub fn violation_pairs(violations: &Violations) -> Vec<(String, String)> {
     violations

@@ -5,21 +5,12 @@ use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, VerifyError, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, TransactionStatus,
+    CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, TransactionStatus,
 };
 use crossborder_contract_tests::{d, Env, WebhookReceiver, STAGING_KEY};
 
 /// Creates an NGN collection and returns its memo.
-async fn collection(client: &Client, reference: &str, amount: &str) -> String {
-    let request = CollectionRequest::new(reference, d(amount), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
-
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
-}
+use crossborder_contract_tests::{collection, fund};
 
 #[tokio::test]
 async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
