@@ -1,8 +1,8 @@
 //! Testing your own code against the sandbox with `crossborder-testkit`
 //! (a dev-dependency): each `#[tokio::test]` starts its own in-process
 //! sandbox on a free loopback port and a fixed clock, gets a client for it
-//! in one call, waits for a status with a bound, and posts any event body
-//! to its webhook route. No network, no shared state between tests.
+//! in one call, opens and pays a collection as a payer would, waits for a
+//! status with a bound, and posts any event body to its webhook route. No network, no shared state between tests.
 //!
 //! ```toml
 //! [dev-dependencies]
@@ -55,19 +55,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crossborder::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus};
-    use crossborder_testkit::wait_for_status;
-
-    /// A collection of 50,000 NGN for the order `reference`.
-    async fn collect_order(client: &Client, reference: &str) -> Transaction {
-        let request = CollectionRequest::new(
-            reference,
-            Decimal::new(50_000, 0),
-            Currency::Ngn,
-            Currency::Ngn,
-        );
-        client.collections().create(&request).await.unwrap()
-    }
+    use crossborder::TransactionStatus;
+    use crossborder_testkit::{open_ngn_collection, pay_collection, wait_for_status};
 
     #[tokio::test]
     async fn paying_an_invoice_debits_the_wallet_once() {
