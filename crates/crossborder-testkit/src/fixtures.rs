@@ -3,9 +3,9 @@
 //! API's JSON, written once so the suites cannot drift apart.
 
 use crossborder::{
-    Address, BusinessDetails, BusinessType, CreateBusinessRequest, Decimal, DocumentLink,
+    Address, BusinessDetails, BusinessType, CreateBusinessRequest, Currency, Decimal, DocumentLink,
     Documents, FiatCurrency, IdType, LocalBank, LocalBankCurrency, NatureOfBusiness, PayoutRequest,
-    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType,
+    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType, ResolveAccountRequest,
 };
 use serde_json::{json, Value};
 
@@ -145,6 +145,11 @@ pub fn ngn_bank() -> LocalBank {
         bank_name: "Guaranty Trust Bank".into(),
         bank_code: "058".into(),
     }
+}
+
+/// A lookup of [`ngn_bank`]'s account for a USD to NGN payout.
+pub fn ngn_account_lookup() -> ResolveAccountRequest {
+    ResolveAccountRequest::new("0123456789", "058", Currency::Usd, Currency::Ngn)
 }
 
 /// An NGN payout of `amount` from the NGN wallet to [`ngn_bank`], under

@@ -125,13 +125,10 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let client = env.client(STAGING_KEY);
     client
         .payouts()
-        .create(
-            &PayoutRequest::new("payout-v1", d("100"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
-        )
+        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
+            d("100"),
+            "payout-v1",
+        ))
         .await
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();

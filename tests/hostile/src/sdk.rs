@@ -287,11 +287,7 @@ pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"
 
 /// A complete NGN bank payout.
 pub fn ngn_payout() -> PayoutRequest {
-    PayoutRequest::new("payout-1", d("1500.50"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+    crossborder_testkit::fixtures::ngn_bank_payout(d("1500.50"), "payout-1")
         .narration("Invoice 2291")
 }
 

@@ -62,12 +62,7 @@ async fn bank_list_and_resolve() {
 
     let account = client
         .banks()
-        .resolve(&ResolveAccountRequest::new(
-            "0123456789",
-            "058",
-            Currency::Usd,
-            Currency::Ngn,
-        ))
+        .resolve(&crossborder_testkit::fixtures::ngn_account_lookup())
         .await
         .unwrap();
     assert_eq!(account.account_name, "ADAEZE OKAFOR");

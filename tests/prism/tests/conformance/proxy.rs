@@ -378,12 +378,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
         "resolveBank",
         client
             .banks()
-            .resolve(&ResolveAccountRequest::new(
-                "0123456789",
-                "058",
-                Currency::Usd,
-                Currency::Ngn,
-            ))
+            .resolve(&crossborder_contract_tests::fixtures::ngn_account_lookup())
             .await,
     );
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");
