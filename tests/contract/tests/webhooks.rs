@@ -4,9 +4,7 @@
 use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, VerifyError, WebhookEvent};
-use crossborder::{
-    CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, TransactionStatus,
-};
+use crossborder::{CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
 use crossborder_contract_tests::{d, Env, WebhookReceiver, STAGING_KEY};
 
 /// Creates an NGN collection and returns its memo.
