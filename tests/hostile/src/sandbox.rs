@@ -3,11 +3,12 @@
 //! the API's error shape, and a snapshot of the state a hostile request
 //! must not change.
 
+use std::net::SocketAddr;
+
 use crossborder_sandbox::{Clock, Currency, SandboxConfig, SandboxHandle};
 use crossborder_testkit::fixtures::{business_json, documents_json, ngn_payout_json, person_json};
 use crossborder_testkit::TestSandbox;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 
 use crate::raw::{exchange, request, RawReply};
 
