@@ -26,6 +26,7 @@ use crossborder_core::{
     payout::{validate_payout, PayoutFields},
     FieldReader, Violations,
 };
+use crossborder_testkit::fixtures;
 use serde_json::{json, Map, Value};
 
 /// Reads a JSON object for a generated view (test code: numbers are leaked
@@ -307,17 +308,12 @@ fn address() -> Value {
            "state": "Lagos", "zipCode": "106104", "subdivision": "Eti-Osa"})
 }
 
+/// The test kit's business with every optional field the spec has.
 fn business() -> Value {
-    let link =
-        |name: &str| json!({"url": format!("https://files.example/{name}.pdf"), "key": name});
-    json!({
-        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC1234567",
-        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
-        "businessAddress": address(), "operatingAddress": address(),
-        "proofOfAddress": {"url": "https://files.example/poa.pdf", "key": "poa", "type": "Utility bill"},
-        "documents": {"cac_document": link("cac"), "bank_statement": link("statement"),
-                      "application_letter": link("letter"), "cac_status_report": link("status")},
+    let link = "https://files.example/doc.pdf";
+    let mut body = fixtures::business_json("RC1234567", link, fixtures::documents_json(link));
+    let optional = json!({
+        "operatingAddress": address(), "businessAddress": address(),
         "businessDescription": "Electronics", "activities": ["import"],
         "monthlyTransactionVolume": {"currency": "NGN", "amount": "2500000.00"},
         "hasWebsite": true, "businessWebsite": "https://lagostrading.ng",
@@ -328,7 +324,11 @@ fn business() -> Value {
         "maxTransferAmount": "50000", "customerTypes": "B2B", "sourceOfFundsDescription": "Sales",
         "estimatedAnnualRevenue": "1200000", "averageMonthlyTransactionVolume": "100000",
         "financialService": "none", "businessPurpose": "trade"
-    })
+    });
+    for (name, value) in optional.as_object().expect("an object") {
+        body[name] = value.clone();
+    }
+    body
 }
 
 /// Rules of core's own that the spec cannot express: (request schema, its

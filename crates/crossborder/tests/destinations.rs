@@ -4,6 +4,8 @@
 
 mod common;
 
+use crossborder_testkit::fixtures::ngn_bank;
+
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -11,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use common::mock;
 use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
     CanadianBank, Client, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Destination, Error,
@@ -19,12 +22,11 @@ use crossborder::{
 };
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
-use wiremock::matchers::{method, path, path_regex};
+use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn accept_payouts(server: &MockServer) {
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "Payout initiated", "sessionId": "echo"})),
@@ -61,16 +63,6 @@ fn is_uuid_v4(id: &str) -> bool {
             .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && groups[2].starts_with('4')
         && matches!(groups[3].chars().next(), Some('8' | '9' | 'a' | 'b'))
-}
-
-fn ngn_bank() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Ngn,
-        account_number: "0123456789".into(),
-        account_name: "ADAEZE OKAFOR".into(),
-        bank_name: "Guaranty Trust Bank".into(),
-        bank_code: "058".into(),
-    }
 }
 
 fn kes_bank() -> LocalBank {

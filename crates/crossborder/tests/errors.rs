@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::mock;
 use common::{client_for, dec, error_body, setup, KEY};
 use crossborder::{CollectionRequest, Currency, Error, PayoutRequest, RetryPolicy};
 use serde_json::json;
@@ -12,8 +13,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 async fn balance_error(body: ResponseTemplate) -> Error {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, RetryPolicy::none());
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(body)
         .expect(1)
         .mount(&server)
@@ -58,8 +58,7 @@ async fn api_access_not_granted_is_the_other_401() {
 #[tokio::test]
 async fn invalid_currency_is_400() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/bank-list/USD/XOF"))
+    mock::bank_list("USD", "XOF")
         .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
             400,
             "Invalid currency: ABC",
@@ -90,8 +89,7 @@ async fn other_api_errors_keep_their_body() {
         "path": "/v1/api/transaction/order-99999",
         "request": {"method": "GET", "url": "/v1/api/transaction/order-99999"}
     });
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-99999"))
+    mock::transaction("order-99999")
         .respond_with(ResponseTemplate::new(404).set_body_json(body))
         .expect(1)
         .mount(&server)
@@ -118,8 +116,7 @@ async fn other_api_errors_keep_their_body() {
 #[tokio::test]
 async fn undocumented_status_with_an_api_body_is_an_api_error() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(422).set_body_json(error_body(
             422,
             "Insufficient balance",
@@ -261,8 +258,7 @@ async fn long_bodies_are_cut_to_a_prefix() {
 #[tokio::test]
 async fn html_500_on_a_documented_status_is_a_decode_error() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
         .expect(1)
         .mount(&server)
@@ -368,8 +364,7 @@ async fn connection_refused_is_a_transport_error() {
 #[tokio::test]
 async fn slow_server_is_a_timeout() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "ok", "data": {"balance": 1}}))

@@ -343,18 +343,10 @@ async fn each_key_sees_only_its_own_business() {
         .unwrap();
     staging
         .payouts()
-        .create(
-            &crossborder::PayoutRequest::new(
-                "payout-private",
-                d("100"),
-                Currency::Ngn,
-                Currency::Ngn,
-            )
-            .account_number("0123456789")
-            .account_name("ADAEZE OKAFOR")
-            .bank_name("Guaranty Trust Bank")
-            .bank_code("058"),
-        )
+        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
+            d("100"),
+            "payout-private",
+        ))
         .await
         .unwrap();
 

@@ -452,12 +452,7 @@ async fn bank_list_and_account_resolution() {
 
     let resolved = client
         .banks()
-        .resolve(&ResolveAccountRequest::new(
-            "0123456789",
-            "058",
-            Currency::Usd,
-            Currency::Ngn,
-        ))
+        .resolve(&crossborder_testkit::fixtures::ngn_account_lookup())
         .await
         .unwrap();
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");

@@ -13,8 +13,7 @@ use crossborder::webhook::{
     Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
     Verdict,
 };
-use crossborder::Transaction;
-use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
+use crossborder::{Transaction, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -139,16 +138,7 @@ impl Drop for Hooked {
     }
 }
 
-async fn collection(client: &Client, reference: &str, amount: &str) -> String {
-    let request = CollectionRequest::new(reference, d(amount), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
-
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
-}
+use crossborder_contract_tests::{collection, fund};
 
 /// The transaction of a confirmed delivery.
 fn confirmed_in(delivery: Delivery) -> Transaction {

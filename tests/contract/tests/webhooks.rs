@@ -5,17 +5,10 @@ use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, Unconfirmed, Verdict, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, Transaction,
+    CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, Transaction,
     TransactionStatus,
 };
-use crossborder_contract_tests::{d, Env, WebhookReceiver, STAGING_KEY};
-
-/// Creates an NGN collection and returns its memo.
-async fn collection(client: &Client, reference: &str, amount: &str) -> String {
-    let request = CollectionRequest::new(reference, d(amount), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
+use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
 
 /// The transaction of a confirmed verdict.
 fn confirmed_in(verdict: Verdict) -> Transaction {
@@ -23,11 +16,6 @@ fn confirmed_in(verdict: Verdict) -> Transaction {
         Verdict::Confirmed(confirmed) => confirmed.transaction,
         other => panic!("not confirmed: {other:?}"),
     }
-}
-
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
 }
 
 #[tokio::test]
@@ -147,13 +135,10 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let client = env.client(STAGING_KEY);
     client
         .payouts()
-        .create(
-            &PayoutRequest::new("payout-v1", d("100"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
-        )
+        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
+            d("100"),
+            "payout-v1",
+        ))
         .await
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();

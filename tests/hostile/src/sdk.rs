@@ -58,13 +58,7 @@ impl std::fmt::Debug for SdkOperation {
 
 /// An SDK client for `base_url` with `timeout` and `retry`.
 pub fn client(base_url: &str, timeout: Duration, retry: RetryPolicy) -> Client {
-    Client::builder()
-        .api_key(KEY)
-        .base_url(base_url)
-        .timeout(timeout)
-        .connect_timeout(Duration::from_secs(5))
-        .retry_policy(retry)
-        .build()
+    crossborder_testkit::sdk_client_with(base_url, KEY, timeout, retry)
         .expect("the SDK client builds")
 }
 
@@ -299,42 +293,33 @@ pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"
 
 /// A complete NGN bank payout.
 pub fn ngn_payout() -> PayoutRequest {
-    PayoutRequest::new("payout-1", d("1500.50"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+    crossborder_testkit::fixtures::ngn_bank_payout(d("1500.50"), "payout-1")
         .narration("Invoice 2291")
 }
 
 /// Where the fixtures' documents point.
 const LINK: &str = "https://files.example/doc.pdf";
 
-/// The contract tests' complete LLC business.
+/// The test kit's complete LLC business.
 pub fn business_request() -> CreateBusinessRequest {
-    crossborder_contract_tests::business_request("RC1234567", LINK)
+    crossborder_testkit::fixtures::business_request("RC1234567", LINK)
 }
 
 /// [`business_request`] as the API's JSON.
 pub fn business_json() -> Value {
-    crossborder_contract_tests::business_json(
+    crossborder_testkit::fixtures::business_json(
         "RC1234567",
         LINK,
-        json!({
-            "cac_document": {"url": LINK, "key": "cac-cert"},
-            "bank_statement": {"url": LINK, "key": "statement-6m"},
-            "application_letter": {"url": LINK, "key": "letter"},
-            "cac_status_report": {"url": LINK, "key": "status-report"}
-        }),
+        crossborder_testkit::fixtures::documents_json(LINK),
     )
 }
 
-/// The contract tests' director or UBO.
+/// The test kit's director or UBO.
 pub fn person_request() -> PersonRequest {
-    crossborder_contract_tests::person_request(LINK)
+    crossborder_testkit::fixtures::person_request(LINK)
 }
 
 /// [`person_request`] as the API's JSON.
 pub fn person_json() -> Value {
-    crossborder_contract_tests::person_json(LINK)
+    crossborder_testkit::fixtures::person_json(LINK)
 }

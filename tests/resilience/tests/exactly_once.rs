@@ -189,11 +189,7 @@ fn is_network_error(error: &Error) -> bool {
 }
 
 fn payout(session_id: &str, amount: Decimal) -> PayoutRequest {
-    PayoutRequest::new(session_id, amount, Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+    crossborder_testkit::fixtures::ngn_bank_payout(amount, session_id)
 }
 
 #[derive(Debug, Default)]

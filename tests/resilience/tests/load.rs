@@ -495,12 +495,12 @@ const LINK: &str = "https://files.example/kyb/document.pdf";
 
 /// The contract tests' complete LLC business, under `registration_number`.
 fn business(registration_number: &str) -> CreateBusinessRequest {
-    crossborder_contract_tests::business_request(registration_number, LINK)
+    crossborder_testkit::fixtures::business_request(registration_number, LINK)
 }
 
 /// The contract tests' director or UBO.
 fn person() -> PersonRequest {
-    crossborder_contract_tests::person_request(LINK)
+    crossborder_testkit::fixtures::person_request(LINK)
 }
 
 async fn balances(client: &Client) -> BTreeMap<Currency, Decimal> {

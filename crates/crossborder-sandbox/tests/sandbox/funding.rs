@@ -13,7 +13,7 @@ async fn partial_then_full_payment_with_one_webhook_each() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
     let set = api
-        .send(
+        .raw(
             Method::PUT,
             "/api/set-webhook",
             Some(STAGING_KEY),
@@ -95,7 +95,7 @@ async fn an_unreachable_receiver_gets_one_attempt() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead = format!("http://{}/hook", listener.local_addr().unwrap());
     drop(listener);
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -126,7 +126,7 @@ async fn funding_rules() {
     let memo = ngn_collection(&api, "order-2", 1000).await;
 
     let live = api
-        .send(
+        .raw(
             Method::POST,
             "/api/simulate-funding",
             Some(PRODUCTION_KEY),
@@ -210,7 +210,7 @@ async fn webhook_url_must_be_absolute_http() {
     let api = Api::start().await;
     for url in ["", "not a url", "ftp://example.org/x", "/relative"] {
         let reply = api
-            .send(
+            .raw(
                 Method::PUT,
                 "/api/set-webhook",
                 Some(STAGING_KEY),
@@ -220,7 +220,7 @@ async fn webhook_url_must_be_absolute_http() {
         assert_eq!(reply.status, 400, "{url}: {}", reply.text);
     }
     let missing = api
-        .send(
+        .raw(
             Method::PUT,
             "/api/set-webhook",
             Some(STAGING_KEY),
@@ -241,7 +241,7 @@ async fn the_delivery_log_keeps_the_last_thousand_attempts() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
     let set = api
-        .send(
+        .raw(
             Method::PUT,
             "/api/set-webhook",
             Some(STAGING_KEY),
@@ -343,7 +343,7 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
 async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -410,7 +410,7 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
 async fn a_to_currency_funding_that_pays_nothing_is_refused() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -490,7 +490,7 @@ async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -543,7 +543,7 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -579,7 +579,7 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),
@@ -633,7 +633,7 @@ async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
     assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
     let api = Api::start_with(config).await;
     let receiver = Receiver::start().await;
-    api.send(
+    api.raw(
         Method::PUT,
         "/api/set-webhook",
         Some(STAGING_KEY),

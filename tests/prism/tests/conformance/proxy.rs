@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 
 use crossborder::onboard::{file_url, Application, Progress};
 use crossborder::{
-    AmountText, BusinessStatus, Client, CollectionRequest, Currency, Error, LocalBank,
-    LocalBankCurrency, PayoutRequest, QuoteRequest, Rail, ResolveAccountRequest,
-    SimulateFundingRequest, TransactionStatus, TransactionType, UpdateBusinessRequest, WaitOptions,
+    AmountText, BusinessStatus, Client, CollectionRequest, Currency, Error, PayoutRequest,
+    QuoteRequest, Rail, ResolveAccountRequest, SimulateFundingRequest, TransactionStatus,
+    TransactionType, UpdateBusinessRequest, WaitOptions,
 };
 use crossborder_contract_tests::{
     business_json, business_request, d, person_request, reply, sdk_client, Env, Reply,
@@ -378,12 +378,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
         "resolveBank",
         client
             .banks()
-            .resolve(&ResolveAccountRequest::new(
-                "0123456789",
-                "058",
-                Currency::Usd,
-                Currency::Ngn,
-            ))
+            .resolve(&crossborder_contract_tests::fixtures::ngn_account_lookup())
             .await,
     );
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");
@@ -404,18 +399,10 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
             .create_verified(&ngn_payout("prism-payout-2", "250.50"))
             .await,
     );
-    let from_quote = PayoutRequest::from_quote(
-        &quote,
-        LocalBank {
-            currency: LocalBankCurrency::Ngn,
-            account_number: "0123456789".into(),
-            account_name: "ADAEZE OKAFOR".into(),
-            bank_name: "Guaranty Trust Bank".into(),
-            bank_code: "058".into(),
-        },
-    )
-    .expect("the destination is in the quote's currency")
-    .with_session_id("prism-payout-3");
+    let from_quote =
+        PayoutRequest::from_quote(&quote, crossborder_contract_tests::fixtures::ngn_bank())
+            .expect("the destination is in the quote's currency")
+            .with_session_id("prism-payout-3");
     run.ok(
         "createPayout USD to NGN from the quote",
         client.payouts().create(&from_quote).await,
