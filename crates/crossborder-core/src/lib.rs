@@ -54,6 +54,8 @@ pub mod amount;
 pub mod collection;
 pub mod currency;
 pub mod funding;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod kyb;
 pub mod money;
 pub mod payout;

@@ -1,24 +1,14 @@
-//! Reading a JSON request body: a JSON content type, a size limit, and a
-//! JSON object whose keys are unique or a clear 400, so nothing a client
-//! sends can make axum answer with its own plain-text rejections.
-//! [`crate::body`] decodes what this reads.
+//! Reading a JSON request body: a JSON content type and a size limit, or a
+//! clear 4xx, so nothing a client sends can make axum answer with its own
+//! plain-text rejections. [`crate::body`] parses what this reads.
 
-use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
-use std::fmt;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, StatusCode};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::error::Category;
-use serde_json::value::RawValue;
 
 use crate::error::ApiError;
-
-/// A JSON object with its values still as raw JSON text.
-pub(crate) type Object = BTreeMap<String, Box<RawValue>>;
 
 /// Refuses a body that does not say it is JSON: 400 `Content-Type must be
 /// application/json; got <type>` (or `; none was sent`). `application/json`
@@ -56,44 +46,6 @@ fn shown(text: &str) -> String {
     } else {
         let cut: String = text.chars().take(MAX).collect();
         format!("{cut}...")
-    }
-}
-
-/// A JSON object read with its values still raw, and the first key that
-/// occurs twice in it, if any.
-pub(crate) struct Keyed {
-    /// The object (the first value of a repeated key).
-    pub(crate) object: Object,
-    /// The first key given more than once.
-    pub(crate) repeated: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for Keyed {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyedVisitor;
-        impl<'de> Visitor<'de> for KeyedVisitor {
-            type Value = Keyed;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Keyed, M::Error> {
-                let mut object = Object::new();
-                let mut repeated = None;
-                while let Some(key) = map.next_key::<String>()? {
-                    let value: Box<RawValue> = map.next_value()?;
-                    match object.entry(key) {
-                        Entry::Occupied(entry) => {
-                            repeated.get_or_insert_with(|| entry.key().clone());
-                        }
-                        Entry::Vacant(entry) => {
-                            entry.insert(value);
-                        }
-                    }
-                }
-                Ok(Keyed { object, repeated })
-            }
-        }
-        deserializer.deserialize_map(KeyedVisitor)
     }
 }
 
@@ -148,10 +100,8 @@ pub(crate) async fn read_body(
 
 /// How deeply a request body may nest objects and arrays: the top-level
 /// object is level 1. The deepest body of the spec nests 3 levels
-/// (`documents.cac.url`). [`parse_object`] checks it in one pass before
-/// parsing, and [`crate::body`]'s decoding, which recurses once per level,
-/// stops there too, so no body costs more than a bounded stack and time
-/// (ASSUMPTIONS B40).
+/// (`documents.cac.url`). [`crate::body`]'s one pass stops there, so no
+/// body costs more than a bounded stack and time (ASSUMPTIONS B40).
 pub(crate) const MAX_JSON_DEPTH: usize = 32;
 
 /// 400 for a body nested deeper than [`MAX_JSON_DEPTH`].
@@ -161,79 +111,9 @@ pub(crate) fn too_deep() -> ApiError {
     ))
 }
 
-/// Whether `bytes` open more than `max` objects or arrays at once (brackets
-/// inside strings do not count). Malformed text is left to the parser.
-fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &byte in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > max {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Parses a body that must be a JSON object nested at most
-/// [`MAX_JSON_DEPTH`] levels (its keys are checked for repeats by
-/// [`crate::body`], which knows their paths).
-pub(crate) fn parse_object(bytes: &[u8]) -> Result<Keyed, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::bad_request("Request body must be a JSON object"));
-    }
-    if nests_deeper_than(bytes, MAX_JSON_DEPTH) {
-        return Err(too_deep());
-    }
-    serde_json::from_slice::<Keyed>(bytes).map_err(|error| match error.classify() {
-        Category::Data => ApiError::bad_request("Request body must be a JSON object"),
-        _ => ApiError::bad_request(format!("Malformed JSON body: {error}")),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bodies_that_are_not_objects_are_refused() {
-        for text in ["", "  ", "[]", "42", "\"x\"", "null"] {
-            let Err(error) = parse_object(text.as_bytes()) else {
-                panic!("{text:?} read as an object");
-            };
-            assert_eq!(
-                error.message(),
-                "Request body must be a JSON object",
-                "{text:?}"
-            );
-        }
-        let Err(error) = parse_object(b"{\"amount\": ") else {
-            panic!("a truncated object read");
-        };
-        assert!(
-            error.message().starts_with("Malformed JSON body: "),
-            "{}",
-            error.message()
-        );
-    }
 
     #[test]
     fn only_json_content_types_are_read() {

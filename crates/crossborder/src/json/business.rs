@@ -11,17 +11,25 @@
 
 use std::collections::BTreeMap;
 
+use crossborder_core::json::{NullFields, Policy, UnknownFields};
 use crossborder_core::kyb::{
     normalise_document_key, validate_business_create, validate_business_update, validate_person,
     BusinessFields, PersonFields, PersonRole,
 };
-use crossborder_core::suggest::nearest_name;
-use crossborder_core::{FieldReader, Rule, Violation, Violations};
+use crossborder_core::{Violation, Violations};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::{read_and_check, FieldMessage};
 use crate::types::nothing_to_update;
 use crate::DocumentKeyMapping;
+
+/// A business request's reading: `null` is absent, and a field the request
+/// does not have is refused (C17).
+const POLICY: Policy = Policy {
+    null: NullFields::Absent,
+    unknown: UnknownFields::Refuse,
+};
 
 /// Which request the JSON is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,42 +57,6 @@ pub struct BusinessVerdict {
     /// (ASSUMPTIONS B10) and the type it names; both `None` for an unknown
     /// key, which is not sent. In the order of the keys.
     pub document_keys: Vec<DocumentKeyMapping>,
-}
-
-/// One violation: the field's wire path and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FieldMessage {
-    /// The wire name, dotted for nested fields (`businessAddress.city`).
-    pub field: String,
-    /// What is wrong (`is required`).
-    pub message: String,
-}
-
-impl From<Violation> for FieldMessage {
-    fn from(violation: Violation) -> FieldMessage {
-        FieldMessage {
-            field: violation.field.into_owned(),
-            message: violation.message,
-        }
-    }
-}
-
-/// `typed` (each field of the wrong JSON type) followed by the rule
-/// violations found on every other field: a wrong-typed field is reported
-/// once, as a type error, and nothing on it or inside it again.
-pub(crate) fn with_type_errors(
-    mut typed: Vec<Violation>,
-    rules: Result<(), Violations>,
-) -> Result<(), Violations> {
-    let fields: Vec<String> = typed.iter().map(|v| v.field.to_string()).collect();
-    if let Err(found) = rules {
-        typed.extend(found.into_iter().filter(|v| {
-            !fields
-                .iter()
-                .any(|t| v.field == t.as_str() || v.field.starts_with(&format!("{t}.")))
-        }));
-    }
-    Violations::from_vec(typed).map_or(Ok(()), Err)
 }
 
 /// Checks `body` as a business request of `kind` with the API's KYB rules
@@ -164,7 +136,7 @@ pub(crate) fn business_violations_adjusted(
     kind: BusinessRequestKind,
     adjust: impl FnOnce(&mut BusinessFields<'_>) -> Option<Violation>,
 ) -> Result<(), Violations> {
-    let checked = read_and_check(body, |reader| {
+    let checked = read_and_check(body, POLICY, |reader| {
         let mut fields = BusinessFields::read(reader);
         let found = adjust(&mut fields);
         let rules = match kind {
@@ -199,7 +171,7 @@ pub(crate) fn person_violations_adjusted(
     role: PersonRole,
     adjust: impl FnOnce(&mut PersonFields<'_>),
 ) -> Result<(), Violations> {
-    read_and_check(body, |reader| {
+    read_and_check(body, POLICY, |reader| {
         let mut fields = PersonFields::read(reader);
         adjust(&mut fields);
         validate_person(&fields, role)
@@ -211,175 +183,4 @@ fn with(result: Result<(), Violations>, more: Option<Violation>) -> Result<(), V
     let mut all = result.err().map(Violations::into_vec).unwrap_or_default();
     all.extend(more);
     Violations::from_vec(all).map_or(Ok(()), Err)
-}
-
-fn read_and_check(
-    body: &Value,
-    check: impl for<'r, 'a> FnOnce(&'r mut JsonReader<'a>) -> Result<(), Violations>,
-) -> Result<(), Violations> {
-    let Some(object) = body.as_object() else {
-        return Err(Violation::new("body", Rule::InvalidFormat, "must be a JSON object").into());
-    };
-    let mut reader = JsonReader {
-        current: object,
-        path: Vec::new(),
-        wrong: Vec::new(),
-        asked: Vec::new(),
-        unknown: Vec::new(),
-    };
-    let rules = check(&mut reader);
-    reader.refuse_unknown_fields();
-    let mut all: Vec<Violation> = reader
-        .wrong
-        .iter()
-        .map(|(field, message)| Violation::new(field.clone(), Rule::InvalidFormat, *message))
-        .collect();
-    all.extend(reader.unknown);
-    with_type_errors(all, rules)
-}
-
-/// Reads a JSON object for the generated views, recording each field of
-/// the wrong JSON type, and each field of an object that the view did not
-/// ask for (the views ask for every field the request has, so such a field
-/// is not one of them). Business requests have no number fields, so
-/// `number` reads none.
-struct JsonReader<'a> {
-    current: &'a Map<String, Value>,
-    path: Vec<String>,
-    wrong: Vec<(String, &'static str)>,
-    /// The fields the view asked for in the current object.
-    asked: Vec<&'static str>,
-    /// A violation for each field no view asked for.
-    unknown: Vec<Violation>,
-}
-
-impl<'a> JsonReader<'a> {
-    fn at(&self, name: &str) -> String {
-        self.path
-            .iter()
-            .map(String::as_str)
-            .chain([name])
-            .collect::<Vec<_>>()
-            .join(".")
-    }
-
-    /// The value of `name`, or `None` when absent or null.
-    fn get(&mut self, name: &'static str) -> Option<&'a Value> {
-        self.asked.push(name);
-        self.current.get(name).filter(|value| !value.is_null())
-    }
-
-    /// Refuses each field of the current object the view did not ask for,
-    /// naming the nearest field it did ask for when one is close.
-    fn refuse_unknown_fields(&mut self) {
-        for name in self.current.keys() {
-            if self.asked.contains(&name.as_str()) {
-                continue;
-            }
-            let message = match nearest_name(name, self.asked.iter().copied()) {
-                Some(near) => format!("is not a field of this request (did you mean {near}?)"),
-                None => "is not a field of this request".to_owned(),
-            };
-            let at = self.at(name);
-            self.unknown
-                .push(Violation::new(at, Rule::UnknownField, message));
-        }
-    }
-
-    fn refuse(&mut self, name: &str, message: &'static str) {
-        let at = self.at(name);
-        self.wrong.push((at, message));
-    }
-
-    fn inside<T>(
-        &mut self,
-        step: String,
-        object: &'a Map<String, Value>,
-        read: impl FnOnce(&mut Self) -> T,
-    ) -> T {
-        let outer = std::mem::replace(&mut self.current, object);
-        let outer_asked = std::mem::take(&mut self.asked);
-        self.path.push(step);
-        let value = read(self);
-        self.refuse_unknown_fields();
-        self.path.pop();
-        self.current = outer;
-        self.asked = outer_asked;
-        value
-    }
-}
-
-impl<'a> FieldReader<'a> for JsonReader<'a> {
-    fn text(&mut self, name: &'static str) -> Option<&'a str> {
-        match self.get(name)? {
-            Value::String(text) => Some(text),
-            _ => {
-                self.refuse(name, "must be a string");
-                None
-            }
-        }
-    }
-
-    fn number(&mut self, name: &'static str) -> Option<&'a str> {
-        if self.get(name).is_some() {
-            self.refuse(
-                name,
-                "is not read by this checker (no business field is a number)",
-            );
-        }
-        None
-    }
-
-    fn flag(&mut self, name: &'static str) -> Option<bool> {
-        match self.get(name)? {
-            Value::Bool(flag) => Some(*flag),
-            _ => {
-                self.refuse(name, "must be true or false");
-                None
-            }
-        }
-    }
-
-    fn list(&mut self, name: &'static str) -> Option<Vec<&'a str>> {
-        let items = self
-            .get(name)?
-            .as_array()
-            .and_then(|items| items.iter().map(Value::as_str).collect::<Option<Vec<_>>>());
-        if items.is_none() {
-            self.refuse(name, "must be an array of strings");
-        }
-        items
-    }
-
-    fn object<T>(&mut self, name: &'static str, read: impl FnOnce(&mut Self) -> T) -> Option<T> {
-        match self.get(name)? {
-            Value::Object(object) => Some(self.inside(name.to_owned(), object, read)),
-            _ => {
-                self.refuse(name, "must be an object");
-                None
-            }
-        }
-    }
-
-    fn map<T>(
-        &mut self,
-        name: &'static str,
-        mut read: impl FnMut(&mut Self) -> T,
-    ) -> Option<Vec<(&'a str, T)>> {
-        let Value::Object(map) = self.get(name)? else {
-            self.refuse(name, "must be an object");
-            return None;
-        };
-        let mut entries = Vec::with_capacity(map.len());
-        for (key, value) in map {
-            match value {
-                Value::Object(object) => {
-                    let entry = self.inside(format!("{name}.{key}"), object, &mut read);
-                    entries.push((key.as_str(), entry));
-                }
-                _ => self.refuse(&format!("{name}.{key}"), "must be an object"),
-            }
-        }
-        Some(entries)
-    }
 }

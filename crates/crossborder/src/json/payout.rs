@@ -1,15 +1,21 @@
-//! Checking a payout given as the API's own wire JSON (`POST /api/payout`),
-//! as a tool holds it (the CLI's `payout --body FILE`, a CI check of payout
-//! files): every violation at once, and the request it makes when valid.
-//! Nothing is sent.
+//! A payout given as the API's own wire JSON (`POST /api/payout`): every
+//! violation at once, and the request it makes when valid.
 
+use crossborder_core::json::{JsonReader, NullFields, Policy, UnknownFields};
 use crossborder_core::payout::PayoutFields;
-use crossborder_core::{FieldReader, Rule, Violation, Violations};
+use crossborder_core::Violations;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::business_check::with_type_errors;
-use crate::{FieldMessage, PayoutRequest};
+use super::{object_of, with_type_errors, FieldMessage};
+use crate::PayoutRequest;
+
+/// A payout's reading: `null` is absent, and other fields are left alone,
+/// as the API leaves them.
+const POLICY: Policy = Policy {
+    null: NullFields::Absent,
+    unknown: UnknownFields::Ignore,
+};
 
 /// The verdict on a payout body. Serialises as
 /// `{"valid": bool, "violations": [{"field", "message"}]}`.
@@ -46,17 +52,12 @@ pub struct PayoutVerdict {
 /// );
 /// ```
 pub fn payout_from_json(body: &Value) -> Result<PayoutRequest, Violations> {
-    let Some(object) = body.as_object() else {
-        return Err(Violation::new("body", Rule::InvalidFormat, "must be a JSON object").into());
-    };
-    let mut reader = FlatReader {
-        object,
-        wrong: Vec::new(),
-    };
+    let object = object_of(body)?;
+    let mut reader = JsonReader::new(&object, POLICY);
     let fields = PayoutFields::read(&mut reader);
     let result = PayoutRequest::from_fields(&fields);
     let rules = result.as_ref().map(drop).map_err(Clone::clone);
-    with_type_errors(reader.wrong, rules).and(result)
+    with_type_errors(reader.finish(), rules).and(result)
 }
 
 /// Checks `body`, a payout in the API's wire JSON, as [`payout_from_json`]
@@ -80,77 +81,6 @@ pub fn check_payout_json(body: &Value) -> PayoutVerdict {
     PayoutVerdict {
         valid: violations.is_empty(),
         violations: violations.into_iter().map(FieldMessage::from).collect(),
-    }
-}
-
-/// Reads a flat JSON object for [`PayoutFields::read`], recording each field
-/// of the wrong JSON type. A payout has only string fields, so the other
-/// kinds are refused as what the generated view did not ask for.
-struct FlatReader<'a> {
-    object: &'a Map<String, Value>,
-    wrong: Vec<Violation>,
-}
-
-impl FlatReader<'_> {
-    fn present(&self, name: &str) -> bool {
-        self.object.get(name).is_some_and(|value| !value.is_null())
-    }
-
-    fn refuse(&mut self, name: &'static str, message: &'static str) {
-        self.wrong
-            .push(Violation::new(name, Rule::InvalidFormat, message));
-    }
-}
-
-impl<'a> FieldReader<'a> for FlatReader<'a> {
-    fn text(&mut self, name: &'static str) -> Option<&'a str> {
-        match self.object.get(name)? {
-            Value::Null => None,
-            Value::String(text) => Some(text),
-            _ => {
-                self.refuse(name, "must be a string");
-                None
-            }
-        }
-    }
-
-    fn number(&mut self, name: &'static str) -> Option<&'a str> {
-        if self.present(name) {
-            self.refuse(name, "is not a payout field read as a number");
-        }
-        None
-    }
-
-    fn flag(&mut self, name: &'static str) -> Option<bool> {
-        if self.present(name) {
-            self.refuse(name, "is not a payout field read as a boolean");
-        }
-        None
-    }
-
-    fn list(&mut self, name: &'static str) -> Option<Vec<&'a str>> {
-        if self.present(name) {
-            self.refuse(name, "is not a payout field read as a list");
-        }
-        None
-    }
-
-    fn object<T>(&mut self, name: &'static str, _: impl FnOnce(&mut Self) -> T) -> Option<T> {
-        if self.present(name) {
-            self.refuse(name, "is not a payout field read as an object");
-        }
-        None
-    }
-
-    fn map<T>(
-        &mut self,
-        name: &'static str,
-        _: impl FnMut(&mut Self) -> T,
-    ) -> Option<Vec<(&'a str, T)>> {
-        if self.present(name) {
-            self.refuse(name, "is not a payout field read as a map");
-        }
-        None
     }
 }
 
