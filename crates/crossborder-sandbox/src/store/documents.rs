@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use axum::body::Bytes;
 use crossborder_core::kyb::DocumentKind;
 
-use crate::account::BusinessId;
 use crate::ids::IdGenerator;
+use crate::store::account::BusinessId;
 use crate::sync::lock;
 
 /// How many bytes of documents each business keeps; its oldest are dropped

@@ -1,7 +1,7 @@
 //! The state of the business behind one API key: wallets, quotes,
 //! collections, payouts, simulated fundings, sub-businesses and webhook URL.
 //!
-//! One account sits behind one lock (see [`crate::state::KeyEntry`]), so
+//! One account sits behind one lock (see [`crate::store::state::KeyEntry`]), so
 //! each request's read-check-write on it is atomic.
 
 use std::collections::{BTreeMap, HashMap};
@@ -11,11 +11,11 @@ use crossborder_api::types::MessageResponse;
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
-use crate::business_record::BusinessRecord;
-use crate::error::ApiError;
-use crate::idempotency::IdempotentRequest;
+use crate::http::error::ApiError;
 use crate::rates::QuoteRecord;
-use crate::records::{CollectionRecord, PayoutRecord};
+use crate::store::business::BusinessRecord;
+use crate::store::idempotency::IdempotentRequest;
+use crate::store::records::{CollectionRecord, PayoutRecord};
 
 /// Which business a key belongs to (one business per key), for state kept
 /// outside the account, such as uploaded documents.

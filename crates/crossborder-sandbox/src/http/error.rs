@@ -2,7 +2,7 @@
 //! request: {method, url}}` plus `errors: [{field, message}]` for validation.
 //!
 //! Handlers return an [`ApiError`], which carries only the status, the
-//! message and the field errors; the [`envelope`] middleware, which sees the
+//! message and the field errors; the [`envelope`](crate::http::error_shape::envelope) middleware, which sees the
 //! request, adds the timestamp, the path and the request, and also turns
 //! every other error response (an unknown route, a wrong method, a panic)
 //! into the same shape.
@@ -167,7 +167,7 @@ impl From<Violations> for ApiError {
     }
 }
 
-/// Marks a response as an [`ApiError`] for [`envelope`] to complete.
+/// Marks a response as an [`ApiError`] for [`envelope`](crate::http::error_shape::envelope) to complete.
 #[derive(Debug, Clone)]
 pub(crate) struct PendingError(pub(crate) ApiError);
 

@@ -9,6 +9,8 @@
 //! path, `businessAddress.city`) and reads it as absent, so the validator
 //! still sees, and reports, every other field.
 
+pub(crate) mod read;
+
 use crossborder_core::json::{
     parse_object, Json, JsonReader, NullFields, Object, ParseError, Policy, UnknownFields,
 };
@@ -18,10 +20,10 @@ use rust_decimal::Decimal;
 use axum::extract::{FromRequest, Request};
 
 use crate::amount::check_max_amount;
-use crate::error::ApiError;
-use crate::idempotency::WireFields;
-use crate::json::{read_body, require_json_content_type, too_deep, MAX_JSON_DEPTH};
-use crate::state::AppState;
+use crate::http::body::read::{read_body, require_json_content_type, too_deep, MAX_JSON_DEPTH};
+use crate::http::error::ApiError;
+use crate::store::idempotency::WireFields;
+use crate::store::state::AppState;
 
 /// How the sandbox reads a body, as the service does: `null` is not a
 /// string (nor any other type a field has), and a field no operation reads

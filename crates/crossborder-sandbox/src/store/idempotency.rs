@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// A request's fields as read from the wire, by wire name (absent fields
 /// left out), for telling a repeat from a different request.

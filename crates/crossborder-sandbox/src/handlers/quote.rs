@@ -24,11 +24,11 @@ use crossborder_api::types::{Quote, QuoteResponse};
 use crossborder_core::{validate_amount, AmountWire, Rail};
 
 use crate::amount::check_max_amount;
-use crate::auth::Caller;
-use crate::error::ApiError;
-use crate::params::{currency_param, PathParams, QueryParams};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::params::{currency_param, PathParams, QueryParams};
 use crate::rates::{convert, rounded_rate, QuoteRecord};
-use crate::state::AppState;
+use crate::store::state::AppState;
 use crate::timestamp::rfc3339;
 use crate::wire;
 

@@ -6,18 +6,18 @@ use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post, put};
 use axum::Router;
 
-use crate::state::AppState;
-use crate::{
-    balance, banks, business, collection, documents, envelope, error, funding, payout, quote,
-    request_log, webhook,
+use crate::handlers::{
+    balance, banks, business, collection, documents, funding, payout, quote, webhook,
 };
+use crate::http::{error, error_shape, request_log};
+use crate::store::state::AppState;
 
 /// Builds the application.
 ///
 /// Body limits are applied by the sandbox's own extractors (so a too-large
 /// body is 413 in the API's shape), hence axum's default limit is disabled.
 /// A panic in a handler becomes a 500 in the API's shape (see
-/// [`envelope`](crate::envelope)), and unknown
+/// [`envelope`](crate::http::error_shape)), and unknown
 /// routes and wrong methods get 404 and 405 in the same shape.
 pub(crate) fn router(state: AppState) -> Router {
     layered(operations(), state)
@@ -67,7 +67,7 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
     let log = state.config().request_log.clone();
     let router = routes
         .layer(DefaultBodyLimit::disable())
-        .layer(from_fn_with_state(state.clone(), envelope::envelope))
+        .layer(from_fn_with_state(state.clone(), error_shape::envelope))
         .with_state(state);
     match log {
         Some(sink) => router.layer(from_fn_with_state(sink, request_log::log)),
@@ -84,8 +84,8 @@ mod tests {
     use tower::ServiceExt;
 
     use super::*;
+    use crate::background::webhook_delivery::WebhookSender;
     use crate::config::SandboxConfig;
-    use crate::webhook_sender::WebhookSender;
 
     /// A handler that panics is answered 500 in the API's error shape, and
     /// the router goes on answering.

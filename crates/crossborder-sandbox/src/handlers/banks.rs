@@ -1,19 +1,20 @@
 //! The bank list (`GET /api/bank-list/{from}/{to}`) and account resolution
-//! (`POST /api/resolve-bank`), answered from the bank fixtures, which this
-//! module re-exports as its public API. The fixtures live in their own
-//! module so that payouts check bank codes without importing a handler.
+//! (`POST /api/resolve-bank`), answered from the bank fixtures
+//! ([`crate::store::banks`], public as `crossborder_sandbox::banks`), which
+//! live below the handlers so that payouts check bank codes without
+//! importing a handler.
 
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Bank, BankListResponse, ResolveBankResponse, ResolvedAccount};
 use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
 
-use crate::auth::Caller;
-pub use crate::bank_directory::{account_name, bank_name, banks, UNRESOLVABLE_ACCOUNT};
-use crate::body::Body;
-use crate::error::ApiError;
-use crate::params::{currency_param, PathParams};
-use crate::state::AppState;
+use crate::http::auth::Caller;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::http::params::{currency_param, PathParams};
+use crate::store::banks::{account_name, bank_name, banks};
+use crate::store::state::AppState;
 
 /// `GET /api/bank-list/{fromCurrency}/{toCurrency}`: the banks of
 /// `toCurrency` (the source currency does not change the list).

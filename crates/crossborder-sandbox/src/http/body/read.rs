@@ -1,6 +1,6 @@
 //! Reading a JSON request body: a JSON content type and a size limit, or a
 //! clear 4xx, so nothing a client sends can make axum answer with its own
-//! plain-text rejections. [`crate::body`] parses what this reads.
+//! plain-text rejections. [`crate::http::body`] parses what this reads.
 
 use std::time::Duration;
 
@@ -8,7 +8,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap, StatusCode};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// Refuses a body that does not say it is JSON: 400 `Content-Type must be
 /// application/json; got <type>` (or `; none was sent`). `application/json`
@@ -100,7 +100,7 @@ pub(crate) async fn read_body(
 
 /// How deeply a request body may nest objects and arrays: the top-level
 /// object is level 1. The deepest body of the spec nests 3 levels
-/// (`documents.cac.url`). [`crate::body`]'s one pass stops there, so no
+/// (`documents.cac.url`). [`crate::http::body`]'s one pass stops there, so no
 /// body costs more than a bounded stack and time (ASSUMPTIONS B40).
 pub(crate) const MAX_JSON_DEPTH: usize = 32;
 

@@ -6,8 +6,8 @@ use axum::http::request::Parts;
 use crossborder_core::Currency;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::http::error::ApiError;
+use crate::store::state::AppState;
 
 /// Path parameters; a path that cannot be decoded is 400 in the API's error
 /// shape.

@@ -7,14 +7,14 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::business_record::StoredBusiness;
+use crate::background::expiry::spawn_sweeper;
+use crate::background::webhook_delivery::{WebhookDelivery, WebhookSender};
 use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
-use crate::expiry::spawn_sweeper;
-use crate::routes::router;
-use crate::state::AppState;
+use crate::http::routes::router;
+use crate::store::business::StoredBusiness;
+use crate::store::state::AppState;
 use crate::sync::lock;
-use crate::webhook_sender::{WebhookDelivery, WebhookSender};
 
 /// How long [`SandboxHandle::shutdown`] waits for open requests to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);

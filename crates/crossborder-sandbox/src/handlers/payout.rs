@@ -41,15 +41,15 @@ use crossborder_core::payout::{validate_payout, PayoutFields};
 use rust_decimal::Decimal;
 
 use crate::amount::amount_key;
-use crate::auth::Caller;
-use crate::bank_directory::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
-use crate::body::{wire_fields, Body};
-use crate::error::ApiError;
-use crate::idempotency::IdempotentRequest;
+use crate::http::auth::Caller;
+use crate::http::body::{wire_fields, Body};
+use crate::http::error::ApiError;
 use crate::rates::convert_at;
-use crate::records::PayoutRecord;
-use crate::state::AppState;
-use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
+use crate::store::banks::{bank_name, banks, UNRESOLVABLE_ACCOUNT};
+use crate::store::idempotency::IdempotentRequest;
+use crate::store::records::PayoutRecord;
+use crate::store::state::AppState;
+use crate::store::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
 
 /// `POST /api/payout`.
 pub(crate) async fn create_payout(

@@ -41,12 +41,12 @@ use crossborder_core::kyb::{
     BusinessType, DocumentRefFields, PersonFields, PersonRole,
 };
 
-use crate::auth::Caller;
-use crate::body::Body;
-use crate::business_record::{BusinessRecord, PersonRecord, Status, StoredDocument};
-use crate::error::ApiError;
-use crate::params::PathParams;
-use crate::state::AppState;
+use crate::http::auth::Caller;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::http::params::PathParams;
+use crate::store::business::{BusinessRecord, PersonRecord, Status, StoredDocument};
+use crate::store::state::AppState;
 
 /// The fields present in a body, minus `name` and `registrationNumber`
 /// (which cannot be updated, so are never re-reviewed).

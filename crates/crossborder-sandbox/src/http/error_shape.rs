@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use crossborder_api::types::{ErrorRequest, ErrorResponse};
 use futures_util::FutureExt;
 
-use crate::error::{ApiError, PendingError};
-use crate::state::AppState;
+use crate::http::error::{ApiError, PendingError};
+use crate::store::state::AppState;
 use crate::timestamp::rfc3339;
 
 /// Middleware that writes every 4xx and 5xx response in the API's error

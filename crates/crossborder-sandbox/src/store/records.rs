@@ -4,9 +4,9 @@
 
 use crossborder_api::types::{PayoutResponse, Transaction};
 
-use crate::error::ApiError;
-use crate::idempotency::{repeats, IdempotentRequest, WireFields};
-use crate::transaction::TransactionRecord;
+use crate::http::error::ApiError;
+use crate::store::idempotency::{repeats, IdempotentRequest, WireFields};
+use crate::store::transaction::TransactionRecord;
 
 /// A payout as remembered for idempotency and tracking.
 #[derive(Debug, Clone)]

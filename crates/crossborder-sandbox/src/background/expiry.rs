@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 
-use crate::state::AppState;
+use crate::store::state::AppState;
 use crate::sync::lock;
 
 /// The shortest pause between two sweeps.

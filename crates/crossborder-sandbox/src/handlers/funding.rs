@@ -49,14 +49,14 @@ use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields
 use crossborder_core::{Rule, Violation};
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use crate::auth::Caller;
-use crate::body::{wire_fields, Body};
 use crate::config::Environment;
-use crate::error::ApiError;
-use crate::idempotency::IdempotentRequest;
+use crate::http::auth::Caller;
+use crate::http::body::{wire_fields, Body};
+use crate::http::error::ApiError;
 use crate::rates;
-use crate::state::AppState;
-use crate::transaction::{TransactionRecord, TransactionStatus};
+use crate::store::idempotency::IdempotentRequest;
+use crate::store::state::AppState;
+use crate::store::transaction::{TransactionRecord, TransactionStatus};
 
 /// `POST /api/simulate-funding`.
 pub(crate) async fn simulate_funding(

@@ -8,7 +8,7 @@
 //! delayed. No signature is sent (the spec shows none). Every attempt is
 //! recorded and can be read with
 //! [`SandboxHandle::webhook_deliveries`](crate::SandboxHandle::webhook_deliveries);
-//! the log keeps the last [`MAX_WEBHOOK_DELIVERIES`] attempts, so a
+//! the log keeps the last [`MAX_WEBHOOK_DELIVERIES`](crate::MAX_WEBHOOK_DELIVERIES) attempts, so a
 //! long-running sandbox does not grow without bound.
 //!
 //! [`WebhookEvent`]: crossborder_api::types::WebhookEvent
@@ -20,11 +20,11 @@ use crossborder_core::webhook::{
     validate_set_webhook, validate_set_webhook_in_production, SetWebhookFields,
 };
 
-use crate::auth::Caller;
-use crate::body::Body;
 use crate::config::Environment;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::http::auth::Caller;
+use crate::http::body::Body;
+use crate::http::error::ApiError;
+use crate::store::state::AppState;
 
 /// `PUT /api/set-webhook`: registers the account's one webhook URL
 /// (`webhookUrl`, an absolute http or https URL; with a production key

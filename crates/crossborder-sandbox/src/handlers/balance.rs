@@ -4,10 +4,10 @@ use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Balance, BalanceResponse};
 
-use crate::auth::Caller;
-use crate::error::ApiError;
-use crate::params::{currency_param, PathParams};
-use crate::state::AppState;
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
+use crate::http::params::{currency_param, PathParams};
+use crate::store::state::AppState;
 use crate::wire;
 
 /// `GET /api/balance/{currency}`: the caller's wallet in one currency

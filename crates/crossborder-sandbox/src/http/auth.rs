@@ -10,11 +10,11 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use crossborder_api::API_KEY_HEADER;
 
-use crate::account::Account;
-use crate::account::BusinessId;
 use crate::config::Environment;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::http::error::ApiError;
+use crate::store::account::Account;
+use crate::store::account::BusinessId;
+use crate::store::state::AppState;
 use crate::sync::lock;
 
 /// The authenticated caller: the environment of its key and its account.

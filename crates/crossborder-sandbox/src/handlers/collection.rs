@@ -14,7 +14,7 @@
 //! (`fee` 0, `totalAmount` = `amount`); when the currencies differ, the
 //! rateKey's rate gives `toAmount`, and that rate, kept on the collection,
 //! converts each simulated funding into the `toCurrency` wallet it credits
-//! (see [`crate::funding`]).
+//! (see [`crate::handlers::funding`]).
 
 use axum::extract::State;
 use axum::Json;
@@ -22,14 +22,14 @@ use crossborder_api::types::TransactionResponse;
 use crossborder_core::collection::{validate_collection, CollectionFields};
 use rust_decimal::Decimal;
 
-use crate::auth::Caller;
-use crate::body::{wire_fields, Body};
-use crate::error::ApiError;
-use crate::params::PathParams;
+use crate::http::auth::Caller;
+use crate::http::body::{wire_fields, Body};
+use crate::http::error::ApiError;
+use crate::http::params::PathParams;
 use crate::rates::converted_amount;
-use crate::records::CollectionRecord;
-use crate::state::AppState;
-use crate::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
+use crate::store::records::CollectionRecord;
+use crate::store::state::AppState;
+use crate::store::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
 
 /// The network of a crypto collection when the request names none.
 pub const DEFAULT_NETWORK: &str = "ethereum";

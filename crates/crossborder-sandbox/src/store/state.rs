@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use crate::account::{Account, BusinessId};
+use crate::background::webhook_delivery::WebhookSender;
 use crate::config::{Environment, SandboxConfig};
-use crate::document_store::DocumentStore;
 use crate::ids::IdGenerator;
-use crate::webhook_sender::WebhookSender;
+use crate::store::account::{Account, BusinessId};
+use crate::store::documents::DocumentStore;
 
 /// Cheap to clone: every handler gets one.
 #[derive(Clone)]

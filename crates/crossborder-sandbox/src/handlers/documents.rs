@@ -29,10 +29,10 @@ use crossborder_api::types::{UploadDocumentResponse, UploadedDocument};
 use crossborder_core::kyb::{validate_upload_within, UploadError};
 use crossborder_core::{Rule, Violation, Violations};
 
-use crate::auth::{Caller, OptionalCaller};
-use crate::error::ApiError;
-use crate::json::read_body;
-use crate::state::AppState;
+use crate::http::auth::{Caller, OptionalCaller};
+use crate::http::body::read::read_body;
+use crate::http::error::ApiError;
+use crate::store::state::AppState;
 
 /// Room for the multipart framing around the file itself.
 const MULTIPART_OVERHEAD: usize = 64 * 1024;
