@@ -69,8 +69,8 @@ pub mod webhook;
 pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use money::{
-    decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,
-    MoneyParseError,
+    decimal_places, display_amount, parse_amount, parse_scientific_exact, AmountError, Money,
+    MoneyError, MoneyParseError,
 };
 pub use rail::{Rail, UnknownRail};
 pub use reader::FieldReader;

@@ -353,7 +353,7 @@ pub mod rules {
     pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
-    pub use crossborder_core::{check_amount, validate_amount, AmountWire};
+    pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
 }
 
 /// The generated low-level client and wire types, for what this SDK does
