@@ -417,3 +417,23 @@ pub fn onboarded(onboarded: &Onboarded) -> Output {
     output.json = serde_json::json!({"business": output.json, "links": shown});
     output
 }
+
+#[cfg(test)]
+mod grouping_tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_grouped_by_thousands_with_their_minor_units() {
+        for (amount, currency, shown) in [
+            ("5000000", Currency::Ngn, "5,000,000.00 NGN"),
+            ("999.5", Currency::Usd, "999.50 USD"),
+            ("1000", Currency::Usd, "1,000.00 USD"),
+            ("-1234567.891", Currency::Usd, "-1,234,567.891 USD"),
+            ("1500000", Currency::Ugx, "1,500,000 UGX"),
+            ("12345.5", Currency::Usdt, "12,345.500000 USDT"),
+            ("0", Currency::Eur, "0.00 EUR"),
+        ] {
+            assert_eq!(grouped(amount.parse().unwrap(), currency), shown);
+        }
+    }
+}
