@@ -99,8 +99,8 @@ async fn walk(
     say!(
         "   rate {}, fee {} USD, the recipient gets {} NGN",
         quote.rate,
-        show(quote.fee),
-        show(quote.to_amount)
+        show(quote.fee, Currency::Usd),
+        show(quote.to_amount, Currency::Ngn)
     );
     say!(
         "   rateKey {} carries this rate into a payout",
@@ -214,8 +214,8 @@ async fn walk(
         "   sessionId {}: {}, {} USD debited, {} NGN to ADAEZE OKAFOR",
         receipt.session_id,
         state.status,
-        show(state.total_amount),
-        show(state.to_amount)
+        show(state.total_amount, Currency::Usd),
+        show(state.to_amount, Currency::Ngn)
     );
 
     step(8, "Balances after");
@@ -241,6 +241,10 @@ async fn walk(
     Ok(())
 }
 
-fn show(value: Option<Decimal>) -> String {
-    value.map_or_else(|| "?".to_owned(), |v| v.to_string())
+/// An amount of `currency` with its minor units (`0.50`), as `Money` shows it.
+fn show(value: Option<Decimal>, currency: Currency) -> String {
+    value.map_or_else(
+        || "?".to_owned(),
+        |v| crossborder::rules::display_amount(v, currency).to_string(),
+    )
 }

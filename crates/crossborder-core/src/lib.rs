@@ -54,6 +54,8 @@ pub mod amount;
 pub mod collection;
 pub mod currency;
 pub mod funding;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod kyb;
 pub mod money;
 pub mod payout;
@@ -67,8 +69,8 @@ pub mod webhook;
 pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use money::{
-    decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,
-    MoneyParseError,
+    decimal_places, display_amount, parse_amount, parse_scientific_exact, AmountError, Money,
+    MoneyError, MoneyParseError,
 };
 pub use rail::{Rail, UnknownRail};
 pub use reader::FieldReader;

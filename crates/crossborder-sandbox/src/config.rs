@@ -11,7 +11,7 @@ use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use crate::clock::Clock;
-use crate::request_log::RequestLog;
+use crate::http::request_log::RequestLog;
 
 /// The default staging key: a staging business with API access.
 pub const STAGING_KEY: &str = "test_sandbox_key";

@@ -326,13 +326,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_key;
-mod business_check;
 mod client;
 mod config;
 mod error;
 mod execute;
+pub mod json;
 pub mod onboard;
-mod payout_check;
 mod resources;
 mod retry;
 mod types;
@@ -341,14 +340,14 @@ mod wait;
 pub mod webhook;
 
 pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
-pub use business_check::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
 pub use client::Client;
 pub use config::{
     ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_TIMEOUT, USER_AGENT_VALUE,
 };
 pub use error::{Error, Outcome, Result, BODY_PREFIX_LEN};
-pub use payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
+pub use json::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
+pub use json::{check_payout_json, payout_from_json, PayoutVerdict};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
 pub use types::*;
@@ -371,7 +370,7 @@ pub mod rules {
     pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
-    pub use crossborder_core::{check_amount, validate_amount, AmountWire};
+    pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
 }
 
 /// The generated low-level client and wire types, for what this SDK does

@@ -19,8 +19,8 @@ use crossborder_core::kyb::{BusinessFields, PersonFields, PersonRole as CorePers
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::business_check::{business_violations_adjusted, person_violations_adjusted};
 use crate::error::Error;
+use crate::json::{business_violations_adjusted, person_violations_adjusted};
 use crate::types::one_tin;
 use crate::{
     Business, BusinessRequestKind, Client, CreateBusinessRequest, DocumentLink, PersonRequest,

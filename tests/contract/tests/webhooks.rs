@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, Unconfirmed, Verdict, WebhookEvent};
 use crossborder::{
-    CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, Transaction,
-    TransactionStatus,
+    CollectionRequest, Currency, SimulateFundingRequest, Transaction, TransactionStatus,
 };
 use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
 

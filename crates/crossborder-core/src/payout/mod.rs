@@ -9,6 +9,9 @@ mod network;
 mod recipient;
 pub mod validate;
 
+/// A format violation: the rule and its message.
+pub(crate) type FormatError = (crate::violation::Rule, String);
+
 pub use crate::views::PayoutFields;
 pub use format::normalized;
 pub use network::{address_family, AddressFamily, KNOWN_NETWORKS};

@@ -6,9 +6,9 @@ use crossborder_core::kyb::PersonRole as CorePersonRole;
 use crossborder_api::types as wire;
 use serde_json::Value;
 
-use crate::business_check::{business_violations, person_violations};
 use crate::error::{violation, Error};
 use crate::execute::Operation;
+use crate::json::{business_violations, person_violations};
 use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
 use crate::types::{log_document_keys, sent_fields};
 use crate::upload;
