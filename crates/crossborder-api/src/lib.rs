@@ -18,6 +18,7 @@
 //! [progenitor]: https://github.com/oxidecomputer/progenitor
 
 pub mod decimal;
+pub mod timestamp;
 mod response;
 mod state;
 

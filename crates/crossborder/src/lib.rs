@@ -312,6 +312,7 @@ mod api_key;
 mod business_check;
 mod client;
 mod config;
+mod dec;
 mod error;
 mod execute;
 pub mod onboard;
@@ -343,8 +344,14 @@ pub use crossborder_core::kyb::{
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
 pub use crossborder_core::{
-    Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
+    Currency, CurrencyKind, Decimal, Rail, Rule, Violation, Violations,
 };
+
+/// What the `dec!` macro expands to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::dec::parse_decimal;
+}
 
 /// The shared rules of the API (payout, collection, funding simulation and
 /// KYB validation, document keys, upload files), re-exported from
