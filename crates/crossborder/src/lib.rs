@@ -143,6 +143,10 @@
 //!
 //! - [`quickstart`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/quickstart.rs): a balance, a quote, a collection
 //!   paid by simulated funding and awaited by polling.
+//! - [`marketplace`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/marketplace.rs): an order
+//!   collected by NGN transfer, confirmed by webhook (feature `axum`), and
+//!   the seller paid twice under one settlement id with
+//!   [`Payouts::create_or_get`], paying once.
 //! - [`payout_from_quote`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/payout_from_quote.rs): a converting payout
 //!   built from a quote, to a recipient verified with resolve-bank.
 //! - [`sandbox_in_tests`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/sandbox_in_tests.rs): testing your own code
@@ -178,7 +182,19 @@
 //! # Money
 //!
 //! Every amount, rate and fee is an exact [`Decimal`], parsed from the JSON
-//! text (number or numeric string) without passing through `f64`.
+//! text (number or numeric string) without passing through `f64`. Write
+//! amounts in code with [`dec!`]: `dec!(100.50)` is checked at compile time
+//! and keeps its two decimal places.
+//!
+//! # Paying once
+//!
+//! The service makes at most one payout per session id. Give each payout a
+//! session id derived from your own key ([`PayoutRequest::with_session_id`],
+//! [`PayoutRequest::from_quote_with_session_id`]) and send it with
+//! [`Payouts::create_or_get`]: it reads the payout first, sends it only when
+//! none exists, and reads it again when the answer was lost, so running the
+//! same code twice (a retry, a restart) pays once. Without a session id of
+//! your own, each [`PayoutRequest::from_quote`] is a new payout.
 //!
 //! # Retries
 //!
@@ -373,3 +389,9 @@ pub use crossborder_api as low_level;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+// So is the crate's own README, the first page a user of the published
+// crate reads.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
