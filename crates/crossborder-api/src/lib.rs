@@ -18,9 +18,9 @@
 //! [progenitor]: https://github.com/oxidecomputer/progenitor
 
 pub mod decimal;
-pub mod timestamp;
 mod response;
 mod state;
+pub mod timestamp;
 
 pub use state::{ClientState, API_KEY_HEADER};
 

@@ -154,7 +154,10 @@ mod tests {
             serde_json::from_str::<Timestamp>("\"2000-02-29T00:00:00.123Z\"").unwrap(),
             stamp
         );
-        assert_eq!(serde_json::to_string(&stamp).unwrap(), "\"2000-02-29T00:00:00.123Z\"");
+        assert_eq!(
+            serde_json::to_string(&stamp).unwrap(),
+            "\"2000-02-29T00:00:00.123Z\""
+        );
         let far = UNIX_EPOCH + std::time::Duration::from_secs(400_000_000_000);
         assert_eq!(Timestamp::from(far).as_str(), "9999-12-31T23:59:59.999Z");
         for text in ["", "2026-11-22", "2026-02-30T00:00:00Z", "22/11/2026 12:00"] {
@@ -164,6 +167,9 @@ mod tests {
             );
         }
         let error = serde_json::from_str::<Timestamp>("\"soon\"").unwrap_err();
-        assert!(error.to_string().starts_with("\"soon\" is not an RFC 3339"), "{error}");
+        assert!(
+            error.to_string().starts_with("\"soon\" is not an RFC 3339"),
+            "{error}"
+        );
     }
 }

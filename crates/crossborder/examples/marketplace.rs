@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver};
 use crossborder::{
-    dec, Client, CollectionRequest, Currency, Decimal, FiatCurrency, LocalBank,
-    LocalBankCurrency, PayoutRequest, SimulateFundingRequest, Transaction, TransactionStatus,
+    dec, Client, CollectionRequest, Currency, Decimal, FiatCurrency, LocalBank, LocalBankCurrency,
+    PayoutRequest, SimulateFundingRequest, Transaction, TransactionStatus,
 };
 use tokio::sync::mpsc;
 
@@ -143,8 +143,19 @@ async fn sell(client: &Client, order: &str) -> Result<Sold, Box<dyn std::error::
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::from_env()?;
     let order = format!("order-{}", std::process::id());
-    sell(&client, &order).await?;
-    println!("NGN balance {}", client.wallet().balance(Currency::Ngn).await?);
+    let sold = sell(&client, &order).await?;
+    let made: std::collections::BTreeSet<_> = sold
+        .payouts
+        .iter()
+        .map(|payout| &payout.transaction_id)
+        .collect();
+    println!(
+        "order {} paid; {} settlement runs, {} payout; NGN balance {}",
+        sold.paid.payment_reference,
+        sold.payouts.len(),
+        made.len(),
+        client.wallet().balance(Currency::Ngn).await?
+    );
     Ok(())
 }
 

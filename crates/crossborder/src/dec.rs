@@ -102,10 +102,7 @@ mod tests {
         assert_eq!(parse_decimal("- 0.5"), d("-0.5"));
         assert_eq!(parse_decimal("1_000_000"), d("1000000"));
         assert_eq!(parse_decimal("0"), Decimal::ZERO);
-        assert_eq!(
-            parse_decimal("79228162514264337593543950335"),
-            Decimal::MAX
-        );
+        assert_eq!(parse_decimal("79228162514264337593543950335"), Decimal::MAX);
         assert_eq!(
             parse_decimal("0.0000000000000000000000000001"),
             Decimal::new(1, 28)

@@ -359,9 +359,7 @@ pub use crossborder_core::kyb::{
     MAX_UPLOAD_BYTES,
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{
-    Currency, CurrencyKind, Decimal, Rail, Rule, Violation, Violations,
-};
+pub use crossborder_core::{Currency, CurrencyKind, Decimal, Rail, Rule, Violation, Violations};
 
 /// What the `dec!` macro expands to; not part of the API.
 #[doc(hidden)]

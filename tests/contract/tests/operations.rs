@@ -176,10 +176,7 @@ async fn collection_funding_webhook_and_balance() {
         instruction.valid_until,
         UNIX_EPOCH + Duration::from_secs(1_795_348_800)
     );
-    assert!(
-        instruction.narration.contains(&memo),
-        "{instruction:?}"
-    );
+    assert!(instruction.narration.contains(&memo), "{instruction:?}");
 
     // Reading it back gives the same transaction.
     let read = client.collections().get("order-10045").await.unwrap();
