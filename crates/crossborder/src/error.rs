@@ -33,7 +33,7 @@ pub const BODY_PREFIX_LEN: usize = 512;
 /// match client.wallet().balance(Currency::Ngn).await {
 ///     Ok(balance) => println!("{balance}"),
 ///     Err(Error::InvalidApiKey { .. }) => eprintln!("check CROSSBORDER_API_KEY"),
-///     Err(Error::Api { status: 404, message, .. }) => eprintln!("not found: {message}"),
+///     Err(error) if error.is_not_found() => eprintln!("not found: {error}"),
 ///     Err(other) => eprintln!("{other}"),
 /// }
 /// # }

@@ -26,9 +26,11 @@
 //! // A payout from the quote to a typed destination: a missing field does
 //! // not compile, formats (NUBAN, IBAN, sort code, wallet address) are
 //! // checked before sending, and an expired quote is refused. Its session
-//! // id (a UUID v4) is the idempotency key and the tracking id.
-//! let payout = PayoutRequest::from_quote(
+//! // id, derived from your own settlement id, is the idempotency key and
+//! // the tracking id: `create_or_get` pays it once, however often it runs.
+//! let payout = PayoutRequest::from_quote_with_session_id(
 //!     &quote,
+//!     "settlement-2291",
 //!     LocalBank {
 //!         currency: LocalBankCurrency::Ngn,
 //!         account_number: "0123456789".into(),
@@ -37,16 +39,15 @@
 //!         bank_code: "058".into(),
 //!     },
 //! )?;
-//! let receipt = client.payouts().create(&payout).await?;
-//! let state = client.payouts().get(&receipt.session_id).await?;
-//! println!("payout {}: {}", receipt.session_id, state.status);
+//! let state = client.payouts().create_or_get(&payout).await?;
+//! println!("payout {}: {}", state.payment_reference, state.status);
 //!
 //! // A collection, then wait until it is paid, expired or failed.
 //! let collection = client
 //!     .collections()
 //!     .create(&CollectionRequest::new("order-10045", Decimal::new(50000, 0), Currency::Ngn, Currency::Ngn))
 //!     .await?;
-//! println!("pay with memo {:?}", collection.pay_reference);
+//! println!("pay with memo {:?}", collection.payer_memo());
 //! let settled = client
 //!     .collections()
 //!     .wait_until_settled("order-10045", WaitOptions::default())
