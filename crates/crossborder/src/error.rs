@@ -446,7 +446,7 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             }
         }
         LowError::InvalidResponsePayload(body, error) => {
-            Failure::plain(match missing_field(&error) {
+            Failure::plain(match missing_field(&body, &error) {
                 Some(field) => Error::MissingField {
                     status: DECODED_STATUS,
                     field,
@@ -483,10 +483,13 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
 }
 
 /// The field serde found missing when `error` is its "missing field"
-/// error (`` missing field `fee` at line 1 column 80 ``); serde_json gives
-/// no structured form of it.
-fn missing_field(error: &serde_json::Error) -> Option<String> {
-    if !error.is_data() {
+/// error (`` missing field `fee` at line 1 column 80 ``; serde_json gives
+/// no structured form of it) and `body` is a JSON object, the shape of
+/// every answer of the API: anything else (an array whose items serde
+/// read as fields, JSON too deep to read) is not an answer that lacks a
+/// field but one of another shape, an [`Error::Decode`].
+fn missing_field(body: &[u8], error: &serde_json::Error) -> Option<String> {
+    if !error.is_data() || serde_json::from_slice::<serde_json::Map<String, Value>>(body).is_err() {
         return None;
     }
     let text = error.to_string();
