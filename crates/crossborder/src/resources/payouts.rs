@@ -57,9 +57,12 @@ impl Payouts<'_> {
     /// 3. When the send's outcome is unknown ([`Outcome::MayHaveBeenApplied`](crate::Outcome),
     ///    a lost connection or a 5xx), or it is refused with 409 (the session
     ///    id is taken), the payout is read again and returned when it exists.
-    ///    When it still does not, the send's error is returned: the request
-    ///    is never sent a second time within one call, and calling again
-    ///    later (which reads first) is safe.
+    ///    When the read does not find it, or fails, the send's error is
+    ///    returned, whose [`Error::outcome`] says whether the payout may
+    ///    have been made: the request is never sent a second time within
+    ///    one call, and calling again later (which reads first) is safe.
+    ///    After an accepted send, a read-back that fails returns the read's
+    ///    error: the payout was made, and calling again reads it.
     ///
     /// ```
     /// # async fn run(client: crossborder::Client, quote: crossborder::Quote, seller: crossborder::LocalBank) -> crossborder::Result<()> {
@@ -98,11 +101,9 @@ impl Payouts<'_> {
             Err(error)
                 if error.outcome() != crate::Outcome::NotApplied || error.status() == Some(409) =>
             {
-                match self.get(&request.session_id).await {
-                    Ok(made) => Ok(made),
-                    Err(read) if read.is_not_found() => Err(error),
-                    Err(read) => Err(read),
-                }
+                // Whatever kept the read from finding it, the send's error
+                // is the one whose outcome says what became of the payout.
+                self.get(&request.session_id).await.or(Err(error))
             }
             Err(error) => Err(error),
         }
