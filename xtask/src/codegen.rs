@@ -21,6 +21,7 @@ const REPLACEMENTS: &[(&str, &str)] = &[
     // Same wire form as Amount; the bound is checked by crossborder-core's rules.
     ("PositiveAmount", "crate::decimal::Amount"),
     ("DecimalString", "crate::decimal::DecimalString"),
+    ("Timestamp", "crate::timestamp::Timestamp"),
     ("Currency", "crossborder_core::Currency"),
     ("Rail", "crossborder_core::Rail"),
     ("BusinessType", "crossborder_core::kyb::BusinessType"),

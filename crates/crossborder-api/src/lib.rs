@@ -20,6 +20,7 @@
 pub mod decimal;
 mod response;
 mod state;
+pub mod timestamp;
 
 pub use state::{ClientState, API_KEY_HEADER};
 

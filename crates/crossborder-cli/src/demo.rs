@@ -126,13 +126,10 @@ async fn walk(
     for instruction in &collection.payment_instructions {
         say!(
             "   the payer transfers {} NGN to {} ({}, {}) with the narration {memo}",
-            instruction
-                .amount_to_transfer
-                .as_ref()
-                .map_or("?", |amount| amount.as_str()),
-            instruction.account_number.as_deref().unwrap_or("?"),
-            instruction.account_name.as_deref().unwrap_or("?"),
-            instruction.bank_name.as_deref().unwrap_or("?"),
+            instruction.amount_to_transfer_text,
+            instruction.account_number,
+            instruction.account_name,
+            instruction.bank_name,
         );
     }
     say!("   status {}", collection.status);
@@ -214,8 +211,8 @@ async fn walk(
         "   sessionId {}: {}, {} USD debited, {} NGN to ADAEZE OKAFOR",
         receipt.session_id,
         state.status,
-        show(state.total_amount, Currency::Usd),
-        show(state.to_amount, Currency::Ngn)
+        show(Some(state.total_amount), Currency::Usd),
+        show(Some(state.to_amount), Currency::Ngn)
     );
 
     step(8, "Balances after");

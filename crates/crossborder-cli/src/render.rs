@@ -8,6 +8,7 @@
 
 use std::time::SystemTime;
 
+use crossborder::low_level::timestamp::Timestamp;
 use crossborder::onboard::Onboarded;
 use crossborder::rules::display_amount;
 use crossborder::{
@@ -235,10 +236,10 @@ pub fn transaction(transaction: &Transaction) -> Output {
         .field("from", "fromCurrency", text(from_currency.as_str()))
         .field("to", "toCurrency", text(to_currency.as_str()))
         .money("paid", "paidAmount", *paid_amount, *from_currency)
-        .field("rate", "rate", maybe(*rate))
-        .money("fee", "fee", *fee, *from_currency)
-        .money("receives", "toAmount", *to_amount, *to_currency)
-        .money("total", "totalAmount", *total_amount, *from_currency)
+        .field("rate", "rate", amount(*rate))
+        .money("fee", "fee", Some(*fee), *from_currency)
+        .money("receives", "toAmount", Some(*to_amount), *to_currency)
+        .money("total", "totalAmount", Some(*total_amount), *from_currency)
         .field("rateKey", "rateKey", rate_key.clone())
         .field("address", "address", address.clone())
         .field("network", "network", network.clone());
@@ -259,20 +260,25 @@ fn payment_instruction(instruction: &PaymentInstruction) -> Output {
         account_number,
         account_name,
         bank_name,
-        amount_to_transfer,
+        amount_to_transfer: _,
+        amount_to_transfer_text,
         valid_until,
     } = instruction;
     Fields::default()
-        .field("pay into", "accountNumber", account_number.clone())
-        .field("account name", "accountName", account_name.clone())
-        .field("bank", "bankName", bank_name.clone())
+        .field("pay into", "accountNumber", text(account_number))
+        .field("account name", "accountName", text(account_name))
+        .field("bank", "bankName", text(bank_name))
         .field(
             "transfer",
             "amountToTransfer",
-            amount_to_transfer.as_ref().map(ToString::to_string),
+            text(amount_to_transfer_text.as_str()),
         )
-        .field("narration", "narration", narration.clone())
-        .field("valid until", "validUntil", valid_until.clone())
+        .field("narration", "narration", text(narration))
+        .field(
+            "valid until",
+            "validUntil",
+            text(Timestamp::from(*valid_until).as_str()),
+        )
         .done()
 }
 

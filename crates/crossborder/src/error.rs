@@ -33,7 +33,7 @@ pub const BODY_PREFIX_LEN: usize = 512;
 /// match client.wallet().balance(Currency::Ngn).await {
 ///     Ok(balance) => println!("{balance}"),
 ///     Err(Error::InvalidApiKey { .. }) => eprintln!("check CROSSBORDER_API_KEY"),
-///     Err(Error::Api { status: 404, message, .. }) => eprintln!("not found: {message}"),
+///     Err(error) if error.is_not_found() => eprintln!("not found: {error}"),
 ///     Err(other) => eprintln!("{other}"),
 /// }
 /// # }
@@ -125,6 +125,20 @@ pub enum Error {
         body_prefix: String,
     },
 
+    /// The server answered with the API's success body, but without a field
+    /// the API documents (openapi/crossborder.yaml marks it `required`):
+    /// the request was applied, and its answer cannot be read whole.
+    #[error("the response (HTTP {status}) lacks the documented field `{field}`")]
+    MissingField {
+        /// The HTTP status of the response.
+        status: u16,
+        /// The wire name of the missing field (`fee`, `validUntil`).
+        field: String,
+        /// The raw body, as text (invalid UTF-8 replaced, the API key
+        /// scrubbed).
+        body: String,
+    },
+
     /// A sandbox operation was called with a production (`live_`) key;
     /// nothing was sent.
     #[error(
@@ -161,6 +175,21 @@ pub enum Error {
     /// an answer, read its outcome with `payouts().get(session_id)` first.
     #[error("the quote's rateKey {rate_key} expired at {expired_at}; get a new quote (nothing was sent)")]
     QuoteExpired {
+        /// The expired rate key.
+        rate_key: String,
+        /// When it expired, RFC 3339.
+        expired_at: String,
+    },
+
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get) found no
+    /// payout under the session id, and the request's quote has expired, so
+    /// it was not sent: nothing was paid. Get a new quote and build the
+    /// payout from it under the same session id
+    /// ([`PayoutRequest::from_quote_with_session_id`](crate::PayoutRequest::from_quote_with_session_id)).
+    #[error("no payout {session_id} was made, and its quote's rateKey {rate_key} expired at {expired_at}: get a new quote and send the payout from it under the same session id {session_id} (nothing was sent)")]
+    QuoteExpiredUnpaid {
+        /// The session id read.
+        session_id: String,
         /// The expired rate key.
         rate_key: String,
         /// When it expired, RFC 3339.
@@ -266,6 +295,7 @@ impl Error {
             Error::InvalidCurrency { .. } => Some(400),
             Error::Api { status, .. } => Some(*status),
             Error::Decode { status, .. } => *status,
+            Error::MissingField { status, .. } => Some(*status),
             Error::Transport(error) | Error::Timeout(error) => error.status().map(|s| s.as_u16()),
             _ => None,
         }
@@ -299,6 +329,7 @@ impl Error {
             | Error::SandboxOnly
             | Error::InvalidRequest { .. }
             | Error::QuoteExpired { .. }
+            | Error::QuoteExpiredUnpaid { .. }
             | Error::RecipientMismatch { .. } => Outcome::NotApplied,
             // An answer: its status says.
             Error::MissingApiKeyHeader { .. }
@@ -306,7 +337,8 @@ impl Error {
             | Error::ApiAccessNotGranted { .. }
             | Error::InvalidCurrency { .. }
             | Error::Api { .. }
-            | Error::Decode { .. } => outcome_of_status(self.status()),
+            | Error::Decode { .. }
+            | Error::MissingField { .. } => outcome_of_status(self.status()),
             // A connect error (refused, DNS, TLS handshake, connect
             // timeout) happens before any byte of the request is written.
             Error::Transport(error) | Error::Timeout(error) if error.is_connect() => {
@@ -315,6 +347,24 @@ impl Error {
             Error::Transport(_) | Error::Timeout(_) => Outcome::MayHaveBeenApplied,
             Error::WaitTimeout { .. } | Error::DecisionTimeout { .. } => Outcome::Applied,
         }
+    }
+
+    /// True for the API's 404: what was asked for does not exist (an
+    /// unknown payment reference or session id, business or document).
+    /// A 404 page that is not the API's error body (a proxy's) is an
+    /// [`Error::Decode`], for which this is false.
+    ///
+    /// ```
+    /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
+    /// match client.payouts().get("settlement-2291").await {
+    ///     Ok(payout) => println!("{}", payout.status),
+    ///     Err(error) if error.is_not_found() => println!("never sent"),
+    ///     Err(error) => return Err(error),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Error::Api { status: 404, .. })
     }
 
     /// The violations of a [`Error::Validation`].
@@ -395,11 +445,20 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
                 retry_after,
             }
         }
-        LowError::InvalidResponsePayload(body, error) => Failure::plain(Error::Decode {
-            status: Some(DECODED_STATUS),
-            message: key.redact(&error.to_string()),
-            body_prefix: key.redact(&body_prefix(&body)),
-        }),
+        LowError::InvalidResponsePayload(body, error) => {
+            Failure::plain(match missing_field(&body, &error) {
+                Some(field) => Error::MissingField {
+                    status: DECODED_STATUS,
+                    field,
+                    body: key.redact(&String::from_utf8_lossy(&body)),
+                },
+                None => Error::Decode {
+                    status: Some(DECODED_STATUS),
+                    message: key.redact(&error.to_string()),
+                    body_prefix: key.redact(&body_prefix(&body)),
+                },
+            })
+        }
         LowError::UnexpectedResponse(response) => {
             let status = response.status();
             let retry_after = retry_after(response.headers());
@@ -421,6 +480,22 @@ pub(crate) async fn map_error<E: serde::Serialize>(error: LowError<E>, key: &Api
             }
         }
     }
+}
+
+/// The field serde found missing when `error` is its "missing field"
+/// error (`` missing field `fee` at line 1 column 80 ``; serde_json gives
+/// no structured form of it) and `body` is a JSON object, the shape of
+/// every answer of the API: anything else (an array whose items serde
+/// read as fields, JSON too deep to read) is not an answer that lacks a
+/// field but one of another shape, an [`Error::Decode`].
+fn missing_field(body: &[u8], error: &serde_json::Error) -> Option<String> {
+    if !error.is_data() || serde_json::from_slice::<serde_json::Map<String, Value>>(body).is_err() {
+        return None;
+    }
+    let text = error.to_string();
+    let rest = text.strip_prefix("missing field `")?;
+    let end = rest.find('`')?;
+    Some(rest[..end].to_owned())
 }
 
 fn transport_failure(error: reqwest::Error) -> Failure {
@@ -792,6 +867,10 @@ mod tests {
             "transactionId": "txn_1",
             "paymentReference": "s-1",
             "amount": 10,
+            "toAmount": 10,
+            "totalAmount": 10,
+            "rate": 1,
+            "fee": 0,
             "status": "PENDING",
             "fromCurrency": "NGN",
             "toCurrency": "NGN"

@@ -26,9 +26,11 @@
 //! // A payout from the quote to a typed destination: a missing field does
 //! // not compile, formats (NUBAN, IBAN, sort code, wallet address) are
 //! // checked before sending, and an expired quote is refused. Its session
-//! // id (a UUID v4) is the idempotency key and the tracking id.
-//! let payout = PayoutRequest::from_quote(
+//! // id, derived from your own settlement id, is the idempotency key and
+//! // the tracking id: `create_or_get` pays it once, however often it runs.
+//! let payout = PayoutRequest::from_quote_with_session_id(
 //!     &quote,
+//!     "settlement-2291",
 //!     LocalBank {
 //!         currency: LocalBankCurrency::Ngn,
 //!         account_number: "0123456789".into(),
@@ -37,16 +39,15 @@
 //!         bank_code: "058".into(),
 //!     },
 //! )?;
-//! let receipt = client.payouts().create(&payout).await?;
-//! let state = client.payouts().get(&receipt.session_id).await?;
-//! println!("payout {}: {}", receipt.session_id, state.status);
+//! let state = client.payouts().create_or_get(&payout).await?;
+//! println!("payout {}: {}", state.payment_reference, state.status);
 //!
 //! // A collection, then wait until it is paid, expired or failed.
 //! let collection = client
 //!     .collections()
 //!     .create(&CollectionRequest::new("order-10045", Decimal::new(50000, 0), Currency::Ngn, Currency::Ngn))
 //!     .await?;
-//! println!("pay with memo {:?}", collection.pay_reference);
+//! println!("pay with memo {:?}", collection.payer_memo());
 //! let settled = client
 //!     .collections()
 //!     .wait_until_settled("order-10045", WaitOptions::default())
@@ -143,6 +144,10 @@
 //!
 //! - [`quickstart`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/quickstart.rs): a balance, a quote, a collection
 //!   paid by simulated funding and awaited by polling.
+//! - [`marketplace`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/marketplace.rs): an order
+//!   collected by NGN transfer, confirmed by webhook (feature `axum`), and
+//!   the seller paid twice under one settlement id with
+//!   [`Payouts::create_or_get`], paying once.
 //! - [`payout_from_quote`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/payout_from_quote.rs): a converting payout
 //!   built from a quote, to a recipient verified with resolve-bank.
 //! - [`sandbox_in_tests`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/sandbox_in_tests.rs): testing your own code
@@ -178,7 +183,19 @@
 //! # Money
 //!
 //! Every amount, rate and fee is an exact [`Decimal`], parsed from the JSON
-//! text (number or numeric string) without passing through `f64`.
+//! text (number or numeric string) without passing through `f64`. Write
+//! amounts in code with [`dec!`]: `dec!(100.50)` is checked at compile time
+//! and keeps its two decimal places.
+//!
+//! # Paying once
+//!
+//! The service makes at most one payout per session id. Give each payout a
+//! session id derived from your own key ([`PayoutRequest::with_session_id`],
+//! [`PayoutRequest::from_quote_with_session_id`]) and send it with
+//! [`Payouts::create_or_get`]: it reads the payout first, sends it only when
+//! none exists, and reads it again when the answer was lost, so running the
+//! same code twice (a retry, a restart) pays once. Without a session id of
+//! your own, each [`PayoutRequest::from_quote`] is a new payout.
 //!
 //! # Retries
 //!
@@ -328,6 +345,7 @@
 mod api_key;
 mod client;
 mod config;
+mod dec;
 mod error;
 mod execute;
 pub mod json;
@@ -358,9 +376,13 @@ pub use crossborder_core::kyb::{
     MAX_UPLOAD_BYTES,
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{
-    Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
-};
+pub use crossborder_core::{Currency, CurrencyKind, Decimal, Rail, Rule, Violation, Violations};
+
+/// What the `dec!` macro expands to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::dec::parse_decimal;
+}
 
 /// The shared rules of the API (payout, collection, funding simulation and
 /// KYB validation, document keys, upload files), re-exported from
@@ -382,3 +404,9 @@ pub use crossborder_api as low_level;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+// So is the crate's own README, the first page a user of the published
+// crate reads.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -75,6 +75,6 @@ async fn transaction_amounts_parse_exactly() {
         .await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.amount, dec("100000000000.01"));
-    assert_eq!(transaction.fee, Some(dec("0.000001")));
+    assert_eq!(transaction.fee, dec("0.000001"));
     assert_eq!(transaction.from_currency, Currency::Cngn);
 }

@@ -230,10 +230,9 @@ async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
     for transaction in [read, created] {
         assert_eq!(transaction.amount, dec("50000"));
         assert_eq!(transaction.pay_reference.as_deref(), Some("PAY-7KQ2M9XD"));
-        let text = transaction.payment_instructions[0]
-            .amount_to_transfer
-            .as_ref()
-            .expect("the text is kept");
+        let instruction = &transaction.payment_instructions[0];
+        assert_eq!(instruction.amount_to_transfer, None);
+        let text = &instruction.amount_to_transfer_text;
         assert_eq!(text.as_str(), "fifty thousand");
         assert_eq!(
             text.decimal().unwrap_err().to_string(),

@@ -138,6 +138,11 @@ pub fn operations() -> Vec<SdkOperation> {
             .payouts()
             .create_verified(&ngn_payout())
             .await)),
+        // Its first request is the read by session id, so it ends as a read.
+        op!("payouts.create_or_get", false, |c| sdk(c
+            .payouts()
+            .create_or_get(&ngn_payout())
+            .await)),
         op!("payouts.get", false, |c| sdk(c
             .payouts()
             .get("payout-1")

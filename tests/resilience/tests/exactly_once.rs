@@ -290,7 +290,7 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
         let held = checking.payouts().get(session_id).await.unwrap();
         assert_eq!(held.payment_reference, *session_id);
         assert_eq!(held.amount, *amount, "{session_id}");
-        assert_eq!(held.total_amount, Some(*amount), "{session_id}");
+        assert_eq!(held.total_amount, *amount, "{session_id}");
         assert_eq!(held.status, TransactionStatus::Completed, "{session_id}");
     }
     for session_id in &tally.not_applied {

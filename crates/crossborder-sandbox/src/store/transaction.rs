@@ -7,7 +7,6 @@ use crossborder_api::types;
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
-use crate::timestamp::rfc3339;
 use crate::wire;
 
 /// Whether a transaction is a collection (inbound) or a payout.
@@ -163,12 +162,12 @@ impl TransactionRecord {
             pay_refrence: self.pay_refrence.clone(),
             payment_reference: self.payment_reference.clone(),
             amount: wire::amount(self.amount),
-            to_amount: Some(wire::amount(self.to_amount)),
-            total_amount: Some(wire::amount(self.total_amount)),
+            to_amount: wire::amount(self.to_amount),
+            total_amount: wire::amount(self.total_amount),
             paid_amount: self.paid_amount.map(wire::amount),
-            rate: Some(wire::amount(self.rate)),
+            rate: wire::amount(self.rate),
             status: types::TransactionStatus(self.status.wire().to_owned()),
-            fee: Some(wire::amount(self.fee)),
+            fee: wire::amount(self.fee),
             rate_key: self.rate_key.clone(),
             from_currency: self.from,
             to_currency: self.to,
@@ -211,12 +210,12 @@ impl TransactionRecord {
             ),
         };
         Some(types::PaymentInstruction {
-            narration: Some(narration),
-            account_number: Some(account_number),
-            account_name: Some(COLLECTION_ACCOUNT_NAME.to_owned()),
-            bank_name: Some(bank_name),
-            amount_to_transfer: Some(wire::decimal_text(self.amount)),
-            valid_until: Some(rfc3339(valid_until)),
+            narration,
+            account_number,
+            account_name: COLLECTION_ACCOUNT_NAME.to_owned(),
+            bank_name,
+            amount_to_transfer: wire::decimal_text(self.amount),
+            valid_until: crossborder_api::timestamp::Timestamp::from(valid_until),
         })
     }
 }

@@ -262,6 +262,18 @@ impl PayoutRequest {
     /// the quote has expired ([`Error::QuoteExpired`]), before sending
     /// anything.
     ///
+    /// The wallet is debited the amount **plus the quote's fee**
+    /// ([`Quote::total_amount`](crate::Quote::total_amount), in
+    /// `fromCurrency`); the recipient receives
+    /// [`Quote::to_amount`](crate::Quote::to_amount).
+    ///
+    /// The session id is new on every call, so **every call is a new
+    /// payout**: code that may run twice for one payment (a retry, a
+    /// restart) must use
+    /// [`from_quote_with_session_id`](PayoutRequest::from_quote_with_session_id)
+    /// with an id derived from its own key and send with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get).
+    ///
     /// Refused here, with every reason at once: a destination in another
     /// currency than the quote's `toCurrency` (`toCurrency`, `Mismatch`),
     /// and a quote from a cryptocurrency, whose source network only the
@@ -315,6 +327,32 @@ impl PayoutRequest {
             ));
         }
         PayoutRequest::quoted(quote, None, destination, violations)
+    }
+
+    /// [`from_quote`](PayoutRequest::from_quote) under the caller's own
+    /// `session_id`: the way to make a payout repeatable. Derive it from
+    /// your own key (`settlement-2291` for settlement 2291; 1 to 100 of
+    /// `A-Z a-z 0-9 _ -`), so that the same payment always carries the same
+    /// id, and send it with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get): the
+    /// service makes at most one payout per session id. After the quote
+    /// has expired, build the payout again from a new quote under the same
+    /// session id.
+    ///
+    /// ```
+    /// # fn build(quote: &crossborder::Quote, seller: crossborder::LocalBank) -> Result<(), crossborder::Violations> {
+    /// use crossborder::PayoutRequest;
+    ///
+    /// let payout = PayoutRequest::from_quote_with_session_id(quote, "settlement-2291", seller)?;
+    /// assert_eq!(payout.session_id, "settlement-2291");
+    /// # Ok(()) }
+    /// ```
+    pub fn from_quote_with_session_id(
+        quote: &Quote,
+        session_id: impl Into<String>,
+        to: impl Into<Destination>,
+    ) -> Result<PayoutRequest, Violations> {
+        Ok(PayoutRequest::from_quote(quote, to)?.with_session_id(session_id))
     }
 
     /// A converting payout from a quote whose `fromCurrency` is a
@@ -388,7 +426,11 @@ impl PayoutRequest {
         Ok(request)
     }
 
-    /// Replaces the session id (for example with your own payout id).
+    /// Replaces the session id with your own, derived from your key (an
+    /// invoice or settlement id): the documented way to make a payout
+    /// repeatable, since the service makes at most one payout per session
+    /// id (send it with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get)).
     pub fn with_session_id(mut self, session_id: impl Into<String>) -> PayoutRequest {
         self.session_id = session_id.into();
         self

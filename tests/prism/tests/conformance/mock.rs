@@ -324,7 +324,8 @@ async fn the_smallest_answer_the_spec_allows_decodes() {
     assert_eq!(
         transaction,
         Some(serde_json::json!({"message": "x", "data": {
-            "transactionId": "x", "paymentReference": "x", "amount": 1, "status": "x",
+            "transactionId": "x", "paymentReference": "x", "amount": 1, "toAmount": 1,
+            "totalAmount": 1, "rate": 1, "status": "x", "fee": 1,
             "fromCurrency": "NGN", "toCurrency": "NGN",
         }}))
     );
