@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::Router;
 use crossborder::webhook::{Classification, Delivery, Receiver, VerifyError, WebhookEvent};
-use crossborder::{Client, Transaction};
+use crossborder::{types::Transaction, Client};
 
 use crate::failure::Failure;
 

@@ -10,8 +10,11 @@ use std::time::SystemTime;
 
 use crossborder::onboard::Onboarded;
 use crossborder::{
-    Acknowledgement, Balance, Bank, Business, Decimal, PaymentInstruction, PayoutReceipt, Person,
-    PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
+    types::{
+        Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person,
+        PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
+    },
+    Decimal,
 };
 use serde_json::{Map, Value};
 

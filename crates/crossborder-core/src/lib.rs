@@ -53,10 +53,12 @@ pub mod views;
 pub mod amount;
 pub mod collection;
 pub mod currency;
+pub mod environment;
 pub mod funding;
 pub mod kyb;
 pub mod money;
 pub mod payout;
+pub mod quote;
 pub mod rail;
 pub mod resolve;
 pub mod suggest;
@@ -66,6 +68,7 @@ pub mod webhook;
 
 pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
+pub use environment::Environment;
 pub use money::{
     decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,
     MoneyParseError,

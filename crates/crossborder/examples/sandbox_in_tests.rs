@@ -9,7 +9,8 @@
 //! ```
 
 use crossborder::{
-    Client, Currency, Decimal, Error, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest,
+    types::{FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
+    Client, Currency, Decimal, Error,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 
@@ -56,7 +57,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossborder::TransactionStatus;
+    use crossborder::types::TransactionStatus;
 
     #[tokio::test]
     async fn paying_an_invoice_debits_the_wallet_once() {

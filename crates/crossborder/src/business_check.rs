@@ -94,7 +94,7 @@ pub(crate) fn with_type_errors(
 /// something (C18).
 ///
 /// ```
-/// use crossborder::{check_business_json, BusinessRequestKind};
+/// use crossborder::{json::{BusinessRequestKind, check_business_json}};
 /// use serde_json::json;
 ///
 /// let verdict = check_business_json(

@@ -6,8 +6,8 @@
 //!
 //! ```no_run
 //! use crossborder::{
-//!     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
-//!     QuoteRequest, WaitOptions,
+//!     Client, Currency, Decimal, WaitOptions,
+//!     types::{CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
 //! };
 //!
 //! # async fn run() -> crossborder::Result<()> {
@@ -71,9 +71,12 @@
 //! ```no_run
 //! use crossborder::onboard::{file_url, Application, Progress};
 //! use crossborder::{
-//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
-//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
-//!     ProofOfAddressType, WaitOptions,
+//!     Client, WaitOptions,
+//!     types::{
+//!         Address, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink, Documents,
+//!         IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+//!         ProofOfAddressType,
+//!     },
 //! };
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -246,7 +249,7 @@
 //! # #[cfg(feature = "axum")]
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use crossborder::webhook::{Delivery, Receiver, Reconciler};
-//! use crossborder::{Client, TransactionStatus};
+//! use crossborder::{Client, types::TransactionStatus};
 //!
 //! let client = Client::from_env()?;
 //! let mut reconciler = Reconciler::new(client.clone());
@@ -311,40 +314,45 @@
 mod api_key;
 mod business_check;
 mod client;
-mod config;
-mod error;
+pub mod config;
+pub mod error;
 mod execute;
 pub mod onboard;
 mod payout_check;
 mod resources;
 mod retry;
-mod types;
+pub mod types;
 mod upload;
 mod wait;
 pub mod webhook;
 
-pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
-pub use business_check::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
 pub use client::Client;
-pub use config::{
-    ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TIMEOUT, USER_AGENT_VALUE,
-};
-pub use error::{Error, Outcome, Result, BODY_PREFIX_LEN};
-pub use payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
+pub use config::ClientBuilder;
+pub use crossborder_core::{Currency, Decimal, Money};
+pub use error::{Error, Outcome, Result};
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
-pub use types::*;
-pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
+pub use wait::WaitOptions;
 
-pub use crossborder_core::kyb::{
-    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
-    MAX_UPLOAD_BYTES,
-};
-pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{
-    Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
-};
+/// Checks of a payout or business request written as JSON (a file, a
+/// command line), with every mistake reported at once by field.
+pub mod json {
+    pub use crate::business_check::{
+        check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage,
+    };
+    pub use crate::payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
+}
+
+// The crate's own modules name the models by their old root paths
+// (`crate::Quote`); the public paths are `types::*`, `error::*`, `config::*`.
+#[allow(unused_imports)]
+use config::{ApiKey, Environment};
+#[allow(unused_imports)]
+use error::{Rule, Violation, Violations};
+#[allow(unused_imports)]
+use json::*;
+#[allow(unused_imports)]
+use types::*;
 
 /// The shared rules of the API (payout, collection, funding simulation and
 /// KYB validation, document keys, upload files), re-exported from

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{dec, setup, transaction_json};
-use crossborder::{Currency, QuoteRequest};
+use crossborder::{types::QuoteRequest, Currency};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};

@@ -7,12 +7,16 @@ use std::time::Duration;
 
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
-    Address, AmountText, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
-    CreateBusinessRequest, Currency, DocumentLink, DocumentType, Documents, Error, IdType,
-    MonthlyTransactionVolume, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
-    PersonRole, ProofOfAddress, ProofOfAddressType, QuoteRequest, Rail, ResolveAccountRequest,
-    Rule, SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
-    UpdateBusinessRequest, WaitOptions, USER_AGENT_VALUE,
+    error::Rule,
+    types::{
+        Address, AmountText, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
+        CreateBusinessRequest, DocumentLink, DocumentType, Documents, IdType,
+        MonthlyTransactionVolume, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
+        PersonRole, ProofOfAddress, ProofOfAddressType, QuoteRequest, Rail, ResolveAccountRequest,
+        SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
+        UpdateBusinessRequest,
+    },
+    Currency, Error, WaitOptions,
 };
 use serde_json::{json, Value};
 use wiremock::matchers::{body_json, header, method, path, query_param};
@@ -33,7 +37,7 @@ async fn quote_with_rail() {
         .and(path("/v1/api/qoutes/USD/NGN/100.50"))
         .and(query_param("rail", "swift"))
         .and(key_header())
-        .and(header("user-agent", USER_AGENT_VALUE))
+        .and(header("user-agent", crossborder::ClientBuilder::USER_AGENT))
         .respond_with(ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Quote retrieved successfully","data":{"rate":1530.25,"roundedRate":1530.25,
                "rateKey":"rk_9f2c4e1a7b3d4c5e","fromCurrency":"USD","toCurrency":"NGN","fee":1.5,
@@ -1698,7 +1702,10 @@ async fn create_json_sends_the_keys_the_verdict_shows() {
         .mount(&server)
         .await;
     let body = business_wire_json();
-    let verdict = crossborder::check_business_json(&body, crossborder::BusinessRequestKind::Create);
+    let verdict = crossborder::json::check_business_json(
+        &body,
+        crossborder::json::BusinessRequestKind::Create,
+    );
     assert!(verdict.valid, "{:?}", verdict.violations);
     assert_eq!(
         serde_json::to_value(&verdict).unwrap()["document_keys"],

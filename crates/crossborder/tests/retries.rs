@@ -6,7 +6,10 @@ mod common;
 use std::time::Duration;
 
 use common::{dec, error_body, setup};
-use crossborder::{CollectionRequest, Currency, Error, PayoutRequest};
+use crossborder::{
+    types::{CollectionRequest, PayoutRequest},
+    Currency, Error,
+};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{client_for, closed_port, error_body, setup, KEY};
-use crossborder::{ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
+use crossborder::{config::ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
 use wiremock::matchers::{header, header_exists, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -127,7 +127,7 @@ async fn caller_supplied_http_client_sends_the_key() {
     Mock::given(method("GET"))
         .and(path("/v1/api/balance/NGN"))
         .and(header("x-api-key", KEY))
-        .and(header("user-agent", crossborder::USER_AGENT_VALUE))
+        .and(header("user-agent", crossborder::ClientBuilder::USER_AGENT))
         .and(header("x-caller", "kept"))
         .respond_with(
             ResponseTemplate::new(200)

@@ -18,9 +18,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use crossborder::{
-    Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, Decimal, DocumentLink,
-    Documents, IdType, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
-    ProofOfAddress, ProofOfAddressType, RetryPolicy, Violations,
+    error::Violations,
+    types::{
+        Address, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink, Documents,
+        IdType, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest, ProofOfAddress,
+        ProofOfAddressType,
+    },
+    Client, Decimal, RetryPolicy,
 };
 use crossborder_sandbox::{Clock, Sandbox, SandboxConfig, SandboxHandle};
 use serde_json::{json, Map, Value};

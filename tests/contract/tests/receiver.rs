@@ -12,7 +12,10 @@ use std::time::Duration;
 use crossborder::webhook::{
     Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, VerifyError,
 };
-use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
+use crossborder::{
+    types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
+    Client, Currency,
+};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
 use tokio::net::TcpListener;

@@ -5,8 +5,8 @@
 
 use crossborder::rules::payout::{validate_payout, PayoutFields};
 use crossborder::{
-    CryptoCurrency, CryptoSource, Currency, Decimal, Error, LocalBank, LocalBankCurrency,
-    PayoutRequest,
+    types::{CryptoCurrency, CryptoSource, LocalBank, LocalBankCurrency, PayoutRequest},
+    Currency, Decimal, Error,
 };
 use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, VerifyError, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, TransactionStatus,
+    types::{CollectionRequest, PayoutRequest, SimulateFundingRequest, TransactionStatus},
+    Client, Currency,
 };
 use crossborder_contract_tests::{d, Env, WebhookReceiver, STAGING_KEY};
 
@@ -152,7 +153,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
             );
             assert_eq!(
                 error.transaction().unwrap().kind,
-                Some(crossborder::TransactionType::Payout)
+                Some(crossborder::types::TransactionType::Payout)
             );
         }
         other => panic!("{other:?}"),
@@ -293,7 +294,7 @@ async fn set_url_refusals_are_the_sandboxs_own() {
 /// confirms.
 #[tokio::test]
 async fn to_currency_funding_pays_something_or_is_refused() {
-    use crossborder::QuoteRequest;
+    use crossborder::types::QuoteRequest;
 
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);

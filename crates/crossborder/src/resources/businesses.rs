@@ -151,7 +151,7 @@ impl Businesses<'_> {
     /// ```no_run
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
     /// use std::time::Duration;
-    /// use crossborder::{BusinessStatus, WaitOptions};
+    /// use crossborder::{WaitOptions, types::BusinessStatus};
     ///
     /// let options = WaitOptions::default().timeout(Duration::from_secs(3600));
     /// let business = client.businesses().wait_for_decision("biz_3M8QK2", options).await?;
@@ -326,8 +326,8 @@ impl Businesses<'_> {
     /// upload: it is sent again, and the service keeps a second, unused copy.
     ///
     /// ```no_run
-    /// # async fn run(client: crossborder::Client, business: crossborder::CreateBusinessRequest,
-    /// #              director: crossborder::PersonRequest, ubo: crossborder::PersonRequest)
+    /// # async fn run(client: crossborder::Client, business: crossborder::types::CreateBusinessRequest,
+    /// #              director: crossborder::types::PersonRequest, ubo: crossborder::types::PersonRequest)
     /// #              -> Result<(), Box<dyn std::error::Error>> {
     /// use crossborder::onboard::{Application, Progress};
     ///

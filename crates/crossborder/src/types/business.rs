@@ -566,7 +566,7 @@ impl UpdateBusinessRequest {
     /// exactly what goes out.
     ///
     /// ```
-    /// use crossborder::{BusinessDetails, UpdateBusinessRequest};
+    /// use crossborder::{types::{BusinessDetails, UpdateBusinessRequest}};
     ///
     /// let update = UpdateBusinessRequest {
     ///     email: Some("ops@lagostrading.ng".into()),

@@ -1,5 +1,6 @@
-//! The SDK's own request and response types: exact [`Decimal`](crate::Decimal)
-//! amounts, core [`Currency`](crate::Currency) codes, open status enums.
+//! The models: every request and response of the API, with exact
+//! [`Decimal`] amounts, core [`Currency`]
+//! codes and open status enums.
 //!
 //! Response types are converted from the generated wire types; fields the
 //! SDK does not know are ignored, and status values it does not know are
@@ -54,8 +55,14 @@ pub use document::{document_keys, DocumentKeyMapping, DocumentLink, UploadedDocu
 pub use payout::{PayoutReceipt, PayoutRequest};
 pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
 pub(crate) use quote::rfc3339;
-pub use quote::{Quote, QuoteRequest, DEFAULT_QUOTE_LIFETIME};
+pub use quote::{Quote, QuoteRequest};
 pub use sandbox::SimulateFundingRequest;
-pub use source::{CryptoSource, FiatCurrency, Source};
+pub use source::{CryptoSource, FiatCurrency, PayoutSource};
 pub use transaction::{PaymentInstruction, Transaction, TransactionStatus, TransactionType};
 pub use wallet::Balance;
+
+pub use crossborder_core::kyb::{
+    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
+};
+pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
+pub use crossborder_core::{Currency, CurrencyKind, Decimal, Money, Rail};

@@ -9,7 +9,7 @@ use crossborder_core::payout::{
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::{Currency, Destination, Quote, Rule, Source, Violation, Violations};
+use crate::{Currency, Destination, PayoutSource, Quote, Rule, Violation, Violations};
 
 /// Declares [`PayoutRequest`] with the optional destination fields that
 /// `crossborder-core` lists from the spec (`payout_text_fields!`), so a
@@ -27,7 +27,7 @@ macro_rules! payout_request {
         /// [`crossborder_core::payout`].
         ///
         /// ```
-        /// use crossborder::{Currency, Decimal, PayoutRequest};
+        /// use crossborder::{Currency, Decimal, types::PayoutRequest};
         ///
         /// let payout = PayoutRequest::new("payout-0001", Decimal::new(10000, 2), Currency::Usd, Currency::Ngn)
         ///     .rate_key("rk_9f2c4e1a7b3d4c5e")
@@ -109,7 +109,7 @@ macro_rules! payout_request {
             ///
             /// ```
             /// use crossborder::rules::payout::PayoutFields;
-            /// use crossborder::{Currency, PayoutRequest};
+            /// use crossborder::{Currency, types::PayoutRequest};
             ///
             /// let fields = PayoutFields {
             ///     amount: Some("2500.00"),
@@ -200,13 +200,13 @@ impl PayoutRequest {
     /// [`with_session_id`](PayoutRequest::with_session_id) to use your own).
     /// The source's currency is the payout's `fromCurrency` and the
     /// destination's its `toCurrency`; a crypto source also gives its network
-    /// (see [`Source`]). Keep the request, or its `session_id`: sending the
+    /// (see [`PayoutSource`]). Keep the request, or its `session_id`: sending the
     /// same request again never pays twice.
     ///
     /// ```
     /// use crossborder::{
-    ///     CryptoCurrency, CryptoSource, Currency, Decimal, FiatCurrency, LocalBank,
-    ///     LocalBankCurrency, PayoutRequest,
+    ///     Currency, Decimal,
+    ///     types::{CryptoCurrency, CryptoSource, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
     /// };
     ///
     /// let bank = LocalBank {
@@ -229,7 +229,7 @@ impl PayoutRequest {
     /// ```
     pub fn pay(
         amount: Decimal,
-        from: impl Into<Source>,
+        from: impl Into<PayoutSource>,
         to: impl Into<Destination>,
     ) -> PayoutRequest {
         let source = from.into();
@@ -271,7 +271,7 @@ impl PayoutRequest {
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, PayoutRequest, QuoteRequest, UkBank};
+    /// use crossborder::{Currency, Decimal, types::{PayoutRequest, QuoteRequest, UkBank}};
     ///
     /// let quote = client
     ///     .quotes()
@@ -328,7 +328,9 @@ impl PayoutRequest {
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest};
+    /// use crossborder::{
+    ///     Currency, Decimal, types::{LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
+    /// };
     ///
     /// let quote = client
     ///     .quotes()

@@ -14,7 +14,7 @@ use crate::{AmountText, Currency};
 /// does not know is kept in [`TransactionStatus::Unknown`].
 ///
 /// ```
-/// use crossborder::TransactionStatus;
+/// use crossborder::types::TransactionStatus;
 ///
 /// assert_eq!("PARTIALLY_PAID".parse(), Ok(TransactionStatus::PartiallyPaid));
 /// assert!(TransactionStatus::Completed.is_terminal());
@@ -208,7 +208,7 @@ impl Transaction {
     /// value the server sends can make it panic.
     ///
     /// ```
-    /// # fn check(mut transaction: crossborder::Transaction) {
+    /// # fn check(mut transaction: crossborder::types::Transaction) {
     /// use crossborder::Decimal;
     ///
     /// transaction.amount = Decimal::new(100, 0);

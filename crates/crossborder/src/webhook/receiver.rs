@@ -75,7 +75,7 @@ pub struct Delivery {
 ///
 /// ```no_run
 /// use crossborder::webhook::{Delivery, Receiver};
-/// use crossborder::{Client, TransactionStatus};
+/// use crossborder::{Client, types::TransactionStatus};
 ///
 /// # async fn run(client: Client) -> std::io::Result<()> {
 /// let route = Receiver::new(client).queue_capacity(256).route(|delivery: Delivery| async move {

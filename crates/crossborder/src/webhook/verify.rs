@@ -96,7 +96,7 @@ impl VerifyError {
 ///
 /// ```no_run
 /// use crossborder::webhook::{self, VerifyError, WebhookEvent};
-/// use crossborder::{Client, TransactionStatus};
+/// use crossborder::{Client, types::TransactionStatus};
 ///
 /// # async fn run(client: Client, body: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
 /// let event = WebhookEvent::parse(body)?;
