@@ -20,7 +20,7 @@ use crossborder_core::{FieldReader, Rule, Violation, Violations};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::types::nothing_to_update;
+use crate::kyb::nothing_to_update;
 use crate::DocumentKeyMapping;
 
 /// Which request the JSON is.

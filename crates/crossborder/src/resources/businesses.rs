@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::business_check::{business_violations, person_violations};
 use crate::error::{violation, Error};
 use crate::execute::Operation;
-use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
-use crate::types::{log_document_keys, sent_fields};
+use crate::kyb::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
+use crate::kyb::{log_document_keys, sent_fields};
 use crate::upload;
 use crate::wait::poll;
 use crate::{
@@ -357,7 +357,8 @@ impl Businesses<'_> {
         mut on_step: impl FnMut(Step<'_>, &Progress) + Send,
     ) -> std::result::Result<Onboarded, OnboardingError> {
         let mut progress = progress;
-        match crate::onboard::run(self.client, application, &mut progress, &mut on_step).await {
+        match crate::kyb::onboard::run(self.client, application, &mut progress, &mut on_step).await
+        {
             Ok(onboarded) => Ok(onboarded),
             Err(error) => Err(OnboardingError { error, progress }),
         }

@@ -23,27 +23,25 @@ macro_rules! into_currency {
 mod ack;
 mod amount_text;
 mod bank;
-mod business;
 mod collection;
 mod destination;
-mod document;
 mod payout;
-mod person;
 mod quote;
 mod sandbox;
 mod source;
 mod transaction;
 mod wallet;
 
+/// The business onboarding (KYB) models, kept in `kyb/`.
+pub use crate::kyb::{
+    document_keys, Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate,
+    CreateBusinessRequest, DocumentKeyMapping, DocumentLink, Documents, MonthlyTransactionVolume,
+    NatureOfBusiness, Person, PersonDetails, PersonRequest, PersonRole, ProofOfAddress,
+    SourceOfFund, UpdateBusinessRequest, UploadedDocument,
+};
 pub use ack::Acknowledgement;
 pub use amount_text::AmountText;
 pub use bank::{Bank, ResolveAccountRequest, ResolvedAccount};
-pub(crate) use business::{log_document_keys, nothing_to_update, one_tin, sent_fields};
-pub use business::{
-    Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate, CreateBusinessRequest,
-    Documents, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
-    UpdateBusinessRequest,
-};
 pub use collection::CollectionRequest;
 /// Why an [`AmountText`] is not a decimal number.
 pub use crossborder_api::decimal::ParseDecimalError;
@@ -51,9 +49,7 @@ pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
 };
-pub use document::{document_keys, DocumentKeyMapping, DocumentLink, UploadedDocument};
 pub use payout::{PayoutReceipt, PayoutRequest};
-pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
 pub(crate) use quote::rfc3339;
 pub use quote::{Quote, QuoteRequest};
 pub use sandbox::SimulateFundingRequest;

@@ -14,8 +14,8 @@ use crossborder_core::kyb::{
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::types::document::{document_keys, DocumentKeyMapping};
-use crate::types::DocumentLink;
+use crate::kyb::documents::{document_keys, DocumentKeyMapping};
+use crate::kyb::DocumentLink;
 use crate::{BusinessType, Currency, ProofOfAddressType, Rule, Violation, Violations};
 
 /// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.

@@ -8,8 +8,8 @@ use crossborder_core::kyb::{self, validate_person, PersonFields};
 use crossborder_core::parse_amount;
 use rust_decimal::Decimal;
 
-use crate::types::business::business_status;
-use crate::types::{Address, BusinessStatus, DocumentLink};
+use crate::kyb::business::business_status;
+use crate::kyb::{Address, BusinessStatus, DocumentLink};
 use crate::{IdType, Rule, Violation, Violations};
 
 /// The optional fields of a director or UBO.

@@ -4,7 +4,7 @@ use crossborder_api::types as wire;
 use crossborder_core::kyb::{canonical_document_key, normalise_document_key, DocumentRefFields};
 use serde::Serialize;
 
-use crate::types::Documents;
+use crate::kyb::Documents;
 use crate::DocumentType;
 
 /// A document stored by `upload_document`.
