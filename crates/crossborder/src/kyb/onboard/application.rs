@@ -23,7 +23,7 @@ use crate::{
 /// JSON with [`Application::from_json`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Application {
-    /// The business to create; its document URLs may be [`file_url`]s.
+    /// The business to create; its document URLs may be [`file_url`](super::file_url)s.
     pub business: Option<CreateBusinessRequest>,
     /// The directors, added in order; their document URLs may be file URLs.
     pub directors: Vec<PersonRequest>,
@@ -53,7 +53,7 @@ impl Application {
     /// nearest one it has, and the KYB rules), with the same messages, and
     /// every violation is reported at once, by its path
     /// (`business.name`, `directors[0].firstName`, `ubos[1].address.city`).
-    /// A document URL may be a [`file_url`] (`file:<name>`); the
+    /// A document URL may be a [`file_url`](super::file_url) (`file:<name>`); the
     /// application read holds no files: add those
     /// [`referenced_files`](Application::referenced_files) names, then
     /// [`validate`](Application::validate) (which `onboard` also does).
@@ -121,7 +121,7 @@ impl Application {
     }
 
     /// The names of the files the application's document URLs reference
-    /// ([`file_url`]), each once: what [`files`](Application::files) must
+    /// ([`file_url`](super::file_url)), each once: what [`files`](Application::files) must
     /// hold. Only a document URL references a file (a business's
     /// `proofOfAddress.url`, `documents.<key>.url` and `sourceOfFund.url`,
     /// a person's `idDocumentUrl`, `document.url` and
