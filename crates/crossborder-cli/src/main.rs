@@ -30,7 +30,9 @@ use std::time::Duration;
 use clap::{CommandFactory, Parser};
 use crossborder::{
     json::{check_business_json, BusinessRequestKind, BusinessVerdict},
-    types::{CollectionRequest, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest},
+    types::{
+        CollectionRequest, PersonRole, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
+    },
     Client, WaitOptions,
 };
 
@@ -193,10 +195,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Business {
             command: BusinessCommand::AddDirector { business_id, file },
-        } => add_person(&global, &business_id, &file, Role::Director).await?,
+        } => add_person(&global, &business_id, &file, PersonRole::Director).await?,
         Command::Business {
             command: BusinessCommand::AddUbo { business_id, file },
-        } => add_person(&global, &business_id, &file, Role::Ubo).await?,
+        } => add_person(&global, &business_id, &file, PersonRole::Ubo).await?,
         Command::Business {
             command: BusinessCommand::Update { business_id, file },
         } => {
@@ -370,24 +372,19 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
     }
 }
 
-/// Which person `add_person` adds.
-enum Role {
-    Director,
-    Ubo,
-}
-
 async fn add_person(
     global: &Global,
     business_id: &str,
     file: &std::path::Path,
-    role: Role,
+    role: PersonRole,
 ) -> Result<render::Output, Failure> {
     let body = input::read_json(file)?;
     let client = client(global)?;
     let businesses = client.businesses();
-    let person = match role {
-        Role::Director => businesses.add_director_json(business_id, &body).await?,
-        Role::Ubo => businesses.add_ubo_json(business_id, &body).await?,
+    let person = if role == PersonRole::Director {
+        businesses.add_director_json(business_id, &body).await?
+    } else {
+        businesses.add_ubo_json(business_id, &body).await?
     };
     Ok(render::person(&person))
 }

@@ -11,8 +11,8 @@ use std::time::SystemTime;
 use crossborder::onboard::Onboarded;
 use crossborder::{
     types::{
-        Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person,
-        PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
+        Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person, Quote,
+        ResolvedAccount, Transaction, UploadedDocument,
     },
     Decimal,
 };
@@ -348,11 +348,7 @@ pub fn person(person: &Person) -> Output {
         business_status,
         submitted,
     } = person;
-    let role = match role {
-        PersonRole::Director => "DIRECTOR".to_owned(),
-        PersonRole::Ubo => "UBO".to_owned(),
-        PersonRole::Unknown(other) => other.clone(),
-    };
+    let role = role.as_str().to_owned();
     Fields::default()
         .field("id", "id", text(id))
         .field("business", "businessId", text(business_id))

@@ -61,6 +61,7 @@ pub mod payout;
 pub mod quote;
 pub mod rail;
 pub mod resolve;
+pub mod status;
 pub mod suggest;
 mod url;
 pub mod violation;

@@ -1,9 +1,6 @@
 //! Sub-businesses (KYB): the create and update requests, and the record.
 
 use std::collections::{BTreeMap, HashMap};
-use std::convert::Infallible;
-use std::fmt;
-use std::str::FromStr;
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
@@ -676,60 +673,9 @@ pub struct BusinessUpdate {
     pub under_review: Vec<String>,
 }
 
-/// The verification status of a business, or of one of its fields. The set
-/// is open: a value this SDK does not know is kept in
-/// [`BusinessStatus::Unknown`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum BusinessStatus {
-    /// `PENDING`: waiting for a director and a UBO, or for review.
-    Pending,
-    /// `SUBMITTED`: submitted for verification.
-    Submitted,
-    /// `APPROVED`.
-    Approved,
-    /// `REJECTED`: see [`Business::rejection_reason`].
-    Rejected,
-    /// A status this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl BusinessStatus {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            BusinessStatus::Pending => "PENDING",
-            BusinessStatus::Submitted => "SUBMITTED",
-            BusinessStatus::Approved => "APPROVED",
-            BusinessStatus::Rejected => "REJECTED",
-            BusinessStatus::Unknown(other) => other,
-        }
-    }
-
-    /// True once verification is decided (`APPROVED` or `REJECTED`).
-    pub fn is_decided(&self) -> bool {
-        matches!(self, BusinessStatus::Approved | BusinessStatus::Rejected)
-    }
-}
-
-impl FromStr for BusinessStatus {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "PENDING" => BusinessStatus::Pending,
-            "SUBMITTED" => BusinessStatus::Submitted,
-            "APPROVED" => BusinessStatus::Approved,
-            "REJECTED" => BusinessStatus::Rejected,
-            other => BusinessStatus::Unknown(other.to_owned()),
-        })
-    }
-}
-
-impl fmt::Display for BusinessStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The verification status of a business or of one of its fields, an open
+/// enum declared once in core for the SDK and the sandbox.
+pub use crossborder_core::status::BusinessStatus;
 
 pub(crate) fn business_status(status: wire::BusinessStatus) -> BusinessStatus {
     match status.0.parse() {

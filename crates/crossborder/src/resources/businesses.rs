@@ -1,7 +1,7 @@
 //! `client.businesses()`.
 
 use bytes::Bytes;
-use crossborder_core::kyb::PersonRole as CorePersonRole;
+use crossborder_core::kyb::PersonRole;
 
 use crossborder_api::types as wire;
 use serde_json::Value;
@@ -106,9 +106,9 @@ impl Businesses<'_> {
     pub async fn add_director(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
         check_id(business_id)?;
         person
-            .validate(CorePersonRole::Director)
+            .validate(PersonRole::Director)
             .map_err(Error::Validation)?;
-        self.send_person(business_id, CorePersonRole::Director, person.to_wire())
+        self.send_person(business_id, PersonRole::Director, person.to_wire())
             .await
     }
 
@@ -118,9 +118,9 @@ impl Businesses<'_> {
     pub async fn add_ubo(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
         check_id(business_id)?;
         person
-            .validate(CorePersonRole::Ubo)
+            .validate(PersonRole::Ubo)
             .map_err(Error::Validation)?;
-        self.send_person(business_id, CorePersonRole::Ubo, person.to_wire())
+        self.send_person(business_id, PersonRole::Ubo, person.to_wire())
             .await
     }
 
@@ -219,7 +219,7 @@ impl Businesses<'_> {
     /// rules as [`add_director`](Businesses::add_director) (plus JSON types
     /// and unknown fields, as [`create_json`](Businesses::create_json)).
     pub async fn add_director_json(&self, business_id: &str, body: &Value) -> Result<Person> {
-        self.add_person_json(business_id, CorePersonRole::Director, body)
+        self.add_person_json(business_id, PersonRole::Director, body)
             .await
     }
 
@@ -227,30 +227,30 @@ impl Businesses<'_> {
     /// as [`add_ubo`](Businesses::add_ubo) (plus JSON types and unknown
     /// fields).
     pub async fn add_ubo_json(&self, business_id: &str, body: &Value) -> Result<Person> {
-        self.add_person_json(business_id, CorePersonRole::Ubo, body)
+        self.add_person_json(business_id, PersonRole::Ubo, body)
             .await
     }
 
     async fn add_person_json(
         &self,
         business_id: &str,
-        role: CorePersonRole,
+        role: PersonRole,
         body: &Value,
     ) -> Result<Person> {
         check_id(business_id)?;
-        person_violations(body, role).map_err(Error::Validation)?;
+        person_violations(body, role.clone()).map_err(Error::Validation)?;
         self.send_person(business_id, role, from_json(body)?).await
     }
 
     async fn send_person(
         &self,
         business_id: &str,
-        role: CorePersonRole,
+        role: PersonRole,
         body: wire::PersonRequest,
     ) -> Result<Person> {
         let api = self.client.api();
         let response = match role {
-            CorePersonRole::Director => {
+            PersonRole::Director => {
                 self.client
                     .send(Operation::write("addDirector", "POST"), || {
                         api.add_director()
@@ -260,7 +260,7 @@ impl Businesses<'_> {
                     })
                     .await?
             }
-            CorePersonRole::Ubo => {
+            PersonRole::Ubo => {
                 self.client
                     .send(Operation::write("addUbo", "POST"), || {
                         api.add_ubo()
@@ -269,6 +269,12 @@ impl Businesses<'_> {
                             .send()
                     })
                     .await?
+            }
+            // The SDK's own calls name a known role.
+            PersonRole::Unknown(other) => {
+                return Err(Error::InvalidRequest {
+                    message: format!("no operation adds a person in the role {other}"),
+                })
             }
         };
         Ok(response.into_inner().data.into())

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::Bytes;
-use crossborder_core::kyb::PersonRole as CorePersonRole;
+use crossborder_core::kyb::PersonRole;
 use serde_json::Value;
 
 use super::files::{
@@ -99,10 +99,10 @@ impl Application {
         let directors = people_from_json(
             object.get("directors"),
             "directors",
-            CorePersonRole::Director,
+            PersonRole::Director,
             &mut all,
         );
-        let ubos = people_from_json(object.get("ubos"), "ubos", CorePersonRole::Ubo, &mut all);
+        let ubos = people_from_json(object.get("ubos"), "ubos", PersonRole::Ubo, &mut all);
         if let Some(violations) = Violations::from_vec(all) {
             return Err(violations);
         }
@@ -173,13 +173,13 @@ impl Application {
             None => all.push(Violation::new("business", Rule::Required, "is required")),
         }
         for (role, list, people) in [
-            (CorePersonRole::Director, "directors", &self.directors),
-            (CorePersonRole::Ubo, "ubos", &self.ubos),
+            (PersonRole::Director, "directors", &self.directors),
+            (PersonRole::Ubo, "ubos", &self.ubos),
         ] {
             all.extend(someone_in(list, people.len()));
             for (index, person) in people.iter().enumerate() {
                 let at = format!("{list}[{index}]");
-                if let Err(found) = resolved_person(person, &stand_ins).validate(role) {
+                if let Err(found) = resolved_person(person, &stand_ins).validate(role.clone()) {
                     all.extend(found.into_iter().map(|v| prefixed(&at, v)));
                 }
                 self.check_files(&mut all, &at, &person_urls(person));
@@ -261,7 +261,7 @@ fn business_from_json(
 fn people_from_json(
     list: Option<&Value>,
     name: &'static str,
-    role: CorePersonRole,
+    role: PersonRole,
     all: &mut Vec<Violation>,
 ) -> Option<Vec<PersonRequest>> {
     let items: &[Value] = match list {
@@ -288,7 +288,7 @@ fn people_from_json(
             ));
             continue;
         }
-        if let Err(found) = person_violations_adjusted(body, role, stand_in_person_files) {
+        if let Err(found) = person_violations_adjusted(body, role.clone(), stand_in_person_files) {
             all.extend(found.into_iter().map(|v| prefixed(&at, v)));
             continue;
         }
