@@ -260,26 +260,26 @@ mod tests {
     fn error_table_rows() {
         let k = key();
         assert!(matches!(
-            api_error(StatusCode::FORBIDDEN, &body(403, "API key header needed"), &k),
+            api_error(StatusCode::FORBIDDEN, &body(403, "API key header needed"), k),
             Error::MissingApiKeyHeader { message } if message == "API key header needed"
         ));
         assert!(matches!(
-            api_error(StatusCode::UNAUTHORIZED, &body(401, "Invalid api key"), &k),
+            api_error(StatusCode::UNAUTHORIZED, &body(401, "Invalid api key"), k),
             Error::InvalidApiKey { message } if message == "Invalid api key"
         ));
         let not_allowed = "Not allowed to access this resource; contact support";
         assert!(matches!(
-            api_error(StatusCode::UNAUTHORIZED, &body(401, not_allowed), &k),
+            api_error(StatusCode::UNAUTHORIZED, &body(401, not_allowed), k),
             Error::ApiAccessNotGranted { message } if message == not_allowed
         ));
         assert!(matches!(
-            api_error(StatusCode::BAD_REQUEST, &body(400, "Invalid currency: ABC"), &k),
+            api_error(StatusCode::BAD_REQUEST, &body(400, "Invalid currency: ABC"), k),
             Error::InvalidCurrency { code } if code == "ABC"
         ));
         match api_error(
             StatusCode::NOT_FOUND,
             &body(404, "Transaction not found: x"),
-            &k,
+            k,
         ) {
             Error::Api {
                 status,
@@ -307,7 +307,7 @@ mod tests {
             b"{\"message\":",
             b"{\"message\":7}",
         ] {
-            match api_error(StatusCode::BAD_GATEWAY, raw, &k) {
+            match api_error(StatusCode::BAD_GATEWAY, raw, k) {
                 Error::Decode {
                     status,
                     body_prefix,
@@ -326,7 +326,7 @@ mod tests {
         let k = key();
         // No statusCode: the status is the response's.
         assert!(matches!(
-            api_error(StatusCode::UNAUTHORIZED, br#"{"message":"Invalid api key"}"#, &k),
+            api_error(StatusCode::UNAUTHORIZED, br#"{"message":"Invalid api key"}"#, k),
             Error::InvalidApiKey { message } if message == "Invalid api key"
         ));
         // A statusCode that disagrees with the response does not matter.
@@ -334,13 +334,13 @@ mod tests {
             api_error(
                 StatusCode::FORBIDDEN,
                 &body(500, "API key header needed"),
-                &k
+                k
             ),
             Error::MissingApiKeyHeader { .. }
         ));
         // NestJS validation errors: an array of messages.
         let raw = br#"{"statusCode":400,"message":["a","b"],"path":7}"#;
-        match api_error(StatusCode::BAD_REQUEST, raw, &k) {
+        match api_error(StatusCode::BAD_REQUEST, raw, k) {
             Error::Api {
                 status,
                 message,
@@ -356,7 +356,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            api_error(StatusCode::BAD_REQUEST, br#"{"message":["Invalid currency: ABC"]}"#, &k),
+            api_error(StatusCode::BAD_REQUEST, br#"{"message":["Invalid currency: ABC"]}"#, k),
             Error::InvalidCurrency { code } if code == "ABC"
         ));
         for raw in [
@@ -366,7 +366,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    api_error(StatusCode::BAD_REQUEST, raw, &k),
+                    api_error(StatusCode::BAD_REQUEST, raw, k),
                     Error::Decode {
                         status: Some(400),
                         ..
@@ -437,7 +437,7 @@ mod tests {
             (StatusCode::CONFLICT, "sessionId already used"),
             (StatusCode::TOO_MANY_REQUESTS, "slow down"),
         ] {
-            let error = api_error(status, &body(status.as_u16(), message), &k);
+            let error = api_error(status, &body(status.as_u16(), message), k);
             assert_eq!(error.outcome(), Outcome::NotApplied, "{error:?}");
         }
         // A 4xx from something other than the API (a proxy's HTML page).
@@ -568,7 +568,7 @@ mod tests {
         let error = api_error(
             StatusCode::BAD_REQUEST,
             &body(400, "bad key test_secret123"),
-            &key(),
+            key(),
         );
         let text = format!("{error} {error:?}");
         assert!(!text.contains("secret123"), "{text}");
