@@ -10,12 +10,13 @@ mod business_details;
 mod documents;
 pub mod onboard;
 mod person;
+mod record;
 
 pub(crate) use business::{log_document_keys, nothing_to_update, one_tin, sent_fields};
 pub use business::{
-    Address, Business, BusinessDetails, BusinessStatus, BusinessUpdate, CreateBusinessRequest,
-    Documents, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
-    UpdateBusinessRequest,
+    Address, BusinessDetails, CreateBusinessRequest, Documents, MonthlyTransactionVolume,
+    NatureOfBusiness, ProofOfAddress, SourceOfFund, UpdateBusinessRequest,
 };
 pub use documents::{document_keys, DocumentKeyMapping, DocumentLink, UploadedDocument};
 pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
+pub use record::{Business, BusinessStatus, BusinessUpdate};

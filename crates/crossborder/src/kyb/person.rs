@@ -5,7 +5,7 @@ use crossborder_core::kyb::{self, validate_person, PersonFields};
 use crossborder_core::parse_amount;
 use rust_decimal::Decimal;
 
-use crate::kyb::business::business_status;
+use crate::kyb::record::business_status;
 use crate::kyb::{Address, BusinessStatus, DocumentLink};
 use crate::{IdType, Rule, Violation, Violations};
 
