@@ -144,13 +144,7 @@ struct Field {
 
 /// Generates the views file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
-    let spec: Value =
-        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
-    let schemas = spec
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .context("the spec has no components.schemas")?;
+    let schemas = component_schemas(spec_text)?;
     let schema = |name: &str| -> Result<&Value> {
         schemas
             .get(name)
@@ -175,6 +169,17 @@ pub fn generate(spec_text: &str) -> Result<String> {
     Ok(out)
 }
 
+/// The spec's `components.schemas`.
+fn component_schemas(spec_text: &str) -> Result<Mapping> {
+    let spec: Value =
+        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
+    spec.get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+        .cloned()
+        .context("the spec has no components.schemas")
+}
+
 /// An optional text field with no rule of its own: its Rust name, wire name
 /// and documentation.
 pub struct TextField {
@@ -187,13 +192,7 @@ pub struct TextField {
 /// from the spec: optional, unconstrained, and not the TIN (which the SDK
 /// holds once for both spellings).
 pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
-    let spec: Value =
-        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
-    let schemas = spec
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .context("the spec has no components.schemas")?;
+    let schemas = component_schemas(spec_text)?;
     let schema = |name: &str| -> Result<&Value> {
         schemas
             .get(name)

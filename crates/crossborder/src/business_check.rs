@@ -12,15 +12,14 @@
 use std::collections::BTreeMap;
 
 use crossborder_core::kyb::{
-    normalise_document_key, validate_business_create, validate_business_update, validate_person,
-    BusinessFields, PersonFields, PersonRole,
+    normalise_document_key, nothing_to_update, validate_business_create, validate_business_update,
+    validate_person, BusinessFields, PersonFields, PersonRole,
 };
 use crossborder_core::suggest::nearest_name;
 use crossborder_core::{FieldReader, Rule, Violation, Violations};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::kyb::nothing_to_update;
 use crate::DocumentKeyMapping;
 
 /// Which request the JSON is.

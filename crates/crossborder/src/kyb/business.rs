@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
-    normalise_document_key, validate_business_create, validate_business_update, AddressFields,
-    BusinessFields, DocumentRefFields, NatureOfBusinessFields, ProofOfAddressFields,
+    normalise_document_key, nothing_to_update, validate_business_create, validate_business_update,
+    AddressFields, BusinessFields, DocumentRefFields, NatureOfBusinessFields, ProofOfAddressFields,
 };
 use rust_decimal::Decimal;
 
@@ -260,16 +260,6 @@ pub(crate) fn sent_fields(body: &impl serde::Serialize) -> Result<Vec<String>, E
         .as_object()
         .map(|fields| fields.keys().cloned().collect())
         .unwrap_or_default())
-}
-
-/// The violation of an update that changes nothing: it would go out as
-/// `{}` (ASSUMPTIONS C18).
-pub(crate) fn nothing_to_update() -> Violation {
-    Violation::new(
-        "body",
-        Rule::NothingToUpdate,
-        "an update must change at least one field",
-    )
 }
 
 /// A generated request builder that refused a value (it checks the spec's

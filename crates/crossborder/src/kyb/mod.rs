@@ -12,7 +12,7 @@ pub mod onboard;
 mod person;
 mod record;
 
-pub(crate) use business::{log_document_keys, nothing_to_update, one_tin, sent_fields};
+pub(crate) use business::{log_document_keys, one_tin, sent_fields};
 pub use business::{
     Address, BusinessDetails, CreateBusinessRequest, Documents, MonthlyTransactionVolume,
     NatureOfBusiness, ProofOfAddress, SourceOfFund, UpdateBusinessRequest,
