@@ -78,7 +78,7 @@ impl PayoutRequest {
     /// A converting payout of the quote's amount, at the quote's rate (its
     /// `rateKey`), from the quote's `fromCurrency` to a typed destination,
     /// under a new session id. `payouts().create` refuses the payout once
-    /// the quote has expired ([`Error::QuoteExpired`]), before sending
+    /// the quote has expired ([`Error::QuoteExpired`](crate::Error::QuoteExpired)), before sending
     /// anything.
     ///
     /// Refused here, with every reason at once: a destination in another
