@@ -108,3 +108,20 @@ fn the_root_holds_the_client_the_errors_the_handles_and_the_modules() {
     );
     assert!(names.len() <= 40);
 }
+
+/// The types that had two copies are one type each: a value of one is a
+/// value of the other (this does not compile otherwise).
+#[test]
+fn roles_statuses_and_environments_are_one_type_each() {
+    let role: crossborder::rules::kyb::PersonRole = crossborder::types::PersonRole::Ubo;
+    assert_eq!(role.as_str(), "UBO");
+    let status: crossborder_core::status::TransactionStatus =
+        crossborder::types::TransactionStatus::Completed;
+    assert!(status.is_terminal());
+    let environment: crossborder_sandbox::Environment = crossborder::config::Environment::Staging;
+    assert_eq!(environment.to_string(), "staging");
+    assert_eq!(
+        crossborder::types::Quote::DEFAULT_LIFETIME,
+        crossborder_core::quote::QUOTE_LIFETIME
+    );
+}
