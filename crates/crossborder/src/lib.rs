@@ -344,8 +344,9 @@ pub mod json {
     pub use crate::payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
 }
 
-// The crate's own modules name the models by their old root paths
-// (`crate::Quote`); the public paths are `types::*`, `error::*`, `config::*`.
+// Inside the crate the models keep their short paths (`crate::Quote`), so
+// the modules did not change with the public paths (`types::*`,
+// `error::*`, `config::*`, `json::*`); none of these is public here.
 #[allow(unused_imports)]
 use config::{ApiKey, Environment};
 #[allow(unused_imports)]
