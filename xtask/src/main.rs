@@ -1,8 +1,10 @@
 //! Project automation for the crossborder workspace.
 //!
 //! * `cargo xtask codegen [--check]` regenerates
-//!   `crates/crossborder-api/src/generated.rs` and the request views
-//!   `crates/crossborder-core/src/views.rs` from `openapi/crossborder.yaml`.
+//!   `crates/crossborder-api/src/generated.rs`, the request views
+//!   `crates/crossborder-core/src/views.rs` and the SDK's typed requests
+//!   `types/payout_request.rs` and `kyb/business_details.rs` from
+//!   `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` runs `examples/typescript` and
@@ -27,6 +29,7 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod schemathesis;
+mod sdk_types;
 mod spec_reuse;
 mod tools;
 mod views;

@@ -8,8 +8,11 @@ use std::time::Duration;
 use axum::Router;
 use crossborder::webhook::{Delivery, Receiver};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
-    QuoteRequest, SimulateFundingRequest, TransactionStatus,
+    types::{
+        CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest,
+        SimulateFundingRequest, TransactionStatus,
+    },
+    Client, Currency, Decimal,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 use tokio::sync::mpsc;

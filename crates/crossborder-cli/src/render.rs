@@ -12,8 +12,11 @@ use crossborder::low_level::timestamp::Timestamp;
 use crossborder::onboard::Onboarded;
 use crossborder::rules::display_amount;
 use crossborder::{
-    Acknowledgement, Balance, Bank, Business, Currency, Decimal, PaymentInstruction, PayoutReceipt,
-    Person, PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
+    types::{
+        Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person, Quote,
+        ResolvedAccount, Transaction, UploadedDocument,
+    },
+    Currency, Decimal,
 };
 use serde_json::{Map, Value};
 
@@ -387,11 +390,7 @@ pub fn person(person: &Person) -> Output {
         business_status,
         submitted,
     } = person;
-    let role = match role {
-        PersonRole::Director => "DIRECTOR".to_owned(),
-        PersonRole::Ubo => "UBO".to_owned(),
-        PersonRole::Unknown(other) => other.clone(),
-    };
+    let role = role.as_str().to_owned();
     Fields::default()
         .field("id", "id", text(id))
         .field("business", "businessId", text(business_id))

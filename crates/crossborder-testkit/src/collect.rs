@@ -2,7 +2,8 @@
 //! waits for a payer needs.
 
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest, Transaction,
+    types::CollectionRequest, types::SimulateFundingRequest, types::Transaction, Client, Currency,
+    Decimal,
 };
 
 /// Opens a same-currency NGN collection of `amount` for the order

@@ -3,9 +3,11 @@
 //! API's JSON, written once so the suites cannot drift apart.
 
 use crossborder::{
-    Address, BusinessDetails, BusinessType, CreateBusinessRequest, Currency, Decimal, DocumentLink,
-    Documents, FiatCurrency, IdType, LocalBank, LocalBankCurrency, NatureOfBusiness, PayoutRequest,
-    PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType, ResolveAccountRequest,
+    types::Address, types::BusinessDetails, types::BusinessType, types::CreateBusinessRequest,
+    types::DocumentLink, types::Documents, types::FiatCurrency, types::IdType, types::LocalBank,
+    types::LocalBankCurrency, types::NatureOfBusiness, types::PayoutRequest, types::PersonDetails,
+    types::PersonRequest, types::ProofOfAddress, types::ProofOfAddressType,
+    types::ResolveAccountRequest, Currency, Decimal,
 };
 use serde_json::{json, Value};
 

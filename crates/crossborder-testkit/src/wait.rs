@@ -5,7 +5,7 @@ use std::fmt;
 use std::future::Future;
 use std::time::Duration;
 
-use crossborder::{Client, Transaction, TransactionStatus};
+use crossborder::{types::Transaction, types::TransactionStatus, Client};
 use tokio::time::Instant;
 
 /// How long [`wait_until`] sleeps between two reads.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossborder::{Currency, Decimal, TransactionStatus};
+use crossborder::{types::TransactionStatus, Currency, Decimal};
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 use crossborder_testkit::{
     assert_error_body, client_for, open_ngn_collection, post_event, wait_for_status, wait_until,

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Reconciled, Reconciler, Verdict};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest, Transaction,
+    types::{CollectionRequest, SimulateFundingRequest, Transaction},
+    Client, Currency, Decimal,
 };
 use tokio::sync::mpsc;
 
@@ -121,8 +122,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossborder::types::TransactionStatus;
     use crossborder::webhook::Source;
-    use crossborder::TransactionStatus;
     use crossborder_sandbox::{Sandbox, SandboxConfig};
 
     #[tokio::test]

@@ -22,8 +22,9 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Verdict};
 use crossborder::{
-    dec, Client, CollectionRequest, Currency, Decimal, FiatCurrency, LocalBank, LocalBankCurrency,
-    PayoutRequest, SimulateFundingRequest, Transaction, TransactionStatus,
+    dec, types::CollectionRequest, types::FiatCurrency, types::LocalBank, types::LocalBankCurrency,
+    types::PayoutRequest, types::SimulateFundingRequest, types::Transaction,
+    types::TransactionStatus, Client, Currency, Decimal,
 };
 use tokio::sync::mpsc;
 

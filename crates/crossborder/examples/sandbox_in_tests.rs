@@ -15,7 +15,8 @@
 //! ```
 
 use crossborder::{
-    Client, Currency, Decimal, Error, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest,
+    types::{FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
+    Client, Currency, Decimal, Error,
 };
 use crossborder_testkit::TestSandbox;
 
@@ -55,7 +56,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crossborder::TransactionStatus;
+    use crossborder::types::TransactionStatus;
     use crossborder_testkit::{open_ngn_collection, pay_collection, wait_for_status};
 
     #[tokio::test]

@@ -91,7 +91,7 @@ where
                     record(started, attempt, Some(value.status()));
                     return Ok(value);
                 }
-                Err(error) => map_error(error, key).await,
+                Err(error) => map_error(error, key.expose_secret()).await,
             };
             let wait = match decide(policy, operation.idempotency, &failure, attempt) {
                 RetryDecision::Stop => {

@@ -6,8 +6,8 @@
 //!
 //! ```no_run
 //! use crossborder::{
-//!     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
-//!     QuoteRequest, WaitOptions,
+//!     Client, Currency, Decimal, WaitOptions,
+//!     types::{CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
 //! };
 //!
 //! # async fn run() -> crossborder::Result<()> {
@@ -72,9 +72,12 @@
 //! ```no_run
 //! use crossborder::onboard::{file_url, Application, Progress};
 //! use crossborder::{
-//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
-//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
-//!     ProofOfAddressType, WaitOptions,
+//!     Client, WaitOptions,
+//!     types::{
+//!         Address, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink, Documents,
+//!         IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+//!         ProofOfAddressType,
+//!     },
 //! };
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -344,45 +347,45 @@
 
 mod api_key;
 mod client;
-mod config;
+pub mod config;
 mod dec;
-mod error;
+pub mod error;
 mod execute;
 pub mod json;
-pub mod onboard;
+mod kyb;
 mod resources;
 mod retry;
-mod types;
+pub mod types;
 mod upload;
 mod wait;
 pub mod webhook;
 
-pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
 pub use client::Client;
-pub use config::{
-    ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TIMEOUT, USER_AGENT_VALUE,
-};
-pub use error::{Error, Outcome, Result, BODY_PREFIX_LEN};
-pub use json::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
-pub use json::{check_payout_json, payout_from_json, PayoutVerdict};
+pub use config::ClientBuilder;
+pub use crossborder_core::{Currency, Decimal, Money};
+pub use error::{Error, Outcome, Result};
+pub use kyb::onboard;
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
-pub use types::*;
-pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
-
-pub use crossborder_core::kyb::{
-    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
-    MAX_UPLOAD_BYTES,
-};
-pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{Currency, CurrencyKind, Decimal, Rail, Rule, Violation, Violations};
+pub use wait::WaitOptions;
 
 /// What the `dec!` macro expands to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dec::parse_decimal;
 }
+
+// Inside the crate the models keep their short paths (`crate::Quote`), so
+// the modules did not change with the public paths (`types::*`,
+// `error::*`, `config::*`, `json::*`); none of these is public here.
+#[allow(unused_imports)]
+use config::{ApiKey, Environment};
+#[allow(unused_imports)]
+use error::{Rule, Violation, Violations};
+#[allow(unused_imports)]
+use json::*;
+#[allow(unused_imports)]
+use types::*;
 
 /// The shared rules of the API (payout, collection, funding simulation and
 /// KYB validation, document keys, upload files), re-exported from

@@ -10,8 +10,9 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use common::{dec, error_body, setup, transaction_json};
 use crossborder::{
-    Client, Currency, Error, LocalBank, LocalBankCurrency, Outcome, PayoutRequest, Quote,
-    QuoteRequest, RetryPolicy, TransactionStatus, TransactionType,
+    types::LocalBank, types::LocalBankCurrency, types::PayoutRequest, types::Quote,
+    types::QuoteRequest, types::TransactionStatus, types::TransactionType, Client, Currency, Error,
+    Outcome, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 use serde_json::json;
@@ -177,8 +178,12 @@ async fn create_or_get_sends_the_payout_whose_answer_is_lost_once_and_reads_it_b
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
     let proxy = CuttingProxy::start(sandbox.local_addr()).await;
     let client = client_at(&format!("{}/v1", proxy.origin));
-    let payout = PayoutRequest::pay(dec("2500.00"), crossborder::FiatCurrency::Ngn, seller())
-        .with_session_id("invoice-77");
+    let payout = PayoutRequest::pay(
+        dec("2500.00"),
+        crossborder::types::FiatCurrency::Ngn,
+        seller(),
+    )
+    .with_session_id("invoice-77");
 
     // The first send is applied and its answer lost: read back, not resent.
     let paid = client.payouts().create_or_get(&payout).await.unwrap();
@@ -286,7 +291,7 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
         .expect(1)
         .mount(&server)
         .await;
-    let payout = PayoutRequest::pay(dec("2500"), crossborder::FiatCurrency::Ngn, seller())
+    let payout = PayoutRequest::pay(dec("2500"), crossborder::types::FiatCurrency::Ngn, seller())
         .with_session_id("settlement-9");
     let found = client.payouts().create_or_get(&payout).await.unwrap();
     assert_eq!(found.payment_reference, "settlement-9");

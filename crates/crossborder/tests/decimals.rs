@@ -5,7 +5,7 @@ mod common;
 
 use common::mock;
 use common::{dec, setup, transaction_json};
-use crossborder::{Currency, QuoteRequest};
+use crossborder::{types::QuoteRequest, Currency};
 use serde_json::json;
 
 use wiremock::ResponseTemplate;

@@ -16,9 +16,13 @@ use std::time::{Duration, SystemTime};
 use common::mock;
 use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
-    CanadianBank, Client, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Destination, Error,
-    EurBank, FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
-    PayoutRequest, Quote, QuoteRequest, Rule, Source, UkBank, UsBank, DEFAULT_QUOTE_LIFETIME,
+    error::Rule,
+    types::{
+        CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Destination, EurBank,
+        FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
+        PayoutRequest, PayoutSource, Quote, QuoteRequest, UkBank, UsBank,
+    },
+    Client, Currency, Error,
 };
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
@@ -143,7 +147,7 @@ fn wallet(currency: CryptoCurrency, network: &str, address: &str) -> CryptoWalle
     }
 }
 
-fn crypto(currency: CryptoCurrency, network: &str) -> Source {
+fn crypto(currency: CryptoCurrency, network: &str) -> PayoutSource {
     CryptoSource {
         currency,
         network: network.into(),
@@ -152,7 +156,12 @@ fn crypto(currency: CryptoCurrency, network: &str) -> Source {
 }
 
 /// A typed payout: its source, destination, rate key and amount.
-type Typed = (Source, Destination, Option<&'static str>, &'static str);
+type Typed = (
+    PayoutSource,
+    Destination,
+    Option<&'static str>,
+    &'static str,
+);
 
 /// One cell of the table of pair kinds and destination families: a typed
 /// payout with the exact body it sends (without its generated sessionId),
@@ -176,7 +185,7 @@ fn typed(payout: &Typed) -> PayoutRequest {
 #[rustfmt::skip]
 fn cells() -> Vec<Cell> {
     use CryptoCurrency::{Cngn, Usdc, Usdt};
-    let fiat = |currency: FiatCurrency| Source::from(currency);
+    let fiat = |currency: FiatCurrency| PayoutSource::from(currency);
     let uk = |f: fn(&mut UkBank)| { let mut bank = uk_bank(); f(&mut bank); Destination::from(bank) };
     let eur = |f: fn(&mut EurBank)| { let mut bank = eur_bank(); f(&mut bank); Destination::from(bank) };
     let ca = |f: fn(&mut CanadianBank)| { let mut bank = canadian_bank(); f(&mut bank); Destination::from(bank) };
@@ -911,8 +920,8 @@ async fn a_quotes_lifetime_is_measured_on_the_servers_clock() {
     let before = SystemTime::now();
     let quote = quote_with(None, None).await;
     assert!(!quote.is_expired());
-    assert!(quote.valid_until >= before + DEFAULT_QUOTE_LIFETIME);
-    assert!(quote.valid_until <= SystemTime::now() + DEFAULT_QUOTE_LIFETIME);
+    assert!(quote.valid_until >= before + Quote::DEFAULT_LIFETIME);
+    assert!(quote.valid_until <= SystemTime::now() + Quote::DEFAULT_LIFETIME);
 
     // No Date header, expiresAt in the future: read on the client's clock,
     // so the quote is good until that very instant.

@@ -5,7 +5,10 @@ mod common;
 
 use common::mock;
 use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{CollectionRequest, Currency, Error, PayoutRequest, RetryPolicy};
+use crossborder::{
+    types::{CollectionRequest, PayoutRequest},
+    Currency, Error, RetryPolicy,
+};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -247,7 +250,7 @@ async fn long_bodies_are_cut_to_a_prefix() {
     let error = balance_error(ResponseTemplate::new(502).set_body_raw(long, "text/html")).await;
     match error {
         Error::Decode { body_prefix, .. } => {
-            assert_eq!(body_prefix.len(), crossborder::BODY_PREFIX_LEN);
+            assert_eq!(body_prefix.len(), crossborder::Error::BODY_PREFIX_LEN);
             assert!(body_prefix.starts_with("<html>xxx"));
         }
         other => panic!("{other:?}"),

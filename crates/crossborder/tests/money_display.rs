@@ -1,7 +1,7 @@
 //! Money is shown with its currency's minor units (ASSUMPTIONS B80), by one
 //! rule for `Money` and `Balance`.
 
-use crossborder::{Balance, Currency, Decimal};
+use crossborder::{Balance, Currency, Decimal, Money};
 
 fn decimal(text: &str) -> Decimal {
     text.parse().unwrap()
@@ -21,6 +21,10 @@ fn a_balance_and_money_show_their_minor_units() {
             amount: decimal(amount),
         };
         assert_eq!(balance.to_string(), shown);
+        assert_eq!(
+            Money::new(decimal(amount), currency).unwrap().to_string(),
+            shown
+        );
     }
 }
 

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use common::mock;
 use common::{dec, error_body, setup};
-use crossborder::{CollectionRequest, Currency, Error, PayoutRequest};
+use crossborder::{
+    types::{CollectionRequest, PayoutRequest},
+    Currency, Error,
+};
 use serde_json::json;
 use wiremock::ResponseTemplate;
 

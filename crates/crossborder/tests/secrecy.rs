@@ -5,7 +5,7 @@ mod common;
 
 use common::mock;
 use common::{client_for, closed_port, error_body, setup, KEY};
-use crossborder::{ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
+use crossborder::{config::ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
 use wiremock::matchers::{header, header_exists};
 use wiremock::{MockServer, ResponseTemplate};
 
@@ -125,7 +125,7 @@ async fn caller_supplied_http_client_sends_the_key() {
     let server = MockServer::start().await;
     mock::balance("NGN")
         .and(header("x-api-key", KEY))
-        .and(header("user-agent", crossborder::USER_AGENT_VALUE))
+        .and(header("user-agent", crossborder::ClientBuilder::USER_AGENT))
         .and(header("x-caller", "kept"))
         .respond_with(
             ResponseTemplate::new(200)

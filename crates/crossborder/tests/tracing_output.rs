@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use common::mock;
 use common::{client_for, closed_port, dec, error_body, fast_retries, KEY};
-use crossborder::{Currency, Error, PayoutRequest};
+use crossborder::{types::PayoutRequest, Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
 use wiremock::{MockServer, ResponseTemplate};
@@ -158,12 +158,13 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
         )
         .mount(&server)
         .await;
-    let mut documents = crossborder::Documents::new();
+    let mut documents = crossborder::types::Documents::new();
     documents.insert(
         "SCUML_CERTIFICATE".into(),
-        crossborder::DocumentLink::new("https://files.example/scuml.pdf", "scuml").unlisted(),
+        crossborder::types::DocumentLink::new("https://files.example/scuml.pdf", "scuml")
+            .unlisted(),
     );
-    let update = crossborder::UpdateBusinessRequest {
+    let update = crossborder::types::UpdateBusinessRequest {
         documents: Some(documents),
         ..Default::default()
     };

@@ -6,13 +6,13 @@
 
 use std::time::Duration;
 
+use crossborder::types::TransactionStatus;
 use crossborder::webhook::axum::extract::State;
 use crossborder::webhook::axum::routing::MethodRouter;
 use crossborder::webhook::axum::Router;
 use crossborder::webhook::{
     Delivery, Receiver, Reconciler, Source, StatusMeaning, StatusWords, Unconfirmed, Verdict,
 };
-use crossborder::TransactionStatus;
 use tokio::sync::mpsc;
 use wiremock::MockServer;
 

@@ -8,7 +8,7 @@ use crossborder::webhook::{
     verify, verify_with, Classification, StatusMeaning, StatusWords, Unconfirmed, Verdict,
     WebhookEvent,
 };
-use crossborder::{Decimal, TransactionStatus};
+use crossborder::{types::TransactionStatus, Decimal};
 use wiremock::ResponseTemplate;
 
 mod webhook_mock;

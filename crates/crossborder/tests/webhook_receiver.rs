@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Unconfirmed, Verdict, DEFAULT_MAX_BODY_BYTES};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, RetryPolicy, SimulateFundingRequest,
-    TransactionStatus,
+    types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
+    Client, Currency, Decimal, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 

@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use crossborder::{Client, Decimal, PayoutRequest, Violations};
+use crossborder::{error::Violations, types::PayoutRequest, Client, Decimal};
 use serde_json::{json, Map, Value};
 use tokio::net::TcpListener;
 

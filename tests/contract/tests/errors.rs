@@ -2,7 +2,11 @@
 //! client) and as the SDK's typed error, plus per-key isolation.
 
 use crossborder::low_level::{self, ClientState};
-use crossborder::{CollectionRequest, Currency, Error, Rule, SimulateFundingRequest};
+use crossborder::{
+    error::Rule,
+    types::{CollectionRequest, SimulateFundingRequest},
+    Currency, Error,
+};
 use crossborder_contract_tests::{
     assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
     PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
@@ -267,7 +271,7 @@ async fn unrecognised_document_key_is_refused_by_both() {
     let mut request = crossborder_contract_tests::business_request("RC7000001", link);
     request.documents.insert(
         "selfie".into(),
-        crossborder::DocumentLink::new(link, "selfie"),
+        crossborder::types::DocumentLink::new(link, "selfie"),
     );
     let error = client.businesses().create(&request).await.unwrap_err();
     let violations = error.violations().expect("a validation error");
@@ -308,11 +312,11 @@ async fn unrecognised_document_key_is_refused_by_both() {
     );
 
     // An unknown key in an update is refused the same way client-side.
-    let mut changes = crossborder::UpdateBusinessRequest::default();
-    let mut documents = crossborder::Documents::new();
+    let mut changes = crossborder::types::UpdateBusinessRequest::default();
+    let mut documents = crossborder::types::Documents::new();
     documents.insert(
         "passport".into(),
-        crossborder::DocumentLink::new(link, "passport"),
+        crossborder::types::DocumentLink::new(link, "passport"),
     );
     changes.documents = Some(documents);
     let error = client

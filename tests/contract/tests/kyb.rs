@@ -2,8 +2,8 @@
 //! UBO, status decisions, update; and the KYB error answers.
 
 use crossborder::{
-    Address, Business, BusinessStatus, BusinessType, Client, Error, PersonRole,
-    UpdateBusinessRequest,
+    types::{Address, Business, BusinessStatus, BusinessType, PersonRole, UpdateBusinessRequest},
+    Client, Error,
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, person_request,
@@ -479,7 +479,7 @@ async fn operating_address_and_document_references_are_checked_by_both() {
     });
     request.documents.insert(
         "bank_statement".into(),
-        crossborder::DocumentLink::new("", "statement-6m"),
+        crossborder::types::DocumentLink::new("", "statement-6m"),
     );
 
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;

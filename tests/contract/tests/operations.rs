@@ -5,8 +5,11 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use crossborder::{
-    Bank, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
-    ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType, WaitOptions,
+    types::{
+        Bank, CollectionRequest, PayoutRequest, QuoteRequest, Rail, ResolveAccountRequest,
+        SimulateFundingRequest, TransactionStatus, TransactionType,
+    },
+    Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{d, json_decimal, Env, WebhookReceiver, STAGING_KEY};
 

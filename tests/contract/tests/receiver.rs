@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crossborder::types::{Transaction, TransactionStatus};
 use crossborder::webhook::{
     Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
     Verdict,
 };
-use crossborder::{Transaction, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
 use tokio::net::TcpListener;

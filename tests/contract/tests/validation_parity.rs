@@ -4,7 +4,10 @@
 //! same rules (`crossborder_core::payout::validate_payout`).
 
 use crossborder::rules::payout::{validate_payout, PayoutFields};
-use crossborder::{CryptoCurrency, CryptoSource, Currency, Decimal, Error, PayoutRequest};
+use crossborder::{
+    types::{CryptoCurrency, CryptoSource, PayoutRequest},
+    Currency, Decimal, Error,
+};
 use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
     Rewrite, STAGING_KEY,

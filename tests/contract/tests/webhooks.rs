@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{self, Classification, EventStatus, Unconfirmed, Verdict, WebhookEvent};
 use crossborder::{
-    CollectionRequest, Currency, SimulateFundingRequest, Transaction, TransactionStatus,
+    types::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus},
+    Currency,
 };
 use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
 
@@ -149,7 +150,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
             );
             assert_eq!(
                 error.transaction().unwrap().kind,
-                Some(crossborder::TransactionType::Payout)
+                Some(crossborder::types::TransactionType::Payout)
             );
         }
         other => panic!("{other:?}"),
@@ -292,7 +293,7 @@ async fn set_url_refusals_are_the_sandboxs_own() {
 /// confirms.
 #[tokio::test]
 async fn to_currency_funding_pays_something_or_is_refused() {
-    use crossborder::QuoteRequest;
+    use crossborder::types::QuoteRequest;
 
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);

@@ -14,9 +14,11 @@ use std::time::Duration;
 use crossborder::onboard::{Application, Progress};
 use crossborder::webhook::{self, verify, Unconfirmed, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, PayoutRequest,
-    PersonRequest, QuoteRequest, ResolveAccountRequest, RetryPolicy, SimulateFundingRequest,
-    UpdateBusinessRequest, WaitOptions,
+    types::{
+        CollectionRequest, CreateBusinessRequest, PayoutRequest, PersonRequest, QuoteRequest,
+        ResolveAccountRequest, SimulateFundingRequest, UpdateBusinessRequest,
+    },
+    Client, Currency, Decimal, RetryPolicy, WaitOptions,
 };
 use serde_json::{json, Value};
 

@@ -25,7 +25,8 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use crossborder::{
-    Client, Currency, Decimal, Error, Outcome, PayoutRequest, RetryPolicy, TransactionStatus,
+    types::{PayoutRequest, TransactionStatus},
+    Client, Currency, Decimal, Error, Outcome, RetryPolicy,
 };
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::fault_proxy::{Fault, FaultProxy};

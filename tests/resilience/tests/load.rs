@@ -23,9 +23,11 @@ use std::future::Future;
 use std::time::Duration;
 
 use crossborder::{
-    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, Error, FiatCurrency,
-    LocalBank, LocalBankCurrency, Outcome, PayoutRequest, PersonRequest, QuoteRequest, RetryPolicy,
-    SimulateFundingRequest,
+    types::{
+        CollectionRequest, CreateBusinessRequest, FiatCurrency, LocalBank, LocalBankCurrency,
+        PayoutRequest, PersonRequest, QuoteRequest, SimulateFundingRequest,
+    },
+    Client, Currency, Decimal, Error, Outcome, RetryPolicy,
 };
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
@@ -197,7 +199,7 @@ impl Task {
         from: Currency,
         to: Currency,
         amount: Decimal,
-    ) -> Option<crossborder::Quote> {
+    ) -> Option<crossborder::types::Quote> {
         let quote = self
             .call(
                 "quote",

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, FiatCurrency, LocalBank, LocalBankCurrency,
-    PayoutRequest, QuoteRequest, Rail, SimulateFundingRequest, Transaction,
+    types::CollectionRequest, types::FiatCurrency, types::LocalBank, types::LocalBankCurrency,
+    types::PayoutRequest, types::QuoteRequest, types::Rail, types::SimulateFundingRequest,
+    types::Transaction, Client, Currency, Decimal,
 };
 
 /// The amounts the examples send (they write them as the same decimals).

@@ -5,7 +5,10 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use crossborder::{Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest};
+use crossborder::{
+    types::{CollectionRequest, SimulateFundingRequest},
+    Client, Currency, Decimal,
+};
 use tokio::sync::mpsc;
 
 use crate::{at, run, sandbox, Live, KEY};

@@ -249,7 +249,13 @@ async fn add_person(
         return Err(business_not_found(&id));
     }
     let (fields, read) = body.read(PersonFields::read);
-    ApiError::checked(read, validate_person(&fields, role))?;
+    // Only the two routes call this, each with its role.
+    let message = match role {
+        PersonRole::Director => "Director added successfully",
+        PersonRole::Ubo => "UBO added successfully",
+        PersonRole::Unknown(_) => return Err(ApiError::not_found("Cannot add this role")),
+    };
+    ApiError::checked(read, validate_person(&fields, role.clone()))?;
 
     let now = state.now();
     let person = PersonRecord {
@@ -262,16 +268,11 @@ async fn add_person(
         .businesses
         .get_mut(&id)
         .ok_or_else(|| business_not_found(&id))?;
-    let (role_wire, message) = match role {
-        PersonRole::Director => {
-            record.directors.push(person.clone());
-            ("DIRECTOR", "Director added successfully")
-        }
-        PersonRole::Ubo => {
-            record.ubos.push(person.clone());
-            ("UBO", "UBO added successfully")
-        }
-    };
+    if role == PersonRole::Director {
+        record.directors.push(person.clone());
+    } else {
+        record.ubos.push(person.clone());
+    }
     record.updated_at = now;
     record.submit_if_complete(now);
     Ok(Json(types::PersonResponse {
@@ -279,10 +280,10 @@ async fn add_person(
         data: types::Person {
             id: person.id,
             business_id: record.id.clone(),
-            role: types::PersonRole(role_wire.to_owned()),
+            role: types::PersonRole(role.as_str().to_owned()),
             first_name: Some(person.first_name),
             last_name: Some(person.last_name),
-            business_status: Some(record.status.wire()),
+            business_status: Some(crate::store::business::wire_status(&record.status)),
             submitted: Some(record.submitted_at.is_some()),
         },
         error: Some(false),

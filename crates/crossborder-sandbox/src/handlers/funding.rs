@@ -154,7 +154,7 @@ pub(crate) async fn simulate_funding(
         .checked_add(paid_now)
         .ok_or_else(|| ApiError::bad_request("amount: would overflow the paid amount"))?;
     let credited_currency = collection.to;
-    let previous_status = collection.status;
+    let previous_status = collection.status.clone();
     let updated_status = if paid >= collection.amount {
         TransactionStatus::Completed
     } else {
@@ -166,11 +166,12 @@ pub(crate) async fn simulate_funding(
     let mut event = None;
     if let Some(collection) = account.collections.get_mut(&reference) {
         collection.transaction.paid_amount = Some(paid);
-        collection.transaction.status = updated_status;
         // One event per status change and no other (ASSUMPTIONS.md B9): a
         // second partial payment, or a payment of a completed collection,
         // changes the paid amount but not the status.
-        if updated_status != previous_status {
+        let changed = updated_status != previous_status;
+        collection.transaction.status = updated_status;
+        if changed {
             event = collection.transaction.status_event();
         }
     }

@@ -13,27 +13,13 @@ use crate::timestamp::rfc3339;
 /// The rejection reason of a registration number ending in `REJECT`.
 pub const REJECTION_REASON: &str = "Registration number could not be verified";
 
-/// Verification status of a business or of one of its fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
-    Pending,
-    Submitted,
-    Approved,
-    Rejected,
-}
+/// Verification status of a business or of one of its fields: core's open
+/// enum, shared with the SDK (the sandbox never sets an unknown word).
+pub(crate) use crossborder_core::status::BusinessStatus as Status;
 
-impl Status {
-    pub(crate) fn wire(self) -> types::BusinessStatus {
-        types::BusinessStatus(
-            match self {
-                Status::Pending => "PENDING",
-                Status::Submitted => "SUBMITTED",
-                Status::Approved => "APPROVED",
-                Status::Rejected => "REJECTED",
-            }
-            .to_owned(),
-        )
-    }
+/// The status as the generated wire type carries it.
+pub(crate) fn wire_status(status: &Status) -> types::BusinessStatus {
+    types::BusinessStatus(status.as_str().to_owned())
 }
 
 /// A director or UBO as recorded.
@@ -157,15 +143,15 @@ impl BusinessRecord {
         if status == self.status {
             return;
         }
-        self.status = status;
-        self.rejection_reason = reason;
-        if matches!(status, Status::Approved | Status::Rejected) {
+        if status.is_decided() {
             for field_status in self.field_statuses.values_mut() {
                 if *field_status == Status::Pending {
-                    *field_status = status;
+                    *field_status = status.clone();
                 }
             }
         }
+        self.status = status;
+        self.rejection_reason = reason;
         self.updated_at = now;
     }
 
@@ -200,7 +186,7 @@ impl BusinessRecord {
         StoredBusiness {
             id: self.id.clone(),
             registration_number: self.registration_number.clone(),
-            status: self.status.wire().0,
+            status: self.status.as_str().to_owned(),
             documents: self.documents.clone(),
             proof_of_address: self.proof_of_address.clone(),
             source_of_fund: self.source_of_fund.clone(),
@@ -216,14 +202,14 @@ impl BusinessRecord {
             business_type: Some(self.business_type),
             registration_number: Some(self.registration_number.clone()),
             country: Some("NG".to_owned()),
-            status: self.status.wire(),
+            status: wire_status(&self.status),
             rejection_reason: self.rejection_reason.clone(),
             director_count: Some(self.directors.len() as u64),
             ubo_count: Some(self.ubos.len() as u64),
             field_statuses: self
                 .field_statuses
                 .iter()
-                .map(|(field, status)| (field.clone(), status.wire()))
+                .map(|(field, status)| (field.clone(), wire_status(status)))
                 .collect(),
             created_at: Some(rfc3339(self.created_at)),
             updated_at: Some(rfc3339(self.updated_at)),

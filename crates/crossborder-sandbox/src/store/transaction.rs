@@ -33,31 +33,10 @@ impl TransactionKind {
 /// when the payment instruction lapses before the collection is fully paid.
 /// Payouts are settled at once: `COMPLETED`, or `FAILED` (refunded) for the failure
 /// trigger.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TransactionStatus {
-    /// Nothing paid yet.
-    Pending,
-    /// Part of the amount paid.
-    PartiallyPaid,
-    /// Fully paid (collections) or paid out (payouts).
-    Completed,
-    /// The payment instruction lapsed before the collection was fully paid.
-    Expired,
-    /// The payout failed and was refunded.
-    Failed,
-}
-
-impl TransactionStatus {
-    fn wire(self) -> &'static str {
-        match self {
-            TransactionStatus::Pending => "PENDING",
-            TransactionStatus::PartiallyPaid => "PARTIALLY_PAID",
-            TransactionStatus::Completed => "COMPLETED",
-            TransactionStatus::Expired => "EXPIRED",
-            TransactionStatus::Failed => "FAILED",
-        }
-    }
-}
+///
+/// The status words are core's open enum, shared with the SDK; the sandbox
+/// never sets `PROCESSING` or an unknown word.
+pub(crate) use crossborder_core::status::TransactionStatus;
 
 /// The account payers of fiat collections pay into.
 pub const COLLECTION_ACCOUNT_NUMBER: &str = "9930001234";
@@ -137,7 +116,10 @@ impl TransactionRecord {
                 types::WebhookStatus::String("EXPIRED".to_owned()),
                 "Collection expired",
             ),
-            TransactionStatus::Pending | TransactionStatus::Failed => return None,
+            TransactionStatus::Pending
+            | TransactionStatus::Processing
+            | TransactionStatus::Failed
+            | TransactionStatus::Unknown(_) => return None,
         };
         let paid = self.paid_amount.unwrap_or_default();
         Some(types::WebhookEvent {
@@ -166,7 +148,7 @@ impl TransactionRecord {
             total_amount: wire::amount(self.total_amount),
             paid_amount: self.paid_amount.map(wire::amount),
             rate: wire::amount(self.rate),
-            status: types::TransactionStatus(self.status.wire().to_owned()),
+            status: types::TransactionStatus(self.status.as_str().to_owned()),
             fee: wire::amount(self.fee),
             rate_key: self.rate_key.clone(),
             from_currency: self.from,

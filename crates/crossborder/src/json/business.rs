@@ -13,15 +13,14 @@ use std::collections::BTreeMap;
 
 use crossborder_core::json::{NullFields, Policy, UnknownFields};
 use crossborder_core::kyb::{
-    normalise_document_key, validate_business_create, validate_business_update, validate_person,
-    BusinessFields, PersonFields, PersonRole,
+    normalise_document_key, nothing_to_update, validate_business_create, validate_business_update,
+    validate_person, BusinessFields, PersonFields, PersonRole,
 };
 use crossborder_core::{Violation, Violations};
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{read_and_check, FieldMessage};
-use crate::types::nothing_to_update;
 use crate::DocumentKeyMapping;
 
 /// A business request's reading: `null` is absent, and a field the request
@@ -66,7 +65,7 @@ pub struct BusinessVerdict {
 /// something (C18).
 ///
 /// ```
-/// use crossborder::{check_business_json, BusinessRequestKind};
+/// use crossborder::{json::{BusinessRequestKind, check_business_json}};
 /// use serde_json::json;
 ///
 /// let verdict = check_business_json(

@@ -35,7 +35,7 @@ pub struct PayoutVerdict {
 /// reported once, as `must be a string`, and not again as missing.
 ///
 /// ```
-/// use crossborder::payout_from_json;
+/// use crossborder::json::payout_from_json;
 /// use serde_json::json;
 ///
 /// let body = json!({"amount": "2500.00", "fromCurrency": "NGN", "toCurrency": "NGN",
@@ -64,7 +64,7 @@ pub fn payout_from_json(body: &Value) -> Result<PayoutRequest, Violations> {
 /// reads it, and returns the verdict.
 ///
 /// ```
-/// use crossborder::check_payout_json;
+/// use crossborder::json::check_payout_json;
 /// use serde_json::json;
 ///
 /// let verdict = check_payout_json(&json!({"amount": true, "fromCurrency": "NGN",

@@ -51,7 +51,7 @@ impl SimulateFundingRequest {
     /// characters.
     ///
     /// ```
-    /// use crossborder::{Currency, Decimal, SimulateFundingRequest};
+    /// use crossborder::{Currency, Decimal, types::SimulateFundingRequest};
     ///
     /// let request = SimulateFundingRequest::new(Currency::Ngn, Decimal::new(5000, 0), "PAY-7Q2M9XKD", "");
     /// assert_eq!(request.validate().unwrap_err().to_string(), "sessionId: is required");

@@ -11,81 +11,9 @@ use rust_decimal::Decimal;
 
 use crate::{AmountText, Currency};
 
-/// The status of a collection or payout. The set is open: a value this SDK
-/// does not know is kept in [`TransactionStatus::Unknown`].
-///
-/// ```
-/// use crossborder::TransactionStatus;
-///
-/// assert_eq!("PARTIALLY_PAID".parse(), Ok(TransactionStatus::PartiallyPaid));
-/// assert!(TransactionStatus::Completed.is_terminal());
-/// let new: TransactionStatus = "ON_HOLD".parse().unwrap();
-/// assert_eq!(new, TransactionStatus::Unknown("ON_HOLD".into()));
-/// assert!(!new.is_terminal());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TransactionStatus {
-    /// `PENDING`: created, nothing paid yet.
-    Pending,
-    /// `PROCESSING`: a payout is on its way.
-    Processing,
-    /// `PARTIALLY_PAID`: a collection received part of its amount.
-    PartiallyPaid,
-    /// `COMPLETED`: fully paid (terminal).
-    Completed,
-    /// `EXPIRED`: the payment instruction lapsed unpaid (terminal).
-    Expired,
-    /// `FAILED`: the payout failed (terminal).
-    Failed,
-    /// A status this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl TransactionStatus {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            TransactionStatus::Pending => "PENDING",
-            TransactionStatus::Processing => "PROCESSING",
-            TransactionStatus::PartiallyPaid => "PARTIALLY_PAID",
-            TransactionStatus::Completed => "COMPLETED",
-            TransactionStatus::Expired => "EXPIRED",
-            TransactionStatus::Failed => "FAILED",
-            TransactionStatus::Unknown(other) => other,
-        }
-    }
-
-    /// True for `COMPLETED`, `EXPIRED` and `FAILED`: the status will not
-    /// change any more. Unknown statuses are not terminal.
-    pub fn is_terminal(&self) -> bool {
-        matches!(
-            self,
-            TransactionStatus::Completed | TransactionStatus::Expired | TransactionStatus::Failed
-        )
-    }
-}
-
-impl FromStr for TransactionStatus {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "PENDING" => TransactionStatus::Pending,
-            "PROCESSING" => TransactionStatus::Processing,
-            "PARTIALLY_PAID" => TransactionStatus::PartiallyPaid,
-            "COMPLETED" => TransactionStatus::Completed,
-            "EXPIRED" => TransactionStatus::Expired,
-            "FAILED" => TransactionStatus::Failed,
-            other => TransactionStatus::Unknown(other.to_owned()),
-        })
-    }
-}
-
-impl fmt::Display for TransactionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The status of a collection or payout, an open enum declared once in core
+/// for the SDK and the sandbox.
+pub use crossborder_core::status::TransactionStatus;
 
 /// Whether a transaction is a collection or a payout. The set is open.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -252,7 +180,7 @@ impl Transaction {
     /// overflow, so no value the server sends can make it panic.
     ///
     /// ```
-    /// # fn check(mut transaction: crossborder::Transaction) {
+    /// # fn check(mut transaction: crossborder::types::Transaction) {
     /// use crossborder::Decimal;
     ///
     /// transaction.amount = Decimal::new(100, 0);

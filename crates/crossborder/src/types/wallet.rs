@@ -16,7 +16,7 @@ pub struct Balance {
 }
 
 impl fmt::Display for Balance {
-    /// Formats as `1250000.70 NGN`, by the rule of `Money`'s
+    /// Formats as `1250000.70 NGN`, by the rule of [`Money`](crate::Money)'s
     /// `Display` ([`crossborder_core::display_amount`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let amount = crossborder_core::display_amount(self.amount, self.currency);

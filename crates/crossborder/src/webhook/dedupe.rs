@@ -26,9 +26,9 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// service confirms the event lets a forged event suppress the genuine one.
 ///
 /// ```
-/// # fn check(mut confirmed: crossborder::Transaction) {
+/// # fn check(mut confirmed: crossborder::types::Transaction) {
 /// use crossborder::webhook::dedupe_key;
-/// use crossborder::{Decimal, TransactionStatus};
+/// use crossborder::{Decimal, types::TransactionStatus};
 ///
 /// confirmed.payment_reference = "order-1".into();
 /// confirmed.status = TransactionStatus::PartiallyPaid;

@@ -657,7 +657,10 @@ async fn create_json_sends_the_keys_the_verdict_shows() {
         .mount(&server)
         .await;
     let body = business_wire_json();
-    let verdict = crossborder::check_business_json(&body, crossborder::BusinessRequestKind::Create);
+    let verdict = crossborder::json::check_business_json(
+        &body,
+        crossborder::json::BusinessRequestKind::Create,
+    );
     assert!(verdict.valid, "{:?}", verdict.violations);
     assert_eq!(
         serde_json::to_value(&verdict).unwrap()["document_keys"],

@@ -18,11 +18,13 @@ use std::time::Duration;
 use common::mock;
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
-    Address, AmountText, BusinessDetails, BusinessStatus, BusinessType, CollectionRequest,
-    CreateBusinessRequest, Currency, DocumentLink, DocumentType, Error, MonthlyTransactionVolume,
-    PayoutRequest, PersonRequest, PersonRole, QuoteRequest, Rail, ResolveAccountRequest, Rule,
-    SimulateFundingRequest, SourceOfFund, TransactionStatus, TransactionType,
-    UpdateBusinessRequest, WaitOptions, USER_AGENT_VALUE,
+    error::Rule, types::Address, types::AmountText, types::BusinessDetails, types::BusinessStatus,
+    types::BusinessType, types::CollectionRequest, types::CreateBusinessRequest,
+    types::DocumentLink, types::DocumentType, types::MonthlyTransactionVolume,
+    types::PayoutRequest, types::PersonRequest, types::PersonRole, types::QuoteRequest,
+    types::Rail, types::ResolveAccountRequest, types::SimulateFundingRequest, types::SourceOfFund,
+    types::TransactionStatus, types::TransactionType, types::UpdateBusinessRequest, ClientBuilder,
+    Currency, Error, WaitOptions,
 };
 use serde_json::{json, Value};
 use wiremock::matchers::{body_json, header, query_param};

@@ -8,7 +8,7 @@ async fn quote_with_rail() {
     mock::quote("USD", "NGN", "100.50")
         .and(query_param("rail", "swift"))
         .and(key_header())
-        .and(header("user-agent", USER_AGENT_VALUE))
+        .and(header("user-agent", ClientBuilder::USER_AGENT))
         .respond_with(ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Quote retrieved successfully","data":{"rate":1530.25,"roundedRate":1530.25,
                "rateKey":"rk_9f2c4e1a7b3d4c5e","fromCurrency":"USD","toCurrency":"NGN","fee":1.5,

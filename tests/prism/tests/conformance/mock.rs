@@ -23,8 +23,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossborder::{
-    Client, CollectionRequest, Currency, Error, QuoteRequest, Rail, RetryPolicy,
-    SimulateFundingRequest, UpdateBusinessRequest,
+    types::{CollectionRequest, QuoteRequest, Rail, SimulateFundingRequest, UpdateBusinessRequest},
+    Client, Currency, Error, RetryPolicy,
 };
 use crossborder_contract_tests::{business_request, d, person_request, PDF};
 use crossborder_prism_tests::spec::{document, minimal};

@@ -28,9 +28,12 @@ use std::time::{Duration, Instant};
 
 use crossborder::onboard::{file_url, Application, Progress};
 use crossborder::{
-    BusinessStatus, Client, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
-    ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType,
-    UpdateBusinessRequest, WaitOptions,
+    types::{
+        BusinessStatus, CollectionRequest, PayoutRequest, QuoteRequest, Rail,
+        ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType,
+        UpdateBusinessRequest,
+    },
+    Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{
     business_json, business_request, d, person_request, reply, sdk_client, Env, Reply,

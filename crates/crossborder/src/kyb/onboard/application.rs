@@ -1,46 +1,29 @@
-//! Business onboarding in one call: every check of the whole application
-//! first, then the uploads, the business, its directors and UBOs, with a
-//! progress value that resumes a failed run without doing a step twice.
-//!
-//! Files are named in the application and referenced wherever a document
-//! URL goes with [`file_url`] (`file:<name>`); each is uploaded once and the
-//! reference replaced by its link. Any other URL is sent as given, and so is
-//! a `file:` text in any field that is not a document URL.
-//!
-//! An application can be read from its JSON ([`Application::from_json`]),
-//! each part the API's own request body, checked as
-//! [`Businesses::create_json`](crate::Businesses::create_json) and
-//! [`add_director_json`](crate::Businesses::add_director_json) check theirs.
+//! The application: the business, its directors and UBOs and their files,
+//! built field by field or read from its JSON, and checked whole before
+//! anything is sent.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::Bytes;
-use crossborder_core::kyb::{BusinessFields, PersonFields, PersonRole as CorePersonRole};
-use serde::{Deserialize, Serialize};
+use crossborder_core::kyb::PersonRole;
 use serde_json::Value;
 
+use super::files::{
+    business_urls, person_urls, resolved_business, resolved_person, stand_in_business_files,
+    stand_in_person_files, FILE_URL_PREFIX,
+};
 use crate::error::Error;
 use crate::json::{business_violations_adjusted, person_violations_adjusted};
-use crate::types::one_tin;
+use crate::kyb::one_tin;
 use crate::{
-    Business, BusinessRequestKind, Client, CreateBusinessRequest, DocumentLink, PersonRequest,
-    Rule, Violation, Violations,
+    BusinessRequestKind, CreateBusinessRequest, PersonRequest, Rule, Violation, Violations,
 };
-
-/// The prefix of a URL that names a file of the application.
-pub const FILE_URL_PREFIX: &str = "file:";
-
-/// The URL that stands for the application's file `name` until it is
-/// uploaded: `file:<name>`.
-pub fn file_url(name: &str) -> String {
-    format!("{FILE_URL_PREFIX}{name}")
-}
 
 /// A whole onboarding application: built field by field, or read from its
 /// JSON with [`Application::from_json`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Application {
-    /// The business to create; its document URLs may be [`file_url`]s.
+    /// The business to create; its document URLs may be [`file_url`](super::file_url)s.
     pub business: Option<CreateBusinessRequest>,
     /// The directors, added in order; their document URLs may be file URLs.
     pub directors: Vec<PersonRequest>,
@@ -48,113 +31,6 @@ pub struct Application {
     pub ubos: Vec<PersonRequest>,
     /// The files to upload (JPEG, PNG or PDF, at most 20 MB), by name.
     pub files: BTreeMap<String, Bytes>,
-}
-
-/// What a run has done: pass it back to [`Businesses::onboard`](crate::Businesses::onboard)
-/// after a failure, and the run goes on from there (no file uploaded twice,
-/// no second business, no person added twice).
-///
-/// It serialises as `{"links": {name: link}, "businessId": id or null,
-/// "directorsAdded": n, "ubosAdded": n}`, to keep between runs; reading it
-/// back, a missing field is its default and a field it does not have is
-/// refused (a misspelt `businessID` must not start a second business).
-///
-/// ```
-/// use crossborder::onboard::Progress;
-///
-/// let progress: Progress = serde_json::from_str(r#"{"businessId": "biz_3M8QK2", "directorsAdded": 1}"#).unwrap();
-/// assert_eq!(progress.business_id.as_deref(), Some("biz_3M8QK2"));
-/// assert_eq!((progress.directors_added, progress.ubos_added), (1, 0));
-/// assert_eq!(
-///     serde_json::to_string(&progress).unwrap(),
-///     r#"{"links":{},"businessId":"biz_3M8QK2","directorsAdded":1,"ubosAdded":0}"#
-/// );
-/// let misspelt = serde_json::from_str::<Progress>(r#"{"businessID": "biz_3M8QK2"}"#).unwrap_err();
-/// assert_eq!(
-///     misspelt.to_string(),
-///     "unknown field `businessID`, expected one of `links`, `businessId`, `directorsAdded`, \
-///      `ubosAdded` at line 1 column 13"
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct Progress {
-    /// The link of each uploaded file, by name.
-    pub links: BTreeMap<String, String>,
-    /// The business, once created.
-    pub business_id: Option<String>,
-    /// How many directors were added, in order.
-    pub directors_added: usize,
-    /// How many UBOs were added, in order.
-    pub ubos_added: usize,
-}
-
-/// One step of a run, reported to the progress callback as it happens,
-/// with the [`Progress`] made so far (the step included): save that to
-/// resume a run that is killed.
-///
-/// An upload is reported when it starts (with its size) and when it is
-/// done, not byte by byte: a file is at most 20 MB and one request, so the
-/// pair says which file is on the way and how big it is, and a caller who
-/// wants a moving bar can time it from there. Byte progress would need a
-/// streaming body that outlives the callback's borrow, for little gain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step<'a> {
-    /// A file is about to be uploaded.
-    Uploading {
-        /// The file's name in the application.
-        name: &'a str,
-        /// Its size.
-        bytes: usize,
-    },
-    /// A file was uploaded.
-    Uploaded {
-        /// The file's name in the application.
-        name: &'a str,
-        /// Its link.
-        link: &'a str,
-    },
-    /// The business was created.
-    Created {
-        /// Its id.
-        business_id: &'a str,
-    },
-    /// A director was added.
-    DirectorAdded {
-        /// Its place in [`Application::directors`].
-        index: usize,
-    },
-    /// A UBO was added; after the first director and UBO, submission
-    /// happens by itself.
-    UboAdded {
-        /// Its place in [`Application::ubos`].
-        index: usize,
-    },
-}
-
-/// A finished onboarding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Onboarded {
-    /// The business as read after the last person was added (submitted for
-    /// review once it has a director and a UBO; await the decision with
-    /// [`Businesses::wait_for_decision`](crate::Businesses::wait_for_decision)).
-    pub business: Business,
-    /// The link of each uploaded file, by name.
-    pub links: BTreeMap<String, String>,
-    /// Everything the run has done, as it ends: passed back, a run only
-    /// reads the business again.
-    pub progress: Progress,
-}
-
-/// A run that stopped: the error, and what was done before it, to pass back.
-#[derive(Debug, thiserror::Error)]
-#[error("onboarding stopped: {error}")]
-pub struct OnboardingError {
-    /// Why it stopped.
-    #[source]
-    pub error: Error,
-    /// What was done; resume with it.
-    pub progress: Progress,
 }
 
 /// The parts of an application's JSON.
@@ -177,7 +53,7 @@ impl Application {
     /// nearest one it has, and the KYB rules), with the same messages, and
     /// every violation is reported at once, by its path
     /// (`business.name`, `directors[0].firstName`, `ubos[1].address.city`).
-    /// A document URL may be a [`file_url`] (`file:<name>`); the
+    /// A document URL may be a [`file_url`](super::file_url) (`file:<name>`); the
     /// application read holds no files: add those
     /// [`referenced_files`](Application::referenced_files) names, then
     /// [`validate`](Application::validate) (which `onboard` also does).
@@ -223,10 +99,10 @@ impl Application {
         let directors = people_from_json(
             object.get("directors"),
             "directors",
-            CorePersonRole::Director,
+            PersonRole::Director,
             &mut all,
         );
-        let ubos = people_from_json(object.get("ubos"), "ubos", CorePersonRole::Ubo, &mut all);
+        let ubos = people_from_json(object.get("ubos"), "ubos", PersonRole::Ubo, &mut all);
         if let Some(violations) = Violations::from_vec(all) {
             return Err(violations);
         }
@@ -245,7 +121,7 @@ impl Application {
     }
 
     /// The names of the files the application's document URLs reference
-    /// ([`file_url`]), each once: what [`files`](Application::files) must
+    /// ([`file_url`](super::file_url)), each once: what [`files`](Application::files) must
     /// hold. Only a document URL references a file (a business's
     /// `proofOfAddress.url`, `documents.<key>.url` and `sourceOfFund.url`,
     /// a person's `idDocumentUrl`, `document.url` and
@@ -297,13 +173,13 @@ impl Application {
             None => all.push(Violation::new("business", Rule::Required, "is required")),
         }
         for (role, list, people) in [
-            (CorePersonRole::Director, "directors", &self.directors),
-            (CorePersonRole::Ubo, "ubos", &self.ubos),
+            (PersonRole::Director, "directors", &self.directors),
+            (PersonRole::Ubo, "ubos", &self.ubos),
         ] {
             all.extend(someone_in(list, people.len()));
             for (index, person) in people.iter().enumerate() {
                 let at = format!("{list}[{index}]");
-                if let Err(found) = resolved_person(person, &stand_ins).validate(role) {
+                if let Err(found) = resolved_person(person, &stand_ins).validate(role.clone()) {
                     all.extend(found.into_iter().map(|v| prefixed(&at, v)));
                 }
                 self.check_files(&mut all, &at, &person_urls(person));
@@ -385,7 +261,7 @@ fn business_from_json(
 fn people_from_json(
     list: Option<&Value>,
     name: &'static str,
-    role: CorePersonRole,
+    role: PersonRole,
     all: &mut Vec<Violation>,
 ) -> Option<Vec<PersonRequest>> {
     let items: &[Value] = match list {
@@ -412,7 +288,7 @@ fn people_from_json(
             ));
             continue;
         }
-        if let Err(found) = person_violations_adjusted(body, role, stand_in_person_files) {
+        if let Err(found) = person_violations_adjusted(body, role.clone(), stand_in_person_files) {
             all.extend(found.into_iter().map(|v| prefixed(&at, v)));
             continue;
         }
@@ -452,248 +328,12 @@ fn prefixed(at: &str, violation: Violation) -> Violation {
     )
 }
 
-// The document URL fields, listed for each form the application is seen
-// in: business_urls and person_urls (the requests, to name the files),
-// resolved_business and resolved_person (to replace references by links),
-// and stand_in_business_files and stand_in_person_files (the JSON as the
-// rules read it).
-
-/// The document URLs of a business, by their wire path (a document by its
-/// key as given: `documents.bank_statement.url`).
-fn business_urls(business: &CreateBusinessRequest) -> Vec<(String, &str)> {
-    let mut urls = vec![(
-        "proofOfAddress.url".to_owned(),
-        business.proof_of_address.url.as_str(),
-    )];
-    urls.extend(
-        business
-            .documents
-            .iter()
-            .map(|(key, link)| (format!("documents.{key}.url"), link.url.as_str())),
-    );
-    if let Some(url) = business
-        .details
-        .source_of_fund
-        .as_ref()
-        .and_then(|s| s.url.as_deref())
-    {
-        urls.push(("sourceOfFund.url".to_owned(), url));
-    }
-    urls
-}
-
-/// The document URLs of a person, by their wire path.
-fn person_urls(person: &PersonRequest) -> Vec<(String, &str)> {
-    let mut urls = vec![
-        ("idDocumentUrl".to_owned(), person.id_document_url.as_str()),
-        ("document.url".to_owned(), person.document.url.as_str()),
-    ];
-    if let Some(link) = &person.details.additional_document {
-        urls.push(("additionalDocument.url".to_owned(), link.url.as_str()));
-    }
-    urls
-}
-
-/// What the rules see in place of a file reference in the JSON: only the
-/// reference is judged, by [`Application::validate`], once the files are
-/// there.
-const STAND_IN_URL: &str = "https://upload.invalid/file";
-
-fn stand_in_file(url: &mut Option<&str>) {
-    if url.is_some_and(|url| url.starts_with(FILE_URL_PREFIX)) {
-        *url = Some(STAND_IN_URL);
-    }
-}
-
-fn stand_in_business_files(fields: &mut BusinessFields<'_>) {
-    stand_in_file(&mut fields.proof_of_address.url);
-    for (_, document) in &mut fields.documents {
-        stand_in_file(&mut document.url);
-    }
-    if let Some(source) = &mut fields.source_of_fund {
-        stand_in_file(&mut source.url);
-    }
-}
-
-fn stand_in_person_files(fields: &mut PersonFields<'_>) {
-    stand_in_file(&mut fields.id_document_url);
-    stand_in_file(&mut fields.document.url);
-    if let Some(document) = &mut fields.additional_document {
-        stand_in_file(&mut document.url);
-    }
-}
-
-/// `url` with a `file:` reference replaced by its link.
-fn resolve(url: &mut String, links: &BTreeMap<String, String>) {
-    if let Some(link) = url
-        .strip_prefix(FILE_URL_PREFIX)
-        .and_then(|name| links.get(name))
-    {
-        *url = link.clone();
-    }
-}
-
-fn resolve_link(link: &mut DocumentLink, links: &BTreeMap<String, String>) {
-    resolve(&mut link.url, links);
-}
-
-fn resolved_business(
-    business: &CreateBusinessRequest,
-    links: &BTreeMap<String, String>,
-) -> CreateBusinessRequest {
-    let mut business = business.clone();
-    resolve(&mut business.proof_of_address.url, links);
-    business
-        .documents
-        .values_mut()
-        .for_each(|link| resolve_link(link, links));
-    if let Some(url) = business
-        .details
-        .source_of_fund
-        .as_mut()
-        .and_then(|s| s.url.as_mut())
-    {
-        resolve(url, links);
-    }
-    business
-}
-
-fn resolved_person(person: &PersonRequest, links: &BTreeMap<String, String>) -> PersonRequest {
-    let mut person = person.clone();
-    resolve(&mut person.id_document_url, links);
-    resolve_link(&mut person.document, links);
-    if let Some(link) = person.details.additional_document.as_mut() {
-        resolve_link(link, links);
-    }
-    person
-}
-
-/// On a resumed run with people still to add: a director or UBO whose
-/// answer was lost (a timeout after the service acted) is not in
-/// `progress`, but the business's `directorCount` and `uboCount` show it.
-/// Counts above the progress (at most the application's people) move the
-/// progress up to them, so the resumed run does not add that person again.
-/// A service that sends no counts leaves the progress as it is.
-async fn catch_up_people(
-    businesses: &crate::Businesses<'_>,
-    business_id: &str,
-    application: &Application,
-    progress: &mut Progress,
-) -> Result<(), Error> {
-    if progress.directors_added >= application.directors.len()
-        && progress.ubos_added >= application.ubos.len()
-    {
-        return Ok(());
-    }
-    let business = businesses.get(business_id).await?;
-    let count = |counted: Option<u64>, people: usize| {
-        counted.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX).min(people))
-    };
-    progress.directors_added = progress
-        .directors_added
-        .max(count(business.director_count, application.directors.len()));
-    progress.ubos_added = progress
-        .ubos_added
-        .max(count(business.ubo_count, application.ubos.len()));
-    Ok(())
-}
-
-/// The run, step by step; `progress` is updated after each step that
-/// succeeded, before the step is reported, so an error leaves it exactly at
-/// what was done.
-pub(crate) async fn run(
-    client: &Client,
-    application: &Application,
-    progress: &mut Progress,
-    on_step: &mut (dyn FnMut(Step<'_>, &Progress) + Send),
-) -> Result<Onboarded, Error> {
-    application.validate()?;
-    let businesses = client.businesses();
-    for (name, bytes) in &application.files {
-        if progress.links.contains_key(name) {
-            continue;
-        }
-        on_step(
-            Step::Uploading {
-                name,
-                bytes: bytes.len(),
-            },
-            progress,
-        );
-        let uploaded = businesses.upload_document(bytes.clone(), name).await?;
-        progress.links.insert(name.clone(), uploaded.link.clone());
-        on_step(
-            Step::Uploaded {
-                name,
-                link: &uploaded.link,
-            },
-            progress,
-        );
-    }
-    let Some(business) = &application.business else {
-        return Err(Error::Validation(
-            Violation::new("business", Rule::Required, "is required").into(),
-        ));
-    };
-    let business_id = match &progress.business_id {
-        Some(id) => {
-            let id = id.clone();
-            catch_up_people(&businesses, &id, application, progress).await?;
-            id
-        }
-        None => {
-            let created = businesses
-                .create(&resolved_business(business, &progress.links))
-                .await?;
-            progress.business_id = Some(created.id.clone());
-            on_step(
-                Step::Created {
-                    business_id: &created.id,
-                },
-                progress,
-            );
-            created.id
-        }
-    };
-    for (index, director) in application
-        .directors
-        .iter()
-        .enumerate()
-        .skip(progress.directors_added)
-    {
-        businesses
-            .add_director(&business_id, &resolved_person(director, &progress.links))
-            .await?;
-        progress.directors_added = index + 1;
-        on_step(Step::DirectorAdded { index }, progress);
-    }
-    for (index, ubo) in application
-        .ubos
-        .iter()
-        .enumerate()
-        .skip(progress.ubos_added)
-    {
-        businesses
-            .add_ubo(&business_id, &resolved_person(ubo, &progress.links))
-            .await?;
-        progress.ubos_added = index + 1;
-        on_step(Step::UboAdded { index }, progress);
-    }
-    // The record after the last person: submitted by then (validation
-    // requires a director and a UBO).
-    let business = businesses.get(&business_id).await?;
-    Ok(Onboarded {
-        business,
-        links: progress.links.clone(),
-        progress: progress.clone(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::kyb::onboard::file_url;
     use crate::{Decimal, IdType};
 
     fn business() -> Value {

@@ -1,21 +1,18 @@
-//! Sub-businesses (KYB): the create and update requests, and the record.
+//! Sub-businesses (KYB): the create and update requests (the record the
+//! service returns is in `record.rs`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::convert::Infallible;
-use std::fmt;
-use std::str::FromStr;
 
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{
-    normalise_document_key, validate_business_create, validate_business_update, AddressFields,
-    BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, NatureOfBusinessFields,
-    ProofOfAddressFields, SourceOfFundFields,
+    normalise_document_key, nothing_to_update, validate_business_create, validate_business_update,
+    AddressFields, BusinessFields, DocumentRefFields, NatureOfBusinessFields, ProofOfAddressFields,
 };
 use rust_decimal::Decimal;
 
 use crate::error::Error;
-use crate::types::document::{document_keys, DocumentKeyMapping};
-use crate::types::DocumentLink;
+use crate::kyb::documents::{document_keys, DocumentKeyMapping};
+use crate::kyb::DocumentLink;
 use crate::{BusinessType, Currency, ProofOfAddressType, Rule, Violation, Violations};
 
 /// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.
@@ -128,92 +125,7 @@ pub struct SourceOfFund {
     pub name: Option<String>,
 }
 
-/// Sets the detail fields shared by the create and update requests on a
-/// generated request builder (the two builders have the same setters for
-/// them): `$text` are the plain text fields listed from the spec.
-macro_rules! fill_details {
-    ($builder:expr, $d:expr, $($text:ident),+) => {
-        $builder
-            $(.$text($d.$text.clone()))+
-            .operating_address($d.operating_address.as_ref().map(Address::to_wire))
-            .activities($d.activities.clone())
-            .monthly_transaction_volume($d.monthly_transaction_volume.map(volume_to_wire))
-            .has_website($d.has_website)
-            .source_of_fund($d.source_of_fund.as_ref().map(source_to_wire))
-            .tin($d.tin.clone())
-            .tin_uppercase($d.tin.clone())
-            .is_high_risk($d.is_high_risk)
-    };
-}
-
-/// Declares [`BusinessDetails`] with the plain text fields that
-/// `crossborder-core` lists from the spec (`business_detail_text_fields!`),
-/// and its mapping into both generated requests and the core view, once.
-macro_rules! business_details {
-    ($(($field:ident, $wire:literal, $doc:literal)),+ $(,)?) => {
-        /// The optional fields of a business, shared by create and update.
-        #[derive(Debug, Clone, Default, PartialEq, Eq)]
-        pub struct BusinessDetails {
-            /// `operatingAddress`: a second address, when it differs.
-            pub operating_address: Option<Address>,
-            /// `activities`.
-            pub activities: Vec<String>,
-            /// The expected monthly volume.
-            pub monthly_transaction_volume: Option<MonthlyTransactionVolume>,
-            /// `hasWebsite`.
-            pub has_website: Option<bool>,
-            /// `sourceOfFund`.
-            pub source_of_fund: Option<SourceOfFund>,
-            /// The tax identification number, sent as both `TIN` and `tin` (the
-            /// service reads both spellings).
-            pub tin: Option<String>,
-            /// `isHighRisk`.
-            pub is_high_risk: Option<bool>,
-            $(
-                #[doc = $doc]
-                pub $field: Option<String>,
-            )+
-        }
-
-        impl BusinessDetails {
-            /// Lends the details to a core view; `volume_amount` holds the
-            /// volume's amount as text for as long as the view lives.
-            fn lend<'a>(&'a self, fields: &mut BusinessFields<'a>, volume_amount: &'a Option<String>) {
-                fields.operating_address = self.operating_address.as_ref().map(Address::fields);
-                fields.activities = Some(self.activities.iter().map(String::as_str).collect());
-                fields.monthly_transaction_volume =
-                    self.monthly_transaction_volume.map(|volume| MonthlyTransactionVolumeFields {
-                        currency: Some(volume.currency.as_str()),
-                        amount: volume_amount.as_deref(),
-                    });
-                fields.has_website = self.has_website;
-                fields.source_of_fund = self.source_of_fund.as_ref().map(|source| SourceOfFundFields {
-                    url: source.url.as_deref(),
-                    kind: Some(&source.kind),
-                    name: source.name.as_deref(),
-                });
-                fields.tin = self.tin.as_deref();
-                fields.tin_uppercase = self.tin.as_deref();
-                fields.is_high_risk = self.is_high_risk;
-                $(fields.$field = self.$field.as_deref();)+
-            }
-
-            fn volume_amount(&self) -> Option<String> {
-                self.monthly_transaction_volume.map(|volume| volume.amount.to_string())
-            }
-
-            fn fill_create(&self, builder: wire::builder::CreateBusinessRequest) -> wire::builder::CreateBusinessRequest {
-                fill_details!(builder, self, $($field),+)
-            }
-
-            fn fill_update(&self, builder: wire::builder::UpdateBusinessRequest) -> wire::builder::UpdateBusinessRequest {
-                fill_details!(builder, self, $($field),+)
-            }
-        }
-    };
-}
-
-crossborder_core::business_detail_text_fields!(business_details);
+pub use super::business_details::BusinessDetails;
 
 /// A Nigerian sub-business to create (`POST /api/business`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -350,16 +262,6 @@ pub(crate) fn sent_fields(body: &impl serde::Serialize) -> Result<Vec<String>, E
         .unwrap_or_default())
 }
 
-/// The violation of an update that changes nothing: it would go out as
-/// `{}` (ASSUMPTIONS C18).
-pub(crate) fn nothing_to_update() -> Violation {
-    Violation::new(
-        "body",
-        Rule::NothingToUpdate,
-        "an update must change at least one field",
-    )
-}
-
 /// A generated request builder that refused a value (it checks the spec's
 /// constraints again), as the SDK's request error.
 fn refused(error: wire::error::ConversionError) -> Error {
@@ -401,42 +303,31 @@ impl CreateBusinessRequest {
     /// The request the API's JSON body of a create reads as, once the JSON
     /// checks passed (`business_check`); `TIN` and `tin` become its one TIN
     /// ([`one_tin`]).
-    pub(crate) fn from_wire(request: wire::CreateBusinessRequest) -> Result<Self, Violation> {
-        // Every wire field is named: a field added to the spec does not
-        // compile here until it is carried.
+    pub(crate) fn from_wire(mut request: wire::CreateBusinessRequest) -> Result<Self, Violation> {
+        // The plain text fields are taken by the generated code, so a text
+        // field added to the spec is carried with no edit here; the typed
+        // ones are read below.
+        let mut details = BusinessDetails::default();
+        details.take_text(&mut request);
         let wire::CreateBusinessRequest {
             activities,
-            address: street_address,
-            annual_turnover,
-            average_monthly_transaction_volume,
             business_address,
-            business_description,
-            business_purpose,
             business_type,
-            business_website,
-            customer_types,
             documents,
-            ein,
             email,
-            estimated_annual_revenue,
-            financial_service,
             has_website,
             is_high_risk,
-            legal_name,
-            max_transfer_amount,
-            monthly_payments_count,
             monthly_transaction_volume,
             name,
             nature_of_business,
             operating_address,
             phone_number,
-            place_id,
             proof_of_address,
             registration_number,
             source_of_fund,
-            source_of_funds_description,
             tin,
             tin_uppercase,
+            ..
         } = request;
         let wire::NatureOfBusiness { nature, code } = nature_of_business;
         let wire::ProofOfAddress { url, key, type_ } = proof_of_address;
@@ -475,21 +366,7 @@ impl CreateBusinessRequest {
                 }),
                 tin: one_tin(tin.as_deref(), tin_uppercase.as_deref())?.map(str::to_owned),
                 is_high_risk,
-                business_description,
-                business_website,
-                ein,
-                legal_name,
-                address: street_address,
-                place_id,
-                annual_turnover,
-                monthly_payments_count,
-                max_transfer_amount,
-                customer_types,
-                source_of_funds_description,
-                estimated_annual_revenue,
-                average_monthly_transaction_volume,
-                financial_service,
-                business_purpose,
+                ..details
             },
         })
     }
@@ -566,7 +443,7 @@ impl UpdateBusinessRequest {
     /// exactly what goes out.
     ///
     /// ```
-    /// use crossborder::{BusinessDetails, UpdateBusinessRequest};
+    /// use crossborder::{types::{BusinessDetails, UpdateBusinessRequest}};
     ///
     /// let update = UpdateBusinessRequest {
     ///     email: Some("ops@lagostrading.ng".into()),
@@ -651,144 +528,17 @@ fn documents_to_wire(documents: &Documents) -> wire::Documents {
     )
 }
 
-fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
+pub(super) fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
     wire::MonthlyTransactionVolume {
         currency: volume.currency,
         amount: crossborder_api::decimal::DecimalString::new(volume.amount),
     }
 }
 
-fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
+pub(super) fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
     wire::SourceOfFund {
         url: source.url.clone(),
         type_: source.kind.clone(),
         name: source.name.clone(),
-    }
-}
-
-/// The result of [`Businesses::update`](crate::Businesses::update): the record the service returned and
-/// the fields the update sent, each now `PENDING` and under review again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BusinessUpdate {
-    /// The business after the update.
-    pub business: Business,
-    /// The wire names of the fields sent, reset to `PENDING`.
-    pub under_review: Vec<String>,
-}
-
-/// The verification status of a business, or of one of its fields. The set
-/// is open: a value this SDK does not know is kept in
-/// [`BusinessStatus::Unknown`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum BusinessStatus {
-    /// `PENDING`: waiting for a director and a UBO, or for review.
-    Pending,
-    /// `SUBMITTED`: submitted for verification.
-    Submitted,
-    /// `APPROVED`.
-    Approved,
-    /// `REJECTED`: see [`Business::rejection_reason`].
-    Rejected,
-    /// A status this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl BusinessStatus {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            BusinessStatus::Pending => "PENDING",
-            BusinessStatus::Submitted => "SUBMITTED",
-            BusinessStatus::Approved => "APPROVED",
-            BusinessStatus::Rejected => "REJECTED",
-            BusinessStatus::Unknown(other) => other,
-        }
-    }
-
-    /// True once verification is decided (`APPROVED` or `REJECTED`).
-    pub fn is_decided(&self) -> bool {
-        matches!(self, BusinessStatus::Approved | BusinessStatus::Rejected)
-    }
-}
-
-impl FromStr for BusinessStatus {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "PENDING" => BusinessStatus::Pending,
-            "SUBMITTED" => BusinessStatus::Submitted,
-            "APPROVED" => BusinessStatus::Approved,
-            "REJECTED" => BusinessStatus::Rejected,
-            other => BusinessStatus::Unknown(other.to_owned()),
-        })
-    }
-}
-
-impl fmt::Display for BusinessStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-pub(crate) fn business_status(status: wire::BusinessStatus) -> BusinessStatus {
-    match status.0.parse() {
-        Ok(status) => status,
-        Err(never) => match never {},
-    }
-}
-
-/// A sub-business and its verification state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Business {
-    /// The business id, for the other business operations.
-    pub id: String,
-    /// The registered name.
-    pub name: Option<String>,
-    /// The legal form.
-    pub business_type: Option<BusinessType>,
-    /// The registration number.
-    pub registration_number: Option<String>,
-    /// The country (always `NG`).
-    pub country: Option<String>,
-    /// The verification status.
-    pub status: BusinessStatus,
-    /// Why verification was rejected.
-    pub rejection_reason: Option<String>,
-    /// How many directors were added.
-    pub director_count: Option<u64>,
-    /// How many UBOs were added.
-    pub ubo_count: Option<u64>,
-    /// The review status of each submitted field, by wire field name.
-    pub field_statuses: BTreeMap<String, BusinessStatus>,
-    /// Creation time (ISO 8601).
-    pub created_at: Option<String>,
-    /// Last update time (ISO 8601).
-    pub updated_at: Option<String>,
-    /// Submission time (ISO 8601).
-    pub submitted_at: Option<String>,
-}
-
-impl From<wire::Business> for Business {
-    fn from(value: wire::Business) -> Self {
-        Business {
-            id: value.id,
-            name: value.name,
-            business_type: value.business_type,
-            registration_number: value.registration_number,
-            country: value.country,
-            status: business_status(value.status),
-            rejection_reason: value.rejection_reason,
-            director_count: value.director_count,
-            ubo_count: value.ubo_count,
-            field_statuses: value
-                .field_statuses
-                .into_iter()
-                .map(|(field, status)| (field, business_status(status)))
-                .collect(),
-            created_at: value.created_at,
-            updated_at: value.updated_at,
-            submitted_at: value.submitted_at,
-        }
     }
 }

@@ -4,7 +4,7 @@ use crossborder_api::types as wire;
 use crossborder_core::kyb::{canonical_document_key, normalise_document_key, DocumentRefFields};
 use serde::Serialize;
 
-use crate::types::Documents;
+use crate::kyb::Documents;
 use crate::DocumentType;
 
 /// A document stored by `upload_document`.
@@ -57,7 +57,7 @@ impl DocumentLink {
     /// `Bank-Statement` that is also sent as `bank_statement`).
     ///
     /// ```
-    /// use crossborder::{DocumentLink, Documents};
+    /// use crossborder::{types::{DocumentLink, Documents}};
     ///
     /// let mut documents = Documents::new();
     /// documents.insert(
@@ -99,12 +99,12 @@ impl DocumentLink {
 /// names. Serialised as `{"given", "sent", "type"}`.
 ///
 /// ```
-/// use crossborder::{DocumentKeyMapping, DocumentLink, DocumentType, Documents};
+/// use crossborder::{types::{DocumentKeyMapping, DocumentLink, Documents, DocumentType}};
 ///
 /// let mut documents = Documents::new();
 /// documents.insert("Bank-Statement".into(), DocumentLink::new("https://f.example/s.pdf", "s"));
 /// assert_eq!(
-///     crossborder::document_keys(&documents),
+///     crossborder::types::document_keys(&documents),
 ///     [DocumentKeyMapping {
 ///         given: "Bank-Statement".into(),
 ///         sent: Some("bank_statement".into()),

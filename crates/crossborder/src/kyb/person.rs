@@ -1,15 +1,12 @@
 //! Directors and ultimate beneficial owners (UBOs).
 
-use std::convert::Infallible;
-use std::str::FromStr;
-
 use crossborder_api::types as wire;
 use crossborder_core::kyb::{self, validate_person, PersonFields};
 use crossborder_core::parse_amount;
 use rust_decimal::Decimal;
 
-use crate::types::business::business_status;
-use crate::types::{Address, BusinessStatus, DocumentLink};
+use crate::kyb::record::business_status;
+use crate::kyb::{Address, BusinessStatus, DocumentLink};
 use crate::{IdType, Rule, Violation, Violations};
 
 /// The optional fields of a director or UBO.
@@ -166,28 +163,9 @@ impl PersonRequest {
     }
 }
 
-/// The role a person was recorded in. The set is open.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum PersonRole {
-    /// `DIRECTOR`.
-    Director,
-    /// `UBO`.
-    Ubo,
-    /// A role this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl FromStr for PersonRole {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "DIRECTOR" => PersonRole::Director,
-            "UBO" => PersonRole::Ubo,
-            other => PersonRole::Unknown(other.to_owned()),
-        })
-    }
-}
+/// The role a person was recorded in (or is added in), an open enum
+/// declared once in core for the SDK, the sandbox and the CLI.
+pub use crossborder_core::kyb::PersonRole;
 
 /// A director or UBO as recorded, with the business status after the call.
 #[derive(Debug, Clone, PartialEq, Eq)]
