@@ -1,7 +1,7 @@
 //! Money is shown with its currency's minor units (ASSUMPTIONS B80), by one
 //! rule for `Money` and `Balance`.
 
-use crossborder::{Balance, Currency, Decimal, Money};
+use crossborder::{types::Balance, Currency, Decimal, Money};
 
 fn decimal(text: &str) -> Decimal {
     text.parse().unwrap()
