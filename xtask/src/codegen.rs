@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
-use crate::{diff, postprocess, preprocess, views, SPEC_PATH};
+use crate::{diff, postprocess, preprocess, sdk_types, views, SPEC_PATH};
 
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
@@ -21,6 +21,7 @@ const REPLACEMENTS: &[(&str, &str)] = &[
     // Same wire form as Amount; the bound is checked by crossborder-core's rules.
     ("PositiveAmount", "crate::decimal::Amount"),
     ("DecimalString", "crate::decimal::DecimalString"),
+    ("Timestamp", "crate::timestamp::Timestamp"),
     ("Currency", "crossborder_core::Currency"),
     ("Rail", "crossborder_core::Rail"),
     ("BusinessType", "crossborder_core::kyb::BusinessType"),
@@ -37,8 +38,10 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_text = std::fs::read_to_string(&spec_path)
         .with_context(|| format!("reading spec {}", spec_path.display()))?;
     let views = views::generate(&spec_text)?;
+    let mut files = vec![(GENERATED_PATH, client), (views::VIEWS_PATH, views)];
+    files.extend(sdk_types::generate(&spec_text)?);
     let mut stale = Vec::new();
-    for (path, code) in [(GENERATED_PATH, client), (views::VIEWS_PATH, views)] {
+    for (path, code) in files {
         let out_path = root.join(path);
         if check {
             let current = std::fs::read_to_string(&out_path).unwrap_or_default();

@@ -1,12 +1,15 @@
 //! Project automation for the crossborder workspace.
 //!
 //! * `cargo xtask codegen [--check]` regenerates
-//!   `crates/crossborder-api/src/generated.rs` and the request views
-//!   `crates/crossborder-core/src/views.rs` from `openapi/crossborder.yaml`.
+//!   `crates/crossborder-api/src/generated.rs`, the request views
+//!   `crates/crossborder-core/src/views.rs` and the SDK's typed requests
+//!   `types/payout_request.rs` and `kyb/business_details.rs` from
+//!   `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
-//! * `cargo xtask spec-reuse` proves the spec is usable by other generators
-//!   (TypeScript and Python clients).
+//! * `cargo xtask spec-reuse` runs `examples/typescript` and
+//!   `examples/python` through clients generated from the spec against a
+//!   sandbox, comparing their amounts with the Rust SDK's.
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
 //! * `cargo xtask bench [--quick] [--duration S] [--no-release] [--only GROUP,...]` measures
@@ -26,6 +29,7 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod schemathesis;
+mod sdk_types;
 mod spec_reuse;
 mod tools;
 mod views;
@@ -56,7 +60,8 @@ enum Command {
     },
     /// Lint openapi/crossborder.yaml with redocly, spectral and openapi-spec-validator.
     LintSpec,
-    /// Generate TypeScript and Python clients from the spec and check they compile/import.
+    /// Generate TypeScript and Python clients from the spec and run the
+    /// examples with them against a sandbox (and the self-tests).
     SpecReuse,
     /// Run schemathesis (every check) against a freshly built sandbox on a free
     /// loopback port; arguments after `--` go to schemathesis.

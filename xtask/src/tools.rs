@@ -32,6 +32,11 @@ pub fn node_bin(root: &Path) -> Result<PathBuf> {
     Ok(prefix.join("node_modules/.bin"))
 }
 
+/// The `node_modules` directory of the npm tools (installed by [`node_bin`]).
+pub fn node_modules(root: &Path) -> PathBuf {
+    npm_tools::prefix(root).join("node_modules")
+}
+
 /// The `bin` directory of a venv with the pip tools installed.
 pub fn venv_bin(root: &Path) -> Result<PathBuf> {
     pip_venv(root, "venv", PIP_PACKAGES)

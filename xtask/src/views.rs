@@ -9,9 +9,10 @@
 //! optional one is `Option<view>`) and `Vec<(&str, view)>` for maps. Every
 //! view gets its wire-name constants, `WIRE_NAMES`, `REQUIRED` and a
 //! `read` constructor from a `FieldReader`; flat views also get `get` and
-//! `from_fn`. Views listed with a `text_macro` also export a macro that
-//! hands their optional, unconstrained text fields to a callback macro, so
-//! the SDK declares its typed request without naming those fields again.
+//! `from_fn`. The optional, unconstrained text fields of the views listed
+//! with `sdk_text_fields` are also handed to `sdk_types.rs`
+//! ([`text_fields`]), which writes the SDK's typed request with them, so
+//! the SDK declares its typed request without naming those fields by hand.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -30,8 +31,9 @@ struct ViewSpec {
     /// Schemas whose properties must all be properties of `schema` (the
     /// update request reuses the create request's view).
     subsets: &'static [&'static str],
-    /// The name of the exported field-list macro, if any.
-    text_macro: Option<&'static str>,
+    /// Whether the SDK's typed request takes this view's plain text fields
+    /// from the spec ([`text_fields`]).
+    sdk_text_fields: bool,
 }
 
 const VIEWS: &[ViewSpec] = &[
@@ -39,79 +41,79 @@ const VIEWS: &[ViewSpec] = &[
         schema: "PayoutRequest",
         view: "PayoutFields",
         subsets: &[],
-        text_macro: Some("payout_text_fields"),
+        sdk_text_fields: true,
     },
     ViewSpec {
         schema: "InitiatePaymentRequest",
         view: "CollectionFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "SimulateFundingRequest",
         view: "SimulateFundingFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "ResolveBankRequest",
         view: "ResolveBankFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "SetWebhookRequest",
         view: "SetWebhookFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "CreateBusinessRequest",
         view: "BusinessFields",
         subsets: &["UpdateBusinessRequest"],
-        text_macro: Some("business_detail_text_fields"),
+        sdk_text_fields: true,
     },
     ViewSpec {
         schema: "PersonRequest",
         view: "PersonFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "Address",
         view: "AddressFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "NatureOfBusiness",
         view: "NatureOfBusinessFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "ProofOfAddress",
         view: "ProofOfAddressFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "DocumentLink",
         view: "DocumentRefFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "MonthlyTransactionVolume",
         view: "MonthlyTransactionVolumeFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "SourceOfFund",
         view: "SourceOfFundFields",
         subsets: &[],
-        text_macro: None,
+        sdk_text_fields: false,
     },
 ];
 
@@ -142,13 +144,7 @@ struct Field {
 
 /// Generates the views file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
-    let spec: Value =
-        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
-    let schemas = spec
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .context("the spec has no components.schemas")?;
+    let schemas = component_schemas(spec_text)?;
     let schema = |name: &str| -> Result<&Value> {
         schemas
             .get(name)
@@ -171,6 +167,52 @@ pub fn generate(spec_text: &str) -> Result<String> {
         emit_view(&mut out, view, body, &fields)?;
     }
     Ok(out)
+}
+
+/// The spec's `components.schemas`.
+fn component_schemas(spec_text: &str) -> Result<Mapping> {
+    let spec: Value =
+        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
+    spec.get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+        .cloned()
+        .context("the spec has no components.schemas")
+}
+
+/// An optional text field with no rule of its own: its Rust name, wire name
+/// and documentation.
+pub struct TextField {
+    pub ident: String,
+    pub wire: String,
+    pub doc: String,
+}
+
+/// The plain text fields of each request schema whose SDK type takes them
+/// from the spec: optional, unconstrained, and not the TIN (which the SDK
+/// holds once for both spellings).
+pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
+    let schemas = component_schemas(spec_text)?;
+    let schema = |name: &str| -> Result<&Value> {
+        schemas
+            .get(name)
+            .with_context(|| format!("component schema `{name}` not found"))
+    };
+    let mut lists = Vec::new();
+    for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
+        let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
+        let plain = fields
+            .into_iter()
+            .filter(|f| f.plain && !f.required && !f.wire.eq_ignore_ascii_case("tin"))
+            .map(|f| TextField {
+                ident: f.ident,
+                wire: f.wire,
+                doc: f.doc,
+            })
+            .collect();
+        lists.push((view.schema, plain));
+    }
+    Ok(lists)
 }
 
 const HEADER: &str =
@@ -469,34 +511,6 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
     }
     writeln!(out, "}}")?;
 
-    if let Some(name) = spec.text_macro {
-        let plain: Vec<&Field> = fields
-            .iter()
-            .filter(|f| f.plain && !f.required && !f.wire.eq_ignore_ascii_case("tin"))
-            .collect();
-        writeln!(out)?;
-        writeln!(
-            out,
-            "/// Calls `$callback! {{ (ident, \"wireName\", \"doc\"), ... }}` with the optional text
-/// fields of `{schema}` that have no rule of their own in the specification, so a typed
-/// request can declare them without naming them again.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! {name} {{
-    ($callback:ident) => {{
-        $callback! {{"
-        )?;
-        for field in plain {
-            writeln!(
-                out,
-                "            ({}, \"{}\", \"{}\"),",
-                field.ident,
-                field.wire,
-                escape(&field.doc)
-            )?;
-        }
-        writeln!(out, "        }}\n    }};\n}}")?;
-    }
     Ok(())
 }
 
@@ -510,8 +524,8 @@ mod tests {
     }
 
     /// A plain text field added to the payout request reaches the view, its
-    /// wire-name list and reader, and the macro the SDK declares its typed
-    /// request from: no other edit is needed.
+    /// wire-name list and reader, and the list the SDK's typed request is
+    /// generated from: no other edit is needed.
     #[test]
     fn a_new_payout_field_reaches_every_list() {
         let text = spec().replacen(
@@ -524,27 +538,25 @@ mod tests {
         assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));
         assert!(views.contains("Self::SWIFT_CODE, Self::PURPOSE_CODE, Self::RECIPIENT_NAME]"));
         assert!(views.contains("            purpose_code: reader.text(Self::PURPOSE_CODE),\n"));
-        assert!(
-            views.contains("            (purpose_code, \"purposeCode\", \"`purposeCode`.\"),\n")
-        );
+        let lists = text_fields(&text).unwrap();
+        let (schema, payout) = &lists[0];
+        assert_eq!(*schema, "PayoutRequest");
+        let names: Vec<&str> = payout.iter().map(|f| f.wire.as_str()).collect();
+        assert_eq!(names[names.len() - 2..], ["purposeCode", "recipientName"]);
     }
 
     /// A field with a rule of its own is left to the hand-written code, and
     /// an update field that the create request lacks is an error.
     #[test]
     fn constrained_fields_and_stray_update_fields() {
-        let views = generate(&spec()).unwrap();
-        let macro_body = &views[views.find("macro_rules! payout_text_fields").unwrap()..];
-        let macro_body = &macro_body[..macro_body.find("\n}\n").unwrap()];
-        assert!(
-            !macro_body.contains("(narration,"),
-            "maxLength: hand-written"
-        );
-        assert!(
-            !macro_body.contains("(session_id,"),
-            "required: hand-written"
-        );
-        assert!(macro_body.contains("(swift_code, \"swiftCode\""));
+        let lists = text_fields(&spec()).unwrap();
+        let payout: Vec<&str> = lists[0].1.iter().map(|f| f.wire.as_str()).collect();
+        assert!(!payout.contains(&"narration"), "maxLength: hand-written");
+        assert!(!payout.contains(&"sessionId"), "required: hand-written");
+        assert!(payout.contains(&"swiftCode"));
+        let business: Vec<&str> = lists[1].1.iter().map(|f| f.wire.as_str()).collect();
+        assert!(business.contains(&"businessWebsite"));
+        assert!(!business.contains(&"TIN") && !business.contains(&"tin"));
 
         let text = spec().replacen(
             "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n",

@@ -175,6 +175,8 @@ impl schemars::JsonSchema for Amount {
     fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
         schemars::schema::SchemaObject {
             instance_type: Some(schemars::schema::InstanceType::Number.into()),
+            // The spec's format (ASSUMPTIONS B65): an exact decimal.
+            format: Some("decimal".to_string()),
             metadata: Some(Box::new(schemars::schema::Metadata {
                 description: Some("An exact decimal amount sent as a JSON number.".to_string()),
                 ..Default::default()
@@ -217,6 +219,7 @@ impl schemars::JsonSchema for DecimalString {
     fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
         schemars::schema::SchemaObject {
             instance_type: Some(schemars::schema::InstanceType::String.into()),
+            format: Some("decimal".to_string()),
             string: Some(Box::new(schemars::schema::StringValidation {
                 pattern: Some(r"^[0-9]+(\.[0-9]+)?$".to_string()),
                 ..Default::default()
@@ -350,6 +353,19 @@ mod tests {
         let ours = serde_json::to_value(&schema).unwrap();
         assert_eq!(&ours["pattern"], spec_pattern);
         assert_eq!(spec_pattern, r"^[0-9]+(\.[0-9]+)?$");
+        // Both money forms carry the spec's format.
+        assert_eq!(
+            ours["format"],
+            spec["components"]["schemas"]["DecimalString"]["format"]
+        );
+        let amount = serde_json::to_value(schemars::schema_for!(Amount)).unwrap();
+        for name in ["Amount", "PositiveAmount"] {
+            assert_eq!(
+                amount["format"],
+                spec["components"]["schemas"][name]["format"]
+            );
+        }
+        assert_eq!(amount["format"], "decimal");
         // Reading stays tolerant of what the pattern does not allow.
         let negative: DecimalString = serde_json::from_str("\"-1.5\"").unwrap();
         assert_eq!(negative.get(), dec("-1.5"));

@@ -779,40 +779,22 @@ pub mod types {
         ::serde::Serialize,
         Clone,
         Debug,
-        Default,
         schemars::JsonSchema
     )]
     pub struct PaymentInstruction {
-        #[serde(
-            rename = "accountName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub account_name: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "accountNumber",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub account_number: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "accountName")]
+        pub account_name: ::std::string::String,
+        #[serde(rename = "accountNumber")]
+        pub account_number: ::std::string::String,
         ///Amount the payer must transfer, as text (the sandbox writes a decimal number such as `50000.10`).
-        #[serde(
-            rename = "amountToTransfer",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub amount_to_transfer: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "bankName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub bank_name: ::std::option::Option<::std::string::String>,
+        #[serde(rename = "amountToTransfer")]
+        pub amount_to_transfer: ::std::string::String,
+        #[serde(rename = "bankName")]
+        pub bank_name: ::std::string::String,
         ///Tells the payer to use the payRefrence as transfer narration or memo.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub narration: ::std::option::Option<::std::string::String>,
-        ///ISO 8601 time until which the instruction is valid.
-        #[serde(
-            rename = "validUntil",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub valid_until: ::std::option::Option<::std::string::String>,
+        pub narration: ::std::string::String,
+        #[serde(rename = "validUntil")]
+        pub valid_until: crate::timestamp::Timestamp,
     }
     impl PaymentInstruction {
         pub fn builder() -> builder::PaymentInstruction {
@@ -1526,8 +1508,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub address: ::std::option::Option<::std::string::String>,
         pub amount: crate::decimal::Amount,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub fee: ::std::option::Option<crate::decimal::Amount>,
+        pub fee: crate::decimal::Amount,
         #[serde(rename = "fromCurrency")]
         pub from_currency: crossborder_core::Currency,
         ///Crypto network.
@@ -1553,26 +1534,19 @@ pub mod types {
         ///The reference the caller supplied (a payout's sessionId for payouts).
         #[serde(rename = "paymentReference")]
         pub payment_reference: ::std::string::String,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub rate: ::std::option::Option<crate::decimal::Amount>,
+        pub rate: crate::decimal::Amount,
         #[serde(
             rename = "rateKey",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub rate_key: ::std::option::Option<::std::string::String>,
         pub status: TransactionStatus,
-        #[serde(
-            rename = "toAmount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub to_amount: ::std::option::Option<crate::decimal::Amount>,
+        #[serde(rename = "toAmount")]
+        pub to_amount: crate::decimal::Amount,
         #[serde(rename = "toCurrency")]
         pub to_currency: crossborder_core::Currency,
-        #[serde(
-            rename = "totalAmount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub total_amount: ::std::option::Option<crate::decimal::Amount>,
+        #[serde(rename = "totalAmount")]
+        pub total_amount: crate::decimal::Amount,
         #[serde(rename = "transactionId")]
         pub transaction_id: ::std::string::String,
         #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
@@ -3985,46 +3959,50 @@ pub mod types {
         #[derive(Clone, Debug)]
         pub struct PaymentInstruction {
             account_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
                 ::std::string::String,
             >,
             account_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
                 ::std::string::String,
             >,
             amount_to_transfer: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
                 ::std::string::String,
             >,
             bank_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
                 ::std::string::String,
             >,
             narration: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
                 ::std::string::String,
             >,
             valid_until: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
+                crate::timestamp::Timestamp,
                 ::std::string::String,
             >,
         }
         impl ::std::default::Default for PaymentInstruction {
             fn default() -> Self {
                 Self {
-                    account_name: Ok(Default::default()),
-                    account_number: Ok(Default::default()),
-                    amount_to_transfer: Ok(Default::default()),
-                    bank_name: Ok(Default::default()),
-                    narration: Ok(Default::default()),
-                    valid_until: Ok(Default::default()),
+                    account_name: Err("no value supplied for account_name".to_string()),
+                    account_number: Err(
+                        "no value supplied for account_number".to_string(),
+                    ),
+                    amount_to_transfer: Err(
+                        "no value supplied for amount_to_transfer".to_string(),
+                    ),
+                    bank_name: Err("no value supplied for bank_name".to_string()),
+                    narration: Err("no value supplied for narration".to_string()),
+                    valid_until: Err("no value supplied for valid_until".to_string()),
                 }
             }
         }
         impl PaymentInstruction {
             pub fn account_name<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
                 self.account_name = value
@@ -4036,7 +4014,7 @@ pub mod types {
             }
             pub fn account_number<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
                 self.account_number = value
@@ -4050,7 +4028,7 @@ pub mod types {
             }
             pub fn amount_to_transfer<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
                 self.amount_to_transfer = value
@@ -4064,7 +4042,7 @@ pub mod types {
             }
             pub fn bank_name<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
                 self.bank_name = value
@@ -4076,7 +4054,7 @@ pub mod types {
             }
             pub fn narration<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<::std::string::String>,
                 T::Error: ::std::fmt::Display,
             {
                 self.narration = value
@@ -4088,7 +4066,7 @@ pub mod types {
             }
             pub fn valid_until<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T: ::std::convert::TryInto<crate::timestamp::Timestamp>,
                 T::Error: ::std::fmt::Display,
             {
                 self.valid_until = value
@@ -6014,10 +5992,7 @@ pub mod types {
                 ::std::string::String,
             >,
             amount: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
-            fee: ::std::result::Result<
-                ::std::option::Option<crate::decimal::Amount>,
-                ::std::string::String,
-            >,
+            fee: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
             from_currency: ::std::result::Result<
                 crossborder_core::Currency,
                 ::std::string::String,
@@ -6042,10 +6017,7 @@ pub mod types {
                 ::std::string::String,
                 ::std::string::String,
             >,
-            rate: ::std::result::Result<
-                ::std::option::Option<crate::decimal::Amount>,
-                ::std::string::String,
-            >,
+            rate: ::std::result::Result<crate::decimal::Amount, ::std::string::String>,
             rate_key: ::std::result::Result<
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
@@ -6055,7 +6027,7 @@ pub mod types {
                 ::std::string::String,
             >,
             to_amount: ::std::result::Result<
-                ::std::option::Option<crate::decimal::Amount>,
+                crate::decimal::Amount,
                 ::std::string::String,
             >,
             to_currency: ::std::result::Result<
@@ -6063,7 +6035,7 @@ pub mod types {
                 ::std::string::String,
             >,
             total_amount: ::std::result::Result<
-                ::std::option::Option<crate::decimal::Amount>,
+                crate::decimal::Amount,
                 ::std::string::String,
             >,
             transaction_id: ::std::result::Result<
@@ -6080,7 +6052,7 @@ pub mod types {
                 Self {
                     address: Ok(Default::default()),
                     amount: Err("no value supplied for amount".to_string()),
-                    fee: Ok(Default::default()),
+                    fee: Err("no value supplied for fee".to_string()),
                     from_currency: Err(
                         "no value supplied for from_currency".to_string(),
                     ),
@@ -6091,12 +6063,12 @@ pub mod types {
                     payment_reference: Err(
                         "no value supplied for payment_reference".to_string(),
                     ),
-                    rate: Ok(Default::default()),
+                    rate: Err("no value supplied for rate".to_string()),
                     rate_key: Ok(Default::default()),
                     status: Err("no value supplied for status".to_string()),
-                    to_amount: Ok(Default::default()),
+                    to_amount: Err("no value supplied for to_amount".to_string()),
                     to_currency: Err("no value supplied for to_currency".to_string()),
-                    total_amount: Ok(Default::default()),
+                    total_amount: Err("no value supplied for total_amount".to_string()),
                     transaction_id: Err(
                         "no value supplied for transaction_id".to_string(),
                     ),
@@ -6131,9 +6103,7 @@ pub mod types {
             }
             pub fn fee<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::decimal::Amount>,
-                >,
+                T: ::std::convert::TryInto<crate::decimal::Amount>,
                 T::Error: ::std::fmt::Display,
             {
                 self.fee = value
@@ -6223,9 +6193,7 @@ pub mod types {
             }
             pub fn rate<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::decimal::Amount>,
-                >,
+                T: ::std::convert::TryInto<crate::decimal::Amount>,
                 T::Error: ::std::fmt::Display,
             {
                 self.rate = value
@@ -6261,9 +6229,7 @@ pub mod types {
             }
             pub fn to_amount<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::decimal::Amount>,
-                >,
+                T: ::std::convert::TryInto<crate::decimal::Amount>,
                 T::Error: ::std::fmt::Display,
             {
                 self.to_amount = value
@@ -6287,9 +6253,7 @@ pub mod types {
             }
             pub fn total_amount<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::decimal::Amount>,
-                >,
+                T: ::std::convert::TryInto<crate::decimal::Amount>,
                 T::Error: ::std::fmt::Display,
             {
                 self.total_amount = value

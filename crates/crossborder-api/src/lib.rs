@@ -21,6 +21,7 @@
 pub mod decimal;
 pub mod response;
 mod state;
+pub mod timestamp;
 
 pub use state::{ClientState, API_KEY_HEADER};
 

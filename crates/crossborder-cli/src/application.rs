@@ -15,8 +15,8 @@
 
 use std::path::Path;
 
+use crossborder::error::{Rule, Violation, Violations};
 use crossborder::onboard::Application;
-use crossborder::{Rule, Violation, Violations};
 
 use crate::failure::Failure;
 

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use crossborder::{Currency, Decimal, Rail};
+use crossborder::{types::Rail, Currency, Decimal};
 
 /// The staging sandbox key the local sandbox accepts; the default of `demo`
 /// and `sandbox`, never of a command that talks to a real service.
-pub const SANDBOX_KEY: &str = "test_sandbox_key";
+pub use crossborder_sandbox::STAGING_KEY as SANDBOX_KEY;
 
 /// The Cross-Border Collections and Payouts API from the terminal.
 ///
@@ -36,17 +36,16 @@ pub struct Global {
     )]
     pub api_key: Option<String>,
     /// Base URL of the API, with its `/v1`. The API's spec names no
-    /// production host, so the default is a placeholder that answers nothing:
-    /// give your production URL (https://<host>/v1), or
-    /// http://127.0.0.1:8080/v1 for `crossborder sandbox`.
+    /// production host, so there is no default: give your production URL
+    /// (https://<host>/v1), or http://127.0.0.1:8080/v1 for
+    /// `crossborder sandbox`.
     #[arg(
         long,
         env = "CROSSBORDER_BASE_URL",
         global = true,
-        hide_env_values = true,
-        default_value = crossborder::DEFAULT_BASE_URL
+        hide_env_values = true
     )]
-    pub base_url: String,
+    pub base_url: Option<String>,
     /// Print the response as JSON on stdout (amounts as exact decimal strings).
     #[arg(long, global = true)]
     pub json: bool,
@@ -139,8 +138,11 @@ pub enum Command {
     },
     /// Staging only: pay a collection as if the payer had transferred the money.
     SimulateFunding {
+        /// The wallet to credit: the collection's toCurrency (its
+        /// fromCurrency is refused for a converting collection).
         #[arg(long, value_parser = currency)]
         currency: Currency,
+        /// The amount credited, in that currency.
         #[arg(long, value_parser = decimal)]
         amount: Decimal,
         /// The collection's payRefrence memo.

@@ -8,8 +8,11 @@ use std::time::Duration;
 use axum::Router;
 use crossborder::webhook::{Delivery, Receiver};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
-    QuoteRequest, SimulateFundingRequest, TransactionStatus,
+    types::{
+        CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest,
+        SimulateFundingRequest, TransactionStatus,
+    },
+    Client, Currency, Decimal,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 use tokio::sync::mpsc;
@@ -99,8 +102,8 @@ async fn walk(
     say!(
         "   rate {}, fee {} USD, the recipient gets {} NGN",
         quote.rate,
-        show(quote.fee),
-        show(quote.to_amount)
+        show(quote.fee, Currency::Usd),
+        show(quote.to_amount, Currency::Ngn)
     );
     say!(
         "   rateKey {} carries this rate into a payout",
@@ -126,13 +129,10 @@ async fn walk(
     for instruction in &collection.payment_instructions {
         say!(
             "   the payer transfers {} NGN to {} ({}, {}) with the narration {memo}",
-            instruction
-                .amount_to_transfer
-                .as_ref()
-                .map_or("?", |amount| amount.as_str()),
-            instruction.account_number.as_deref().unwrap_or("?"),
-            instruction.account_name.as_deref().unwrap_or("?"),
-            instruction.bank_name.as_deref().unwrap_or("?"),
+            instruction.amount_to_transfer_text,
+            instruction.account_number,
+            instruction.account_name,
+            instruction.bank_name,
         );
     }
     say!("   status {}", collection.status);
@@ -150,7 +150,10 @@ async fn walk(
             "demo-funding-1",
         ))
         .await?;
-    say!("   50000 NGN sent with the narration {memo}");
+    // The funding's currency names the wallet credited: the collection's
+    // toCurrency (NGN here; for a converting collection its fromCurrency is
+    // refused).
+    say!("   50000 NGN sent with the narration {memo}, credited to the NGN wallet (the collection's toCurrency)");
 
     step(
         6,
@@ -172,7 +175,7 @@ async fn walk(
     // crossborder::webhook::verify before handing it over). An event the
     // API does not confirm fails the demo.
     let line =
-        crate::listen::describe(&delivery.event, &delivery.verified).map_err(Failure::runtime)?;
+        crate::listen::describe(&delivery.event, &delivery.verdict).map_err(Failure::runtime)?;
     say!("   {line}");
     let settled = client.collections().get(reference).await?;
     if settled.status != TransactionStatus::Completed {
@@ -211,8 +214,8 @@ async fn walk(
         "   sessionId {}: {}, {} USD debited, {} NGN to ADAEZE OKAFOR",
         receipt.session_id,
         state.status,
-        show(state.total_amount),
-        show(state.to_amount)
+        show(Some(state.total_amount), Currency::Usd),
+        show(Some(state.to_amount), Currency::Ngn)
     );
 
     step(8, "Balances after");
@@ -238,6 +241,10 @@ async fn walk(
     Ok(())
 }
 
-fn show(value: Option<Decimal>) -> String {
-    value.map_or_else(|| "?".to_owned(), |v| v.to_string())
+/// An amount of `currency` with its minor units (`0.50`), as `Money` shows it.
+fn show(value: Option<Decimal>, currency: Currency) -> String {
+    value.map_or_else(
+        || "?".to_owned(),
+        |v| crossborder::rules::display_amount(v, currency).to_string(),
+    )
 }

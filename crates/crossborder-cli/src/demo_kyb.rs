@@ -4,9 +4,11 @@
 use std::time::Duration;
 
 use crossborder::{
-    Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink, Documents,
-    IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType,
-    WaitOptions,
+    types::{
+        Address, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink, Documents,
+        IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress, ProofOfAddressType,
+    },
+    Client, WaitOptions,
 };
 
 use crate::failure::Failure;

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use crossborder::{Error, Violations};
+use crossborder::{error::Violations, Error};
 
 /// Exit code of a usage or validation error (nothing was sent).
 pub const USAGE: u8 = 2;

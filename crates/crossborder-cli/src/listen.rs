@@ -8,8 +8,8 @@ use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use axum::Router;
-use crossborder::webhook::{Classification, Delivery, Receiver, VerifyError, WebhookEvent};
-use crossborder::{Client, Transaction};
+use crossborder::webhook::{Classification, Delivery, Receiver, Verdict, WebhookEvent};
+use crossborder::Client;
 
 use crate::failure::Failure;
 
@@ -40,7 +40,7 @@ pub async fn run(
             let event = delivery.event;
             // Printed either way: an event the API does not confirm is
             // what a developer needs to see most.
-            let (Ok(line) | Err(line)) = describe(&event, &delivery.verified);
+            let (Ok(line) | Err(line)) = describe(&event, &delivery.verdict);
             say!("{line}");
             if let Some(forward) = forward {
                 // The receiver hands over one event at a time: forwarding
@@ -96,15 +96,16 @@ impl Forward {
     }
 }
 
-/// One line: what the event claims, and whether the API confirmed it
-/// (`verified`, what `webhook::verify` said): `Ok` when the transaction
-/// read back confirms it, `Err` when not.
-pub fn describe(
-    event: &WebhookEvent,
-    verified: &Result<Transaction, VerifyError>,
-) -> Result<String, String> {
+/// One line: what the event claims, and what the API says of it
+/// (`verdict`, what `webhook::verify` found): `Ok` when the transaction
+/// read back confirms it, `Err` when it is superseded by a later change or
+/// not confirmed.
+pub fn describe(event: &WebhookEvent, verdict: &Verdict) -> Result<String, String> {
     let claim = match event.classify() {
-        Classification::Completed => "completed".to_owned(),
+        Classification::Completed { overpaid: None } => "completed".to_owned(),
+        Classification::Completed {
+            overpaid: Some(extra),
+        } => format!("completed (overpaid by {extra})"),
         Classification::PartiallyPaid => "partially paid".to_owned(),
         Classification::Failed { reason } => format!("failed ({reason})"),
         Classification::Unknown => format!("unknown status {}", event.status),
@@ -113,13 +114,23 @@ pub fn describe(
         .paid_amount
         .map(|paid| format!(", paid {paid}"))
         .unwrap_or_default();
-    match verified {
-        Ok(transaction) => Ok(format!(
+    match verdict {
+        Verdict::Confirmed(confirmed) => Ok(format!(
             "event {}: {claim}{paid}; verified: the transaction is {}",
-            event.reference, transaction.status
+            event.reference, confirmed.transaction.status
         )),
-        Err(error) => Err(format!(
-            "event {}: {claim}{paid}; NOT confirmed: {error}",
+        Verdict::Superseded(superseded) => Err(format!(
+            "event {}: {claim}{paid}; superseded: the transaction is now {}{}, ignore this event",
+            event.reference,
+            superseded.transaction.status,
+            superseded
+                .transaction
+                .paid_amount
+                .map(|paid| format!(", paid {paid}"))
+                .unwrap_or_default()
+        )),
+        Verdict::Unconfirmed(why) => Err(format!(
+            "event {}: {claim}{paid}; NOT confirmed: {why}",
             event.reference
         )),
     }

@@ -29,8 +29,11 @@ use std::time::Duration;
 
 use clap::{CommandFactory, Parser};
 use crossborder::{
-    check_business_json, BusinessRequestKind, BusinessVerdict, Client, CollectionRequest, Error,
-    QuoteRequest, ResolveAccountRequest, SimulateFundingRequest, WaitOptions, DEFAULT_BASE_URL,
+    json::{check_business_json, BusinessRequestKind, BusinessVerdict},
+    types::{
+        CollectionRequest, PersonRole, QuoteRequest, ResolveAccountRequest, SimulateFundingRequest,
+    },
+    Client, WaitOptions,
 };
 
 use cli::{BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
@@ -57,21 +60,19 @@ fn client(global: &Global) -> Result<Client, Failure> {
             "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
         )
     })?;
+    // The API's spec names no host: say how to give one here.
+    let base_url = global.base_url.as_deref().ok_or_else(|| {
+        Failure::usage(
+            "no base URL (the API's spec names no host): pass --base-url \
+             https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
+             (for `crossborder sandbox`: http://127.0.0.1:8080/v1)",
+        )
+    })?;
     Client::builder()
         .api_key(key)
-        .base_url(&global.base_url)
+        .base_url(base_url)
         .build()
-        .map_err(|error| match error {
-            // The SDK refuses its placeholder default, which is this
-            // command's default too, and checks the base URL first: say
-            // how to give one here.
-            Error::Config(_) if global.base_url == DEFAULT_BASE_URL => Failure::usage(format!(
-                "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no host); \
-                 pass --base-url https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
-                 (for `crossborder sandbox`: http://127.0.0.1:8080/v1)"
-            )),
-            other => Failure::from(other),
-        })
+        .map_err(Failure::from)
 }
 
 async fn run(cli: Cli) -> Result<(), Failure> {
@@ -194,10 +195,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Business {
             command: BusinessCommand::AddDirector { business_id, file },
-        } => add_person(&global, &business_id, &file, Role::Director).await?,
+        } => add_person(&global, &business_id, &file, PersonRole::Director).await?,
         Command::Business {
             command: BusinessCommand::AddUbo { business_id, file },
-        } => add_person(&global, &business_id, &file, Role::Ubo).await?,
+        } => add_person(&global, &business_id, &file, PersonRole::Ubo).await?,
         Command::Business {
             command: BusinessCommand::Update { business_id, file },
         } => {
@@ -371,24 +372,19 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
     }
 }
 
-/// Which person `add_person` adds.
-enum Role {
-    Director,
-    Ubo,
-}
-
 async fn add_person(
     global: &Global,
     business_id: &str,
     file: &std::path::Path,
-    role: Role,
+    role: PersonRole,
 ) -> Result<render::Output, Failure> {
     let body = input::read_json(file)?;
     let client = client(global)?;
     let businesses = client.businesses();
-    let person = match role {
-        Role::Director => businesses.add_director_json(business_id, &body).await?,
-        Role::Ubo => businesses.add_ubo_json(business_id, &body).await?,
+    let person = if role == PersonRole::Director {
+        businesses.add_director_json(business_id, &body).await?
+    } else {
+        businesses.add_ubo_json(business_id, &body).await?
     };
     Ok(render::person(&person))
 }

@@ -5,7 +5,9 @@
 //! what a batch sent.
 
 use crossborder::{
-    check_payout_json, payout_from_json, Error, PayoutReceipt, PayoutRequest, PayoutVerdict,
+    json::{check_payout_json, payout_from_json, PayoutVerdict},
+    types::{PayoutReceipt, PayoutRequest},
+    Error,
 };
 use serde_json::{json, Value};
 

@@ -8,10 +8,15 @@
 
 use std::time::SystemTime;
 
+use crossborder::low_level::timestamp::Timestamp;
 use crossborder::onboard::Onboarded;
+use crossborder::rules::display_amount;
 use crossborder::{
-    Acknowledgement, Balance, Bank, Business, Decimal, PaymentInstruction, PayoutReceipt, Person,
-    PersonRole, Quote, ResolvedAccount, Transaction, UploadedDocument,
+    types::{
+        Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person, Quote,
+        ResolvedAccount, Transaction, UploadedDocument,
+    },
+    Currency, Decimal,
 };
 use serde_json::{Map, Value};
 
@@ -61,6 +66,18 @@ impl Fields {
     fn field(self, label: &str, wire: &str, value: Option<String>) -> Fields {
         let json = value.clone().map_or(Value::Null, Value::String);
         self.value(label, wire, value, json)
+    }
+
+    /// An amount of `currency`: in the table with its minor units and
+    /// grouped by thousands (`5,000,000.00 NGN`), in the JSON the exact
+    /// decimal text as before (`"5000000"`).
+    fn money(self, label: &str, wire: &str, value: Option<Decimal>, currency: Currency) -> Fields {
+        self.value(
+            label,
+            wire,
+            value.map(|amount| grouped(amount, currency)),
+            value.map_or(Value::Null, |amount| Value::String(amount.to_string())),
+        )
     }
 
     /// A count: a JSON number.
@@ -114,6 +131,29 @@ fn text(value: &str) -> Option<String> {
     Some(value.to_owned())
 }
 
+/// `amount` of `currency` for a person: its minor units (core's
+/// `display_amount`, the rule of `Money`'s `Display`) and the whole part
+/// grouped by thousands: `5,000,000.00 NGN`.
+fn grouped(amount: Decimal, currency: Currency) -> String {
+    let shown = display_amount(amount, currency).to_string();
+    let (sign, digits) = match shown.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", shown.as_str()),
+    };
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((whole, fraction)) => (whole, format!(".{fraction}")),
+        None => (digits, String::new()),
+    };
+    let mut out = String::from(sign);
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    format!("{out}{fraction} {currency}")
+}
+
 fn amount(value: Decimal) -> Option<String> {
     Some(value.to_string())
 }
@@ -136,7 +176,7 @@ pub fn balance(balance: &Balance) -> Output {
     } = balance;
     Fields::default()
         .field("currency", "currency", text(currency.as_str()))
-        .field("balance", "balance", amount(*balance))
+        .money("balance", "balance", Some(*balance), *currency)
         .done()
 }
 
@@ -157,12 +197,12 @@ pub fn quote(quote: &Quote) -> Output {
     Fields::default()
         .field("from", "fromCurrency", text(from_currency.as_str()))
         .field("to", "toCurrency", text(to_currency.as_str()))
-        .field("amount", "amount", amount(*quoted))
+        .money("amount", "amount", Some(*quoted), *from_currency)
         .field("rate", "rate", amount(*rate))
         .field("rounded rate", "roundedRate", maybe(*rounded_rate))
-        .field("fee", "fee", maybe(*fee))
-        .field("receives", "toAmount", maybe(*to_amount))
-        .field("debited", "totalAmount", maybe(*total_amount))
+        .money("fee", "fee", *fee, *from_currency)
+        .money("receives", "toAmount", *to_amount, *to_currency)
+        .money("debited", "totalAmount", *total_amount, *from_currency)
         .field("rateKey", "rateKey", text(rate_key))
         .field("expires", "expiresAt", expires_at.clone())
         .field("usable until", "validUntil", instant(*valid_until))
@@ -195,14 +235,14 @@ pub fn transaction(transaction: &Transaction) -> Output {
         .field("type", "type", kind.as_ref().map(|k| k.as_str().to_owned()))
         .field("transaction", "transactionId", text(transaction_id))
         .field("memo", "payRefrence", pay_reference.clone())
-        .field("amount", "amount", amount(*total))
+        .money("amount", "amount", Some(*total), *from_currency)
         .field("from", "fromCurrency", text(from_currency.as_str()))
         .field("to", "toCurrency", text(to_currency.as_str()))
-        .field("paid", "paidAmount", maybe(*paid_amount))
-        .field("rate", "rate", maybe(*rate))
-        .field("fee", "fee", maybe(*fee))
-        .field("receives", "toAmount", maybe(*to_amount))
-        .field("total", "totalAmount", maybe(*total_amount))
+        .money("paid", "paidAmount", *paid_amount, *from_currency)
+        .field("rate", "rate", amount(*rate))
+        .money("fee", "fee", Some(*fee), *from_currency)
+        .money("receives", "toAmount", Some(*to_amount), *to_currency)
+        .money("total", "totalAmount", Some(*total_amount), *from_currency)
         .field("rateKey", "rateKey", rate_key.clone())
         .field("address", "address", address.clone())
         .field("network", "network", network.clone());
@@ -223,20 +263,25 @@ fn payment_instruction(instruction: &PaymentInstruction) -> Output {
         account_number,
         account_name,
         bank_name,
-        amount_to_transfer,
+        amount_to_transfer: _,
+        amount_to_transfer_text,
         valid_until,
     } = instruction;
     Fields::default()
-        .field("pay into", "accountNumber", account_number.clone())
-        .field("account name", "accountName", account_name.clone())
-        .field("bank", "bankName", bank_name.clone())
+        .field("pay into", "accountNumber", text(account_number))
+        .field("account name", "accountName", text(account_name))
+        .field("bank", "bankName", text(bank_name))
         .field(
             "transfer",
             "amountToTransfer",
-            amount_to_transfer.as_ref().map(ToString::to_string),
+            text(amount_to_transfer_text.as_str()),
         )
-        .field("narration", "narration", narration.clone())
-        .field("valid until", "validUntil", valid_until.clone())
+        .field("narration", "narration", text(narration))
+        .field(
+            "valid until",
+            "validUntil",
+            text(Timestamp::from(*valid_until).as_str()),
+        )
         .done()
 }
 
@@ -345,11 +390,7 @@ pub fn person(person: &Person) -> Output {
         business_status,
         submitted,
     } = person;
-    let role = match role {
-        PersonRole::Director => "DIRECTOR".to_owned(),
-        PersonRole::Ubo => "UBO".to_owned(),
-        PersonRole::Unknown(other) => other.clone(),
-    };
+    let role = role.as_str().to_owned();
     Fields::default()
         .field("id", "id", text(id))
         .field("business", "businessId", text(business_id))
@@ -380,4 +421,24 @@ pub fn onboarded(onboarded: &Onboarded) -> Output {
     }
     output.json = serde_json::json!({"business": output.json, "links": shown});
     output
+}
+
+#[cfg(test)]
+mod grouping_tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_grouped_by_thousands_with_their_minor_units() {
+        for (amount, currency, shown) in [
+            ("5000000", Currency::Ngn, "5,000,000.00 NGN"),
+            ("999.5", Currency::Usd, "999.50 USD"),
+            ("1000", Currency::Usd, "1,000.00 USD"),
+            ("-1234567.891", Currency::Usd, "-1,234,567.891 USD"),
+            ("1500000", Currency::Ugx, "1,500,000 UGX"),
+            ("12345.5", Currency::Usdt, "12,345.500000 USDT"),
+            ("0", Currency::Eur, "0.00 EUR"),
+        ] {
+            assert_eq!(grouped(amount.parse().unwrap(), currency), shown);
+        }
+    }
 }

@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn a_complete_simulation_is_valid() {
         let funding = validate_simulate_funding(&valid()).unwrap();
-        assert_eq!(funding.money().to_string(), "5000 NGN");
+        assert_eq!(funding.money().to_string(), "5000.00 NGN");
     }
 
     #[test]

@@ -53,12 +53,17 @@ pub mod views;
 pub mod amount;
 pub mod collection;
 pub mod currency;
+pub mod environment;
 pub mod funding;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod kyb;
 pub mod money;
 pub mod payout;
+pub mod quote;
 pub mod rail;
 pub mod resolve;
+pub mod status;
 pub mod suggest;
 mod url;
 pub mod violation;
@@ -66,9 +71,10 @@ pub mod webhook;
 
 pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
+pub use environment::Environment;
 pub use money::{
-    decimal_places, parse_amount, parse_scientific_exact, AmountError, Money, MoneyError,
-    MoneyParseError,
+    decimal_places, display_amount, parse_amount, parse_scientific_exact, AmountError, Money,
+    MoneyError, MoneyParseError,
 };
 pub use rail::{Rail, UnknownRail};
 pub use reader::FieldReader;

@@ -255,10 +255,42 @@ impl Money {
 }
 
 impl fmt::Display for Money {
-    /// Formats as `1234.56 NGN`: the amount as given, then the code.
+    /// Formats as `9899.50 USD`: the amount with its currency's minor units
+    /// ([`display_amount`]), then the code.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.amount, self.currency)
+        write!(
+            f,
+            "{} {}",
+            display_amount(self.amount, self.currency),
+            self.currency
+        )
     }
+}
+
+/// An amount of `currency` as a person reads it: with the currency's minor
+/// units ([`Currency::minor_unit_exponent`]: `9899.5` USD is `9899.50`,
+/// `5000000` NGN is `5000000.00`, `12.5` USDT is `12.500000`, `1500` UGX
+/// is `1500`), and never rounded: an amount with more decimals than that
+/// (a server's `0.125` USD) keeps them, less its trailing zeros. Display
+/// only: the wire text of an amount is left as it is.
+///
+/// ```
+/// use crossborder_core::{display_amount, Currency, Decimal};
+///
+/// let shown = |text: &str, currency| display_amount(text.parse::<Decimal>().unwrap(), currency).to_string();
+/// assert_eq!(shown("9899.5", Currency::Usd), "9899.50");
+/// assert_eq!(shown("5000000", Currency::Ngn), "5000000.00");
+/// assert_eq!(shown("12.5", Currency::Usdt), "12.500000");
+/// assert_eq!(shown("1500.00", Currency::Ugx), "1500");
+/// assert_eq!(shown("0.1250", Currency::Usd), "0.125");
+/// ```
+pub fn display_amount(amount: Decimal, currency: Currency) -> Decimal {
+    let mut shown = amount.normalize();
+    let minor = currency.minor_unit_exponent();
+    if shown.scale() < minor {
+        shown.rescale(minor);
+    }
+    shown
 }
 
 /// The wire shape of [`Money`]: the amount as an exact decimal string.
@@ -445,18 +477,22 @@ mod tests {
 
     #[test]
     fn money_respects_the_minor_unit() {
+        // Shown with the currency's minor units (ASSUMPTIONS B80).
         let valid = [
-            ("0.000001", Currency::Cngn),
-            ("1234567.89", Currency::Ngn),
-            ("100000000000.01", Currency::Usd),
-            ("10", Currency::Ugx),
-            ("10.00", Currency::Ugx),
-            ("10.50", Currency::Eur),
-            ("0", Currency::Ngn),
+            ("0.000001", Currency::Cngn, "0.000001 CNGN"),
+            ("12.5", Currency::Usdt, "12.500000 USDT"),
+            ("1234567.89", Currency::Ngn, "1234567.89 NGN"),
+            ("5000000", Currency::Ngn, "5000000.00 NGN"),
+            ("9899.5", Currency::Usd, "9899.50 USD"),
+            ("100000000000.01", Currency::Usd, "100000000000.01 USD"),
+            ("10", Currency::Ugx, "10 UGX"),
+            ("10.00", Currency::Ugx, "10 UGX"),
+            ("10.50", Currency::Eur, "10.50 EUR"),
+            ("0", Currency::Ngn, "0.00 NGN"),
         ];
-        for (text, currency) in valid {
+        for (text, currency, shown) in valid {
             let money = Money::parse(text, currency).unwrap();
-            assert_eq!(money.to_string(), format!("{text} {currency}"));
+            assert_eq!(money.to_string(), shown);
         }
 
         let invalid = [

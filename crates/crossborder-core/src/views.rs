@@ -195,32 +195,6 @@ impl<'a> PayoutFields<'a> {
     }
 }
 
-/// Calls `$callback! { (ident, "wireName", "doc"), ... }` with the optional text
-/// fields of `PayoutRequest` that have no rule of their own in the specification, so a typed
-/// request can declare them without naming them again.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! payout_text_fields {
-    ($callback:ident) => {
-        $callback! {
-            (rate_key, "rateKey", "`rateKey`: The quote's key; required when fromCurrency differs from toCurrency."),
-            (account_number, "accountNumber", "`accountNumber`: Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."),
-            (account_name, "accountName", "`accountName`: Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."),
-            (bank_name, "bankName", "`bankName`: Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP."),
-            (bank_code, "bankCode", "`bankCode`: Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX."),
-            (address, "address", "`address`: Destination wallet address."),
-            (network, "network", "`network`: Network of a same-currency crypto payout."),
-            (from_network, "fromNetwork", "`fromNetwork`: Source network of a crypto-to-crypto or crypto-to-fiat payout."),
-            (to_network, "toNetwork", "`toNetwork`: Destination network of a crypto-to-crypto payout."),
-            (transit_number, "transitNumber", "`transitNumber`: Canadian bank transit number; required when toCurrency is CAD."),
-            (institution_number, "institutionNumber", "`institutionNumber`: Canadian bank institution number; required when toCurrency is CAD."),
-            (sort_code, "sortCode", "`sortCode`: UK bank sort code; required when toCurrency is GBP."),
-            (swift_code, "swiftCode", "`swiftCode`: The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP."),
-            (recipient_name, "recipientName", "`recipientName`: Recipient name, free text."),
-        }
-    };
-}
-
 /// A borrowed, unparsed view of `InitiatePaymentRequest`: Creates a collection.
 ///
 /// Each field is the raw value as sent, `None` when absent.
@@ -666,33 +640,6 @@ impl<'a> BusinessFields<'a> {
             business_purpose: reader.text(Self::BUSINESS_PURPOSE),
         }
     }
-}
-
-/// Calls `$callback! { (ident, "wireName", "doc"), ... }` with the optional text
-/// fields of `CreateBusinessRequest` that have no rule of their own in the specification, so a typed
-/// request can declare them without naming them again.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! business_detail_text_fields {
-    ($callback:ident) => {
-        $callback! {
-            (business_description, "businessDescription", "`businessDescription`."),
-            (business_website, "businessWebsite", "`businessWebsite`: Used when hasWebsite is true."),
-            (ein, "EIN", "`EIN`."),
-            (legal_name, "legalName", "`legalName`: If different from name."),
-            (address, "address", "`address`."),
-            (place_id, "placeId", "`placeId`."),
-            (annual_turnover, "annualTurnover", "`annualTurnover`."),
-            (monthly_payments_count, "monthlyPaymentsCount", "`monthlyPaymentsCount`."),
-            (max_transfer_amount, "maxTransferAmount", "`maxTransferAmount`."),
-            (customer_types, "customerTypes", "`customerTypes`."),
-            (source_of_funds_description, "sourceOfFundsDescription", "`sourceOfFundsDescription`."),
-            (estimated_annual_revenue, "estimatedAnnualRevenue", "`estimatedAnnualRevenue`."),
-            (average_monthly_transaction_volume, "averageMonthlyTransactionVolume", "`averageMonthlyTransactionVolume`."),
-            (financial_service, "financialService", "`financialService`."),
-            (business_purpose, "businessPurpose", "`businessPurpose`."),
-        }
-    };
 }
 
 /// A borrowed, unparsed view of `PersonRequest`: A director or UBO (identical shape).

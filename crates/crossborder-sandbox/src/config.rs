@@ -11,39 +11,14 @@ use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use crate::clock::Clock;
-use crate::request_log::RequestLog;
+use crate::http::request_log::RequestLog;
 
-/// The default staging key: a staging business with API access.
-pub const STAGING_KEY: &str = "test_sandbox_key";
-/// The default production key: a production business with API access
-/// (simulate-funding is refused for it, as in production).
-pub const PRODUCTION_KEY: &str = "live_sandbox_key";
-/// The default key of a staging business without API access: every request
-/// with it is 401 `Not allowed to access this resource; contact support`.
-pub const NO_ACCESS_KEY: &str = "test_noaccess_key";
-
-/// The environment a key belongs to, given by its prefix as in the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Environment {
-    /// Keys starting with `test_`.
-    Staging,
-    /// Keys starting with `live_`.
-    Production,
-}
-
-impl Environment {
-    /// The environment of `key` from its prefix, or `None` when it starts
-    /// with neither `test_` nor `live_`.
-    pub fn of_key(key: &str) -> Option<Environment> {
-        if key.starts_with("test_") {
-            Some(Environment::Staging)
-        } else if key.starts_with("live_") {
-            Some(Environment::Production)
-        } else {
-            None
-        }
-    }
-}
+/// The default keys (staging, production, staging without API access) and
+/// the environment of a key, as the SDK and the CLI know them.
+pub use crossborder_core::environment::{
+    Environment, SANDBOX_NO_ACCESS_KEY as NO_ACCESS_KEY, SANDBOX_PRODUCTION_KEY as PRODUCTION_KEY,
+    SANDBOX_STAGING_KEY as STAGING_KEY,
+};
 
 /// One API key the sandbox accepts, with the business behind it.
 ///
@@ -167,10 +142,7 @@ impl FromStr for ApiKeySpec {
 
 impl fmt::Display for ApiKeySpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let environment = match self.environment {
-            Environment::Staging => "staging",
-            Environment::Production => "production",
-        };
+        let environment = self.environment;
         let access = if self.api_access {
             "API access"
         } else {
@@ -280,7 +252,7 @@ impl Default for SandboxConfig {
             addr: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
             keys: ApiKeySpec::defaults(),
             starting_balances: default_starting_balances(),
-            quote_ttl: Duration::from_secs(300),
+            quote_ttl: crossborder_core::quote::QUOTE_LIFETIME,
             instruction_ttl: Duration::from_secs(24 * 60 * 60),
             webhook_timeout: Duration::from_secs(5),
             expiry_sweep_interval: Duration::from_secs(1),

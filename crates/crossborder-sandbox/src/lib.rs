@@ -27,56 +27,44 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod account;
+mod background;
+mod handlers;
+mod http;
+mod store;
+
 pub mod amount;
-mod auth;
-mod balance;
-mod bank_directory;
-pub mod banks;
-mod body;
-mod business;
-mod business_record;
 mod clock;
-mod collection;
 mod config;
-mod document_store;
-mod documents;
-mod envelope;
-mod error;
-mod expiry;
-mod funding;
-mod idempotency;
 mod ids;
-mod json;
 pub mod limits;
-mod params;
-mod payout;
-mod quote;
 pub mod rates;
-mod records;
-mod request_log;
-mod routes;
+mod sandbox;
 pub mod serve;
-mod server;
-mod state;
 mod sync;
 mod timestamp;
-mod transaction;
-mod webhook;
-mod webhook_sender;
 mod wire;
 
-pub use business_record::{StoredBusiness, StoredDocument, REJECTION_REASON};
+/// The sandbox's banks: each destination currency's bank list, and the
+/// account names that account resolution answers.
+pub mod banks {
+    pub use crate::store::banks::{account_name, bank_name, banks, UNRESOLVABLE_ACCOUNT};
+}
+
+pub use background::webhook_delivery::{WebhookDelivery, MAX_WEBHOOK_DELIVERIES};
 pub use clock::Clock;
-pub use collection::DEFAULT_NETWORK;
 pub use config::{
     default_starting_balances, parse_keys_file, ApiKeySpec, Environment, KeyError, KeysFileError,
     SandboxConfig, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
 };
 pub use crossborder_core::collection::MAX_PAYMENT_REFERENCE_CHARS;
 pub use crossborder_core::Currency;
-pub use request_log::{mask_key, RequestLine, RequestLog};
+pub use handlers::collection::DEFAULT_NETWORK;
+pub use http::request_log::{mask_key, RequestLine, RequestLog};
 pub use rust_decimal::Decimal;
-pub use server::{Sandbox, SandboxHandle, StartError};
-pub use transaction::{COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME};
-pub use webhook_sender::{WebhookDelivery, MAX_WEBHOOK_DELIVERIES};
+pub use sandbox::{Sandbox, SandboxHandle, StartError};
+pub use store::business::{
+    DocumentContent, LinkedDocument, StoredBusiness, StoredDocument, REJECTION_REASON,
+};
+pub use store::transaction::{
+    COLLECTION_ACCOUNT_NAME, COLLECTION_ACCOUNT_NUMBER, COLLECTION_BANK_NAME,
+};

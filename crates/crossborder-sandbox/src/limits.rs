@@ -23,7 +23,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{oneshot, Semaphore};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// The largest request head answered normally: the request line and every
 /// header (name, value and separators), 16 KiB as common gateways allow.

@@ -51,7 +51,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub no_default_keys: bool,
     /// Lifetime of a quote's rateKey, in seconds.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = crossborder_core::quote::QUOTE_LIFETIME.as_secs())]
     pub quote_ttl_secs: u64,
     /// Timeout of a webhook delivery, in seconds.
     #[arg(long, default_value_t = 5)]

@@ -1,15 +1,11 @@
 //! RFC 3339 timestamps in UTC, as every time field and error of the API
-//! carries them (`2026-11-21T12:00:00.000Z`), formatted by the `time` crate.
+//! carries them (`2026-11-21T12:00:00.000Z`): the generated client's
+//! `Timestamp` writes them, so `validUntil` and every other time field of
+//! the sandbox are written one way.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
-use time::format_description::BorrowedFormatItem;
-use time::macros::format_description;
-use time::{Duration, OffsetDateTime};
-
-/// Millisecond precision and a `Z`, the form of the API's samples.
-const FORMAT: &[BorrowedFormatItem<'static>] =
-    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+use crossborder_api::timestamp::Timestamp;
 
 /// Formats `time` as RFC 3339 in UTC with millisecond precision.
 ///
@@ -18,28 +14,13 @@ const FORMAT: &[BorrowedFormatItem<'static>] =
 /// the years 0000 to 9999 (which RFC 3339 cannot write) is clamped to the
 /// nearest end of that range.
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let instant = match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => Duration::try_from(after)
-            .ok()
-            .and_then(|after| OffsetDateTime::UNIX_EPOCH.checked_add(after)),
-        Err(before) => Duration::try_from(before.duration())
-            .ok()
-            .and_then(|before| OffsetDateTime::UNIX_EPOCH.checked_sub(before)),
-    };
-    let instant = match instant {
-        Some(instant) if (0..=9999).contains(&instant.year()) => instant,
-        _ if time < UNIX_EPOCH => return "0000-01-01T00:00:00.000Z".to_owned(),
-        _ => return "9999-12-31T23:59:59.999Z".to_owned(),
-    };
-    instant
-        .format(FORMAT)
-        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
+    Timestamp::from(time).to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     #[test]
     fn formats_known_instants() {

@@ -22,9 +22,10 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{Delivery, Receiver, Reconciled, Reconciler};
+use crossborder::webhook::{Delivery, Receiver, Reconciled, Reconciler, Verdict};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest, Transaction,
+    types::{CollectionRequest, SimulateFundingRequest, Transaction},
+    Client, Currency, Decimal,
 };
 use tokio::sync::mpsc;
 
@@ -42,19 +43,22 @@ async fn collect(
     let (confirmed, mut confirmations) = mpsc::unbounded_channel();
 
     // 1. The receiver: the handler gets each event once the service has
-    // answered for it, and passes it to the reconciler.
+    // answered for it, and passes the transaction read for it to the
+    // reconciler (which then reads nothing more).
     let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
-        match &delivery.verified {
-            Ok(transaction) => {
+        match &delivery.verdict {
+            Verdict::Confirmed(confirmed_change) => {
+                let transaction = &confirmed_change.transaction;
                 println!(
                     "webhook confirmed: {} is {}, {:?} paid",
                     transaction.payment_reference, transaction.status, transaction.paid_amount
                 );
                 let _ = confirmed.send(transaction.clone());
             }
-            Err(not_confirmed) => println!("webhook ignored: {not_confirmed}"),
+            Verdict::Superseded(_) => println!("webhook superseded by a later change"),
+            Verdict::Unconfirmed(why) => println!("webhook ignored: {why}"),
         }
-        notifier.notify(&delivery.event);
+        notifier.notify_delivery(&delivery);
         async {}
     });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -118,8 +122,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossborder::types::TransactionStatus;
     use crossborder::webhook::Source;
-    use crossborder::TransactionStatus;
     use crossborder_sandbox::{Sandbox, SandboxConfig};
 
     #[tokio::test]

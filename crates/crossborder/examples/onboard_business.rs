@@ -19,9 +19,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crossborder::onboard::{file_url, Application, Onboarded, Progress, Step};
 use crossborder::{
-    Address, Business, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
-    Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
-    ProofOfAddressType, WaitOptions,
+    types::{
+        Address, Business, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink,
+        Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+        ProofOfAddressType,
+    },
+    Client, WaitOptions,
 };
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -193,7 +196,7 @@ async fn main() -> Result<(), BoxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossborder::{BusinessStatus, Error};
+    use crossborder::{types::BusinessStatus, Error};
     use crossborder_sandbox::{Sandbox, SandboxConfig, STAGING_KEY};
 
     fn client_for(base_url: &str) -> Client {

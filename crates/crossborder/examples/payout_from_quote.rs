@@ -9,7 +9,8 @@
 //! ```
 
 use crossborder::{
-    Client, Currency, Decimal, Error, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest,
+    types::{LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
+    Client, Currency, Decimal, Error,
 };
 
 #[tokio::main]

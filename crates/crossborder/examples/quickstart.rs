@@ -9,8 +9,9 @@
 use std::time::Duration;
 
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, Environment, Error, QuoteRequest,
-    SimulateFundingRequest, WaitOptions,
+    config::Environment,
+    types::{CollectionRequest, QuoteRequest, SimulateFundingRequest},
+    Client, Currency, Decimal, Error, WaitOptions,
 };
 
 #[tokio::main]

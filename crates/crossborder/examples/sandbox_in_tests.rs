@@ -1,17 +1,24 @@
-//! Testing your own code against the sandbox: start
-//! `crossborder_sandbox::Sandbox` in a `#[tokio::test]` on a free loopback
-//! port, point a client at it, and assert on balances and transactions. No
-//! network, no shared state between tests (each starts its own sandbox).
+//! Testing your own code against the sandbox with `crossborder-testkit`
+//! (a dev-dependency): each `#[tokio::test]` starts its own in-process
+//! sandbox on a free loopback port and a fixed clock, gets a client for it
+//! in one call, opens and pays a collection as a payer would, waits for a
+//! status with a bound, and posts any event body to its webhook route. No network, no shared state between tests.
+//!
+//! ```toml
+//! [dev-dependencies]
+//! crossborder-testkit = "0.1"
+//! ```
 //!
 //! ```sh
-//! cargo test -p crossborder --example sandbox_in_tests   # runs the tests below
-//! cargo run -p crossborder --example sandbox_in_tests    # runs main against a fresh sandbox
+//! cargo test -p crossborder --example sandbox_in_tests --features axum   # runs the tests below
+//! cargo run -p crossborder --example sandbox_in_tests                    # runs main against a fresh sandbox
 //! ```
 
 use crossborder::{
-    Client, Currency, Decimal, Error, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest,
+    types::{FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
+    Client, Currency, Decimal, Error,
 };
-use crossborder_sandbox::{Sandbox, SandboxConfig};
+use crossborder_testkit::TestSandbox;
 
 /// Your application's code: pays a supplier their invoice in NGN and
 /// returns the payout's session id.
@@ -32,36 +39,30 @@ async fn pay_supplier(client: &Client, invoice: &str, amount: Decimal) -> Result
     Ok(client.payouts().create(&payout).await?.session_id)
 }
 
-/// A client for a sandbox (its staging key).
-fn client_for(base_url: &str) -> Result<Client, Error> {
-    Client::builder()
-        .api_key("test_sandbox_key")
-        .base_url(base_url)
-        .build()
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sandbox = Sandbox::start(SandboxConfig::default()).await?;
-    let client = client_for(sandbox.base_url())?;
+    let sandbox = TestSandbox::start().await;
+    let client = sandbox.client(TestSandbox::KEY);
     let id = pay_supplier(&client, "2291", Decimal::new(250_000, 2)).await?;
     println!(
         "paid: {id}; NGN balance {}",
         client.wallet().balance(Currency::Ngn).await?
     );
-    sandbox.shutdown().await;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
-    use crossborder::TransactionStatus;
+    use crossborder::types::TransactionStatus;
+    use crossborder_testkit::{open_ngn_collection, pay_collection, wait_for_status};
 
     #[tokio::test]
     async fn paying_an_invoice_debits_the_wallet_once() {
-        let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-        let client = client_for(sandbox.base_url()).unwrap();
+        let sandbox = TestSandbox::start().await;
+        let client = sandbox.client(TestSandbox::KEY);
 
         let id = pay_supplier(&client, "2291", Decimal::new(250_000, 2))
             .await
@@ -74,10 +75,79 @@ mod tests {
             id
         );
 
-        let state = client.payouts().get(&id).await.unwrap();
-        assert_eq!(state.status, TransactionStatus::Completed);
+        let state = wait_for_status(
+            &client,
+            &id,
+            TransactionStatus::Completed,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert_eq!(state.amount, Decimal::new(250_000, 2));
         let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
         assert_eq!(balance.amount, Decimal::new(4_997_500, 0));
-        sandbox.shutdown().await;
+    }
+
+    /// A collection paid in part waits in `PARTIALLY_PAID`, a status that
+    /// is not final: `wait_for_status` waits for it, bounded.
+    #[tokio::test]
+    async fn a_part_payment_leaves_the_collection_partially_paid() {
+        let sandbox = TestSandbox::start().await;
+        let client = sandbox.client(TestSandbox::KEY);
+        let collection = open_ngn_collection(&client, "order-7", Decimal::new(50_000, 0))
+            .await
+            .unwrap();
+        let memo = collection.pay_reference.unwrap();
+        pay_collection(&client, &memo, Decimal::new(20_000, 0), "fund-order-7")
+            .await
+            .unwrap();
+
+        let partial = wait_for_status(
+            &client,
+            "order-7",
+            TransactionStatus::PartiallyPaid,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert_eq!(partial.paid_amount, Some(Decimal::new(20_000, 0)));
+    }
+
+    /// Your webhook route, given an event nobody sent: the SDK's receiver
+    /// accepts the body (200) and confirms it against the sandbox before
+    /// your handler acts, so a forged "paid" never marks an order paid.
+    #[cfg(feature = "axum")]
+    #[tokio::test]
+    async fn a_forged_event_is_not_acted_on() {
+        use crossborder::webhook::{Delivery, Receiver, Verdict};
+        use crossborder_testkit::post_event;
+        use tokio::sync::mpsc;
+
+        let sandbox = TestSandbox::start().await;
+        let client = sandbox.client(TestSandbox::KEY);
+        open_ngn_collection(&client, "order-9", Decimal::new(50_000, 0))
+            .await
+            .unwrap();
+        let (acted, mut actions) = mpsc::unbounded_channel();
+        let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+            let acted = acted.clone();
+            async move {
+                let _ = acted.send(matches!(delivery.verdict, Verdict::Confirmed(_)));
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+        let app = axum::Router::new().route("/hooks", route);
+        let server = tokio::spawn(async move { axum::serve(listener, app).await });
+
+        let forged = r#"{"reference": "order-9", "status": "COMPLETED", "amount": "50000",
+                         "paidAmount": "50000", "currency": "NGN"}"#;
+        let reply = post_event(&url, forged).await.unwrap();
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        let verified = tokio::time::timeout(Duration::from_secs(10), actions.recv())
+            .await
+            .unwrap();
+        assert_eq!(verified, Some(false), "a forged event was confirmed");
+        server.abort();
     }
 }

@@ -11,28 +11,52 @@
 //! # then: crossborder webhook set http://127.0.0.1:3000/hooks/crossborder
 //! ```
 
-use crossborder::webhook::{Delivery, Receiver};
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use crossborder::webhook::axum::{self, extract::State};
+use crossborder::webhook::{Classification, Delivery, Receiver, Verdict};
 use crossborder::Client;
+
+/// The application's state, reached by the handler the axum way.
+#[derive(Clone, Default)]
+struct Shop {
+    paid_orders: Arc<Mutex<HashSet<String>>>,
+}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::from_env()?;
-    let route = Receiver::new(client).route(|delivery: Delivery| async move {
-        // An unsigned event is a claim: act only on what the API confirmed.
-        match delivery.verified {
-            Ok(transaction) => println!(
-                "order {} is {} (paid {:?})",
-                transaction.payment_reference, transaction.status, transaction.paid_amount
-            ),
-            Err(not_confirmed) => {
-                eprintln!(
-                    "ignored event {}: {not_confirmed}",
-                    delivery.event.reference
-                )
+    let route =
+        Receiver::new(client).route(|State(shop): State<Shop>, delivery: Delivery| async move {
+            // An unsigned event is a claim: act only on what the API confirmed.
+            match delivery.verdict {
+                Verdict::Confirmed(confirmed) => {
+                    let order = &confirmed.transaction;
+                    println!(
+                        "order {} is {} (paid {:?})",
+                        order.payment_reference, order.status, order.paid_amount
+                    );
+                    if let Classification::Completed { overpaid } = confirmed.change {
+                        if let Some(extra) = overpaid {
+                            println!("  overpaid by {extra}: refund or credit it");
+                        }
+                        if let Ok(mut paid) = shop.paid_orders.lock() {
+                            paid.insert(order.payment_reference.clone());
+                        }
+                    }
+                }
+                // The collection has moved on since: its newer state comes
+                // by its own event.
+                Verdict::Superseded(_) => {}
+                Verdict::Unconfirmed(why) => {
+                    eprintln!("ignored event {}: {why}", delivery.event.reference)
+                }
             }
-        }
-    });
-    let app = axum::Router::new().route("/hooks/crossborder", route);
+        });
+    let app = axum::Router::new()
+        .route("/hooks/crossborder", route)
+        .with_state(Shop::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:3000").await?;
     println!("receiving on http://127.0.0.1:3000/hooks/crossborder");
     axum::serve(listener, app).await?;

@@ -6,43 +6,9 @@ use reqwest::header::HeaderValue;
 
 use crate::error::Error;
 
-pub use crossborder_api::API_KEY_HEADER;
-
-/// The environment an API key belongs to, derived from its prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Environment {
-    /// Production: keys start with `live_`. Real money moves.
-    Production,
-    /// Staging: keys start with `test_`. The sandbox operations are allowed.
-    Staging,
-}
-
-impl Environment {
-    /// The environment of a key, from its prefix (`live_` or `test_`).
-    pub fn of_key(key: &str) -> Option<Environment> {
-        if key.starts_with("live_") {
-            Some(Environment::Production)
-        } else if key.starts_with("test_") {
-            Some(Environment::Staging)
-        } else {
-            None
-        }
-    }
-
-    /// True for [`Environment::Production`].
-    pub fn is_production(self) -> bool {
-        self == Environment::Production
-    }
-}
-
-impl fmt::Display for Environment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Environment::Production => "production",
-            Environment::Staging => "staging",
-        })
-    }
-}
+/// The environment of a key, from its prefix (`live_` production, `test_`
+/// staging): the rule is core's, shared with the sandbox.
+pub use crossborder_core::Environment;
 
 /// A business API key, kept secret.
 ///
@@ -52,7 +18,7 @@ impl fmt::Display for Environment {
 /// key is really needed.
 ///
 /// ```
-/// use crossborder::{ApiKey, Environment};
+/// use crossborder::{config::{ApiKey, Environment}};
 ///
 /// let key = ApiKey::new("test_0123456789abcdef").unwrap();
 /// assert_eq!(key.environment(), Environment::Staging);
@@ -66,6 +32,9 @@ pub struct ApiKey {
 }
 
 impl ApiKey {
+    /// The request header that carries the key: `x-api-key`.
+    pub const HEADER: &'static str = crossborder_api::API_KEY_HEADER;
+
     /// Checks a key: it must start with `live_` (production) or `test_`
     /// (staging) and be a valid header value. The error never contains the
     /// key.
@@ -115,11 +84,7 @@ impl ApiKey {
     /// Replaces every occurrence of the key in `text` by `[redacted]`, for
     /// text that came from elsewhere (a server's error body).
     pub(crate) fn redact(&self, text: &str) -> String {
-        if self.secret.is_empty() || !text.contains(&*self.secret) {
-            text.to_owned()
-        } else {
-            text.replace(&*self.secret, "[redacted]")
-        }
+        crate::error::redact(&self.secret, text)
     }
 }
 

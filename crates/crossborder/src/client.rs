@@ -7,7 +7,6 @@ use std::sync::Arc;
 use progenitor_client::{Error as LowError, ResponseValue};
 
 use crate::api_key::{ApiKey, Environment};
-use crate::config::ClientBuilder;
 use crate::error::Error;
 use crate::execute::{execute, Operation};
 use crate::resources::{
@@ -15,7 +14,8 @@ use crate::resources::{
 };
 use crate::retry::RetryPolicy;
 
-/// A client of the Cross-Border Collections and Payouts API.
+/// A client of the Cross-Border Collections and Payouts API, built by
+/// [`Client::builder`] or [`Client::from_env`] (in `config.rs`).
 ///
 /// Cheap to clone (the configuration and connection pool are shared). The
 /// operations are grouped by resource: [`Client::quotes`],
@@ -46,18 +46,6 @@ impl fmt::Debug for Client {
 }
 
 impl Client {
-    /// A builder to configure a client.
-    pub fn builder() -> ClientBuilder {
-        ClientBuilder::new()
-    }
-
-    /// A client configured from `CROSSBORDER_API_KEY` and
-    /// `CROSSBORDER_BASE_URL` (both required: the API's spec names no host),
-    /// with the default timeouts and retries.
-    pub fn from_env() -> Result<Client, Error> {
-        ClientBuilder::from_env().build()
-    }
-
     /// The base URL requests are sent to, without a trailing slash.
     pub fn base_url(&self) -> &str {
         &self.inner.base_url

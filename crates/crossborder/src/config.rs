@@ -7,33 +7,17 @@ use std::time::Duration;
 use crossborder_api::ClientState;
 use reqwest::header::HeaderValue;
 
-use crate::api_key::ApiKey;
 use crate::client::{Client, Inner};
 use crate::error::Error;
 use crate::retry::RetryPolicy;
 
-/// The default server of the OpenAPI document: a placeholder, since the
-/// API's spec names no host. [`ClientBuilder::build`] refuses it (and a
-/// builder given no base URL), so that a client without its real host fails
-/// when it is built, not with a DNS error on its first request; set the host
-/// that comes with the API key with [`ClientBuilder::base_url`] or
-/// `CROSSBORDER_BASE_URL`.
-pub const DEFAULT_BASE_URL: &str = "https://api.crossborder.invalid/v1";
+pub use crate::api_key::{ApiKey, Environment};
 
-/// The environment variable holding the API key.
-pub const API_KEY_ENV: &str = "CROSSBORDER_API_KEY";
-
-/// The environment variable holding the base URL (with its `/v1`).
-pub const BASE_URL_ENV: &str = "CROSSBORDER_BASE_URL";
-
-/// The `User-Agent` sent with every request: `crossborder-rust/<version>`.
-pub const USER_AGENT_VALUE: &str = concat!("crossborder-rust/", env!("CARGO_PKG_VERSION"));
-
-/// The default timeout of a whole request.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The default timeout for establishing a connection.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The server of the OpenAPI document, a placeholder (the API's spec names
+/// no host): refused like a missing base URL, so that a client without its
+/// real host fails when it is built, not with a DNS error on its first
+/// request.
+const SPEC_PLACEHOLDER_URL: &str = "https://api.crossborder.invalid/v1";
 
 /// Builds a [`Client`].
 ///
@@ -67,8 +51,8 @@ impl Default for ClientBuilder {
         ClientBuilder {
             api_key: None,
             base_url: None,
-            timeout: DEFAULT_TIMEOUT,
-            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            timeout: ClientBuilder::DEFAULT_TIMEOUT,
+            connect_timeout: ClientBuilder::DEFAULT_CONNECT_TIMEOUT,
             retry: RetryPolicy::default(),
             http_client: None,
             max_response_bytes: ClientBuilder::DEFAULT_MAX_RESPONSE_BYTES,
@@ -93,6 +77,21 @@ impl fmt::Debug for ClientBuilder {
 }
 
 impl ClientBuilder {
+    /// The environment variable holding the API key.
+    pub const API_KEY_ENV: &'static str = "CROSSBORDER_API_KEY";
+
+    /// The environment variable holding the base URL (with its `/v1`).
+    pub const BASE_URL_ENV: &'static str = "CROSSBORDER_BASE_URL";
+
+    /// The `User-Agent` sent with every request: `crossborder-rust/<version>`.
+    pub const USER_AGENT: &'static str = concat!("crossborder-rust/", env!("CARGO_PKG_VERSION"));
+
+    /// The default timeout of a whole request.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// The default timeout for establishing a connection.
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
     /// The default limit of a response body: 1 MiB
     /// ([`ClientBuilder::max_response_bytes`]).
     pub const DEFAULT_MAX_RESPONSE_BYTES: u64 =
@@ -115,8 +114,8 @@ impl ClientBuilder {
     /// Like [`ClientBuilder::from_env`], reading variables through `lookup`.
     pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> ClientBuilder {
         let mut builder = ClientBuilder::new();
-        builder.api_key = lookup(API_KEY_ENV).filter(|key| !key.trim().is_empty());
-        builder.base_url = lookup(BASE_URL_ENV).filter(|url| !url.trim().is_empty());
+        builder.api_key = lookup(ClientBuilder::API_KEY_ENV).filter(|key| !key.trim().is_empty());
+        builder.base_url = lookup(ClientBuilder::BASE_URL_ENV).filter(|url| !url.trim().is_empty());
         builder
     }
 
@@ -253,28 +252,30 @@ impl ClientBuilder {
         match &self.api_key {
             Some(key) => ApiKey::new(key.as_str()),
             None => Err(Error::Config(format!(
-                "no API key: call ClientBuilder::api_key or set {API_KEY_ENV}"
+                "no API key: call ClientBuilder::api_key or set {}",
+                ClientBuilder::API_KEY_ENV
             ))),
         }
     }
 
-    /// The base URL, normalised; none, or the placeholder
-    /// [`DEFAULT_BASE_URL`], is refused.
+    /// The base URL, normalised; none, or the spec's placeholder server, is
+    /// refused.
     fn checked_base_url(&self) -> Result<String, Error> {
-        let placeholder = normalise_base_url(DEFAULT_BASE_URL)?;
-        let base_url = normalise_base_url(self.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL))?;
+        let placeholder = normalise_base_url(SPEC_PLACEHOLDER_URL)?;
+        let given = self.base_url.as_deref().unwrap_or(SPEC_PLACEHOLDER_URL);
+        let base_url = normalise_base_url(given)?;
         if base_url == placeholder {
             return Err(Error::Config(format!(
-                "no base URL: {DEFAULT_BASE_URL} is a placeholder (the API's spec names no \
-                 host); call ClientBuilder::base_url with https://<your API host>/v1 or set \
-                 {BASE_URL_ENV}"
+                "no base URL (the API's spec names no host): call ClientBuilder::base_url \
+                 with https://<your API host>/v1 or set {}",
+                ClientBuilder::BASE_URL_ENV
             )));
         }
         Ok(base_url)
     }
 
     /// Checks the configuration and builds the client: the base URL first
-    /// (none, or the placeholder [`DEFAULT_BASE_URL`], is refused), then the
+    /// (none, or the spec's placeholder server, is refused), then the
     /// API key, each failure an [`Error::Config`] before any request.
     ///
     /// ```
@@ -306,12 +307,26 @@ impl ClientBuilder {
     }
 }
 
+impl Client {
+    /// A builder to configure a client.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::new()
+    }
+
+    /// A client configured from `CROSSBORDER_API_KEY` and
+    /// `CROSSBORDER_BASE_URL` (both required: the API's spec names no host),
+    /// with the default timeouts and retries.
+    pub fn from_env() -> Result<Client, Error> {
+        ClientBuilder::from_env().build()
+    }
+}
+
 /// What every request carries, whichever HTTP client sends it: the
 /// sensitive `x-api-key` and the `User-Agent`.
 fn client_state(key: &ApiKey) -> Result<ClientState, Error> {
     Ok(ClientState::new()
         .with_api_key_value(key.header_value()?)
-        .with_user_agent(HeaderValue::from_static(USER_AGENT_VALUE)))
+        .with_user_agent(HeaderValue::from_static(ClientBuilder::USER_AGENT)))
 }
 
 /// Checks a base URL and drops its trailing slashes, so that paths can be
@@ -374,8 +389,8 @@ mod tests {
     #[test]
     fn from_lookup_reads_both_variables() {
         let client = ClientBuilder::from_lookup(|name| match name {
-            API_KEY_ENV => Some("live_abc".to_owned()),
-            BASE_URL_ENV => Some("https://api.example.org/v1/".to_owned()),
+            ClientBuilder::API_KEY_ENV => Some("live_abc".to_owned()),
+            ClientBuilder::BASE_URL_ENV => Some("https://api.example.org/v1/".to_owned()),
             _ => None,
         })
         .build()
@@ -383,17 +398,18 @@ mod tests {
         assert_eq!(client.environment(), Environment::Production);
         assert_eq!(client.base_url(), "https://api.example.org/v1");
 
-        let no_base_url =
-            ClientBuilder::from_lookup(|name| (name == API_KEY_ENV).then(|| "test_x".to_owned()))
-                .build()
-                .unwrap_err();
+        let no_base_url = ClientBuilder::from_lookup(|name| {
+            (name == ClientBuilder::API_KEY_ENV).then(|| "test_x".to_owned())
+        })
+        .build()
+        .unwrap_err();
         assert_eq!(
             no_base_url.to_string(),
             format!("configuration error: {PLACEHOLDER}")
         );
 
         let missing = ClientBuilder::from_lookup(|name| {
-            (name == BASE_URL_ENV).then(|| "https://api.example.org/v1".to_owned())
+            (name == ClientBuilder::BASE_URL_ENV).then(|| "https://api.example.org/v1".to_owned())
         })
         .build()
         .unwrap_err();
@@ -403,9 +419,8 @@ mod tests {
         );
     }
 
-    const PLACEHOLDER: &str = "no base URL: https://api.crossborder.invalid/v1 is a placeholder \
-        (the API's spec names no host); call ClientBuilder::base_url with \
-        https://<your API host>/v1 or set CROSSBORDER_BASE_URL";
+    const PLACEHOLDER: &str = "no base URL (the API's spec names no host): call \
+        ClientBuilder::base_url with https://<your API host>/v1 or set CROSSBORDER_BASE_URL";
 
     /// The placeholder default answers nothing: a client without its real
     /// host is refused when built, however the placeholder is written, and
@@ -414,7 +429,7 @@ mod tests {
     fn the_placeholder_base_url_is_refused_at_build() {
         for base_url in [
             None,
-            Some(DEFAULT_BASE_URL),
+            Some(SPEC_PLACEHOLDER_URL),
             Some("https://api.crossborder.invalid/v1/"),
             Some(" https://API.crossborder.invalid/v1// "),
         ] {
@@ -470,6 +485,6 @@ mod tests {
         let state = client.low_level().state();
         assert!(state.has_api_key());
         assert!(!format!("{state:?}").contains("hidden"));
-        assert_eq!(state.user_agent().unwrap(), USER_AGENT_VALUE);
+        assert_eq!(state.user_agent().unwrap(), ClientBuilder::USER_AGENT);
     }
 }

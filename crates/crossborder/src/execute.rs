@@ -92,7 +92,9 @@ where
                     record(started, attempt, Some(value.status()));
                     return Ok(value);
                 }
-                Err(error) => map_error(error, key, max_response_bytes, operation.id).await,
+                Err(error) => {
+                    map_error(error, key.expose_secret(), max_response_bytes, operation.id).await
+                }
             };
             let wait = match decide(policy, operation.idempotency, &failure, attempt) {
                 RetryDecision::Stop => {

@@ -6,8 +6,8 @@
 //!
 //! ```no_run
 //! use crossborder::{
-//!     Client, CollectionRequest, Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest,
-//!     QuoteRequest, WaitOptions,
+//!     Client, Currency, Decimal, WaitOptions,
+//!     types::{CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
 //! };
 //!
 //! # async fn run() -> crossborder::Result<()> {
@@ -26,9 +26,11 @@
 //! // A payout from the quote to a typed destination: a missing field does
 //! // not compile, formats (NUBAN, IBAN, sort code, wallet address) are
 //! // checked before sending, and an expired quote is refused. Its session
-//! // id (a UUID v4) is the idempotency key and the tracking id.
-//! let payout = PayoutRequest::from_quote(
+//! // id, derived from your own settlement id, is the idempotency key and
+//! // the tracking id: `create_or_get` pays it once, however often it runs.
+//! let payout = PayoutRequest::from_quote_with_session_id(
 //!     &quote,
+//!     "settlement-2291",
 //!     LocalBank {
 //!         currency: LocalBankCurrency::Ngn,
 //!         account_number: "0123456789".into(),
@@ -37,16 +39,15 @@
 //!         bank_code: "058".into(),
 //!     },
 //! )?;
-//! let receipt = client.payouts().create(&payout).await?;
-//! let state = client.payouts().get(&receipt.session_id).await?;
-//! println!("payout {}: {}", receipt.session_id, state.status);
+//! let state = client.payouts().create_or_get(&payout).await?;
+//! println!("payout {}: {}", state.payment_reference, state.status);
 //!
 //! // A collection, then wait until it is paid, expired or failed.
 //! let collection = client
 //!     .collections()
 //!     .create(&CollectionRequest::new("order-10045", Decimal::new(50000, 0), Currency::Ngn, Currency::Ngn))
 //!     .await?;
-//! println!("pay with memo {:?}", collection.pay_reference);
+//! println!("pay with memo {:?}", collection.payer_memo());
 //! let settled = client
 //!     .collections()
 //!     .wait_until_settled("order-10045", WaitOptions::default())
@@ -71,9 +72,12 @@
 //! ```no_run
 //! use crossborder::onboard::{file_url, Application, Progress};
 //! use crossborder::{
-//!     Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, DocumentLink,
-//!     Documents, IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
-//!     ProofOfAddressType, WaitOptions,
+//!     Client, WaitOptions,
+//!     types::{
+//!         Address, BusinessDetails, BusinessType, CreateBusinessRequest, DocumentLink, Documents,
+//!         IdType, NatureOfBusiness, PersonDetails, PersonRequest, ProofOfAddress,
+//!         ProofOfAddressType,
+//!     },
 //! };
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -143,6 +147,10 @@
 //!
 //! - [`quickstart`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/quickstart.rs): a balance, a quote, a collection
 //!   paid by simulated funding and awaited by polling.
+//! - [`marketplace`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/marketplace.rs): an order
+//!   collected by NGN transfer, confirmed by webhook (feature `axum`), and
+//!   the seller paid twice under one settlement id with
+//!   [`Payouts::create_or_get`], paying once.
 //! - [`payout_from_quote`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/payout_from_quote.rs): a converting payout
 //!   built from a quote, to a recipient verified with resolve-bank.
 //! - [`sandbox_in_tests`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/sandbox_in_tests.rs): testing your own code
@@ -178,7 +186,19 @@
 //! # Money
 //!
 //! Every amount, rate and fee is an exact [`Decimal`], parsed from the JSON
-//! text (number or numeric string) without passing through `f64`.
+//! text (number or numeric string) without passing through `f64`. Write
+//! amounts in code with [`dec!`]: `dec!(100.50)` is checked at compile time
+//! and keeps its two decimal places.
+//!
+//! # Paying once
+//!
+//! The service makes at most one payout per session id. Give each payout a
+//! session id derived from your own key ([`PayoutRequest::with_session_id`],
+//! [`PayoutRequest::from_quote_with_session_id`]) and send it with
+//! [`Payouts::create_or_get`]: it reads the payout first, sends it only when
+//! none exists, and reads it again when the answer was lost, so running the
+//! same code twice (a retry, a restart) pays once. Without a session id of
+//! your own, each [`PayoutRequest::from_quote`] is a new payout.
 //!
 //! # Retries
 //!
@@ -232,37 +252,48 @@
 //! receiver, and it can be lost. The [`webhook`] module handles both:
 //!
 //! 1. **Receive**: `webhook::Receiver` (feature `axum`) answers the
-//!    service at once and hands each event to your handler.
+//!    service at once and hands each event to your handler, which may take
+//!    your application's state as an axum handler does (`State<S>`).
 //! 2. **Verify**: before your handler sees an event, the receiver reads the
-//!    collection back from the source of truth
-//!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]).
-//!    Act on `delivery.verified`: a forged event is an `Err` (its reference
-//!    is unknown, or its status or paid amount is not the service's), so it
-//!    never marks an order paid, and since only confirmed changes are
-//!    remembered as seen, it can never make the genuine event look like a
+//!    collection back from the source of truth, once
+//!    (`GET /api/transaction/{paymentReference}`, [`webhook::verify`]), and
+//!    hands over a [`webhook::Verdict`] that says what to do:
+//!    `Confirmed`, act on the transaction it carries; `Superseded`, ignore
+//!    the event (the collection has moved on, as when a partial-payment
+//!    event arrives after the next funding completed it); `Unconfirmed`,
+//!    do not act (the event is forged, or cannot be confirmed now). Only
+//!    confirmed changes are remembered as seen, so a forged event never
+//!    marks an order paid and never makes the genuine event look like a
 //!    repeat.
-//! 3. **Reconcile**: a [`webhook::Reconciler`] polls the collections you
-//!    wait on when no event settles them within a grace period, and yields
-//!    each final state once, by event or by polling.
+//! 3. **Reconcile**: a [`webhook::Reconciler`] settles the collections you
+//!    wait on from the transactions the receiver read, polls those no event
+//!    settles within a grace period, and yields each final state once, by
+//!    event or by polling.
 //!
 //! ```no_run
 //! # #[cfg(feature = "axum")]
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use crossborder::webhook::{Delivery, Receiver, Reconciler};
-//! use crossborder::{Client, TransactionStatus};
+//! use crossborder::webhook::{axum, Classification, Delivery, Verdict, Receiver, Reconciler};
+//! use crossborder::Client;
 //!
 //! let client = Client::from_env()?;
 //! let mut reconciler = Reconciler::new(client.clone());
 //! let notifier = reconciler.notifier();
 //! let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
-//!     notifier.notify(&delivery.event); // wakes the reconciler; it reads the truth itself
+//!     notifier.notify_delivery(&delivery); // the transaction read, passed on: no second read
 //!     async move {
-//!         match delivery.verified {
-//!             Ok(paid) if paid.status == TransactionStatus::Completed => {
-//!                 println!("order {} is paid", paid.payment_reference);
-//!             }
-//!             Ok(now) => println!("order {} is {}", now.payment_reference, now.status),
-//!             Err(forged_or_stale) => eprintln!("ignored: {forged_or_stale}"),
+//!         match delivery.verdict {
+//!             Verdict::Confirmed(confirmed) => match confirmed.change {
+//!                 Classification::Completed { overpaid } => {
+//!                     println!("order {} is paid", confirmed.transaction.payment_reference);
+//!                     if let Some(extra) = overpaid {
+//!                         println!("  {extra} more than asked: refund or credit it");
+//!                     }
+//!                 }
+//!                 change => println!("order {}: {change:?}", confirmed.transaction.payment_reference),
+//!             },
+//!             Verdict::Superseded(_) => {} // a later change supersedes it
+//!             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 //!         }
 //!     }
 //! });
@@ -282,9 +313,12 @@
 //!
 //! Without the `axum` feature, parse a body with
 //! [`webhook::WebhookEvent::parse`] in your own endpoint, act only on the
-//! transaction [`webhook::verify`] returns, and remember
+//! transaction of a confirmed [`webhook::verify`] verdict, and remember
 //! [`webhook::dedupe_key`] of that transaction (never a key of the event)
-//! to handle each change once. The
+//! to handle each change once. The service's status words are not
+//! published: a word the SDK does not know is judged by the transaction's
+//! amounts, and [`webhook::StatusWords`] maps the service's words once you
+//! know them. The
 //! [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs)
 //! example runs all of this against the sandbox.
 //!
@@ -306,49 +340,56 @@
 //! With neither, only `http://` base URLs work (a local sandbox).
 //!
 //! * `axum`: `webhook::Receiver`, a ready webhook endpoint for an axum
-//!   server. It adds axum (an HTTP server, no TLS) and nothing else.
+//!   server. It adds axum (an HTTP server, no TLS) and nothing else. The
+//!   receiver's route is an axum 0.8 `MethodRouter`; that axum is
+//!   re-exported as `crossborder::webhook::axum`, so an application can
+//!   name the same version without a dependency of its own.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_key;
-mod business_check;
 mod client;
-mod config;
-mod error;
+pub mod config;
+mod dec;
+pub mod error;
 mod execute;
-pub mod onboard;
-mod payout_check;
+pub mod json;
+mod kyb;
 mod resources;
 mod retry;
 mod tls;
-mod types;
+pub mod types;
 mod upload;
 mod wait;
 pub mod webhook;
 
-pub use api_key::{ApiKey, Environment, API_KEY_HEADER};
-pub use business_check::{check_business_json, BusinessRequestKind, BusinessVerdict, FieldMessage};
 pub use client::Client;
-pub use config::{
-    ClientBuilder, API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TIMEOUT, USER_AGENT_VALUE,
-};
-pub use error::{Error, Outcome, Result, BODY_PREFIX_LEN};
-pub use payout_check::{check_payout_json, payout_from_json, PayoutVerdict};
+pub use config::ClientBuilder;
+pub use crossborder_core::{Currency, Decimal, Money};
+pub use error::{Error, Outcome, Result};
+pub use kyb::onboard;
 pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks};
 pub use retry::RetryPolicy;
-pub use types::*;
-pub use wait::{WaitOptions, MIN_POLL_INTERVAL};
+pub use wait::WaitOptions;
 
-pub use crossborder_core::kyb::{
-    BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
-    MAX_UPLOAD_BYTES,
-};
-pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{
-    Currency, CurrencyKind, Decimal, Money, Rail, Rule, Violation, Violations,
-};
+/// What the `dec!` macro expands to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::dec::parse_decimal;
+}
+
+// Inside the crate the models keep their short paths (`crate::Quote`), so
+// the modules did not change with the public paths (`types::*`,
+// `error::*`, `config::*`, `json::*`); none of these is public here.
+#[allow(unused_imports)]
+use config::{ApiKey, Environment};
+#[allow(unused_imports)]
+use error::{Rule, Violation, Violations};
+#[allow(unused_imports)]
+use json::*;
+#[allow(unused_imports)]
+use types::*;
 
 /// The shared rules of the API (payout, collection, funding simulation and
 /// KYB validation, document keys, upload files), re-exported from
@@ -358,7 +399,7 @@ pub mod rules {
     pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
-    pub use crossborder_core::{check_amount, validate_amount, AmountWire};
+    pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
 }
 
 /// The generated low-level client and wire types, for what this SDK does
@@ -370,3 +411,9 @@ pub use crossborder_api as low_level;
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+// So is the crate's own README, the first page a user of the published
+// crate reads.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

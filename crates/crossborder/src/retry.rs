@@ -18,8 +18,6 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::StatusCode;
 
-use crate::error::Error;
-
 /// How many times, and how far apart, a request is attempted.
 ///
 /// The default makes at most 3 attempts, waiting a random time between zero
@@ -173,18 +171,19 @@ pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
     Some(Duration::new(whole, nanos))
 }
 
-/// A failed attempt, with what the retry decision needs.
+/// A failed attempt, with what the retry decision needs. Generic over the
+/// error so that this module needs nothing of `error`, which builds it.
 #[derive(Debug)]
-pub(crate) struct Failure {
-    pub error: Error,
+pub(crate) struct Failure<E> {
+    pub error: E,
     /// The request provably never reached the server (connect error).
     pub not_sent: bool,
     pub status: Option<StatusCode>,
     pub retry_after: Option<Duration>,
 }
 
-impl Failure {
-    pub(crate) fn plain(error: Error) -> Failure {
+impl<E> Failure<E> {
+    pub(crate) fn plain(error: E) -> Failure<E> {
         Failure {
             error,
             not_sent: false,
@@ -195,10 +194,10 @@ impl Failure {
 }
 
 /// Decides what to do after failed attempt number `attempt` (1-based).
-pub(crate) fn decide(
+pub(crate) fn decide<E>(
     policy: &RetryPolicy,
     idempotency: Idempotency,
-    failure: &Failure,
+    failure: &Failure<E>,
     attempt: u32,
 ) -> RetryDecision {
     if attempt >= policy.attempts() {
@@ -229,6 +228,7 @@ pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn backoff_stays_under_the_exponential_ceiling_and_the_cap() {
@@ -296,7 +296,11 @@ mod tests {
         assert!(!is_retryable_status(StatusCode::INTERNAL_SERVER_ERROR));
     }
 
-    fn failure(status: Option<u16>, not_sent: bool, retry_after: Option<Duration>) -> Failure {
+    fn failure(
+        status: Option<u16>,
+        not_sent: bool,
+        retry_after: Option<Duration>,
+    ) -> Failure<Error> {
         Failure {
             error: Error::SandboxOnly,
             not_sent,

@@ -124,7 +124,8 @@ fn read_response(body: &[u8]) -> Result<wire::UploadDocumentResponse, serde_json
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Rule, MAX_UPLOAD_BYTES};
+    use crate::Rule;
+    use crossborder_core::kyb::MAX_UPLOAD_BYTES;
 
     #[test]
     fn accepted_types_by_content() {

@@ -6,10 +6,6 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 
-/// The shortest wait between two reads, whatever the options say, so a zero
-/// interval never turns polling into a busy loop.
-pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(10);
-
 /// The deadline used when `timeout` is too large to add to the current
 /// time (such as [`Duration::MAX`]): about 30 years, so in practice the
 /// wait ends only at a terminal status.
@@ -45,10 +41,10 @@ pub struct WaitOptions {
     /// [`Duration::MAX`]) means about 30 years: no deadline in practice.
     pub timeout: Duration,
     /// The wait after the first read. Default 1 s; at least
-    /// [`MIN_POLL_INTERVAL`].
+    /// [`WaitOptions::MIN_POLL_INTERVAL`].
     pub initial_interval: Duration,
     /// The longest wait between two reads; each wait doubles up to it.
-    /// Default 15 s; at least [`MIN_POLL_INTERVAL`].
+    /// Default 15 s; at least [`WaitOptions::MIN_POLL_INTERVAL`].
     pub max_interval: Duration,
 }
 
@@ -63,6 +59,10 @@ impl Default for WaitOptions {
 }
 
 impl WaitOptions {
+    /// The shortest wait between two reads, whatever the options say, so a zero
+    /// interval never turns polling into a busy loop.
+    pub const MIN_POLL_INTERVAL: Duration = Duration::from_millis(10);
+
     /// Sets the overall deadline.
     pub fn timeout(mut self, timeout: Duration) -> WaitOptions {
         self.timeout = timeout;
@@ -87,18 +87,18 @@ impl WaitOptions {
     }
 
     /// The wait after the first read: `initial_interval`, at least
-    /// [`MIN_POLL_INTERVAL`].
+    /// [`WaitOptions::MIN_POLL_INTERVAL`].
     pub(crate) fn first_interval(&self) -> Duration {
-        self.initial_interval.max(MIN_POLL_INTERVAL)
+        self.initial_interval.max(WaitOptions::MIN_POLL_INTERVAL)
     }
 
     /// The wait after `interval`: doubled, capped at `max_interval`, at
-    /// least [`MIN_POLL_INTERVAL`].
+    /// least [`WaitOptions::MIN_POLL_INTERVAL`].
     pub(crate) fn next_interval(&self, interval: Duration) -> Duration {
         interval
             .saturating_mul(2)
             .min(self.max_interval)
-            .max(MIN_POLL_INTERVAL)
+            .max(WaitOptions::MIN_POLL_INTERVAL)
     }
 }
 
@@ -195,8 +195,11 @@ mod tests {
         let options = WaitOptions::default()
             .initial_interval(Duration::ZERO)
             .max_interval(Duration::ZERO);
-        assert_eq!(options.first_interval(), MIN_POLL_INTERVAL);
-        assert_eq!(options.next_interval(Duration::ZERO), MIN_POLL_INTERVAL);
+        assert_eq!(options.first_interval(), WaitOptions::MIN_POLL_INTERVAL);
+        assert_eq!(
+            options.next_interval(Duration::ZERO),
+            WaitOptions::MIN_POLL_INTERVAL
+        );
         let options = WaitOptions::default();
         assert_eq!(options.first_interval(), Duration::from_secs(1));
         assert_eq!(

@@ -3,11 +3,12 @@
 
 mod common;
 
+use common::mock;
 use common::{dec, setup, transaction_json};
-use crossborder::{Currency, QuoteRequest};
+use crossborder::{types::QuoteRequest, Currency};
 use serde_json::json;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, ResponseTemplate};
+
+use wiremock::ResponseTemplate;
 
 const AMOUNTS: [(&str, Currency); 5] = [
     ("0.1", Currency::Usd),
@@ -25,8 +26,7 @@ async fn balances_parse_exactly_from_numbers_and_strings() {
             format!(r#"{{"message":"ok","data":{{"balance":"{text}"}},"error":false}}"#),
         ] {
             let (server, client) = setup().await;
-            Mock::given(method("GET"))
-                .and(path(format!("/v1/api/balance/{currency}")))
+            mock::balance(currency)
                 .respond_with(
                     ResponseTemplate::new(200).set_body_raw(body.clone(), "application/json"),
                 )
@@ -42,8 +42,7 @@ async fn balances_parse_exactly_from_numbers_and_strings() {
 #[tokio::test]
 async fn sums_of_parsed_amounts_are_exact() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/qoutes/USD/NGN/0.1"))
+    mock::quote("USD", "NGN", "0.1")
         .respond_with(ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"ok","data":{"rate":"1530.25","rateKey":"rk","fromCurrency":"USD","toCurrency":"NGN","fee":0.2,"totalAmount":0.3,"toAmount":"153.025"}}"#,
             "application/json",
@@ -70,13 +69,12 @@ async fn transaction_amounts_parse_exactly() {
         .to_string()
         .replace(r#""amount":50000"#, r#""amount":100000000000.01"#)
         .replace(r#""fee":0"#, r#""fee":"0.000001""#);
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-10045"))
+    mock::transaction("order-10045")
         .respond_with(ResponseTemplate::new(200).set_body_raw(raw, "application/json"))
         .mount(&server)
         .await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.amount, dec("100000000000.01"));
-    assert_eq!(transaction.fee, Some(dec("0.000001")));
+    assert_eq!(transaction.fee, dec("0.000001"));
     assert_eq!(transaction.from_currency, Currency::Cngn);
 }

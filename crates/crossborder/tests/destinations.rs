@@ -4,6 +4,8 @@
 
 mod common;
 
+use crossborder_testkit::fixtures::ngn_bank;
+
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -11,20 +13,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use common::mock;
 use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
-    CanadianBank, Client, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Destination, Error,
-    EurBank, FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
-    PayoutRequest, Quote, QuoteRequest, Rule, Source, UkBank, UsBank, DEFAULT_QUOTE_LIFETIME,
+    error::Rule,
+    types::{
+        CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Destination, EurBank,
+        FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
+        PayoutRequest, PayoutSource, Quote, QuoteRequest, UkBank, UsBank,
+    },
+    Client, Currency, Error,
 };
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
-use wiremock::matchers::{method, path, path_regex};
+use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn accept_payouts(server: &MockServer) {
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "Payout initiated", "sessionId": "echo"})),
@@ -61,16 +67,6 @@ fn is_uuid_v4(id: &str) -> bool {
             .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && groups[2].starts_with('4')
         && matches!(groups[3].chars().next(), Some('8' | '9' | 'a' | 'b'))
-}
-
-fn ngn_bank() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Ngn,
-        account_number: "0123456789".into(),
-        account_name: "ADAEZE OKAFOR".into(),
-        bank_name: "Guaranty Trust Bank".into(),
-        bank_code: "058".into(),
-    }
 }
 
 fn kes_bank() -> LocalBank {
@@ -151,7 +147,7 @@ fn wallet(currency: CryptoCurrency, network: &str, address: &str) -> CryptoWalle
     }
 }
 
-fn crypto(currency: CryptoCurrency, network: &str) -> Source {
+fn crypto(currency: CryptoCurrency, network: &str) -> PayoutSource {
     CryptoSource {
         currency,
         network: network.into(),
@@ -160,7 +156,12 @@ fn crypto(currency: CryptoCurrency, network: &str) -> Source {
 }
 
 /// A typed payout: its source, destination, rate key and amount.
-type Typed = (Source, Destination, Option<&'static str>, &'static str);
+type Typed = (
+    PayoutSource,
+    Destination,
+    Option<&'static str>,
+    &'static str,
+);
 
 /// One cell of the table of pair kinds and destination families: a typed
 /// payout with the exact body it sends (without its generated sessionId),
@@ -184,7 +185,7 @@ fn typed(payout: &Typed) -> PayoutRequest {
 #[rustfmt::skip]
 fn cells() -> Vec<Cell> {
     use CryptoCurrency::{Cngn, Usdc, Usdt};
-    let fiat = |currency: FiatCurrency| Source::from(currency);
+    let fiat = |currency: FiatCurrency| PayoutSource::from(currency);
     let uk = |f: fn(&mut UkBank)| { let mut bank = uk_bank(); f(&mut bank); Destination::from(bank) };
     let eur = |f: fn(&mut EurBank)| { let mut bank = eur_bank(); f(&mut bank); Destination::from(bank) };
     let ca = |f: fn(&mut CanadianBank)| { let mut bank = canadian_bank(); f(&mut bank); Destination::from(bank) };
@@ -919,8 +920,8 @@ async fn a_quotes_lifetime_is_measured_on_the_servers_clock() {
     let before = SystemTime::now();
     let quote = quote_with(None, None).await;
     assert!(!quote.is_expired());
-    assert!(quote.valid_until >= before + DEFAULT_QUOTE_LIFETIME);
-    assert!(quote.valid_until <= SystemTime::now() + DEFAULT_QUOTE_LIFETIME);
+    assert!(quote.valid_until >= before + Quote::DEFAULT_LIFETIME);
+    assert!(quote.valid_until <= SystemTime::now() + Quote::DEFAULT_LIFETIME);
 
     // No Date header, expiresAt in the future: read on the client's clock,
     // so the quote is good until that very instant.

@@ -3,8 +3,12 @@
 
 mod common;
 
+use common::mock;
 use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{CollectionRequest, Currency, Error, PayoutRequest, RetryPolicy};
+use crossborder::{
+    types::{CollectionRequest, PayoutRequest},
+    Currency, Error, RetryPolicy,
+};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -12,8 +16,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 async fn balance_error(body: ResponseTemplate) -> Error {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, RetryPolicy::none());
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(body)
         .expect(1)
         .mount(&server)
@@ -47,7 +50,7 @@ async fn invalid_api_key_is_401() {
 
 #[tokio::test]
 async fn api_access_not_granted_is_the_other_401() {
-    let text = "Not allowed to access this resource; contact support";
+    let text = "not allowed to access this resource; contact support";
     let error = balance_error(documented(401, text)).await;
     match error {
         Error::ApiAccessNotGranted { message } => assert_eq!(message, text),
@@ -58,8 +61,7 @@ async fn api_access_not_granted_is_the_other_401() {
 #[tokio::test]
 async fn invalid_currency_is_400() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/bank-list/USD/XOF"))
+    mock::bank_list("USD", "XOF")
         .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
             400,
             "Invalid currency: ABC",
@@ -90,8 +92,7 @@ async fn other_api_errors_keep_their_body() {
         "path": "/v1/api/transaction/order-99999",
         "request": {"method": "GET", "url": "/v1/api/transaction/order-99999"}
     });
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-99999"))
+    mock::transaction("order-99999")
         .respond_with(ResponseTemplate::new(404).set_body_json(body))
         .expect(1)
         .mount(&server)
@@ -118,8 +119,7 @@ async fn other_api_errors_keep_their_body() {
 #[tokio::test]
 async fn undocumented_status_with_an_api_body_is_an_api_error() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(422).set_body_json(error_body(
             422,
             "Insufficient balance",
@@ -233,10 +233,9 @@ async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
     for transaction in [read, created] {
         assert_eq!(transaction.amount, dec("50000"));
         assert_eq!(transaction.pay_reference.as_deref(), Some("PAY-7KQ2M9XD"));
-        let text = transaction.payment_instructions[0]
-            .amount_to_transfer
-            .as_ref()
-            .expect("the text is kept");
+        let instruction = &transaction.payment_instructions[0];
+        assert_eq!(instruction.amount_to_transfer, None);
+        let text = &instruction.amount_to_transfer_text;
         assert_eq!(text.as_str(), "fifty thousand");
         assert_eq!(
             text.decimal().unwrap_err().to_string(),
@@ -251,7 +250,7 @@ async fn long_bodies_are_cut_to_a_prefix() {
     let error = balance_error(ResponseTemplate::new(502).set_body_raw(long, "text/html")).await;
     match error {
         Error::Decode { body_prefix, .. } => {
-            assert_eq!(body_prefix.len(), crossborder::BODY_PREFIX_LEN);
+            assert_eq!(body_prefix.len(), crossborder::Error::BODY_PREFIX_LEN);
             assert!(body_prefix.starts_with("<html>xxx"));
         }
         other => panic!("{other:?}"),
@@ -261,8 +260,7 @@ async fn long_bodies_are_cut_to_a_prefix() {
 #[tokio::test]
 async fn html_500_on_a_documented_status_is_a_decode_error() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
         .expect(1)
         .mount(&server)
@@ -368,8 +366,7 @@ async fn connection_refused_is_a_transport_error() {
 #[tokio::test]
 async fn slow_server_is_a_timeout() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "ok", "data": {"balance": 1}}))

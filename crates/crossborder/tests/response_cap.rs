@@ -16,7 +16,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
 
 use crossborder::{
-    Client, ClientBuilder, Currency, Error, Outcome, RetryPolicy, SimulateFundingRequest,
+    types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome, RetryPolicy,
 };
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};

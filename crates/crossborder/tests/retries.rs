@@ -5,11 +5,14 @@ mod common;
 
 use std::time::Duration;
 
+use common::mock;
 use common::{dec, error_body, setup};
-use crossborder::{CollectionRequest, Currency, Error, PayoutRequest};
+use crossborder::{
+    types::{CollectionRequest, PayoutRequest},
+    Currency, Error,
+};
 use serde_json::json;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, ResponseTemplate};
+use wiremock::ResponseTemplate;
 
 fn balance_ok() -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({"message": "ok", "data": {"balance": 10.5}}))
@@ -18,16 +21,14 @@ fn balance_ok() -> ResponseTemplate {
 #[tokio::test]
 async fn get_is_retried_after_503_then_succeeds() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(ResponseTemplate::new(503))
         .up_to_n_times(1)
         .with_priority(1)
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(balance_ok())
         .with_priority(2)
         .expect(1)
@@ -41,8 +42,7 @@ async fn get_is_retried_after_503_then_succeeds() {
 #[tokio::test]
 async fn get_gives_up_after_the_last_attempt() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(ResponseTemplate::new(504))
         .expect(3)
         .mount(&server)
@@ -54,8 +54,7 @@ async fn get_gives_up_after_the_last_attempt() {
 #[tokio::test]
 async fn get_is_not_retried_after_500() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
             500,
             "Internal server error",
@@ -71,8 +70,7 @@ async fn get_is_not_retried_after_500() {
 #[tokio::test]
 async fn retry_after_is_honoured_on_429() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "0.01")
@@ -83,8 +81,7 @@ async fn retry_after_is_honoured_on_429() {
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(balance_ok())
         .with_priority(2)
         .expect(1)
@@ -98,8 +95,7 @@ async fn retry_after_is_honoured_on_429() {
 #[tokio::test]
 async fn a_plain_text_429_is_retried_then_succeeds() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "0")
@@ -110,8 +106,7 @@ async fn a_plain_text_429_is_retried_then_succeeds() {
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(balance_ok())
         .with_priority(2)
         .expect(1)
@@ -124,8 +119,7 @@ async fn a_plain_text_429_is_retried_then_succeeds() {
 #[tokio::test]
 async fn an_absurd_retry_after_on_503_does_not_panic() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(503).insert_header("retry-after", "100000000000000000000000.5"),
         )
@@ -134,8 +128,7 @@ async fn an_absurd_retry_after_on_503_does_not_panic() {
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(balance_ok())
         .with_priority(2)
         .mount(&server)
@@ -149,8 +142,7 @@ async fn an_absurd_retry_after_on_503_does_not_panic() {
 #[tokio::test]
 async fn retry_after_beyond_the_cap_is_not_waited_for() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "3600")
@@ -182,8 +174,7 @@ fn payout() -> PayoutRequest {
 #[tokio::test]
 async fn payout_is_not_retried_after_500() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
             500,
             "Internal server error",
@@ -200,14 +191,12 @@ async fn payout_is_not_retried_after_500() {
 #[tokio::test]
 async fn writes_are_not_retried_on_503_or_429() {
     let (server, client) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(ResponseTemplate::new(503))
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/initiate-payment"))
+    mock::initiate_payment()
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "0")
@@ -244,8 +233,7 @@ async fn writes_are_not_retried_on_503_or_429() {
 #[tokio::test]
 async fn payout_timeout_is_not_retried() {
     let (server, _) = setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
+    mock::payout()
         .respond_with(
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "ok", "sessionId": "payout-retry-1"}))
@@ -270,8 +258,7 @@ async fn payout_timeout_is_not_retried() {
 async fn retry_policy_none_sends_once() {
     let server = wiremock::MockServer::start().await;
     let client = common::client_for(&server, common::KEY, crossborder::RetryPolicy::none());
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(ResponseTemplate::new(503))
         .expect(1)
         .mount(&server)

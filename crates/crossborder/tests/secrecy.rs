@@ -3,10 +3,11 @@
 
 mod common;
 
+use common::mock;
 use common::{client_for, closed_port, error_body, setup, KEY};
-use crossborder::{ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
-use wiremock::matchers::{header, header_exists, method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use crossborder::{config::ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
+use wiremock::matchers::{header, header_exists};
+use wiremock::{MockServer, ResponseTemplate};
 
 const SECRET_PART: &str = "sk_9b1e4f0c2d7a48e6";
 
@@ -60,8 +61,7 @@ fn configuration_errors_hide_the_key() {
 #[tokio::test]
 async fn key_is_sent_but_scrubbed_from_echoed_errors() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .and(header("x-api-key", KEY))
         .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
             400,
@@ -98,8 +98,7 @@ async fn error_variants_hide_the_key() {
     ];
     for response in responses {
         server.reset().await;
-        Mock::given(method("GET"))
-            .and(path("/v1/api/balance/NGN"))
+        mock::balance("NGN")
             .respond_with(response)
             .mount(&server)
             .await;
@@ -124,10 +123,9 @@ async fn error_variants_hide_the_key() {
 #[tokio::test]
 async fn caller_supplied_http_client_sends_the_key() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .and(header("x-api-key", KEY))
-        .and(header("user-agent", crossborder::USER_AGENT_VALUE))
+        .and(header("user-agent", crossborder::ClientBuilder::USER_AGENT))
         .and(header("x-caller", "kept"))
         .respond_with(
             ResponseTemplate::new(200)
@@ -136,8 +134,7 @@ async fn caller_supplied_http_client_sends_the_key() {
         .expect(2)
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/upload-document"))
+    mock::upload_document()
         .and(header("x-api-key", KEY))
         .and(header_exists("content-type"))
         .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({

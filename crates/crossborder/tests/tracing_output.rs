@@ -11,11 +11,12 @@ mod common;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use common::mock;
 use common::{client_for, closed_port, dec, error_body, fast_retries, KEY};
-use crossborder::{Currency, Error, PayoutRequest};
+use crossborder::{types::PayoutRequest, Currency, Error};
 use serde_json::json;
-use wiremock::matchers::{header, method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::matchers::header;
+use wiremock::{MockServer, ResponseTemplate};
 
 #[derive(Clone, Default)]
 struct Buffer(Arc<Mutex<Vec<u8>>>);
@@ -72,15 +73,13 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
 
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, fast_retries());
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .respond_with(ResponseTemplate::new(503))
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
+    mock::balance("NGN")
         .and(header("x-api-key", KEY))
         .respond_with(
             ResponseTemplate::new(200)
@@ -89,8 +88,7 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
         .with_priority(2)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/USD"))
+    mock::balance("USD")
         .respond_with(ResponseTemplate::new(401).set_body_json(error_body(
             401,
             "Invalid api key",
@@ -152,8 +150,7 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
 
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, fast_retries());
-    Mock::given(method("PATCH"))
-        .and(path("/v1/api/business/biz_1"))
+    mock::update_business("biz_1")
         .respond_with(
             ResponseTemplate::new(200).set_body_json(
                 json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
@@ -161,12 +158,13 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
         )
         .mount(&server)
         .await;
-    let mut documents = crossborder::Documents::new();
+    let mut documents = crossborder::types::Documents::new();
     documents.insert(
         "SCUML_CERTIFICATE".into(),
-        crossborder::DocumentLink::new("https://files.example/scuml.pdf", "scuml").unlisted(),
+        crossborder::types::DocumentLink::new("https://files.example/scuml.pdf", "scuml")
+            .unlisted(),
     );
-    let update = crossborder::UpdateBusinessRequest {
+    let update = crossborder::types::UpdateBusinessRequest {
         documents: Some(documents),
         ..Default::default()
     };

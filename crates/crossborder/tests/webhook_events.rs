@@ -177,7 +177,10 @@ fn unknown_fields_are_ignored_and_unknown_currencies_kept() {
         event.currency.as_ref().map(EventCurrency::as_str),
         Some("BTC")
     );
-    assert_eq!(event.classify(), Classification::Completed);
+    assert_eq!(
+        event.classify(),
+        Classification::Completed { overpaid: None }
+    );
 }
 
 #[test]
@@ -272,19 +275,22 @@ fn classification_of_each_claim() {
     let failed = |reason: &str| Failed {
         reason: reason.to_owned(),
     };
+    let done = Completed { overpaid: None };
     let cases = [
         // Completed: true or a completed word, nothing left.
-        (r#"{"reference": "r", "status": true}"#, Completed),
+        (r#"{"reference": "r", "status": true}"#, done.clone()),
         (
             r#"{"reference": "r", "status": true, "remainingAmount": 0}"#,
-            Completed,
+            done.clone(),
         ),
-        (r#"{"reference": "r", "status": "completed"}"#, Completed),
+        (r#"{"reference": "r", "status": "completed"}"#, done.clone()),
         (
             r#"{"reference": "r", "status": "SUCCESS", "amount": 10, "paidAmount": 12}"#,
-            Completed,
+            Completed {
+                overpaid: Some(Decimal::TWO),
+            },
         ),
-        (r#"{"reference": "r", "status": "true"}"#, Completed),
+        (r#"{"reference": "r", "status": "true"}"#, done.clone()),
         // A completed claim with something left contradicts itself.
         (
             r#"{"reference": "r", "status": true, "remainingAmount": "0.01"}"#,
@@ -351,7 +357,7 @@ fn classification_of_each_claim() {
     // Every word the docs list, in any case and with spaces around.
     let word = |word: &str| classify(&format!(r#"{{"reference": "r", "status": " {word} "}}"#));
     for completed in ["COMPLETED", "Success", "successful", "PAID", "TRUE"] {
-        assert_eq!(word(completed), Completed, "{completed}");
+        assert_eq!(word(completed), done, "{completed}");
     }
     for partial in ["PARTIALLY_PAID", "Partial"] {
         assert_eq!(word(partial), PartiallyPaid, "{partial}");
@@ -375,7 +381,7 @@ fn remaining_is_derived_when_not_sent() {
     assert_eq!(event.remaining_amount, None);
     assert_eq!(event.remaining(), Some(d("29999.5")));
     let over = parse(r#"{"reference": "r", "status": true, "amount": 10, "paidAmount": 12}"#);
-    assert_eq!(over.remaining(), Some(Decimal::ZERO));
+    assert_eq!(over.remaining(), Some(-Decimal::TWO));
     let sent = parse(
         r#"{"reference": "r", "status": true, "amount": 10, "paidAmount": 4, "remainingAmount": 0}"#,
     );

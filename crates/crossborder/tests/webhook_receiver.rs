@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossborder::webhook::{Delivery, Receiver, VerifyError, DEFAULT_MAX_BODY_BYTES};
+use crossborder::webhook::{Delivery, Receiver, Unconfirmed, Verdict, DEFAULT_MAX_BODY_BYTES};
 use crossborder::{
-    Client, CollectionRequest, Currency, Decimal, RetryPolicy, SimulateFundingRequest,
-    TransactionStatus,
+    types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
+    Client, Currency, Decimal, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 
@@ -204,12 +204,12 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
         handled_in_order.push(delivery);
     }
     assert_eq!(handled_in_order[0].event.reference, "order-boom");
-    let confirmed = handled_in_order[0].verified.as_ref().unwrap();
-    assert_eq!(confirmed.status, TransactionStatus::Completed);
+    let confirmed = handled_in_order[0].verdict.confirmed().unwrap();
+    assert_eq!(confirmed.transaction.status, TransactionStatus::Completed);
     assert_eq!(handled_in_order[1].event.reference, "fine");
     assert!(matches!(
-        handled_in_order[1].verified,
-        Err(VerifyError::UnknownReference { .. })
+        handled_in_order[1].verdict,
+        Verdict::Unconfirmed(Unconfirmed::UnknownReference { .. })
     ));
     assert_eq!(calls.load(Ordering::SeqCst), 2);
     sandbox.shutdown().await;

@@ -4,12 +4,13 @@
 //! Everything listens on 127.0.0.1 with a free port: the sandbox, the
 //! rewriting [`Proxy`] (which lets the SDK meet sandbox answers it could not
 //! provoke itself, such as a request without `x-api-key`) and the
-//! [`WebhookReceiver`]. Time moves only through the sandbox's manual
-//! [`Clock`]; nothing sleeps longer than a few milliseconds.
+//! [`WebhookReceiver`]. The sandbox, its manual clock, the raw requests and
+//! the fixtures are the test kit's (`crossborder-testkit`), re-exported
+//! here; nothing sleeps longer than a few milliseconds.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -17,27 +18,25 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use crossborder::{
-    Address, BusinessDetails, BusinessType, Client, CreateBusinessRequest, Decimal, DocumentLink,
-    Documents, IdType, NatureOfBusiness, PayoutRequest, PersonDetails, PersonRequest,
-    ProofOfAddress, ProofOfAddressType, RetryPolicy, Violations,
-};
-use crossborder_sandbox::{Clock, Sandbox, SandboxConfig, SandboxHandle};
+use crossborder::{error::Violations, types::PayoutRequest, Client, Decimal};
 use serde_json::{json, Map, Value};
 use tokio::net::TcpListener;
 
-pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
+/// The test kit's fixtures, for the suites that build on this one.
+pub use crossborder_testkit::fixtures;
+pub use crossborder_testkit::fixtures::{
+    business_json, business_request, lagos_address, person_json, person_request, PDF,
+};
+pub use crossborder_testkit::{
+    assert_error_body, read_reply as reply, Reply, TestSandbox as Env, NO_ACCESS_KEY,
+    PRODUCTION_KEY, STAGING_KEY,
+};
 
 /// A key of the staging environment that the sandbox does not know.
 pub const UNKNOWN_KEY: &str = "test_not_a_known_key_0000";
 
 /// How long any single HTTP exchange of a test may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// 2026-11-21T12:00:00Z, where every manual clock starts.
-pub fn start_instant() -> SystemTime {
-    UNIX_EPOCH + Duration::from_secs(1_795_262_400)
-}
 
 /// An exact decimal from its text (`d("100.5")`).
 pub fn d(text: &str) -> Decimal {
@@ -54,146 +53,25 @@ pub fn json_decimal(value: &Value) -> Decimal {
     }
 }
 
-/// A running sandbox on a manual clock, plus clients for it.
-pub struct Env {
-    /// The sandbox.
-    pub sandbox: SandboxHandle,
-    /// The sandbox's clock (manual, starting at [`start_instant`]).
-    pub clock: Clock,
-    /// A plain HTTP client for raw requests.
-    pub http: reqwest::Client,
-}
-
-/// A raw response: status, headers, JSON body (`Null` if not JSON) and text.
-#[derive(Debug)]
-pub struct Reply {
-    /// The HTTP status.
-    pub status: u16,
-    /// The response headers.
-    pub headers: reqwest::header::HeaderMap,
-    /// The body parsed as JSON, or `Null`.
-    pub body: Value,
-    /// The body as text.
-    pub text: String,
-}
-
-impl Env {
-    /// A sandbox with the default configuration.
-    pub async fn start() -> Env {
-        Env::start_with(SandboxConfig::default()).await
-    }
-
-    /// A sandbox with `config`, on a manual clock at [`start_instant`].
-    pub async fn start_with(config: SandboxConfig) -> Env {
-        let clock = Clock::manual(start_instant());
-        let sandbox = Sandbox::start(config.with_clock(clock.clone()))
-            .await
-            .expect("the sandbox starts");
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .build()
-            .expect("the HTTP client builds");
-        Env {
-            sandbox,
-            clock,
-            http,
-        }
-    }
-
-    /// `http://127.0.0.1:PORT/v1`.
-    pub fn base_url(&self) -> &str {
-        self.sandbox.base_url()
-    }
-
-    /// The full URL of `path` (`/api/...`).
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base_url())
-    }
-
-    /// An SDK client with `key`, no retries and short timeouts.
-    pub fn client(&self, key: &str) -> Client {
-        sdk_client(self.base_url(), key)
-    }
-
-    /// A raw request with an optional key and JSON body.
-    pub async fn raw(
-        &self,
-        method: reqwest::Method,
-        path: &str,
-        key: Option<&str>,
-        body: Option<&Value>,
-    ) -> Reply {
-        let mut request = self.http.request(method, self.url(path));
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        if let Some(body) = body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body.to_string());
-        }
-        reply(request.send().await.expect("the sandbox answers")).await
-    }
-
-    /// A raw GET with `key`.
-    pub async fn raw_get(&self, path: &str, key: Option<&str>) -> Reply {
-        self.raw(reqwest::Method::GET, path, key, None).await
-    }
-
-    /// A raw POST of `body` with `key`.
-    pub async fn raw_post(&self, path: &str, key: Option<&str>, body: &Value) -> Reply {
-        self.raw(reqwest::Method::POST, path, key, Some(body)).await
-    }
-}
-
-/// An SDK client for `base_url` with `key`, no retries and short timeouts.
+/// An SDK client for `base_url` with `key`, no retries and short timeouts
+/// (the test kit's).
 pub fn sdk_client(base_url: &str, key: &str) -> Client {
-    Client::builder()
-        .api_key(key)
-        .base_url(base_url)
-        .timeout(REQUEST_TIMEOUT)
-        .connect_timeout(Duration::from_secs(2))
-        .retry_policy(RetryPolicy::none())
-        .build()
-        .expect("the SDK client builds")
+    crossborder_testkit::sdk_client(base_url, key).expect("the SDK client builds")
 }
 
-/// Reads a raw response.
-pub async fn reply(response: reqwest::Response) -> Reply {
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.expect("the body is read");
-    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Reply {
-        status,
-        headers,
-        body,
-        text,
-    }
+/// Opens an NGN collection of `amount` for `reference`; returns its memo.
+pub async fn collection(client: &Client, reference: &str, amount: &str) -> String {
+    let created = crossborder_testkit::open_ngn_collection(client, reference, d(amount))
+        .await
+        .expect("the collection is created");
+    created.pay_reference.expect("a memo")
 }
 
-/// Checks the documented error body: `statusCode`, `message`, an RFC 3339
-/// UTC `timestamp` with milliseconds, `path`, and `request {method, url}`.
-pub fn assert_error_body(reply: &Reply, status: u16, message: &str, method: &str, url: &str) {
-    assert_eq!(reply.status, status, "{}", reply.text);
-    let body = &reply.body;
-    assert_eq!(body["statusCode"], json!(status), "{}", reply.text);
-    assert_eq!(body["message"], json!(message), "{}", reply.text);
-    let path = url.split('?').next().unwrap_or(url);
-    assert_eq!(body["path"], json!(format!("/v1{path}")), "{}", reply.text);
-    assert_eq!(body["request"]["method"], json!(method), "{}", reply.text);
-    assert_eq!(
-        body["request"]["url"],
-        json!(format!("/v1{url}")),
-        "{}",
-        reply.text
-    );
-    let timestamp = body["timestamp"].as_str().expect("a timestamp string");
-    assert_eq!(timestamp.len(), 24, "{timestamp}");
-    assert!(
-        timestamp.ends_with('Z') && &timestamp[10..11] == "T" && &timestamp[19..20] == ".",
-        "{timestamp}"
-    );
+/// Pays `amount` NGN into the collection with `memo`, under `session`.
+pub async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
+    crossborder_testkit::pay_collection(client, memo, d(amount), session)
+        .await
+        .expect("the funding is simulated");
 }
 
 /// Violations as `(field, message)` pairs, as [`field_errors`] gives them.
@@ -537,119 +415,5 @@ impl Drop for WebhookReceiver {
     }
 }
 
-/// A PDF file's bytes (the sandbox tells the type by content).
-pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n";
-
 /// A GIF file's bytes: not an accepted type.
 pub const GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00;";
-
-/// A Lagos address.
-pub fn lagos_address() -> Address {
-    Address {
-        house_number: "12".into(),
-        street: "Admiralty Way".into(),
-        city: "Lekki".into(),
-        state: "Lagos".into(),
-        zip_code: "106104".into(),
-        subdivision: None,
-    }
-}
-
-/// A complete LLC business whose documents all point at `link`.
-pub fn business_request(registration_number: &str, link: &str) -> CreateBusinessRequest {
-    let mut documents = Documents::new();
-    for (key, id) in [
-        ("cac_document", "cac-cert"),
-        ("bank_statement", "statement-6m"),
-        ("application_letter", "letter"),
-        ("cac_status_report", "status-report"),
-    ] {
-        documents.insert(key.into(), DocumentLink::new(link, id));
-    }
-    CreateBusinessRequest {
-        name: "Lagos Trading Ltd".into(),
-        business_type: BusinessType::Llc,
-        registration_number: registration_number.into(),
-        email: "compliance@lagostrading.ng".into(),
-        phone_number: "+2348012345678".into(),
-        nature_of_business: NatureOfBusiness {
-            nature: "Wholesale of consumer electronics".into(),
-            code: "4652".into(),
-        },
-        business_address: lagos_address(),
-        proof_of_address: ProofOfAddress {
-            url: link.into(),
-            key: "utility-2026-10".into(),
-            kind: ProofOfAddressType::UtilityBill,
-        },
-        documents,
-        details: BusinessDetails {
-            business_description: Some("Imports and distributes consumer electronics.".into()),
-            tin: Some("12345678-0001".into()),
-            ..BusinessDetails::default()
-        },
-    }
-}
-
-/// A complete director or UBO whose documents point at `link`.
-pub fn person_request(link: &str) -> PersonRequest {
-    PersonRequest {
-        first_name: "Adaeze".into(),
-        last_name: "Okafor".into(),
-        date_of_birth: "1985-04-12".into(),
-        nationality: "NG".into(),
-        phone_number: "+2348031234567".into(),
-        id_number: "A12345678".into(),
-        id_type: IdType::CurrentPassport,
-        id_document_url: link.into(),
-        address: Address {
-            house_number: "7".into(),
-            street: "Bourdillon Road".into(),
-            city: "Ikoyi".into(),
-            state: "Lagos".into(),
-            zip_code: "101233".into(),
-            subdivision: None,
-        },
-        document: DocumentLink::new(link, "director-utility"),
-        details: PersonDetails {
-            email: Some("adaeze@lagostrading.ng".into()),
-            job_title: Some("Managing Director".into()),
-            ..PersonDetails::default()
-        },
-    }
-}
-
-/// [`person_request`] as the API's JSON.
-pub fn person_json(link: &str) -> Value {
-    json!({
-        "firstName": "Adaeze",
-        "lastName": "Okafor",
-        "dateOfBirth": "1985-04-12",
-        "nationality": "NG",
-        "phoneNumber": "+2348031234567",
-        "idNumber": "A12345678",
-        "idType": "currentPassport",
-        "idDocumentUrl": link,
-        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
-                    "state": "Lagos", "zipCode": "101233"},
-        "document": {"url": link, "key": "director-utility"},
-        "email": "adaeze@lagostrading.ng",
-        "jobTitle": "Managing Director"
-    })
-}
-
-/// The required fields of [`business_request`] as raw JSON, with the given
-/// `documents` map.
-pub fn business_json(registration_number: &str, link: &str, documents: Value) -> Value {
-    json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": registration_number,
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki", "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": link, "key": "utility-2026-10", "type": "Utility bill"},
-        "documents": documents,
-    })
-}

@@ -2,14 +2,18 @@
 //! client) and as the SDK's typed error, plus per-key isolation.
 
 use crossborder::low_level::{self, ClientState};
-use crossborder::{CollectionRequest, Currency, Error, Rule, SimulateFundingRequest};
+use crossborder::{
+    error::Rule,
+    types::{CollectionRequest, SimulateFundingRequest},
+    Currency, Error,
+};
 use crossborder_contract_tests::{
     assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
     PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
 };
 use serde_json::json;
 
-const NOT_ALLOWED: &str = "Not allowed to access this resource; contact support";
+const NOT_ALLOWED: &str = "not allowed to access this resource; contact support";
 
 #[tokio::test]
 async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
@@ -267,7 +271,7 @@ async fn unrecognised_document_key_is_refused_by_both() {
     let mut request = crossborder_contract_tests::business_request("RC7000001", link);
     request.documents.insert(
         "selfie".into(),
-        crossborder::DocumentLink::new(link, "selfie"),
+        crossborder::types::DocumentLink::new(link, "selfie"),
     );
     let error = client.businesses().create(&request).await.unwrap_err();
     let violations = error.violations().expect("a validation error");
@@ -308,11 +312,11 @@ async fn unrecognised_document_key_is_refused_by_both() {
     );
 
     // An unknown key in an update is refused the same way client-side.
-    let mut changes = crossborder::UpdateBusinessRequest::default();
-    let mut documents = crossborder::Documents::new();
+    let mut changes = crossborder::types::UpdateBusinessRequest::default();
+    let mut documents = crossborder::types::Documents::new();
     documents.insert(
         "passport".into(),
-        crossborder::DocumentLink::new(link, "passport"),
+        crossborder::types::DocumentLink::new(link, "passport"),
     );
     changes.documents = Some(documents);
     let error = client
@@ -343,18 +347,10 @@ async fn each_key_sees_only_its_own_business() {
         .unwrap();
     staging
         .payouts()
-        .create(
-            &crossborder::PayoutRequest::new(
-                "payout-private",
-                d("100"),
-                Currency::Ngn,
-                Currency::Ngn,
-            )
-            .account_number("0123456789")
-            .account_name("ADAEZE OKAFOR")
-            .bank_name("Guaranty Trust Bank")
-            .bank_code("058"),
-        )
+        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
+            d("100"),
+            "payout-private",
+        ))
         .await
         .unwrap();
 

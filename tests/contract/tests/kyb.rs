@@ -2,8 +2,8 @@
 //! UBO, status decisions, update; and the KYB error answers.
 
 use crossborder::{
-    Address, Business, BusinessStatus, BusinessType, Client, Error, PersonRole,
-    UpdateBusinessRequest,
+    types::{Address, Business, BusinessStatus, BusinessType, PersonRole, UpdateBusinessRequest},
+    Client, Error,
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, person_request,
@@ -80,12 +80,9 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
         link.starts_with(&prefix) && link.ends_with(".pdf"),
         "{link}"
     );
-    // The link serves the bytes back, without authentication.
-    let served = env.http.get(&link).send().await.unwrap();
-    assert_eq!(served.status().as_u16(), 200);
-    assert_eq!(served.bytes().await.unwrap().as_ref(), PDF);
-    // Fetched with a key, it is the uploading business's document only:
-    // another business gets the 404 of an unknown link.
+    // The link serves the bytes back to the uploading business's key
+    // only (ASSUMPTIONS B55): without a key it is 403, and another
+    // business gets the 404 of an unknown link.
     let own = env
         .http
         .get(&link)
@@ -94,6 +91,9 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
         .await
         .unwrap();
     assert_eq!(own.status().as_u16(), 200);
+    assert_eq!(own.bytes().await.unwrap().as_ref(), PDF);
+    let bare = env.http.get(&link).send().await.unwrap();
+    assert_eq!(bare.status().as_u16(), 403);
     let other = env
         .http
         .get(&link)
@@ -479,7 +479,7 @@ async fn operating_address_and_document_references_are_checked_by_both() {
     });
     request.documents.insert(
         "bank_statement".into(),
-        crossborder::DocumentLink::new("", "statement-6m"),
+        crossborder::types::DocumentLink::new("", "statement-6m"),
     );
 
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;

@@ -4,8 +4,9 @@
 //! the SDK before sending and by the sandbox with the same violations.
 
 use crossborder::{
-    BusinessRequestKind, BusinessType, Client, CreateBusinessRequest, DocumentLink, Documents,
-    Error, UpdateBusinessRequest,
+    json::BusinessRequestKind,
+    types::{BusinessType, CreateBusinessRequest, DocumentLink, Documents, UpdateBusinessRequest},
+    Client, Error,
 };
 use crossborder_contract_tests::{
     assert_same_violations, business_json, business_request, sdk_client, Env, Proxy, Rewrite, PDF,
@@ -119,7 +120,7 @@ async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
         "cac-status-report": {"url": link, "key": "status"},
     });
     let body = business_json("RC8100002", &link, documents);
-    let verdict = crossborder::check_business_json(&body, BusinessRequestKind::Create);
+    let verdict = crossborder::json::check_business_json(&body, BusinessRequestKind::Create);
     let mut announced: Vec<String> = verdict
         .document_keys
         .into_iter()

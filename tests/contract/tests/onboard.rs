@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use crossborder::onboard::{file_url, Application, Progress, Step};
-use crossborder::BusinessStatus;
+use crossborder::types::BusinessStatus;
 use crossborder_contract_tests::{
     business_json, business_request, person_json, person_request, sdk_client, Env, Fail, Proxy,
     Rewrite, STAGING_KEY,

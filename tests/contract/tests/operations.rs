@@ -2,11 +2,14 @@
 //! quotes, collections, simulated funding, the webhook, wallet balances,
 //! banks, payouts (same-currency, converting, idempotent, refused).
 
-use std::time::Duration;
+use std::time::{Duration, UNIX_EPOCH};
 
 use crossborder::{
-    AmountText, Bank, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
-    ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType, WaitOptions,
+    types::{
+        Bank, CollectionRequest, PayoutRequest, QuoteRequest, Rail, ResolveAccountRequest,
+        SimulateFundingRequest, TransactionStatus, TransactionType,
+    },
+    Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{d, json_decimal, Env, WebhookReceiver, STAGING_KEY};
 
@@ -154,10 +157,10 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(created.payment_reference, "order-10045");
     assert!(!created.transaction_id.is_empty());
     assert_eq!(created.amount, d("200"));
-    assert_eq!(created.rate, Some(d("1530.25")));
-    assert_eq!(created.to_amount, Some(d("306050")));
-    assert_eq!(created.fee, Some(d("0")));
-    assert_eq!(created.total_amount, Some(d("200")));
+    assert_eq!(created.rate, d("1530.25"));
+    assert_eq!(created.to_amount, d("306050"));
+    assert_eq!(created.fee, d("0"));
+    assert_eq!(created.total_amount, d("200"));
     assert_eq!(created.paid_amount, Some(d("0")));
     assert_eq!(created.remaining_amount(), Some(d("200")));
     assert_eq!(created.rate_key.as_deref(), Some(quote.rate_key.as_str()));
@@ -167,37 +170,24 @@ async fn collection_funding_webhook_and_balance() {
     assert!(is_pay_reference(&memo), "{memo}");
     assert_eq!(created.payment_instructions.len(), 1);
     let instruction = &created.payment_instructions[0];
-    assert_eq!(instruction.account_number.as_deref(), Some("9930001234"));
+    assert_eq!(instruction.account_number, "9930001234");
+    assert_eq!(instruction.account_name, "Crossborder Collections");
+    assert_eq!(instruction.bank_name, "Sandbox Bank");
+    assert_eq!(instruction.amount_to_transfer, Some(d("200")));
+    assert_eq!(instruction.amount_to_transfer_text.as_str(), "200");
     assert_eq!(
-        instruction.account_name.as_deref(),
-        Some("Crossborder Collections")
+        instruction.valid_until,
+        UNIX_EPOCH + Duration::from_secs(1_795_348_800)
     );
-    assert_eq!(instruction.bank_name.as_deref(), Some("Sandbox Bank"));
-    assert_eq!(
-        instruction
-            .amount_to_transfer
-            .as_ref()
-            .map(AmountText::decimal),
-        Some(Ok(d("200")))
-    );
-    assert_eq!(
-        instruction.valid_until.as_deref(),
-        Some("2026-11-22T12:00:00.000Z")
-    );
-    assert!(
-        instruction
-            .narration
-            .as_deref()
-            .is_some_and(|text| text.contains(&memo)),
-        "{instruction:?}"
-    );
+    assert!(instruction.narration.contains(&memo), "{instruction:?}");
 
     // Reading it back gives the same transaction.
     let read = client.collections().get("order-10045").await.unwrap();
     assert_eq!(read, created);
 
-    // A partial payment.
-    let partial = SimulateFundingRequest::new(Currency::Usd, d("50.25"), memo.clone(), "fund-1");
+    // A partial payment, funded in the wallet it credits (ASSUMPTIONS
+    // A14): 76895.06 NGN pays 76895.06 / 1530.25 = 50.2499... → 50.25 USD.
+    let partial = SimulateFundingRequest::new(Currency::Ngn, d("76895.06"), memo.clone(), "fund-1");
     let ack = client.sandbox().simulate_funding(&partial).await.unwrap();
     assert_eq!(ack.message, "Funding simulated successfully");
     let after_partial = client.collections().get("order-10045").await.unwrap();
@@ -210,8 +200,8 @@ async fn collection_funding_webhook_and_balance() {
     // Replaying the same simulated funding credits nothing and sends nothing.
     client.sandbox().simulate_funding(&partial).await.unwrap();
 
-    // The rest.
-    let rest = SimulateFundingRequest::new(Currency::Usd, d("149.75"), memo.clone(), "fund-2");
+    // The rest: 229154.94 / 1530.25 = 149.7500... → 149.75 USD.
+    let rest = SimulateFundingRequest::new(Currency::Ngn, d("229154.94"), memo.clone(), "fund-2");
     client.sandbox().simulate_funding(&rest).await.unwrap();
     let settled = client
         .collections()
@@ -224,17 +214,15 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(settled.payment_reference, "order-10045");
     assert_eq!(settled.pay_reference.as_deref(), Some(memo.as_str()));
 
-    // The NGN wallet (toCurrency) got each transfer at the collection's
-    // rate, rounded to kobo: 50.25 × 1530.25 = 76895.0625 → 76895.06 and
-    // 149.75 × 1530.25 = 229154.9375 → 229154.94, 306050 (toAmount) in all.
-    // The USD wallet (the payer's currency) is unchanged.
+    // The NGN wallet (toCurrency) got each funding's amount, 306050
+    // (toAmount) in all. The USD wallet (the payer's currency) is unchanged.
     let ngn_after = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(ngn_after.amount, d("5306050"));
     assert_eq!(ngn_after.amount - ngn_before.amount, d("306050"));
     let usd_after = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd_after.amount, usd_before.amount);
 
-    // Exactly one webhook per applied funding: two, none for the replay.
+    // Exactly one webhook per status change: two, none for the replay.
     // (A third POST is given 100 ms to show up, polling every 2 ms.)
     let received = receiver.wait_for(3, Duration::from_millis(100)).await;
     assert_eq!(received.len(), 2, "{received:?}");
@@ -272,10 +260,10 @@ async fn collection_funding_webhook_and_balance() {
     }
 }
 
-/// A converting collection is paid in its fromCurrency and credits its
-/// toCurrency wallet: each transfer converted at the collection's rate
-/// (fixed by its rateKey) and rounded to toCurrency's minor unit, as a
-/// quote's `toAmount`.
+/// A converting collection credits its toCurrency wallet, the one a
+/// funding names (ASSUMPTIONS A14): each funding's amount is credited and
+/// pays its amount divided by the collection's rate (fixed by its rateKey),
+/// rounded to fromCurrency's minor unit.
 #[tokio::test]
 async fn converting_collection_funding_credits_the_to_currency_wallet() {
     let env = Env::start().await;
@@ -295,42 +283,46 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
     let request = CollectionRequest::new("order-fx", d("153025"), Currency::Ngn, Currency::Usd)
         .rate_key(quote.rate_key.clone());
     let created = client.collections().create(&request).await.unwrap();
-    assert_eq!(created.rate, Some(d("0.000653487992")));
-    assert_eq!(created.to_amount, Some(d("100")));
+    assert_eq!(created.rate, d("0.000653487992"));
+    assert_eq!(created.to_amount, d("100"));
     let memo = created.pay_reference.clone().expect("a payRefrence memo");
 
-    // 60000.75 NGN × 0.000653487992 = 39.209769635994 → 39.21 USD.
-    let first = SimulateFundingRequest::new(Currency::Ngn, d("60000.75"), memo.clone(), "fx-1");
+    // Funded in the wallet it credits (ASSUMPTIONS A14): 39.21 USD pays
+    // 39.21 / 0.000653487992 = 60001.0983... → 60001.10 NGN.
+    let first = SimulateFundingRequest::new(Currency::Usd, d("39.21"), memo.clone(), "fx-1");
     client.sandbox().simulate_funding(&first).await.unwrap();
     let usd = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd.amount - usd_before.amount, d("39.21"));
     let partial = client.collections().get("order-fx").await.unwrap();
     assert_eq!(partial.status, TransactionStatus::PartiallyPaid);
-    assert_eq!(partial.paid_amount, Some(d("60000.75")));
-    assert_eq!(partial.remaining_amount(), Some(d("93024.25")));
+    assert_eq!(partial.paid_amount, Some(d("60001.10")));
+    assert_eq!(partial.remaining_amount(), Some(d("93023.90")));
 
     // A replay credits nothing.
     client.sandbox().simulate_funding(&first).await.unwrap();
     let usd = client.wallet().balance(Currency::Usd).await.unwrap();
     assert_eq!(usd.amount - usd_before.amount, d("39.21"));
 
-    // A currency that is neither of the collection's is refused
-    // (its toCurrency is accepted: ASSUMPTIONS.md A14).
-    let in_eur = SimulateFundingRequest::new(Currency::Eur, d("60.79"), memo.clone(), "fx-eur");
-    match client.sandbox().simulate_funding(&in_eur).await {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "currency: must be NGN or USD, the currencies of collection order-fx"
-        ),
-        other => panic!("{other:?}"),
+    // Any other currency, the payer's NGN included, is refused, naming the
+    // wallet (ASSUMPTIONS.md A14).
+    for currency in [Currency::Eur, Currency::Ngn] {
+        let other = SimulateFundingRequest::new(currency, d("60.79"), memo.clone(), "fx-other");
+        match client.sandbox().simulate_funding(&other).await {
+            Err(Error::Api {
+                status: 400,
+                message,
+                ..
+            }) => assert_eq!(
+                message,
+                "currency: must be USD, the wallet collection order-fx credits (its \
+                 fromCurrency NGN is what the payer sends, not a wallet to credit)"
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 
-    // 93024.25 NGN × 0.000653487992 = 60.790230339806 → 60.79 USD.
-    let rest = SimulateFundingRequest::new(Currency::Ngn, d("93024.25"), memo, "fx-2");
+    // 60.79 / 0.000653487992 = 93023.8975... → 93023.90 NGN: 153025 paid.
+    let rest = SimulateFundingRequest::new(Currency::Usd, d("60.79"), memo, "fx-2");
     client.sandbox().simulate_funding(&rest).await.unwrap();
     let settled = client.collections().get("order-fx").await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
@@ -449,12 +441,7 @@ async fn bank_list_and_account_resolution() {
 
     let resolved = client
         .banks()
-        .resolve(&ResolveAccountRequest::new(
-            "0123456789",
-            "058",
-            Currency::Usd,
-            Currency::Ngn,
-        ))
+        .resolve(&crossborder_testkit::fixtures::ngn_account_lookup())
         .await
         .unwrap();
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");
@@ -527,8 +514,8 @@ async fn same_currency_ngn_payout_is_debited_and_tracked() {
     assert_eq!(state.payment_reference, "payout-ngn-0001");
     assert_eq!(state.amount, d("150000.50"));
     // Same-currency payouts carry no fee.
-    assert_eq!(state.fee, Some(d("0")));
-    assert_eq!(state.total_amount, Some(d("150000.50")));
+    assert_eq!(state.fee, d("0"));
+    assert_eq!(state.total_amount, d("150000.50"));
     assert_eq!(state.from_currency, Currency::Ngn);
     assert_eq!(state.to_currency, Currency::Ngn);
 }
@@ -567,10 +554,10 @@ async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
     assert_eq!(state.kind, Some(TransactionType::Payout));
     assert_eq!(state.status, TransactionStatus::Completed);
     assert_eq!(state.amount, d("100"));
-    assert_eq!(state.rate, Some(d("1530.25")));
-    assert_eq!(state.to_amount, Some(d("153025")));
-    assert_eq!(state.fee, quote.fee);
-    assert_eq!(state.total_amount, Some(d("100.5")));
+    assert_eq!(state.rate, d("1530.25"));
+    assert_eq!(state.to_amount, d("153025"));
+    assert_eq!(Some(state.fee), quote.fee);
+    assert_eq!(state.total_amount, d("100.5"));
     assert_eq!(state.rate_key.as_deref(), Some(quote.rate_key.as_str()));
     assert_eq!(state.from_currency, Currency::Usd);
     assert_eq!(state.to_currency, Currency::Ngn);
@@ -936,17 +923,12 @@ async fn crypto_collection_and_payout() {
     assert_eq!(collection.network.as_deref(), Some("ethereum"));
     assert_eq!(collection.payment_instructions.len(), 1);
     let instruction = &collection.payment_instructions[0];
-    assert_eq!(instruction.bank_name.as_deref(), Some("ethereum"));
+    assert_eq!(instruction.bank_name, "ethereum");
+    assert_eq!(instruction.amount_to_transfer, Some(d("25.5")));
+    assert_eq!(instruction.amount_to_transfer_text.as_str(), "25.5");
     assert_eq!(
-        instruction
-            .amount_to_transfer
-            .as_ref()
-            .map(AmountText::decimal),
-        Some(Ok(d("25.5")))
-    );
-    assert_eq!(
-        instruction.valid_until.as_deref(),
-        Some("2026-11-22T12:00:00.000Z")
+        instruction.valid_until,
+        UNIX_EPOCH + Duration::from_secs(1_795_348_800)
     );
 
     // A same-currency crypto payout with six decimals, debited exactly.

@@ -7,9 +7,12 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
 use crossborder::{
-    CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Currency, Decimal, Destination,
-    Error, EurBank, FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount,
-    OtherFiatCurrency, PayoutRequest, QuoteRequest, Source, TransactionStatus, UkBank, UsBank,
+    types::{
+        CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Destination, EurBank,
+        FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
+        PayoutRequest, PayoutSource, QuoteRequest, TransactionStatus, UkBank, UsBank,
+    },
+    Currency, Decimal, Error,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
@@ -107,7 +110,7 @@ fn wallet(currency: CryptoCurrency, network: &str, address: &str) -> Destination
     .into()
 }
 
-fn usdt_on(network: &str) -> Source {
+fn usdt_on(network: &str) -> PayoutSource {
     CryptoSource {
         currency: CryptoCurrency::Usdt,
         network: network.into(),
@@ -122,9 +125,9 @@ const EVM_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 /// currency and cross currency from fiat, and from crypto, to each fiat
 /// family (NGN, KES and UGX banks, US, UK, euro and Canadian banks, GHS, XOF
 /// and XAF accounts), and fiat or crypto to a wallet.
-fn payouts() -> Vec<(Source, Destination)> {
+fn payouts() -> Vec<(PayoutSource, Destination)> {
     use FiatCurrency::{Cad, Eur, Gbp, Ghs, Kes, Ngn, Ugx, Usd};
-    let fiat = Source::from;
+    let fiat = PayoutSource::from;
     vec![
         // Same-currency fiat.
         (fiat(Ngn), gtbank("ADAEZE OKAFOR").into()),
@@ -210,9 +213,9 @@ async fn every_pair_kind_is_paid_to_every_destination_family() {
         assert_eq!((state.from_currency, state.to_currency), (from, to));
         assert_eq!(state.amount, amount);
         assert_eq!(state.rate_key, payout.rate_key, "{from} -> {to}");
-        let total = state.total_amount.unwrap();
+        let total = state.total_amount;
         if from == to {
-            assert_eq!((total, state.to_amount), (amount, Some(amount)), "{from}");
+            assert_eq!((total, state.to_amount), (amount, amount), "{from}");
         } else {
             // 0.5 % fee in the source currency.
             assert_eq!(total, d("10.05"), "{from} -> {to}");

@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crossborder::types::{Transaction, TransactionStatus};
 use crossborder::webhook::{
-    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, VerifyError,
+    Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
+    Verdict,
 };
-use crossborder::{Client, CollectionRequest, Currency, SimulateFundingRequest, TransactionStatus};
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -121,7 +122,10 @@ impl Hooked {
         let delivery = self.next().await;
         assert_eq!(delivery.event.reference, reference);
         assert!(
-            matches!(delivery.verified, Err(VerifyError::UnknownReference { .. })),
+            matches!(
+                delivery.verdict,
+                Verdict::Unconfirmed(Unconfirmed::UnknownReference { .. })
+            ),
             "{delivery:?}"
         );
         self.release();
@@ -134,15 +138,14 @@ impl Drop for Hooked {
     }
 }
 
-async fn collection(client: &Client, reference: &str, amount: &str) -> String {
-    let request = CollectionRequest::new(reference, d(amount), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
+use crossborder_contract_tests::{collection, fund};
 
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
+/// The transaction of a confirmed delivery.
+fn confirmed_in(delivery: Delivery) -> Transaction {
+    match delivery.verdict {
+        Verdict::Confirmed(confirmed) => confirmed.transaction,
+        other => panic!("not confirmed: {other:?}"),
+    }
 }
 
 /// The answer to an event the receiver queued.
@@ -162,7 +165,7 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
     let delivery = hooked.next().await;
     assert_eq!(delivery.event.reference, "order-r1");
     assert_eq!(delivery.event.classify(), Classification::PartiallyPaid);
-    let confirmed = delivery.verified.unwrap();
+    let confirmed = confirmed_in(delivery);
     assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
     assert_eq!(confirmed.paid_amount, Some(d("20000")));
     // The sandbox got its 200 while the handler is still blocked.
@@ -191,11 +194,11 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
     // The next status change is a new one.
     fund(&client, &memo, "30000", "r-2").await;
     let delivery = hooked.next().await;
-    assert_eq!(delivery.event.classify(), Classification::Completed);
     assert_eq!(
-        delivery.verified.unwrap().status,
-        TransactionStatus::Completed
+        delivery.event.classify(),
+        Classification::Completed { overpaid: None }
     );
+    assert_eq!(confirmed_in(delivery).status, TransactionStatus::Completed);
     hooked.release();
     hooked.wait_finished(3).await;
     let deliveries = env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
@@ -224,9 +227,12 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
     for _ in 0..2 {
         assert_eq!(hooked.post(forged.to_string()).await, accepted());
         let delivery = hooked.next().await;
-        assert_eq!(delivery.event.classify(), Classification::Completed);
-        match delivery.verified {
-            Err(error @ VerifyError::StatusMismatch { .. }) => {
+        assert_eq!(
+            delivery.event.classify(),
+            Classification::Completed { overpaid: None }
+        );
+        match delivery.verdict {
+            Verdict::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
                 assert_eq!(
                     error.to_string(),
                     "the event says true but transaction order-f is PENDING"
@@ -245,7 +251,7 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
     assert_eq!(genuine[0].json(), forged);
     assert_eq!(genuine[0].status, Some(200));
     assert_eq!(delivery.event.raw_body(), genuine[0].body);
-    let confirmed = delivery.verified.unwrap();
+    let confirmed = confirmed_in(delivery);
     assert_eq!(confirmed.status, TransactionStatus::Completed);
     assert_eq!(confirmed.paid_amount, Some(d("50000")));
     hooked.release();
@@ -311,14 +317,20 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(0)).await;
     client.webhooks().set_url(&hooked.url).await.unwrap();
     let memo = collection(&client, "order-q", "50000").await;
+    let other = collection(&client, "order-q-other", "3000").await;
 
     // The first event is being handled, the second waits in the queue, the
-    // third finds it full.
+    // third finds it full. The sandbox posts one event per status change
+    // (ASSUMPTIONS B9), so each is a change: a first partial payment, the
+    // completion, and another collection's completion.
     fund(&client, &memo, "1000", "q-1").await;
     assert_eq!(hooked.next().await.event.paid_amount, Some(d("1000")));
-    fund(&client, &memo, "1000", "q-2").await;
+    fund(&client, &memo, "49000", "q-2").await;
     env.sandbox.wait_for_webhook_deliveries(2, WAIT).await;
-    fund(&client, &memo, "1000", "q-3").await;
+    // An over-payment of the completed collection posts nothing, and makes
+    // the queued event stale.
+    fund(&client, &memo, "1000", "q-2b").await;
+    fund(&client, &other, "3000", "q-3").await;
     let deliveries = env.sandbox.wait_for_webhook_deliveries(3, WAIT).await;
     let statuses: Vec<_> = deliveries.iter().map(|delivery| delivery.status).collect();
     assert_eq!(statuses, [Some(200), Some(200), Some(503)]);
@@ -330,15 +342,17 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
         json!({"message": "Webhook queue is full; the event was not accepted"})
     );
 
-    // Once the handler catches up, the queued event is confirmed against
-    // today's state: 3000 are paid, so its 2000 is stale, and the handler
-    // gets the service's state with it.
+    // Once the handler catches up, the queued event is judged against
+    // today's state: the completion it claims is still true, and 51000 are
+    // paid, so it is confirmed with the over-payment of 1000 (a completion
+    // is never superseded, ASSUMPTIONS B72).
     hooked.release();
     let second = hooked.next().await;
-    assert_eq!(second.event.paid_amount, Some(d("2000")));
-    match second.verified {
-        Err(VerifyError::PaidAmountMismatch { transaction, .. }) => {
-            assert_eq!(transaction.paid_amount, Some(d("3000")));
+    assert_eq!(second.event.paid_amount, Some(d("50000")));
+    match second.verdict {
+        Verdict::Confirmed(confirmed) => {
+            assert_eq!(confirmed.transaction.paid_amount, Some(d("51000")));
+            assert_eq!(confirmed.overpaid(), Some(d("1000")));
         }
         other => panic!("{other:?}"),
     }
@@ -347,8 +361,9 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     // The refused event, sent again, is accepted and handed over once.
     assert_eq!(hooked.post(third).await, accepted());
     let third = hooked.next().await;
+    assert_eq!(third.event.reference, "order-q-other");
     assert_eq!(third.event.paid_amount, Some(d("3000")));
-    assert_eq!(third.verified.unwrap().paid_amount, Some(d("3000")));
+    assert_eq!(confirmed_in(third).paid_amount, Some(d("3000")));
     hooked.release();
     hooked.wait_finished(3).await;
     hooked.assert_quiet().await;
@@ -375,12 +390,12 @@ async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
     let memo = collection(&client, "order-down", "5000").await;
     fund(&client, &memo, "5000", "down-1").await;
     let first = hooked.next().await;
-    assert_eq!(first.verified.unwrap().status, TransactionStatus::Completed);
+    assert_eq!(confirmed_in(first).status, TransactionStatus::Completed);
     hooked.release();
     let deliveries = env.sandbox.wait_for_webhook_deliveries(1, WAIT).await;
     assert_eq!(hooked.post(deliveries[0].body.clone()).await, accepted());
     let again = hooked.next().await;
-    assert_eq!(again.verified.unwrap().status, TransactionStatus::Completed);
+    assert_eq!(confirmed_in(again).status, TransactionStatus::Completed);
     hooked.release();
 }
 
@@ -428,10 +443,7 @@ async fn receivers_sharing_a_store_hand_a_change_over_once() {
     .await
     .unwrap()
     .unwrap();
-    assert_eq!(
-        handed.verified.unwrap().status,
-        TransactionStatus::Completed
-    );
+    assert_eq!(confirmed_in(handed).status, TransactionStatus::Completed);
     first.release();
     second.release();
     first.sentinel("order-sentinel-a").await;

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Reconciler, Source, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, Currency, Error, SimulateFundingRequest, TransactionStatus,
-    WaitOptions,
+    types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
+    Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
 use tokio::net::TcpListener;

@@ -5,8 +5,8 @@
 
 use crossborder::rules::payout::{validate_payout, PayoutFields};
 use crossborder::{
-    CryptoCurrency, CryptoSource, Currency, Decimal, Error, LocalBank, LocalBankCurrency,
-    PayoutRequest,
+    types::{CryptoCurrency, CryptoSource, PayoutRequest},
+    Currency, Decimal, Error,
 };
 use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
@@ -216,13 +216,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
                     currency: CryptoCurrency::Usdt,
                     network: " ".into(),
                 },
-                LocalBank {
-                    currency: LocalBankCurrency::Ngn,
-                    account_number: "0123456789".into(),
-                    account_name: "ADAEZE OKAFOR".into(),
-                    bank_name: "Guaranty Trust Bank".into(),
-                    bank_code: "058".into(),
-                },
+                crossborder_testkit::fixtures::ngn_bank(),
             )
             .rate_key("rk_0000000000000000"),
         ),

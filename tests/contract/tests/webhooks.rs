@@ -3,22 +3,19 @@
 
 use std::time::Duration;
 
-use crossborder::webhook::{self, Classification, EventStatus, VerifyError, WebhookEvent};
+use crossborder::webhook::{self, Classification, EventStatus, Unconfirmed, Verdict, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, Currency, PayoutRequest, SimulateFundingRequest, TransactionStatus,
+    types::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus},
+    Currency,
 };
-use crossborder_contract_tests::{d, Env, WebhookReceiver, STAGING_KEY};
+use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
 
-/// Creates an NGN collection and returns its memo.
-async fn collection(client: &Client, reference: &str, amount: &str) -> String {
-    let request = CollectionRequest::new(reference, d(amount), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
-
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
+/// The transaction of a confirmed verdict.
+fn confirmed_in(verdict: Verdict) -> Transaction {
+    match verdict {
+        Verdict::Confirmed(confirmed) => confirmed.transaction,
+        other => panic!("not confirmed: {other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -40,7 +37,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     assert_eq!(partial.memo.as_deref(), Some(memo.as_str()));
     assert_eq!(partial.status, EventStatus::Flag(false));
     assert_eq!(partial.classify(), Classification::PartiallyPaid);
-    let confirmed = webhook::verify(&client, &partial).await.unwrap();
+    let confirmed = confirmed_in(webhook::verify(&client, &partial).await);
     assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
     assert_eq!(confirmed.paid_amount, Some(d("20000")));
     assert_eq!(confirmed.payment_reference, "order-v1");
@@ -50,7 +47,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
         WebhookEvent::parse(r#"{"reference": "order-nope", "status": true, "paidAmount": 50000}"#)
             .unwrap();
     match webhook::verify(&client, &forged).await {
-        Err(error @ VerifyError::UnknownReference { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::UnknownReference { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "no transaction has the event's reference order-nope"
@@ -66,7 +63,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     )
     .unwrap();
     match webhook::verify(&client, &forged).await {
-        Err(error @ VerifyError::StatusMismatch { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::StatusMismatch { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "the event says true but transaction order-v1 is PARTIALLY_PAID"
@@ -80,8 +77,8 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
         WebhookEvent::parse(r#"{"reference": "order-v1", "status": "COMPLETED"}"#).unwrap();
     assert!(matches!(
         webhook::verify(&client, &forged).await,
-        Err(VerifyError::StatusMismatch {
-            claim: Classification::Completed,
+        Verdict::Unconfirmed(Unconfirmed::StatusMismatch {
+            claim: Classification::Completed { overpaid: None },
             ..
         })
     ));
@@ -92,7 +89,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     )
     .unwrap();
     match webhook::verify(&client, &forged).await {
-        Err(error @ VerifyError::PaidAmountMismatch { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::PaidAmountMismatch { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "the event says 49999.99 paid but transaction order-v1 has 20000 paid"
@@ -107,20 +104,24 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
     )
     .unwrap();
     assert_eq!(
-        webhook::verify(&client, &same).await.unwrap().paid_amount,
+        confirmed_in(webhook::verify(&client, &same).await).paid_amount,
         Some(d("20000"))
     );
 
     // The rest is paid: the completed event is confirmed, and the old
-    // partial event no longer is (the error carries today's state).
+    // partial event is superseded (carrying today's state).
     fund(&client, &memo, "30000", "v-2").await;
     let received = receiver.wait_for(2, Duration::from_secs(5)).await;
     let completed = WebhookEvent::parse(&received[1].body).unwrap();
-    assert_eq!(completed.classify(), Classification::Completed);
-    let confirmed = webhook::verify(&client, &completed).await.unwrap();
+    assert_eq!(
+        completed.classify(),
+        Classification::Completed { overpaid: None }
+    );
+    let confirmed = confirmed_in(webhook::verify(&client, &completed).await);
     assert_eq!(confirmed.status, TransactionStatus::Completed);
     match webhook::verify(&client, &partial).await {
-        Err(VerifyError::StatusMismatch { transaction, .. }) => {
+        Verdict::Superseded(superseded) => {
+            let transaction = superseded.transaction;
             assert_eq!(transaction.status, TransactionStatus::Completed);
             assert_eq!(transaction.paid_amount, Some(d("50000")));
         }
@@ -134,25 +135,22 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let client = env.client(STAGING_KEY);
     client
         .payouts()
-        .create(
-            &PayoutRequest::new("payout-v1", d("100"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
-        )
+        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
+            d("100"),
+            "payout-v1",
+        ))
         .await
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();
     match webhook::verify(&client, &forged).await {
-        Err(error @ VerifyError::NotACollection { .. }) => {
+        Verdict::Unconfirmed(error @ Unconfirmed::NotACollection { .. }) => {
             assert_eq!(
                 error.to_string(),
                 "transaction payout-v1 is not a collection"
             );
             assert_eq!(
                 error.transaction().unwrap().kind,
-                Some(crossborder::TransactionType::Payout)
+                Some(crossborder::types::TransactionType::Payout)
             );
         }
         other => panic!("{other:?}"),
@@ -162,7 +160,9 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let stranger = env.client("test_not_a_known_key_0000");
     let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#).unwrap();
     match webhook::verify(&stranger, &event).await {
-        Err(error @ VerifyError::Request(crossborder::Error::InvalidApiKey { .. })) => {
+        Verdict::Unconfirmed(
+            error @ Unconfirmed::Request(crossborder::Error::InvalidApiKey { .. }),
+        ) => {
             assert_eq!(
                 error.to_string(),
                 "could not read the transaction: Invalid api key (HTTP 401)"
@@ -188,14 +188,14 @@ async fn a_failed_claim_is_confirmed_by_an_expired_collection() {
             reason: "Collection expired".into()
         }
     );
-    let confirmed = webhook::verify(&client, &event).await.unwrap();
+    let confirmed = confirmed_in(webhook::verify(&client, &event).await);
     assert_eq!(confirmed.status, TransactionStatus::Expired);
     // An unknown claim is confirmed only by its own status word.
     let pending =
         WebhookEvent::parse(r#"{"reference": "order-lapsed", "status": "PENDING"}"#).unwrap();
     assert!(matches!(
         webhook::verify(&client, &pending).await,
-        Err(VerifyError::StatusMismatch {
+        Verdict::Unconfirmed(Unconfirmed::StatusMismatch {
             claim: Classification::Unknown,
             ..
         })
@@ -203,7 +203,7 @@ async fn a_failed_claim_is_confirmed_by_an_expired_collection() {
     let expired =
         WebhookEvent::parse(r#"{"reference": "order-lapsed", "status": "EXPIRED"}"#).unwrap();
     assert_eq!(
-        webhook::verify(&client, &expired).await.unwrap().status,
+        confirmed_in(webhook::verify(&client, &expired).await).status,
         TransactionStatus::Expired
     );
 }
@@ -293,7 +293,7 @@ async fn set_url_refusals_are_the_sandboxs_own() {
 /// confirms.
 #[tokio::test]
 async fn to_currency_funding_pays_something_or_is_refused() {
-    use crossborder::QuoteRequest;
+    use crossborder::types::QuoteRequest;
 
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
@@ -330,7 +330,7 @@ async fn to_currency_funding_pays_something_or_is_refused() {
     let event = WebhookEvent::parse(&received[0].body).unwrap();
     assert_eq!(event.paid_amount, Some(d("0.01")));
     assert_eq!(event.classify(), Classification::PartiallyPaid);
-    let confirmed = webhook::verify(&client, &event).await.unwrap();
+    let confirmed = confirmed_in(webhook::verify(&client, &event).await);
     assert_eq!(confirmed.status, TransactionStatus::PartiallyPaid);
     assert_eq!(confirmed.paid_amount, Some(d("0.01")));
 }

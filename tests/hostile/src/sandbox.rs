@@ -4,9 +4,10 @@
 //! must not change.
 
 use std::net::SocketAddr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crossborder_sandbox::{Clock, Currency, Sandbox, SandboxConfig, SandboxHandle};
+use crossborder_sandbox::{Clock, Currency, SandboxConfig, SandboxHandle};
+use crossborder_testkit::fixtures::{business_json, documents_json, ngn_payout_json, person_json};
+use crossborder_testkit::TestSandbox;
 use serde_json::{json, Value};
 
 use crate::raw::{exchange, request, RawReply};
@@ -27,11 +28,6 @@ pub const NEW_FUNDING: &str = "hostile-new-funding";
 /// The registration number of the business the valid create body names;
 /// creating it after every refused attempt must still succeed (not 409).
 pub const NEW_REGISTRATION: &str = "RC7000002";
-
-/// 2026-11-21T12:00:00Z, where the manual clock starts.
-pub fn start_instant() -> SystemTime {
-    UNIX_EPOCH + Duration::from_secs(1_795_262_400)
-}
 
 /// What an operation reads from its request.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,14 +93,11 @@ impl Target {
     /// A sandbox with `config` (on a manual clock) and its fixtures: a
     /// business, a collection, an uploaded document.
     pub async fn start_with(config: SandboxConfig) -> Target {
-        let clock = Clock::manual(start_instant());
-        let sandbox = Sandbox::start(config.with_clock(clock.clone()))
-            .await
-            .expect("the sandbox starts");
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .expect("the HTTP client builds");
+        let TestSandbox {
+            sandbox,
+            clock,
+            http,
+        } = TestSandbox::start_with(config).await;
         let mut target = Target {
             sandbox,
             clock,
@@ -405,64 +398,28 @@ pub fn collection_body(reference: &str) -> Value {
 
 /// A complete NGN bank payout with `session_id`.
 pub fn payout_body(session_id: &str) -> Value {
-    json!({
-        "amount": "1500.50",
-        "fromCurrency": "NGN",
-        "toCurrency": "NGN",
-        "narration": "Invoice 2291",
-        "sessionId": session_id,
-        "accountNumber": "0123456789",
-        "accountName": "ADAEZE OKAFOR",
-        "bankName": "Guaranty Trust Bank",
-        "bankCode": "058"
-    })
+    ngn_payout_json(session_id, "1500.50")
 }
+
+/// Where the fixtures' documents point.
+const LINK: &str = "https://files.example/doc.pdf";
 
 /// A complete LLC business with `registration_number`.
 pub fn business_body(registration_number: &str) -> Value {
-    json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": registration_number,
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": "https://files.example/utility.pdf", "key": "utility",
-                           "type": "Utility bill"},
-        "documents": {
-            "cac_document": {"url": "https://files.example/cac.pdf", "key": "cac-cert"},
-            "bank_statement": {"url": "https://files.example/statement.pdf", "key": "statement-6m"},
-            "application_letter": {"url": "https://files.example/letter.pdf", "key": "letter"},
-            "cac_status_report": {"url": "https://files.example/status.pdf", "key": "status-report"}
-        }
-    })
+    business_json(registration_number, LINK, documents_json(LINK))
 }
 
 /// A complete director or UBO.
 pub fn person_body() -> Value {
-    json!({
-        "firstName": "Adaeze",
-        "lastName": "Okafor",
-        "dateOfBirth": "1985-04-12",
-        "nationality": "NG",
-        "phoneNumber": "+2348031234567",
-        "idNumber": "A12345678",
-        "idType": "currentPassport",
-        "idDocumentUrl": "https://files.example/passport.pdf",
-        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
-                    "state": "Lagos", "zipCode": "101233"},
-        "document": {"url": "https://files.example/utility.pdf", "key": "director-utility"},
-        "ownershipPercentage": "60"
-    })
+    let mut body = person_json(LINK);
+    body["ownershipPercentage"] = json!("60");
+    body
 }
 
 /// The multipart boundary of [`multipart_body`].
 pub const BOUNDARY: &str = "hostile-boundary-7d1c";
 
-/// A PDF file's bytes.
-pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n";
+pub use crossborder_testkit::fixtures::PDF;
 
 /// A `multipart/form-data` body (boundary [`BOUNDARY`]) with `file` as the
 /// field `file`.

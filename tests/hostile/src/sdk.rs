@@ -12,11 +12,13 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use crossborder::onboard::{Application, Progress};
-use crossborder::webhook::{verify, VerifyError, WebhookEvent};
+use crossborder::webhook::{self, verify, Unconfirmed, WebhookEvent};
 use crossborder::{
-    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, PayoutRequest,
-    PersonRequest, QuoteRequest, ResolveAccountRequest, RetryPolicy, SimulateFundingRequest,
-    UpdateBusinessRequest, WaitOptions,
+    types::{
+        CollectionRequest, CreateBusinessRequest, PayoutRequest, PersonRequest, QuoteRequest,
+        ResolveAccountRequest, SimulateFundingRequest, UpdateBusinessRequest,
+    },
+    Client, Currency, Decimal, RetryPolicy, WaitOptions,
 };
 use serde_json::{json, Value};
 
@@ -58,13 +60,7 @@ impl std::fmt::Debug for SdkOperation {
 
 /// An SDK client for `base_url` with `timeout` and `retry`.
 pub fn client(base_url: &str, timeout: Duration, retry: RetryPolicy) -> Client {
-    Client::builder()
-        .api_key(KEY)
-        .base_url(base_url)
-        .timeout(timeout)
-        .connect_timeout(Duration::from_secs(5))
-        .retry_policy(retry)
-        .build()
+    crossborder_testkit::sdk_client_with(base_url, KEY, timeout, retry)
         .expect("the SDK client builds")
 }
 
@@ -143,6 +139,11 @@ pub fn operations() -> Vec<SdkOperation> {
         op!("payouts.create_verified", true, |c| sdk(c
             .payouts()
             .create_verified(&ngn_payout())
+            .await)),
+        // Its first request is the read by session id, so it ends as a read.
+        op!("payouts.create_or_get", false, |c| sdk(c
+            .payouts()
+            .create_or_get(&ngn_payout())
             .await)),
         op!("payouts.get", false, |c| sdk(c
             .payouts()
@@ -228,9 +229,15 @@ pub fn operations() -> Vec<SdkOperation> {
             let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#)
                 .map_err(|error| Failure::Other(error.to_string()))?;
             match verify(&c, &event).await {
-                Ok(_) => Ok(()),
-                Err(VerifyError::Request(error)) => Err(Failure::Sdk(error)),
-                Err(other) => Err(Failure::Other(other.to_string())),
+                webhook::Verdict::Confirmed(_) => Ok(()),
+                webhook::Verdict::Unconfirmed(Unconfirmed::Request(error)) => {
+                    Err(Failure::Sdk(error))
+                }
+                webhook::Verdict::Superseded(superseded) => Err(Failure::Other(format!(
+                    "superseded: the transaction is {}",
+                    superseded.transaction.status
+                ))),
+                webhook::Verdict::Unconfirmed(other) => Err(Failure::Other(other.to_string())),
             }
         }),
     ]
@@ -293,42 +300,33 @@ pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"
 
 /// A complete NGN bank payout.
 pub fn ngn_payout() -> PayoutRequest {
-    PayoutRequest::new("payout-1", d("1500.50"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+    crossborder_testkit::fixtures::ngn_bank_payout(d("1500.50"), "payout-1")
         .narration("Invoice 2291")
 }
 
 /// Where the fixtures' documents point.
 const LINK: &str = "https://files.example/doc.pdf";
 
-/// The contract tests' complete LLC business.
+/// The test kit's complete LLC business.
 pub fn business_request() -> CreateBusinessRequest {
-    crossborder_contract_tests::business_request("RC1234567", LINK)
+    crossborder_testkit::fixtures::business_request("RC1234567", LINK)
 }
 
 /// [`business_request`] as the API's JSON.
 pub fn business_json() -> Value {
-    crossborder_contract_tests::business_json(
+    crossborder_testkit::fixtures::business_json(
         "RC1234567",
         LINK,
-        json!({
-            "cac_document": {"url": LINK, "key": "cac-cert"},
-            "bank_statement": {"url": LINK, "key": "statement-6m"},
-            "application_letter": {"url": LINK, "key": "letter"},
-            "cac_status_report": {"url": LINK, "key": "status-report"}
-        }),
+        crossborder_testkit::fixtures::documents_json(LINK),
     )
 }
 
-/// The contract tests' director or UBO.
+/// The test kit's director or UBO.
 pub fn person_request() -> PersonRequest {
-    crossborder_contract_tests::person_request(LINK)
+    crossborder_testkit::fixtures::person_request(LINK)
 }
 
 /// [`person_request`] as the API's JSON.
 pub fn person_json() -> Value {
-    crossborder_contract_tests::person_json(LINK)
+    crossborder_testkit::fixtures::person_json(LINK)
 }

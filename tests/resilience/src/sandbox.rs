@@ -8,10 +8,10 @@
 //! kept for counting.
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use crossborder::{Client, RetryPolicy};
-use crossborder_sandbox::{ApiKeySpec, Clock, RequestLine, Sandbox, SandboxConfig, SandboxHandle};
+use crossborder_sandbox::{ApiKeySpec, RequestLine, Sandbox, SandboxConfig, SandboxHandle};
 
 /// A staging key of the first business.
 pub const KEY: &str = "test_resilience_7Qm4Zx9Kp2Vt8Rw3Ld6";
@@ -43,8 +43,7 @@ impl Env {
             .iter()
             .map(|key| ApiKeySpec::new(*key).expect("a well-formed key"))
             .collect();
-        // 2026-11-21T12:00:00Z.
-        let clock = Clock::manual(UNIX_EPOCH + Duration::from_secs(1_795_262_400));
+        let clock = crossborder_testkit::manual_clock();
         let config = SandboxConfig::default()
             .with_keys(keys)
             .with_clock(clock)
@@ -95,12 +94,6 @@ impl Env {
 ///
 /// When the client cannot be built (a malformed key or URL).
 pub fn client(base_url: &str, key: &str, timeout: Duration, retry: RetryPolicy) -> Client {
-    Client::builder()
-        .api_key(key)
-        .base_url(base_url)
-        .timeout(timeout)
-        .connect_timeout(Duration::from_secs(5))
-        .retry_policy(retry)
-        .build()
+    crossborder_testkit::sdk_client_with(base_url, key, timeout, retry)
         .expect("the SDK client builds")
 }

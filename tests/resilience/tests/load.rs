@@ -3,7 +3,7 @@
 //! 10,000 operations from 64 concurrent tasks, straight to the in-process
 //! sandbox, under two API keys (two businesses): quotes, collections (same
 //! currency, and converting at a quote's rate), simulated fundings (in
-//! either currency of a converting collection), payouts (same currency, and
+//! the wallet a collection credits), payouts (same currency, and
 //! converting from a quote, fee included), repeats of earlier payouts,
 //! balance, transaction and bank-list reads, and business onboarding
 //! calls. The mix is drawn from one seed (printed;
@@ -23,9 +23,11 @@ use std::future::Future;
 use std::time::Duration;
 
 use crossborder::{
-    Client, CollectionRequest, CreateBusinessRequest, Currency, Decimal, Error, FiatCurrency,
-    LocalBank, LocalBankCurrency, Outcome, PayoutRequest, PersonRequest, QuoteRequest, RetryPolicy,
-    SimulateFundingRequest,
+    types::{
+        CollectionRequest, CreateBusinessRequest, FiatCurrency, LocalBank, LocalBankCurrency,
+        PayoutRequest, PersonRequest, QuoteRequest, SimulateFundingRequest,
+    },
+    Client, Currency, Decimal, Error, Outcome, RetryPolicy,
 };
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
@@ -105,8 +107,6 @@ struct Collection {
     memo: String,
     from: Currency,
     to: Currency,
-    /// Units of `to` per unit of `from` (1 for the same currency).
-    rate: Decimal,
 }
 
 /// What one task did.
@@ -199,7 +199,7 @@ impl Task {
         from: Currency,
         to: Currency,
         amount: Decimal,
-    ) -> Option<crossborder::Quote> {
+    ) -> Option<crossborder::types::Quote> {
         let quote = self
             .call(
                 "quote",
@@ -263,26 +263,22 @@ impl Task {
         let reference = self.next_id("collection");
         let amount = Decimal::new(self.rng.i64(1_000..=5_000_000), 2);
         let converting = two_calls && self.rng.u32(0..3) == 0;
-        let (request, rate) = if converting {
+        let request = if converting {
             let Some(quote) = self
                 .quote_for(client, Currency::Usd, Currency::Ngn, Decimal::ONE)
                 .await
             else {
                 return;
             };
-            let request = CollectionRequest::new(&reference, amount, Currency::Usd, Currency::Ngn)
-                .rate_key(quote.rate_key.clone());
-            (request, quote.rate)
+            CollectionRequest::new(&reference, amount, Currency::Usd, Currency::Ngn)
+                .rate_key(quote.rate_key.clone())
         } else {
             let currency = if self.rng.bool() {
                 Currency::Ngn
             } else {
                 Currency::Usd
             };
-            (
-                CollectionRequest::new(&reference, amount, currency, currency),
-                Decimal::ONE,
-            )
+            CollectionRequest::new(&reference, amount, currency, currency)
         };
         let Some(created) = self
             .call("collection", client.collections().create(&request))
@@ -301,34 +297,18 @@ impl Task {
             memo,
             from: request.from_currency,
             to: request.to_currency,
-            rate,
         });
     }
 
-    /// A simulated funding of one of the task's collections, credited to
-    /// its `toCurrency` wallet: the amount itself when paid in that
-    /// currency, the amount at the collection's rate when paid in its
-    /// `fromCurrency`.
+    /// A simulated funding of one of the task's collections, in the wallet
+    /// it credits, its `toCurrency` (ASSUMPTIONS A14): that wallet grows by
+    /// the amount itself.
     async fn funding(&mut self, client: &Client, two_calls: bool) {
         if self.collections.is_empty() {
             return self.collection(client, two_calls).await;
         }
         let collection = &self.collections[self.rng.usize(0..self.collections.len())];
-        let (currency, memo, to, rate) = if collection.from != collection.to && self.rng.bool() {
-            (
-                collection.from,
-                collection.memo.clone(),
-                collection.to,
-                collection.rate,
-            )
-        } else {
-            (
-                collection.to,
-                collection.memo.clone(),
-                collection.to,
-                Decimal::ONE,
-            )
-        };
+        let (currency, memo) = (collection.to, collection.memo.clone());
         // A converting collection refuses a funding that pays less than
         // its fromCurrency's minor unit (A14), which a few NGN would be:
         // its fundings start at 100.
@@ -345,7 +325,7 @@ impl Task {
             .await
             .is_some()
         {
-            self.report.ledger.credit(to, round(amount * rate, to));
+            self.report.ledger.credit(currency, amount);
         }
     }
 
@@ -517,12 +497,12 @@ const LINK: &str = "https://files.example/kyb/document.pdf";
 
 /// The contract tests' complete LLC business, under `registration_number`.
 fn business(registration_number: &str) -> CreateBusinessRequest {
-    crossborder_contract_tests::business_request(registration_number, LINK)
+    crossborder_testkit::fixtures::business_request(registration_number, LINK)
 }
 
 /// The contract tests' director or UBO.
 fn person() -> PersonRequest {
-    crossborder_contract_tests::person_request(LINK)
+    crossborder_testkit::fixtures::person_request(LINK)
 }
 
 async fn balances(client: &Client) -> BTreeMap<Currency, Decimal> {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use crossborder::{Client, Currency, Decimal, QuoteRequest};
+use crossborder::{types::QuoteRequest, Client, Currency, Decimal};
 use tokio::time::Instant;
 
 use super::load::{API_KEY, API_KEY_HEADER};

@@ -13,7 +13,7 @@ async fn balance_prints_a_table_or_json() {
     table.args(["balance", "NGN"]);
     let out = run(table).await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
-    assert_eq!(out.stdout, "currency  NGN\nbalance   5000000\n");
+    assert_eq!(out.stdout, "currency  NGN\nbalance   5,000,000.00 NGN\n");
 
     let mut json = at(sandbox.base_url());
     json.args(["balance", "USD", "--json"]);
@@ -59,12 +59,12 @@ async fn a_quote_is_printed_whole_with_exact_decimals() {
         [
             "from          USD",
             "to            NGN",
-            "amount        100.10",
+            "amount        100.10 USD",
             "rate          1530.25",
             "rounded rate  1530.25",
-            "fee           0.5",
-            "receives      153178.03",
-            "debited       100.6",
+            "fee           0.50 USD",
+            "receives      153,178.03 NGN",
+            "debited       100.60 USD",
         ]
     );
 }

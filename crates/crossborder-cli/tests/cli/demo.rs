@@ -14,13 +14,14 @@ async fn the_demo_runs_to_its_end_and_its_suggestions_work() {
     assert_eq!(out.code, 0, "{stdout}\n{}", out.stderr);
     for expected in [
         "1. Wallet balances",
-        "   5000000 NGN",
-        "rate 1530.25, fee 0.5 USD, the recipient gets 153025 NGN",
+        "   5000000.00 NGN",
+        "rate 1530.25, fee 0.50 USD, the recipient gets 153025.00 NGN",
+        "credited to the NGN wallet (the collection's toCurrency)",
         "event demo-order-1: completed, paid 50000; verified: the transaction is COMPLETED",
         "   the settled transaction (GET /api/transaction/demo-order-1):\n     reference     demo-order-1\n     status        COMPLETED\n",
-        "     paid          50000\n",
-        ": COMPLETED, 100.5 USD debited, 153025 NGN to ADAEZE OKAFOR",
-        "   5050000 NGN\n   9899.5 USD\n",
+        "     paid          50,000.00 NGN\n",
+        ": COMPLETED, 100.50 USD debited, 153025.00 NGN to ADAEZE OKAFOR",
+        "   5050000.00 NGN\n   9899.50 USD\n",
         "   added Adaeze Okafor as UBO: the business is submitted for review\n   decision: APPROVED\n",
         "Done. Try next",
     ] {

@@ -22,7 +22,7 @@ async fn each_error_class_has_its_line_and_exit_code() {
     assert_eq!(out.code, 2);
     insta::assert_snapshot!("missing_key", shown(&out));
 
-    // No base URL: the default is a placeholder; usage, 2, nothing sent.
+    // No base URL (there is no default): usage, 2, nothing sent.
     let mut placeholder = bare();
     placeholder.args(["--api-key", KEY, "balance", "NGN"]);
     let out = run(placeholder).await;

@@ -16,7 +16,9 @@ mod onboard;
 mod payout;
 mod response_cap;
 mod sandbox_command;
+mod simulate_funding;
 mod webhook;
+mod webhook_outcomes;
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::{Ipv4Addr, SocketAddr};
@@ -26,6 +28,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use crossborder_sandbox::{ApiKeySpec, Sandbox, SandboxConfig, SandboxHandle};
+use crossborder_testkit::fixtures;
 use serde_json::{json, Value};
 
 /// The API key of every test: a secret no output may contain.
@@ -247,35 +250,27 @@ impl Live {
 
 /// A same-currency NGN payout in the API's JSON.
 pub fn ngn_payout(session_id: &str) -> Value {
-    json!({"amount": "2500.00", "fromCurrency": "NGN", "toCurrency": "NGN",
-           "sessionId": session_id, "accountNumber": "0123456789",
-           "accountName": "ADAEZE OKAFOR", "bankName": "Guaranty Trust Bank", "bankCode": "058"})
+    let mut payout = fixtures::ngn_payout_json(session_id, "2500.00");
+    payout.as_object_mut().unwrap().remove("narration");
+    payout
 }
 
-/// A valid business (an LLC) in the API's JSON, its documents as links.
+/// The test kit's business (an LLC) in the API's JSON, its document keys
+/// written loosely (`cac`, `Bank-Statement`), as a person would.
 pub fn business_body() -> Value {
     let link =
         |name: &str| json!({"url": format!("https://files.example/{name}.pdf"), "key": name});
-    json!({
-        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC1234567",
-        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": "https://files.example/poa.pdf", "key": "poa", "type": "Utility bill"},
-        "documents": {"cac": link("cac"), "Bank-Statement": link("statement"),
-                      "application_letter": link("letter"), "bn_form_1": link("bn1")}
-    })
+    fixtures::business_json(
+        "RC1234567",
+        "https://files.example/poa.pdf",
+        json!({"cac": link("cac"), "Bank-Statement": link("statement"),
+               "application_letter": link("letter"), "bn_form_1": link("bn1")}),
+    )
 }
 
-/// A valid director or UBO in the API's JSON.
+/// The test kit's director or UBO in the API's JSON.
 pub fn person_body() -> Value {
-    json!({"firstName": "Adaeze", "lastName": "Okafor", "dateOfBirth": "1985-04-12",
-        "nationality": "NG", "phoneNumber": "+2348031234567", "idNumber": "A12345678",
-        "idType": "currentPassport", "idDocumentUrl": "https://files.example/passport.pdf",
-        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
-                    "state": "Lagos", "zipCode": "101233"},
-        "document": {"url": "https://files.example/utility.pdf", "key": "utility"}})
+    fixtures::person_json("https://files.example/passport.pdf")
 }
 
 /// The secrecy check notices a leak: a command whose output holds the key

@@ -126,7 +126,7 @@ async fn a_payout_body_is_sent_and_tracked() {
     balance.args(["balance", "NGN"]);
     assert_eq!(
         run(balance).await.stdout,
-        "currency  NGN\nbalance   4997500\n"
+        "currency  NGN\nbalance   4,997,500.00 NGN\n"
     );
 }
 

@@ -46,7 +46,7 @@ async fn the_sandbox_command_logs_each_request_with_the_key_masked() {
     let out = run(balance).await;
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "currency  NGN\nbalance   5000000\n")
+        (0, "currency  NGN\nbalance   5,000,000.00 NGN\n")
     );
 
     let line = live.until("request", |line| line.starts_with("GET "));

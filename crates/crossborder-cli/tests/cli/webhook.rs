@@ -5,7 +5,10 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use crossborder::{Client, CollectionRequest, Currency, Decimal, SimulateFundingRequest};
+use crossborder::{
+    types::{CollectionRequest, SimulateFundingRequest},
+    Client, Currency, Decimal,
+};
 use tokio::sync::mpsc;
 
 use crate::{at, run, sandbox, Live, KEY};
@@ -39,7 +42,7 @@ async fn webhook_set_registers_the_url_events_go_to() {
     );
 }
 
-fn client(base_url: &str) -> Client {
+pub(crate) fn client(base_url: &str) -> Client {
     Client::builder()
         .api_key(KEY)
         .base_url(base_url)
@@ -48,7 +51,7 @@ fn client(base_url: &str) -> Client {
 }
 
 /// A collection of 5000 NGN; returns its memo.
-async fn collect(client: &Client, reference: &str) -> String {
+pub(crate) async fn collect(client: &Client, reference: &str) -> String {
     client
         .collections()
         .create(&CollectionRequest::new(
@@ -63,7 +66,7 @@ async fn collect(client: &Client, reference: &str) -> String {
         .unwrap()
 }
 
-async fn fund(client: &Client, memo: &str, amount: i64, session: &str) {
+pub(crate) async fn fund(client: &Client, memo: &str, amount: i64, session: &str) {
     client
         .sandbox()
         .simulate_funding(&SimulateFundingRequest::new(
@@ -78,7 +81,7 @@ async fn fund(client: &Client, memo: &str, amount: i64, session: &str) {
 
 /// `webhook listen` against `base_url` with `more` options, its URL
 /// registered as the webhook.
-async fn listen(base_url: &str, more: &[&str]) -> Live {
+pub(crate) async fn listen(base_url: &str, more: &[&str]) -> Live {
     let mut args = vec![
         "--api-key",
         KEY,

@@ -14,7 +14,7 @@ use crate::money::parse_amount;
 use crate::views::{
     BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
 };
-use crate::violation::{present, Collector, Rule, Violations};
+use crate::violation::{present, Collector, Rule, Violation, Violations};
 use crate::wire_enum::one_of;
 
 /// Checks a `POST /api/business` request and reports every violation at once,
@@ -293,6 +293,16 @@ fn check_documents(
         None if documents.is_empty() => collector.push("documents", Rule::Required, "is required"),
         None => {}
     }
+}
+
+/// The violation of an update that changes nothing: it would go out as
+/// `{}` (ASSUMPTIONS C18). The typed update and the JSON check both give it.
+pub fn nothing_to_update() -> Violation {
+    Violation::new(
+        "body",
+        Rule::NothingToUpdate,
+        "an update must change at least one field",
+    )
 }
 
 #[cfg(test)]

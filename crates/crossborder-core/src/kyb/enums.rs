@@ -110,31 +110,68 @@ impl FromStr for IdType {
 }
 
 /// Whether a person is added as a director or as an ultimate beneficial
-/// owner. The same person may be added as both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// owner (the same person may be added as both), and the role a person was
+/// recorded in. The set is open: a role this version does not know, read
+/// from a response, is kept in [`PersonRole::Unknown`].
+///
+/// ```
+/// use crossborder_core::kyb::PersonRole;
+///
+/// assert_eq!("UBO".parse(), Ok(PersonRole::Ubo));
+/// assert_eq!(PersonRole::Director.as_str(), "DIRECTOR");
+/// assert_eq!(PersonRole::Ubo.path_segment(), Some("ubo"));
+/// assert_eq!("SIGNATORY".parse(), Ok(PersonRole::Unknown("SIGNATORY".into())));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PersonRole {
-    /// Added with `POST /api/business/{businessId}/director`.
+    /// `DIRECTOR`: added with `POST /api/business/{businessId}/director`.
     Director,
-    /// Added with `POST /api/business/{businessId}/ubo`.
+    /// `UBO`: added with `POST /api/business/{businessId}/ubo`.
     Ubo,
+    /// A role this version does not know, as sent.
+    Unknown(String),
 }
 
 impl PersonRole {
-    /// The last path segment of the endpoint that adds this role.
-    pub const fn path_segment(self) -> &'static str {
+    /// The wire spelling (`DIRECTOR`, `UBO`, or an unknown one as sent).
+    pub fn as_str(&self) -> &str {
         match self {
-            PersonRole::Director => "director",
-            PersonRole::Ubo => "ubo",
+            PersonRole::Director => "DIRECTOR",
+            PersonRole::Ubo => "UBO",
+            PersonRole::Unknown(other) => other,
+        }
+    }
+
+    /// The last path segment of the endpoint that adds this role; none for
+    /// an unknown role.
+    pub fn path_segment(&self) -> Option<&'static str> {
+        match self {
+            PersonRole::Director => Some("director"),
+            PersonRole::Ubo => Some("ubo"),
+            PersonRole::Unknown(_) => None,
         }
     }
 }
 
+impl FromStr for PersonRole {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "DIRECTOR" => PersonRole::Director,
+            "UBO" => PersonRole::Ubo,
+            other => PersonRole::Unknown(other.to_owned()),
+        })
+    }
+}
+
 impl fmt::Display for PersonRole {
-    /// `director` or `UBO`, for messages.
+    /// `director` or `UBO` (an unknown role as sent), for messages.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             PersonRole::Director => "director",
             PersonRole::Ubo => "UBO",
+            PersonRole::Unknown(other) => other,
         })
     }
 }

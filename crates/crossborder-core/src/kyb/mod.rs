@@ -18,7 +18,7 @@ pub use crate::views::{
     AddressFields, BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields,
     NatureOfBusinessFields, PersonFields, ProofOfAddressFields, SourceOfFundFields,
 };
-pub use business::{validate_business_create, validate_business_update};
+pub use business::{nothing_to_update, validate_business_create, validate_business_update};
 pub use contact::{is_e164_phone_number, is_email};
 pub use documents::{
     canonical_document_key, missing_documents, nearest_document_key, normalise_document_key,

@@ -209,8 +209,8 @@ mod tests {
             "Invalid ID type: CurrentPassport (expected one of IdCard, BioMetricResidencePermit, \
              BirthCertificate, currentPassport, driverLicense, bvnNumber, nationalId)"
         );
-        assert_eq!(PersonRole::Ubo.path_segment(), "ubo");
-        assert_eq!(PersonRole::Director.path_segment(), "director");
+        assert_eq!(PersonRole::Ubo.path_segment(), Some("ubo"));
+        assert_eq!(PersonRole::Director.path_segment(), Some("director"));
     }
 
     #[test]

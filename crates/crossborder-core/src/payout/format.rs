@@ -13,12 +13,10 @@ use std::str::FromStr;
 use iban::{Iban, IbanLike, ParseIbanError};
 
 use super::network::check_address;
+use super::FormatError;
 use crate::currency::Currency;
 use crate::views::PayoutFields;
 use crate::violation::Rule;
-
-/// A format violation: the rule and its message.
-pub(crate) type FormatError = (Rule, String);
 
 /// Checks the shape of `value`, the non-blank value of the destination field
 /// `field`, for a payout from `from` to `to`. `network` is the network the

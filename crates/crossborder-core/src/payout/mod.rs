@@ -9,11 +9,14 @@ mod network;
 mod recipient;
 pub mod validate;
 
+/// A format violation: the rule and its message.
+pub(crate) type FormatError = (crate::violation::Rule, String);
+
 pub use crate::views::PayoutFields;
 pub use format::normalized;
 pub use network::{address_family, AddressFamily, KNOWN_NETWORKS};
 pub use recipient::names_match;
 pub use validate::{
-    required_fields, validate_payout, PayoutKind, ValidatedPayout, MAX_NARRATION_CHARS,
-    MAX_SESSION_ID_CHARS,
+    bank_code_required, required_fields, validate_payout, PayoutKind, ValidatedPayout,
+    MAX_NARRATION_CHARS, MAX_SESSION_ID_CHARS,
 };

@@ -9,7 +9,7 @@
 
 use sha3::{Digest, Keccak256};
 
-use super::format::FormatError;
+use super::FormatError;
 use crate::violation::Rule;
 
 /// How the addresses of a network are written.

@@ -208,6 +208,23 @@ pub fn required_fields(from: Currency, to: Currency) -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether a payout to `to` needs a `bankCode`: NGN, KES and UGX, the
+/// destinations the specification requires one for. Only for these is a
+/// bank code looked up in a bank list (the sandbox's, and the service's
+/// resolve-bank); a code sent for any other destination is passed on
+/// unchecked, since the specification gives it no meaning there
+/// (ASSUMPTIONS C35).
+///
+/// ```
+/// use crossborder_core::{payout::bank_code_required, Currency};
+///
+/// assert!(bank_code_required(Currency::Kes));
+/// assert!(!bank_code_required(Currency::Usd));
+/// ```
+pub fn bank_code_required(to: Currency) -> bool {
+    matches!(to, Currency::Ngn | Currency::Kes | Currency::Ugx)
+}
+
 /// The fields every payout must carry. The specification does not say which
 /// of amount, narration, sessionId, fromCurrency and toCurrency are required;
 /// a payout cannot be made without these four, and narration is free text.
@@ -270,7 +287,7 @@ fn requirement(field: &str, from: Option<Currency>, to: Option<Currency>) -> Opt
         }
         PayoutFields::BANK_CODE => {
             let to = to?;
-            matches!(to, Ngn | Kes | Ugx).then_some(Reason::ToIs(to))
+            bank_code_required(to).then_some(Reason::ToIs(to))
         }
         PayoutFields::ADDRESS => {
             let to = to?;

@@ -16,30 +16,28 @@ async fn every_authentication_row() {
     ];
     for (method, path, body) in &cases {
         let name = method.as_str();
-        let missing = api.send(method.clone(), path, None, body.as_ref()).await;
+        let missing = api.raw(method.clone(), path, None, body.as_ref()).await;
         assert_error(&missing, 403, "API key header needed", name, path);
-        let empty = api
-            .send(method.clone(), path, Some(""), body.as_ref())
-            .await;
+        let empty = api.raw(method.clone(), path, Some(""), body.as_ref()).await;
         assert_error(&empty, 403, "API key header needed", name, path);
         let unknown = api
-            .send(method.clone(), path, Some("test_unknown"), body.as_ref())
+            .raw(method.clone(), path, Some("test_unknown"), body.as_ref())
             .await;
         assert_error(&unknown, 401, "Invalid api key", name, path);
         let blocked = api
-            .send(method.clone(), path, Some(NO_ACCESS_KEY), body.as_ref())
+            .raw(method.clone(), path, Some(NO_ACCESS_KEY), body.as_ref())
             .await;
         assert_error(
             &blocked,
             401,
-            "Not allowed to access this resource; contact support",
+            "not allowed to access this resource; contact support",
             name,
             path,
         );
     }
     for key in [STAGING_KEY, PRODUCTION_KEY] {
         let ok = api
-            .send(Method::GET, "/api/balance/NGN", Some(key), None)
+            .raw(Method::GET, "/api/balance/NGN", Some(key), None)
             .await;
         assert_eq!(ok.status, 200, "{}", ok.text);
     }
@@ -49,7 +47,7 @@ async fn every_authentication_row() {
 async fn authentication_comes_before_body_checks() {
     let api = Api::start().await;
     let reply = api
-        .client
+        .http
         .post(api.url("/api/payout"))
         .body("{not json")
         .send()
@@ -126,13 +124,13 @@ async fn invalid_currency_in_paths_and_bodies() {
 #[tokio::test]
 async fn malformed_bodies_missing_and_wrong_typed_fields() {
     let api = Api::start().await;
-    let malformed = api.post_raw("/api/payout", "{\"amount\": ").await;
+    let malformed = api.post_bytes("/api/payout", "{\"amount\": ").await;
     assert_eq!(malformed.status, 400);
     let message = malformed.body["message"].as_str().unwrap();
     assert!(message.starts_with("Malformed JSON body: "), "{message}");
 
     for raw in ["", "[]", "42", "null"] {
-        let reply = api.post_raw("/api/payout", raw).await;
+        let reply = api.post_bytes("/api/payout", raw).await;
         assert_error(
             &reply,
             400,
@@ -207,7 +205,7 @@ async fn unknown_routes_wrong_methods_and_oversized_bodies() {
         "/api/nothing-here",
     );
     let outside = api
-        .client
+        .http
         .get(format!("http://{}/elsewhere?x=1", api.sandbox.local_addr()))
         .send()
         .await
@@ -217,7 +215,7 @@ async fn unknown_routes_wrong_methods_and_oversized_bodies() {
     assert_eq!(body["request"]["url"], "/elsewhere?x=1");
 
     let response = api
-        .client
+        .http
         .delete(api.url("/api/payout"))
         .header("x-api-key", STAGING_KEY)
         .send()
@@ -234,7 +232,7 @@ async fn unknown_routes_wrong_methods_and_oversized_bodies() {
     );
 
     let big = format!("{{\"narration\": \"{}\"}}", "x".repeat(1024 * 1024));
-    let too_large = api.post_raw("/api/payout", big).await;
+    let too_large = api.post_bytes("/api/payout", big).await;
     assert_error(
         &too_large,
         413,

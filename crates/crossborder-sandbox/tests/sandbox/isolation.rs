@@ -19,17 +19,17 @@ async fn keys_do_not_see_each_other() {
 
     for key in [PRODUCTION_KEY, second] {
         let collection = api
-            .send(Method::GET, "/api/transaction/mine", Some(key), None)
+            .raw(Method::GET, "/api/transaction/mine", Some(key), None)
             .await;
         assert_eq!(collection.status, 404, "{key}");
         let payout = api
-            .send(Method::GET, "/api/transaction/my-payout", Some(key), None)
+            .raw(Method::GET, "/api/transaction/my-payout", Some(key), None)
             .await;
         assert_eq!(payout.status, 404, "{key}");
         assert_eq!(api.balance(key, "NGN").await, "5000000");
         // The same references are free for another business.
         let reused = api
-            .send(
+            .raw(
                 Method::POST,
                 "/api/initiate-payment",
                 Some(key),
@@ -48,7 +48,7 @@ async fn keys_do_not_see_each_other() {
     foreign["fromCurrency"] = json!("USD");
     foreign["rateKey"] = json!(rate_key);
     let reply = api
-        .send(Method::POST, "/api/payout", Some(second), Some(&foreign))
+        .raw(Method::POST, "/api/payout", Some(second), Some(&foreign))
         .await;
     assert_eq!(reply.body["message"], "rateKey is unknown or expired");
 }

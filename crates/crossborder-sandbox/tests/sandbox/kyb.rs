@@ -4,45 +4,26 @@ use crossborder_sandbox::{PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::{json, Value};
 
+use crossborder_testkit::fixtures::{business_json, documents_json, person_json};
+
 use crate::common::{assert_error, Api};
 
+/// Where the fixtures' documents point.
+const LINK: &str = "https://files.example/doc.pdf";
+
+/// The test kit's business with its TIN under both spellings.
 pub(crate) fn business(registration_number: &str) -> Value {
-    json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": registration_number,
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": "https://files.example/utility.pdf", "key": "utility", "type": "Utility bill"},
-        "documents": {
-            "cac_document": {"url": "https://files.example/cac.pdf", "key": "cac-cert"},
-            "bank_statement": {"url": "https://files.example/statement.pdf", "key": "statement-6m"},
-            "application_letter": {"url": "https://files.example/letter.pdf", "key": "letter"},
-            "cac_status_report": {"url": "https://files.example/status.pdf", "key": "status-report"}
-        },
-        "TIN": "12345678-0001",
-        "tin": "12345678-0001"
-    })
+    let mut body = business_json(registration_number, LINK, documents_json(LINK));
+    body["TIN"] = json!("12345678-0001");
+    body["tin"] = json!("12345678-0001");
+    body
 }
 
+/// The test kit's director or UBO, with a share of the business.
 fn person() -> Value {
-    json!({
-        "firstName": "Adaeze",
-        "lastName": "Okafor",
-        "dateOfBirth": "1985-04-12",
-        "nationality": "NG",
-        "phoneNumber": "+2348031234567",
-        "idNumber": "A12345678",
-        "idType": "currentPassport",
-        "idDocumentUrl": "https://files.example/passport.pdf",
-        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
-                    "state": "Lagos", "zipCode": "101233"},
-        "document": {"url": "https://files.example/utility.pdf", "key": "director-utility"},
-        "ownershipPercentage": "60"
-    })
+    let mut body = person_json(LINK);
+    body["ownershipPercentage"] = json!("60");
+    body
 }
 
 pub(crate) async fn create(api: &Api, registration_number: &str) -> String {
@@ -133,7 +114,7 @@ async fn business_flow_to_approved_and_back_through_an_update() {
     assert!(data.get("rejectionReason").is_none());
 
     let patch = api
-        .send(
+        .raw(
             Method::PATCH,
             &format!("/api/business/{id}"),
             Some(STAGING_KEY),
@@ -160,7 +141,7 @@ async fn business_flow_to_approved_and_back_through_an_update() {
     );
 
     let rename = api
-        .send(
+        .raw(
             Method::PATCH,
             &format!("/api/business/{id}"),
             Some(STAGING_KEY),
@@ -177,9 +158,7 @@ async fn business_flow_to_approved_and_back_through_an_update() {
     );
 
     // Other businesses cannot see it.
-    let foreign = api
-        .send(Method::GET, &url, Some(PRODUCTION_KEY), None)
-        .await;
+    let foreign = api.raw(Method::GET, &url, Some(PRODUCTION_KEY), None).await;
     assert_error(
         &foreign,
         404,
@@ -203,7 +182,7 @@ async fn registration_number_drives_rejection_and_review() {
 
     // An update sends it back to PENDING and clears the reason.
     let patch = api
-        .send(
+        .raw(
             Method::PATCH,
             &format!("/api/business/{rejected}"),
             Some(STAGING_KEY),
@@ -306,7 +285,7 @@ async fn business_validation() {
         .collect::<Vec<_>>()
         .join(" ,\n");
     let repeat = api
-        .post_raw("/api/business", format!("{{ {rewritten} }}"))
+        .post_bytes("/api/business", format!("{{ {rewritten} }}"))
         .await;
     assert_eq!(repeat.status, 200, "{}", repeat.text);
     assert_eq!(repeat.body["data"]["id"], created.body["data"]["id"]);
@@ -372,7 +351,7 @@ async fn operating_address_and_document_references() {
     let id = created.body["data"]["id"].as_str().unwrap();
     let url = format!("/api/business/{id}");
     let reply = api
-        .send(
+        .raw(
             reqwest::Method::PATCH,
             &url,
             Some(crossborder_sandbox::STAGING_KEY),

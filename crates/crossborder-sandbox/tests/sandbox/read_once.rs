@@ -144,7 +144,7 @@ async fn every_operation_reports_each_field_once() {
     ];
     for (method, path, body, expected) in cases {
         let reply = api
-            .send(method.clone(), &path, Some(STAGING_KEY), Some(&body))
+            .raw(method.clone(), &path, Some(STAGING_KEY), Some(&body))
             .await;
         assert_eq!(reply.status, 400, "{method} {path}: {}", reply.text);
         assert_eq!(errors(&reply.body), expected, "{method} {path}");

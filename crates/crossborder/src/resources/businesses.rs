@@ -1,16 +1,16 @@
 //! `client.businesses()`.
 
 use bytes::Bytes;
-use crossborder_core::kyb::PersonRole as CorePersonRole;
+use crossborder_core::kyb::PersonRole;
 
 use crossborder_api::types as wire;
 use serde_json::Value;
 
-use crate::business_check::{business_violations, person_violations};
 use crate::error::{violation, Error};
 use crate::execute::Operation;
-use crate::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
-use crate::types::{log_document_keys, sent_fields};
+use crate::json::{business_violations, person_violations};
+use crate::kyb::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
+use crate::kyb::{log_document_keys, sent_fields};
 use crate::upload;
 use crate::wait::poll;
 use crate::{
@@ -106,9 +106,9 @@ impl Businesses<'_> {
     pub async fn add_director(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
         check_id(business_id)?;
         person
-            .validate(CorePersonRole::Director)
+            .validate(PersonRole::Director)
             .map_err(Error::Validation)?;
-        self.send_person(business_id, CorePersonRole::Director, person.to_wire())
+        self.send_person(business_id, PersonRole::Director, person.to_wire())
             .await
     }
 
@@ -118,9 +118,9 @@ impl Businesses<'_> {
     pub async fn add_ubo(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
         check_id(business_id)?;
         person
-            .validate(CorePersonRole::Ubo)
+            .validate(PersonRole::Ubo)
             .map_err(Error::Validation)?;
-        self.send_person(business_id, CorePersonRole::Ubo, person.to_wire())
+        self.send_person(business_id, PersonRole::Ubo, person.to_wire())
             .await
     }
 
@@ -151,7 +151,7 @@ impl Businesses<'_> {
     /// ```no_run
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
     /// use std::time::Duration;
-    /// use crossborder::{BusinessStatus, WaitOptions};
+    /// use crossborder::{WaitOptions, types::BusinessStatus};
     ///
     /// let options = WaitOptions::default().timeout(Duration::from_secs(3600));
     /// let business = client.businesses().wait_for_decision("biz_3M8QK2", options).await?;
@@ -219,7 +219,7 @@ impl Businesses<'_> {
     /// rules as [`add_director`](Businesses::add_director) (plus JSON types
     /// and unknown fields, as [`create_json`](Businesses::create_json)).
     pub async fn add_director_json(&self, business_id: &str, body: &Value) -> Result<Person> {
-        self.add_person_json(business_id, CorePersonRole::Director, body)
+        self.add_person_json(business_id, PersonRole::Director, body)
             .await
     }
 
@@ -227,30 +227,30 @@ impl Businesses<'_> {
     /// as [`add_ubo`](Businesses::add_ubo) (plus JSON types and unknown
     /// fields).
     pub async fn add_ubo_json(&self, business_id: &str, body: &Value) -> Result<Person> {
-        self.add_person_json(business_id, CorePersonRole::Ubo, body)
+        self.add_person_json(business_id, PersonRole::Ubo, body)
             .await
     }
 
     async fn add_person_json(
         &self,
         business_id: &str,
-        role: CorePersonRole,
+        role: PersonRole,
         body: &Value,
     ) -> Result<Person> {
         check_id(business_id)?;
-        person_violations(body, role).map_err(Error::Validation)?;
+        person_violations(body, role.clone()).map_err(Error::Validation)?;
         self.send_person(business_id, role, from_json(body)?).await
     }
 
     async fn send_person(
         &self,
         business_id: &str,
-        role: CorePersonRole,
+        role: PersonRole,
         body: wire::PersonRequest,
     ) -> Result<Person> {
         let api = self.client.api();
         let response = match role {
-            CorePersonRole::Director => {
+            PersonRole::Director => {
                 self.client
                     .send(Operation::write("addDirector", "POST"), || {
                         api.add_director()
@@ -260,7 +260,7 @@ impl Businesses<'_> {
                     })
                     .await?
             }
-            CorePersonRole::Ubo => {
+            PersonRole::Ubo => {
                 self.client
                     .send(Operation::write("addUbo", "POST"), || {
                         api.add_ubo()
@@ -269,6 +269,12 @@ impl Businesses<'_> {
                             .send()
                     })
                     .await?
+            }
+            // The SDK's own calls name a known role.
+            PersonRole::Unknown(other) => {
+                return Err(Error::InvalidRequest {
+                    message: format!("no operation adds a person in the role {other}"),
+                })
             }
         };
         Ok(response.into_inner().data.into())
@@ -326,8 +332,8 @@ impl Businesses<'_> {
     /// upload: it is sent again, and the service keeps a second, unused copy.
     ///
     /// ```no_run
-    /// # async fn run(client: crossborder::Client, business: crossborder::CreateBusinessRequest,
-    /// #              director: crossborder::PersonRequest, ubo: crossborder::PersonRequest)
+    /// # async fn run(client: crossborder::Client, business: crossborder::types::CreateBusinessRequest,
+    /// #              director: crossborder::types::PersonRequest, ubo: crossborder::types::PersonRequest)
     /// #              -> Result<(), Box<dyn std::error::Error>> {
     /// use crossborder::onboard::{Application, Progress};
     ///
@@ -357,7 +363,8 @@ impl Businesses<'_> {
         mut on_step: impl FnMut(Step<'_>, &Progress) + Send,
     ) -> std::result::Result<Onboarded, OnboardingError> {
         let mut progress = progress;
-        match crate::onboard::run(self.client, application, &mut progress, &mut on_step).await {
+        match crate::kyb::onboard::run(self.client, application, &mut progress, &mut on_step).await
+        {
             Ok(onboarded) => Ok(onboarded),
             Err(error) => Err(OnboardingError { error, progress }),
         }

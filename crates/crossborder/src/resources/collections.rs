@@ -57,7 +57,7 @@ impl Collections<'_> {
     /// [`Error::WaitTimeout`] carrying the last state read once
     /// `options.timeout` has passed. Waits start at
     /// `options.initial_interval` and double up to `options.max_interval`
-    /// (never less than [`MIN_POLL_INTERVAL`](crate::MIN_POLL_INTERVAL)).
+    /// (never less than [`MIN_POLL_INTERVAL`](crate::WaitOptions::MIN_POLL_INTERVAL)).
     ///
     /// A transient failure of one read (transport error, timeout, HTTP 429
     /// or 5xx, after the client's own retries) does not end the wait: polling

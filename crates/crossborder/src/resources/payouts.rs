@@ -37,6 +37,78 @@ impl Payouts<'_> {
         self.send(body).await
     }
 
+    /// Makes the payout once, however often it is called: the payout's
+    /// state as read by its session id (`GET /api/transaction/{sessionId}`),
+    /// after sending the payout only when no payout exists under that id.
+    ///
+    /// Give the request a session id derived from your own key (an invoice
+    /// or settlement id: [`PayoutRequest::with_session_id`],
+    /// [`PayoutRequest::from_quote_with_session_id`]); then running the same
+    /// code again, after a crash, a timeout or a redeploy, pays once.
+    ///
+    /// 1. The payout is read first; when it exists it is returned as it is
+    ///    (even if the request differs from it, say a new quote's rate key:
+    ///    the session id names the payout), and nothing is sent.
+    /// 2. Otherwise the request is checked ([`Error::Validation`]) and sent
+    ///    as [`create`](Payouts::create) sends it, then read back. A request
+    ///    whose quote has expired is not sent: [`Error::QuoteExpiredUnpaid`]
+    ///    says nothing was paid and to send it again from a new quote under
+    ///    the same session id.
+    /// 3. When the send's outcome is unknown ([`Outcome::MayHaveBeenApplied`](crate::Outcome),
+    ///    a lost connection or a 5xx), or it is refused with 409 (the session
+    ///    id is taken), the payout is read again and returned when it exists.
+    ///    When the read does not find it, or fails, the send's error is
+    ///    returned, whose [`Error::outcome`] says whether the payout may
+    ///    have been made: the request is never sent a second time within
+    ///    one call, and calling again later (which reads first) is safe.
+    ///    After an accepted send, a read-back that fails returns the read's
+    ///    error: the payout was made, and calling again reads it.
+    ///
+    /// ```
+    /// # async fn run(client: crossborder::Client, quote: crossborder::Quote, seller: crossborder::LocalBank) -> crossborder::Result<()> {
+    /// use crossborder::{PayoutRequest, TransactionStatus};
+    ///
+    /// let payout = PayoutRequest::from_quote_with_session_id(&quote, "settlement-2291", seller)?;
+    /// let paid = client.payouts().create_or_get(&payout).await?;
+    /// // Again, with the same settlement id: the same payout, not a second one.
+    /// let again = client.payouts().create_or_get(&payout).await?;
+    /// assert_eq!(again.transaction_id, paid.transaction_id);
+    /// # Ok(()) }
+    /// ```
+    pub async fn create_or_get(&self, request: &PayoutRequest) -> Result<Transaction> {
+        request.validate().map_err(Error::Validation)?;
+        match self.get(&request.session_id).await {
+            Ok(existing) => return Ok(existing),
+            Err(error) if error.is_not_found() => {}
+            Err(error) => return Err(error),
+        }
+        let body = match checked(request) {
+            Ok((_, body)) => body,
+            Err(Error::QuoteExpired {
+                rate_key,
+                expired_at,
+            }) => {
+                return Err(Error::QuoteExpiredUnpaid {
+                    session_id: request.session_id.clone(),
+                    rate_key,
+                    expired_at,
+                })
+            }
+            Err(error) => return Err(error),
+        };
+        match self.send(body).await {
+            Ok(_) => self.get(&request.session_id).await,
+            Err(error)
+                if error.outcome() != crate::Outcome::NotApplied || error.status() == Some(409) =>
+            {
+                // Whatever kept the read from finding it, the send's error
+                // is the one whose outcome says what became of the payout.
+                self.get(&request.session_id).await.or(Err(error))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
     /// Sends a payout to a bank account only after checking who holds it:
     /// the account (`accountNumber` at `bankCode`) is resolved with
     /// `POST /api/resolve-bank`, and the name it resolves to must match the

@@ -26,7 +26,7 @@ impl Quotes<'_> {
     ///
     /// ```no_run
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, QuoteRequest, Rail};
+    /// use crossborder::{Currency, Decimal, types::{QuoteRequest, Rail}};
     ///
     /// let quote = client
     ///     .quotes()

@@ -25,9 +25,11 @@ impl Sandbox<'_> {
     }
 
     /// Simulates the payer of a collection paying
-    /// (`POST /api/simulate-funding`): the collection's `toCurrency` wallet is credited, the
-    /// transaction can then be read by polling, and the webhook fires.
-    /// `narration` must be the collection's `payRefrence` memo.
+    /// (`POST /api/simulate-funding`): the wallet `request.currency` names,
+    /// which must be the collection's `toCurrency`, is credited with the
+    /// amount, the transaction can then be read by polling, and the webhook
+    /// fires when the collection's status changes. `narration` must be the
+    /// collection's `payRefrence` memo.
     ///
     /// The request is checked first ([`SimulateFundingRequest::validate`]).
     /// Never retried unless the request provably did not reach the server;

@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 /// still there to show the payer.
 ///
 /// ```
-/// use crossborder::{AmountText, Decimal};
+/// use crossborder::{Decimal, types::AmountText};
 ///
 /// let plain = AmountText::new("50000.10");
 /// assert_eq!(plain.decimal(), Ok(Decimal::new(5_000_010, 2)));

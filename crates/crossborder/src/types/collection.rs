@@ -8,7 +8,7 @@ use crate::Currency;
 /// A collection (inbound payment) to create with `POST /api/initiate-payment`.
 ///
 /// ```
-/// use crossborder::{CollectionRequest, Currency, Decimal};
+/// use crossborder::{Currency, Decimal, types::CollectionRequest};
 ///
 /// let request = CollectionRequest::new("order-10045", Decimal::new(50000, 0), Currency::Ngn, Currency::Ngn);
 /// assert_eq!(request.payment_reference, "order-10045");

@@ -3,7 +3,7 @@
 //! fields, so a payout missing one does not compile.
 //!
 //! ```compile_fail,E0063
-//! use crossborder::UkBank;
+//! use crossborder::types::UkBank;
 //!
 //! // A UK payout without a sort code is not a UkBank.
 //! let bank = UkBank {
@@ -114,7 +114,7 @@ pub struct UkBank {
 /// by field with [`PayoutRequest::new`](crate::PayoutRequest::new).
 ///
 /// ```compile_fail,E0063
-/// use crossborder::EurBank;
+/// use crossborder::types::EurBank;
 ///
 /// // No IBAN: not an EurBank.
 /// let bank = EurBank {
@@ -144,7 +144,7 @@ pub struct EurBank {
 /// Canadian transfer needs (ASSUMPTIONS B18).
 ///
 /// ```compile_fail,E0063
-/// use crossborder::CanadianBank;
+/// use crossborder::types::CanadianBank;
 ///
 /// // No account number: not a CanadianBank.
 /// let bank = CanadianBank {

@@ -1,212 +1,31 @@
 //! Payouts: the typed request and its receipt.
 
-use std::time::SystemTime;
-
 use crossborder_api::types as wire;
-use crossborder_core::payout::{
-    normalized, required_fields, validate_payout, PayoutFields, ValidatedPayout,
-};
+use crossborder_core::payout::{required_fields, PayoutFields};
 use rust_decimal::Decimal;
 
-use crate::error::Error;
-use crate::{Currency, Destination, Quote, Rule, Source, Violation, Violations};
+use crate::{Currency, Destination, PayoutSource, Quote, Rule, Violation, Violations};
 
-/// Declares [`PayoutRequest`] with the optional destination fields that
-/// `crossborder-core` lists from the spec (`payout_text_fields!`), so a
-/// field added to the spec needs no edit here: its struct field, setter,
-/// validation and wire mapping all come from this one macro.
-macro_rules! payout_request {
-    ($(($field:ident, $wire:literal, $doc:literal)),+ $(,)?) => {
-        /// A payout to a bank account or a crypto wallet (`POST /api/payout`).
-        ///
-        /// The `session_id` is the payout's idempotency key and tracking id: keep it,
-        /// and send the same id again if you retry, so the payout is never made
-        /// twice. Which destination fields are required depends on the currencies;
-        /// [`PayoutRequest::validate`] (called by `payouts().create`) reports every
-        /// missing or malformed field at once, with the rules of
-        /// [`crossborder_core::payout`].
-        ///
-        /// ```
-        /// use crossborder::{Currency, Decimal, PayoutRequest};
-        ///
-        /// let payout = PayoutRequest::new("payout-0001", Decimal::new(10000, 2), Currency::Usd, Currency::Ngn)
-        ///     .rate_key("rk_9f2c4e1a7b3d4c5e")
-        ///     .account_number("0123456789")
-        ///     .account_name("ADAEZE OKAFOR")
-        ///     .bank_name("Guaranty Trust Bank")
-        ///     .bank_code("058")
-        ///     .narration("Invoice 2291");
-        /// assert!(payout.validate().is_ok());
-        ///
-        /// let incomplete = PayoutRequest::new("payout-0002", Decimal::new(10000, 2), Currency::Usd, Currency::Ngn);
-        /// let violations = incomplete.validate().unwrap_err();
-        /// assert_eq!(
-        ///     violations.fields().collect::<Vec<_>>(),
-        ///     ["rateKey", "accountNumber", "accountName", "bankName", "bankCode"]
-        /// );
-        /// ```
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        pub struct PayoutRequest {
-            /// `sessionId`: the caller's unique id for this payout.
-            pub session_id: String,
-            /// `amount`: the amount debited, in `from_currency`.
-            pub amount: Decimal,
-            /// `fromCurrency`: the wallet debited.
-            pub from_currency: Currency,
-            /// `toCurrency`: the currency the recipient receives.
-            pub to_currency: Currency,
-            /// `narration`: free text, at most 140 characters.
-            pub narration: Option<String>,
-            /// When the rate key stops being usable, for a payout built with
-            /// [`PayoutRequest::from_quote`]: `payouts().create` refuses the
-            /// payout from then on ([`Error::QuoteExpired`]). Not sent.
-            pub rate_key_valid_until: Option<SystemTime>,
-            $(
-                #[doc = $doc]
-                pub $field: Option<String>,
-            )+
-        }
+pub use super::payout_request::PayoutRequest;
 
-        impl PayoutRequest {
-            /// A payout of `amount` from the `from` wallet, received in `to`, under
-            /// the caller's `session_id`.
-            pub fn new(
-                session_id: impl Into<String>,
-                amount: Decimal,
-                from: Currency,
-                to: Currency,
-            ) -> PayoutRequest {
-                PayoutRequest {
-                    session_id: session_id.into(),
-                    amount,
-                    from_currency: from,
-                    to_currency: to,
-                    narration: None,
-                    rate_key_valid_until: None,
-                    $($field: None,)+
-                }
-            }
-
-            /// Sets `narration`.
-            pub fn narration(mut self, value: impl Into<String>) -> PayoutRequest {
-                self.narration = Some(value.into());
-                self
-            }
-
-            $(
-                #[doc = concat!("Sets `", $wire, "`.")]
-                pub fn $field(mut self, value: impl Into<String>) -> PayoutRequest {
-                    self.$field = Some(value.into());
-                    self
-                }
-            )+
-
-            /// A request built from the API's wire fields (a JSON object, a
-            /// CSV row, command-line flags), for callers who build payouts
-            /// from data; it passes the same rules as
-            /// [`validate`](PayoutRequest::validate) first and reports every
-            /// violation at once.
-            ///
-            /// ```
-            /// use crossborder::rules::payout::PayoutFields;
-            /// use crossborder::{Currency, PayoutRequest};
-            ///
-            /// let fields = PayoutFields {
-            ///     amount: Some("2500.00"),
-            ///     from_currency: Some("NGN"),
-            ///     to_currency: Some("NGN"),
-            ///     session_id: Some("payout-77"),
-            ///     account_number: Some("0123456789"),
-            ///     account_name: Some("ADAEZE OKAFOR"),
-            ///     bank_name: Some("Guaranty Trust Bank"),
-            ///     bank_code: Some("058"),
-            ///     ..PayoutFields::default()
-            /// };
-            /// let payout = PayoutRequest::from_fields(&fields).unwrap();
-            /// assert_eq!(payout.to_currency, Currency::Ngn);
-            /// assert_eq!(payout.amount.to_string(), "2500.00");
-            ///
-            /// let short = PayoutFields { bank_code: Some("5"), ..fields };
-            /// assert_eq!(
-            ///     PayoutRequest::from_fields(&short).unwrap_err().to_string(),
-            ///     "bankCode: must be 2 to 6 digits, a bank code from the NGN bank list such as 058"
-            /// );
-            /// ```
-            pub fn from_fields(fields: &PayoutFields<'_>) -> Result<PayoutRequest, Violations> {
-                let valid = validate_payout(fields)?;
-                Ok(PayoutRequest {
-                    session_id: fields.session_id.unwrap_or_default().to_owned(),
-                    amount: valid.amount,
-                    from_currency: valid.from,
-                    to_currency: valid.to,
-                    narration: fields.narration.map(str::to_owned),
-                    rate_key_valid_until: None,
-                    $($field: fields.$field.map(str::to_owned),)+
-                })
-            }
-
-            /// Checks the request against every payout rule of the API and returns
-            /// all violations at once.
-            pub fn validate(&self) -> Result<ValidatedPayout, Violations> {
-                let amount = self.amount.to_string();
-                validate_payout(&PayoutFields {
-                    amount: Some(&amount),
-                    from_currency: Some(self.from_currency.as_str()),
-                    to_currency: Some(self.to_currency.as_str()),
-                    narration: self.narration.as_deref(),
-                    session_id: Some(&self.session_id),
-                    $($field: self.$field.as_deref(),)+
-                })
-            }
-
-            /// The generated request body (after validation), each value in
-            /// the form it is sent in
-            /// ([`normalized`](crossborder_core::payout::normalized): a sort
-            /// code without dashes, an IBAN without spaces, a BIC in capitals).
-            pub(crate) fn to_wire(&self) -> Result<wire::PayoutRequest, Error> {
-                let invalid = |message: String| Error::InvalidRequest { message };
-                Ok(wire::PayoutRequest {
-                    amount: crossborder_api::decimal::DecimalString::new(self.amount),
-                    from_currency: self.from_currency,
-                    to_currency: self.to_currency,
-                    session_id: self
-                        .session_id
-                        .as_str()
-                        .try_into()
-                        .map_err(|e| invalid(format!("sessionId: {e}")))?,
-                    narration: self
-                        .narration
-                        .as_deref()
-                        .map(|text| {
-                            text.try_into()
-                                .map_err(|e| invalid(format!("narration: {e}")))
-                        })
-                        .transpose()?,
-                    $($field: self
-                        .$field
-                        .as_deref()
-                        .map(|value| normalized($wire, value, self.to_currency).into_owned()),)+
-                })
-            }
-        }
-    };
-}
-
-crossborder_core::payout_text_fields!(payout_request);
-
+/// What the spec does not give: building a payout from a quote or a typed
+/// destination, its session id, and the receipt. The struct, its setters,
+/// validation and wire body are generated from the spec
+/// (`payout_request.rs`, by `cargo xtask codegen`), so a field added to the
+/// spec needs no edit here.
 impl PayoutRequest {
     /// A payout of `amount` from a source wallet to a typed destination,
     /// under a new session id (a UUID v4; replace it with
     /// [`with_session_id`](PayoutRequest::with_session_id) to use your own).
     /// The source's currency is the payout's `fromCurrency` and the
     /// destination's its `toCurrency`; a crypto source also gives its network
-    /// (see [`Source`]). Keep the request, or its `session_id`: sending the
+    /// (see [`PayoutSource`]). Keep the request, or its `session_id`: sending the
     /// same request again never pays twice.
     ///
     /// ```
     /// use crossborder::{
-    ///     CryptoCurrency, CryptoSource, Currency, Decimal, FiatCurrency, LocalBank,
-    ///     LocalBankCurrency, PayoutRequest,
+    ///     Currency, Decimal,
+    ///     types::{CryptoCurrency, CryptoSource, FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
     /// };
     ///
     /// let bank = LocalBank {
@@ -229,7 +48,7 @@ impl PayoutRequest {
     /// ```
     pub fn pay(
         amount: Decimal,
-        from: impl Into<Source>,
+        from: impl Into<PayoutSource>,
         to: impl Into<Destination>,
     ) -> PayoutRequest {
         let source = from.into();
@@ -259,8 +78,20 @@ impl PayoutRequest {
     /// A converting payout of the quote's amount, at the quote's rate (its
     /// `rateKey`), from the quote's `fromCurrency` to a typed destination,
     /// under a new session id. `payouts().create` refuses the payout once
-    /// the quote has expired ([`Error::QuoteExpired`]), before sending
+    /// the quote has expired ([`Error::QuoteExpired`](crate::Error::QuoteExpired)), before sending
     /// anything.
+    ///
+    /// The wallet is debited the amount **plus the quote's fee**
+    /// ([`Quote::total_amount`](crate::Quote::total_amount), in
+    /// `fromCurrency`); the recipient receives
+    /// [`Quote::to_amount`](crate::Quote::to_amount).
+    ///
+    /// The session id is new on every call, so **every call is a new
+    /// payout**: code that may run twice for one payment (a retry, a
+    /// restart) must use
+    /// [`from_quote_with_session_id`](PayoutRequest::from_quote_with_session_id)
+    /// with an id derived from its own key and send with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get).
     ///
     /// Refused here, with every reason at once: a destination in another
     /// currency than the quote's `toCurrency` (`toCurrency`, `Mismatch`),
@@ -271,7 +102,7 @@ impl PayoutRequest {
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, PayoutRequest, QuoteRequest, UkBank};
+    /// use crossborder::{Currency, Decimal, types::{PayoutRequest, QuoteRequest, UkBank}};
     ///
     /// let quote = client
     ///     .quotes()
@@ -317,6 +148,32 @@ impl PayoutRequest {
         PayoutRequest::quoted(quote, None, destination, violations)
     }
 
+    /// [`from_quote`](PayoutRequest::from_quote) under the caller's own
+    /// `session_id`: the way to make a payout repeatable. Derive it from
+    /// your own key (`settlement-2291` for settlement 2291; 1 to 100 of
+    /// `A-Z a-z 0-9 _ -`), so that the same payment always carries the same
+    /// id, and send it with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get): the
+    /// service makes at most one payout per session id. After the quote
+    /// has expired, build the payout again from a new quote under the same
+    /// session id.
+    ///
+    /// ```
+    /// # fn build(quote: &crossborder::Quote, seller: crossborder::LocalBank) -> Result<(), crossborder::Violations> {
+    /// use crossborder::PayoutRequest;
+    ///
+    /// let payout = PayoutRequest::from_quote_with_session_id(quote, "settlement-2291", seller)?;
+    /// assert_eq!(payout.session_id, "settlement-2291");
+    /// # Ok(()) }
+    /// ```
+    pub fn from_quote_with_session_id(
+        quote: &Quote,
+        session_id: impl Into<String>,
+        to: impl Into<Destination>,
+    ) -> Result<PayoutRequest, Violations> {
+        Ok(PayoutRequest::from_quote(quote, to)?.with_session_id(session_id))
+    }
+
     /// A converting payout from a quote whose `fromCurrency` is a
     /// cryptocurrency held on `from_network` (sent as `fromNetwork`), as
     /// [`from_quote`](PayoutRequest::from_quote) builds the others.
@@ -328,7 +185,9 @@ impl PayoutRequest {
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest};
+    /// use crossborder::{
+    ///     Currency, Decimal, types::{LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
+    /// };
     ///
     /// let quote = client
     ///     .quotes()
@@ -388,7 +247,11 @@ impl PayoutRequest {
         Ok(request)
     }
 
-    /// Replaces the session id (for example with your own payout id).
+    /// Replaces the session id with your own, derived from your key (an
+    /// invoice or settlement id): the documented way to make a payout
+    /// repeatable, since the service makes at most one payout per session
+    /// id (send it with
+    /// [`Payouts::create_or_get`](crate::Payouts::create_or_get)).
     pub fn with_session_id(mut self, session_id: impl Into<String>) -> PayoutRequest {
         self.session_id = session_id.into();
         self

@@ -13,7 +13,7 @@ use crate::{Currency, Rail};
 /// to a settlement rail.
 ///
 /// ```
-/// use crossborder::{Currency, Decimal, QuoteRequest, Rail};
+/// use crossborder::{Currency, Decimal, types::{QuoteRequest, Rail}};
 ///
 /// let request = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(10000, 2))
 ///     .rail(Rail::Swift);
@@ -54,7 +54,7 @@ impl QuoteRequest {
     /// violation names the wire field `amount`.
     ///
     /// ```
-    /// use crossborder::{Currency, Decimal, QuoteRequest};
+    /// use crossborder::{Currency, Decimal, types::QuoteRequest};
     ///
     /// assert!(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(10050, 2)).validate().is_ok());
     /// let zero = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::ZERO);
@@ -73,10 +73,6 @@ impl QuoteRequest {
             .map_err(Into::into)
     }
 }
-
-/// How long a quote is honoured when the service gives no `expiresAt`
-/// (ASSUMPTIONS A11 and B13): 300 seconds from its receipt.
-pub const DEFAULT_QUOTE_LIFETIME: Duration = Duration::from_secs(300);
 
 /// An exchange quote, with the `rate_key` to carry into a converting
 /// collection or payout ([`PayoutRequest::from_quote`](crate::PayoutRequest::from_quote)).
@@ -104,12 +100,17 @@ pub struct Quote {
     pub expires_at: Option<String>,
     /// When the SDK stops using the rate key, on this machine's clock: the
     /// lifetime the server gave (`expiresAt` minus its `Date` header; none
-    /// left when `expiresAt` is not after it), or [`DEFAULT_QUOTE_LIFETIME`]
+    /// left when `expiresAt` is not after it), or [`Quote::DEFAULT_LIFETIME`]
     /// without `expiresAt`, counted from the quote's receipt.
     pub valid_until: SystemTime,
 }
 
 impl Quote {
+    /// How long a quote is honoured when the service gives no `expiresAt`
+    /// (ASSUMPTIONS A11 and B13): 300 seconds from its receipt, the
+    /// lifetime core states once for the SDK and the sandbox.
+    pub const DEFAULT_LIFETIME: Duration = crossborder_core::quote::QUOTE_LIFETIME;
+
     /// The quote of `request`, from the service's answer received at
     /// `received_at` (the client's clock) and sent at `server_now` (its
     /// `Date` header, the server's clock).
@@ -121,7 +122,7 @@ impl Quote {
     /// client's clock. An `expiresAt` at or before that moment means the
     /// quote arrived already expired: it is refused from the start
     /// (`valid_until` is `received_at`). Without a readable `expiresAt`,
-    /// [`DEFAULT_QUOTE_LIFETIME`] applies. The service stays the judge:
+    /// [`Quote::DEFAULT_LIFETIME`] applies. The service stays the judge:
     /// this check only spares a request it would refuse.
     pub(crate) fn from_wire(
         value: wire::Quote,
@@ -139,7 +140,7 @@ impl Quote {
             Some(expires) => expires
                 .duration_since(server_now.unwrap_or(received_at))
                 .unwrap_or(Duration::ZERO),
-            None => DEFAULT_QUOTE_LIFETIME,
+            None => Quote::DEFAULT_LIFETIME,
         };
         Quote {
             amount: request.amount,
@@ -219,11 +220,11 @@ mod tests {
             (Some("2026-11-21T12:00:00Z"), None, received_at()),
             (Some("2026-11-21T11:59:00Z"), None, received_at()),
             // No expiresAt, or one that cannot be read: the assumed 300 s.
-            (None, Some(server), received_at() + DEFAULT_QUOTE_LIFETIME),
+            (None, Some(server), received_at() + Quote::DEFAULT_LIFETIME),
             (
                 Some("in five minutes"),
                 None,
-                received_at() + DEFAULT_QUOTE_LIFETIME,
+                received_at() + Quote::DEFAULT_LIFETIME,
             ),
         ];
         for (expires_at, server_now, valid_until) in cases {

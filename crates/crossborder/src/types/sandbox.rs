@@ -9,11 +9,14 @@ use crate::Currency;
 /// only): behaves as if the payer of a collection had paid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimulateFundingRequest {
-    /// The currency of the simulated transfer: the collection's
-    /// `fromCurrency`. A converting collection credits its `toCurrency`
-    /// wallet with the converted amount.
+    /// The currency of the wallet to credit (the API's words): the
+    /// collection's `toCurrency`, the one wallet a collection credits. For
+    /// a converting collection the sandbox refuses its `fromCurrency` (400
+    /// `currency: must be <toCurrency>, the wallet collection <ref>
+    /// credits ...`, ASSUMPTIONS A14), and the amount, in `toCurrency`,
+    /// pays the collection `amount / rate` of its `fromCurrency`.
     pub currency: Currency,
-    /// The amount paid.
+    /// The amount credited, in `currency`.
     pub amount: Decimal,
     /// Must match the `payRefrence` memo of a prior collection.
     pub narration: String,
@@ -22,8 +25,9 @@ pub struct SimulateFundingRequest {
 }
 
 impl SimulateFundingRequest {
-    /// A simulated payment of `amount` in `currency` against the collection
-    /// whose memo is `narration`.
+    /// A simulated payment of `amount` credited to the `currency` wallet
+    /// (the collection's `toCurrency`) against the collection whose memo is
+    /// `narration`.
     pub fn new(
         currency: Currency,
         amount: Decimal,
@@ -47,7 +51,7 @@ impl SimulateFundingRequest {
     /// characters.
     ///
     /// ```
-    /// use crossborder::{Currency, Decimal, SimulateFundingRequest};
+    /// use crossborder::{Currency, Decimal, types::SimulateFundingRequest};
     ///
     /// let request = SimulateFundingRequest::new(Currency::Ngn, Decimal::new(5000, 0), "PAY-7Q2M9XKD", "");
     /// assert_eq!(request.validate().unwrap_err().to_string(), "sessionId: is required");

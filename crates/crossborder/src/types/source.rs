@@ -4,11 +4,11 @@
 //! The API needs the source network (`fromNetwork`) of every payout from a
 //! cryptocurrency into another currency, so a crypto source is a
 //! [`CryptoSource`], which cannot be built without its network; a plain
-//! cryptocurrency is not a [`Source`], and a typed payout from one without
+//! cryptocurrency is not a [`PayoutSource`], and a typed payout from one without
 //! its network does not compile:
 //!
 //! ```compile_fail,E0277
-//! use crossborder::{Currency, Decimal, LocalBank, LocalBankCurrency, PayoutRequest};
+//! use crossborder::{Currency, Decimal, types::{LocalBank, LocalBankCurrency, PayoutRequest}};
 //!
 //! // USDT to NGN needs the network the USDT is on.
 //! let payout = PayoutRequest::pay(
@@ -86,39 +86,39 @@ pub struct CryptoSource {
 /// wallet's, as `network`; the source's is then sent as `fromNetwork` only
 /// when it is another one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub enum PayoutSource {
     /// A fiat wallet.
     Fiat(FiatCurrency),
     /// A crypto wallet on a network.
     Crypto(CryptoSource),
 }
 
-impl Source {
+impl PayoutSource {
     /// The currency debited (`fromCurrency`).
     pub fn currency(&self) -> Currency {
         match self {
-            Source::Fiat(currency) => (*currency).into(),
-            Source::Crypto(source) => source.currency.into(),
+            PayoutSource::Fiat(currency) => (*currency).into(),
+            PayoutSource::Crypto(source) => source.currency.into(),
         }
     }
 
     /// The network of a crypto source.
     pub fn network(&self) -> Option<&str> {
         match self {
-            Source::Fiat(_) => None,
-            Source::Crypto(source) => Some(&source.network),
+            PayoutSource::Fiat(_) => None,
+            PayoutSource::Crypto(source) => Some(&source.network),
         }
     }
 }
 
-impl From<FiatCurrency> for Source {
-    fn from(value: FiatCurrency) -> Source {
-        Source::Fiat(value)
+impl From<FiatCurrency> for PayoutSource {
+    fn from(value: FiatCurrency) -> PayoutSource {
+        PayoutSource::Fiat(value)
     }
 }
 
-impl From<CryptoSource> for Source {
-    fn from(value: CryptoSource) -> Source {
-        Source::Crypto(value)
+impl From<CryptoSource> for PayoutSource {
+    fn from(value: CryptoSource) -> PayoutSource {
+        PayoutSource::Crypto(value)
     }
 }

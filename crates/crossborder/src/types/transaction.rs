@@ -4,87 +4,16 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::str::FromStr;
+use std::time::SystemTime;
 
 use crossborder_api::types as wire;
 use rust_decimal::Decimal;
 
 use crate::{AmountText, Currency};
 
-/// The status of a collection or payout. The set is open: a value this SDK
-/// does not know is kept in [`TransactionStatus::Unknown`].
-///
-/// ```
-/// use crossborder::TransactionStatus;
-///
-/// assert_eq!("PARTIALLY_PAID".parse(), Ok(TransactionStatus::PartiallyPaid));
-/// assert!(TransactionStatus::Completed.is_terminal());
-/// let new: TransactionStatus = "ON_HOLD".parse().unwrap();
-/// assert_eq!(new, TransactionStatus::Unknown("ON_HOLD".into()));
-/// assert!(!new.is_terminal());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TransactionStatus {
-    /// `PENDING`: created, nothing paid yet.
-    Pending,
-    /// `PROCESSING`: a payout is on its way.
-    Processing,
-    /// `PARTIALLY_PAID`: a collection received part of its amount.
-    PartiallyPaid,
-    /// `COMPLETED`: fully paid (terminal).
-    Completed,
-    /// `EXPIRED`: the payment instruction lapsed unpaid (terminal).
-    Expired,
-    /// `FAILED`: the payout failed (terminal).
-    Failed,
-    /// A status this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl TransactionStatus {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            TransactionStatus::Pending => "PENDING",
-            TransactionStatus::Processing => "PROCESSING",
-            TransactionStatus::PartiallyPaid => "PARTIALLY_PAID",
-            TransactionStatus::Completed => "COMPLETED",
-            TransactionStatus::Expired => "EXPIRED",
-            TransactionStatus::Failed => "FAILED",
-            TransactionStatus::Unknown(other) => other,
-        }
-    }
-
-    /// True for `COMPLETED`, `EXPIRED` and `FAILED`: the status will not
-    /// change any more. Unknown statuses are not terminal.
-    pub fn is_terminal(&self) -> bool {
-        matches!(
-            self,
-            TransactionStatus::Completed | TransactionStatus::Expired | TransactionStatus::Failed
-        )
-    }
-}
-
-impl FromStr for TransactionStatus {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "PENDING" => TransactionStatus::Pending,
-            "PROCESSING" => TransactionStatus::Processing,
-            "PARTIALLY_PAID" => TransactionStatus::PartiallyPaid,
-            "COMPLETED" => TransactionStatus::Completed,
-            "EXPIRED" => TransactionStatus::Expired,
-            "FAILED" => TransactionStatus::Failed,
-            other => TransactionStatus::Unknown(other.to_owned()),
-        })
-    }
-}
-
-impl fmt::Display for TransactionStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The status of a collection or payout, an open enum declared once in core
+/// for the SDK and the sandbox.
+pub use crossborder_core::status::TransactionStatus;
 
 /// Whether a transaction is a collection or a payout. The set is open.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -126,35 +55,62 @@ impl FromStr for TransactionType {
     }
 }
 
-/// How the payer transfers the funds of a collection.
+/// How the payer transfers the funds of a collection: everything to hand
+/// to the buyer.
+///
+/// ```
+/// # fn show(instruction: &crossborder::PaymentInstruction) {
+/// use std::time::SystemTime;
+///
+/// let amount = match instruction.amount_to_transfer {
+///     Some(exact) => exact.to_string(),
+///     // The service wrote it in another form: show its text as is.
+///     None => instruction.amount_to_transfer_text.to_string(),
+/// };
+/// if instruction.valid_until > SystemTime::now() {
+///     println!(
+///         "pay {amount} into {} ({}, {}); {}",
+///         instruction.account_number, instruction.account_name, instruction.bank_name,
+///         instruction.narration
+///     );
+/// }
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PaymentInstruction {
-    /// Tells the payer to use the `payRefrence` memo as transfer narration.
-    pub narration: Option<String>,
-    /// The account to pay into.
-    pub account_number: Option<String>,
+    /// The service's sentence telling the payer to use the transaction's
+    /// memo ([`Transaction::payer_memo`]) as transfer narration.
+    pub narration: String,
+    /// The account to pay into (a wallet address for a crypto collection).
+    pub account_number: String,
     /// The name of that account.
-    pub account_name: Option<String>,
-    /// The bank of that account.
-    pub bank_name: Option<String>,
-    /// The amount the payer must transfer, as the service wrote it (the API
-    /// documents a plain string): [`AmountText::decimal`] reads it exactly.
-    /// Text that is not a decimal number leaves the rest of the transaction
-    /// readable.
-    pub amount_to_transfer: Option<AmountText>,
-    /// Until when the instruction is valid (ISO 8601).
-    pub valid_until: Option<String>,
+    pub account_name: String,
+    /// The bank of that account (the network for a crypto collection).
+    pub bank_name: String,
+    /// The amount the payer must transfer, exact; `None` only when the
+    /// service wrote it in a form that is not a decimal number
+    /// (ASSUMPTIONS.md B32), whose text is in
+    /// [`amount_to_transfer_text`](PaymentInstruction::amount_to_transfer_text).
+    pub amount_to_transfer: Option<Decimal>,
+    /// The amount to transfer as the service wrote it (the API documents a
+    /// plain string).
+    pub amount_to_transfer_text: AmountText,
+    /// Until when the instruction is valid, on the same clock as
+    /// [`Quote::valid_until`](crate::Quote::valid_until).
+    pub valid_until: SystemTime,
 }
 
 impl From<wire::PaymentInstruction> for PaymentInstruction {
     fn from(value: wire::PaymentInstruction) -> Self {
+        let text = AmountText::from(value.amount_to_transfer);
         PaymentInstruction {
             narration: value.narration,
             account_number: value.account_number,
             account_name: value.account_name,
             bank_name: value.bank_name,
-            amount_to_transfer: value.amount_to_transfer.map(AmountText::from),
-            valid_until: value.valid_until,
+            amount_to_transfer: text.decimal().ok(),
+            amount_to_transfer_text: text,
+            valid_until: value.valid_until.time(),
         }
     }
 }
@@ -166,25 +122,30 @@ pub struct Transaction {
     pub transaction_id: String,
     /// Collection or payout, when the server says.
     pub kind: Option<TransactionType>,
-    /// The service-generated memo the payer must use as transfer narration
-    /// (wire name `payRefrence`, spelled so by the service).
+    /// The memo the payer must write as the transfer's narration, generated
+    /// by the service for a collection (wire name `payRefrence`, spelled so
+    /// by the service); read it with [`payer_memo`](Transaction::payer_memo).
+    /// Not the caller's reference: that is
+    /// [`payment_reference`](Transaction::payment_reference).
     pub pay_reference: Option<String>,
-    /// The caller's reference (a payout's session id for payouts).
+    /// The caller's own reference: the order id given to
+    /// `collections().create`, or a payout's session id.
     pub payment_reference: String,
-    /// The amount, exact.
+    /// The amount, exact, in `from_currency`.
     pub amount: Decimal,
     /// The amount in `to_currency`.
-    pub to_amount: Option<Decimal>,
-    /// The amount plus fees.
-    pub total_amount: Option<Decimal>,
-    /// The amount paid so far.
+    pub to_amount: Decimal,
+    /// The amount plus the fee, in `from_currency`.
+    pub total_amount: Decimal,
+    /// The amount paid so far, when the server says (collections; an
+    /// optional field the API document does not list, ASSUMPTIONS.md B8).
     pub paid_amount: Option<Decimal>,
-    /// The exchange rate applied.
-    pub rate: Option<Decimal>,
+    /// The exchange rate applied (1 without conversion).
+    pub rate: Decimal,
     /// The status.
     pub status: TransactionStatus,
-    /// The fee.
-    pub fee: Option<Decimal>,
+    /// The fee, in `from_currency` (0 without one).
+    pub fee: Decimal,
     /// The rate key used.
     pub rate_key: Option<String>,
     /// The source currency.
@@ -195,30 +156,41 @@ pub struct Transaction {
     pub address: Option<String>,
     /// The crypto network.
     pub network: Option<String>,
-    /// How the payer transfers the funds.
+    /// How the payer transfers the funds (collections).
     pub payment_instructions: Vec<PaymentInstruction>,
 }
 
 impl Transaction {
+    /// The memo the payer must write as the narration of their transfer, so
+    /// the payment reconciles to this collection (`payRefrence`, generated
+    /// by the service). Hand it to the buyer with the
+    /// [`payment_instructions`](Transaction::payment_instructions); it is
+    /// not your order id ([`payment_reference`](Transaction::payment_reference)).
+    /// `None` for a payout.
+    pub fn payer_memo(&self) -> Option<&str> {
+        self.pay_reference.as_deref()
+    }
+
     /// What is left to pay, `amount - paid_amount`, when the server sent
     /// `paid_amount`; zero means fully paid.
     ///
-    /// Never negative: an overpaid transaction has zero left, as the
-    /// webhook's `remainingAmount` says. The subtraction saturates, so no
-    /// value the server sends can make it panic.
+    /// Negative on an overpayment, as the API description defines the
+    /// remaining amount and the webhook's `remainingAmount` says
+    /// (ASSUMPTIONS.md B71). `None` also when the subtraction would
+    /// overflow, so no value the server sends can make it panic.
     ///
     /// ```
-    /// # fn check(mut transaction: crossborder::Transaction) {
+    /// # fn check(mut transaction: crossborder::types::Transaction) {
     /// use crossborder::Decimal;
     ///
     /// transaction.amount = Decimal::new(100, 0);
     /// transaction.paid_amount = Some(Decimal::new(120, 0));
-    /// assert_eq!(transaction.remaining_amount(), Some(Decimal::ZERO));
+    /// assert_eq!(transaction.remaining_amount(), Some(Decimal::new(-20, 0)));
     /// # }
     /// ```
     pub fn remaining_amount(&self) -> Option<Decimal> {
         self.paid_amount
-            .map(|paid| self.amount.saturating_sub(paid).max(Decimal::ZERO))
+            .and_then(|paid| self.amount.checked_sub(paid))
     }
 }
 
@@ -233,15 +205,15 @@ impl From<wire::Transaction> for Transaction {
             pay_reference: value.pay_refrence,
             payment_reference: value.payment_reference,
             amount: value.amount.get(),
-            to_amount: value.to_amount.map(|v| v.get()),
-            total_amount: value.total_amount.map(|v| v.get()),
+            to_amount: value.to_amount.get(),
+            total_amount: value.total_amount.get(),
             paid_amount: value.paid_amount.map(|v| v.get()),
-            rate: value.rate.map(|v| v.get()),
+            rate: value.rate.get(),
             status: match value.status.0.parse() {
                 Ok(status) => status,
                 Err(never) => match never {},
             },
-            fee: value.fee.map(|v| v.get()),
+            fee: value.fee.get(),
             rate_key: value.rate_key,
             from_currency: value.from_currency,
             to_currency: value.to_currency,
@@ -267,12 +239,12 @@ mod tests {
             pay_reference: None,
             payment_reference: "order-1".into(),
             amount,
-            to_amount: None,
-            total_amount: None,
+            to_amount: amount,
+            total_amount: amount,
             paid_amount: paid,
-            rate: None,
+            rate: Decimal::ONE,
             status: TransactionStatus::PartiallyPaid,
-            fee: None,
+            fee: Decimal::ZERO,
             rate_key: None,
             from_currency: Currency::Ngn,
             to_currency: Currency::Ngn,
@@ -283,7 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn remaining_amount_is_never_negative_and_never_panics() {
+    fn remaining_amount_is_negative_on_an_overpayment_and_never_panics() {
         let d = |text| Decimal::from_str_exact(text).unwrap();
         assert_eq!(
             transaction(d("50000"), Some(d("20000.5"))).remaining_amount(),
@@ -292,15 +264,15 @@ mod tests {
         assert_eq!(transaction(d("50000"), None).remaining_amount(), None);
         assert_eq!(
             transaction(d("100"), Some(d("120"))).remaining_amount(),
-            Some(Decimal::ZERO)
+            Some(d("-20"))
         );
         assert_eq!(
             transaction(Decimal::MAX, Some(-Decimal::MAX)).remaining_amount(),
-            Some(Decimal::MAX)
+            None
         );
         assert_eq!(
             transaction(-Decimal::MAX, Some(Decimal::MAX)).remaining_amount(),
-            Some(Decimal::ZERO)
+            None
         );
     }
 }

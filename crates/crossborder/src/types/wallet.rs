@@ -16,8 +16,10 @@ pub struct Balance {
 }
 
 impl fmt::Display for Balance {
-    /// Formats as `1250000.75 NGN`.
+    /// Formats as `1250000.70 NGN`, by the rule of [`Money`](crate::Money)'s
+    /// `Display` ([`crossborder_core::display_amount`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.amount, self.currency)
+        let amount = crossborder_core::display_amount(self.amount, self.currency);
+        write!(f, "{amount} {}", self.currency)
     }
 }

@@ -21,14 +21,14 @@ pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
 /// status changes of one collection always differ in one of them, since
 /// `paidAmount` only grows and any other change is a change of status.
 ///
-/// Take it from the transaction [`verify`](super::verify) returned, never
-/// from an event: a receiver of your own that remembers a key before the
+/// Take it from the transaction of a
+/// [`Verdict::Confirmed`](super::Verdict::Confirmed), never from an event: a receiver of your own that remembers a key before the
 /// service confirms the event lets a forged event suppress the genuine one.
 ///
 /// ```
-/// # fn check(mut confirmed: crossborder::Transaction) {
+/// # fn check(mut confirmed: crossborder::types::Transaction) {
 /// use crossborder::webhook::dedupe_key;
-/// use crossborder::{Decimal, TransactionStatus};
+/// use crossborder::{Decimal, types::TransactionStatus};
 ///
 /// confirmed.payment_reference = "order-1".into();
 /// confirmed.status = TransactionStatus::PartiallyPaid;
@@ -155,29 +155,9 @@ impl DedupeStore for MemoryDedupe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Currency, Decimal, TransactionStatus, TransactionType};
+    use crate::TransactionStatus;
 
-    fn transaction(reference: &str, status: TransactionStatus, paid: Option<&str>) -> Transaction {
-        Transaction {
-            transaction_id: "tx-1".into(),
-            kind: Some(TransactionType::Collection),
-            pay_reference: Some("PAY-1".into()),
-            payment_reference: reference.into(),
-            amount: Decimal::new(50_000, 0),
-            to_amount: None,
-            total_amount: None,
-            paid_amount: paid.map(|paid| Decimal::from_str_exact(paid).unwrap()),
-            rate: None,
-            status,
-            fee: None,
-            rate_key: None,
-            from_currency: Currency::Ngn,
-            to_currency: Currency::Ngn,
-            address: None,
-            network: None,
-            payment_instructions: Vec::new(),
-        }
-    }
+    use crate::webhook::test_collection as transaction;
 
     #[test]
     fn the_key_is_the_confirmed_reference_status_and_paid_amount() {

@@ -6,15 +6,13 @@ use rust_decimal::Decimal;
 
 use crate::Currency;
 
-use super::classify::{classify, Classification};
-use super::parse::{parse_event, ParseError};
-
 /// One collection status change, parsed from the body the service POSTed
 /// (ASSUMPTIONS.md A26).
 ///
 /// An event is a hint, not a fact: anyone who can reach the receiver can
 /// POST one, and the service never retries a lost one. Act on the
-/// transaction [`verify`](super::verify) returns, never on the event alone.
+/// transaction of a [`Verdict::Confirmed`](super::Verdict::Confirmed)
+/// from [`verify`](super::verify), never on the event alone.
 ///
 /// ```
 /// use crossborder::webhook::{Classification, EventStatus, WebhookEvent};
@@ -56,34 +54,24 @@ pub struct WebhookEvent {
     pub(super) raw: String,
 }
 
+// `parse` lives in `parse.rs` and `classify` in `classify.rs`, next to
+// what they need: this module is the data alone, so nothing it holds
+// imports back from them.
 impl WebhookEvent {
-    /// Parses a webhook body: a JSON object, read tolerantly (aliases of the
-    /// field names, `status` a boolean or a string, amounts as exact numbers
-    /// or numeric strings, unknown fields ignored). Only the reference and
-    /// the status are required.
-    ///
-    /// The error never quotes the body, so it can be logged as it is.
-    pub fn parse(body: impl AsRef<[u8]>) -> Result<WebhookEvent, ParseError> {
-        parse_event(body.as_ref())
-    }
-
     /// The body exactly as received, for an audit log.
     pub fn raw_body(&self) -> &str {
         &self.raw
     }
 
     /// What is left to pay: `remainingAmount` when sent, else `amount -
-    /// paidAmount` (never below zero) when both are sent.
+    /// paidAmount` when both are sent. Negative on an overpayment, as the
+    /// API description defines it (ASSUMPTIONS.md B71); `None` when neither
+    /// is known or the subtraction overflows.
     pub fn remaining(&self) -> Option<Decimal> {
         self.remaining_amount.or_else(|| {
             let (amount, paid) = (self.amount?, self.paid_amount?);
-            Some(amount.checked_sub(paid)?.max(Decimal::ZERO))
+            amount.checked_sub(paid)
         })
-    }
-
-    /// What the event claims happened: see [`Classification`].
-    pub fn classify(&self) -> Classification {
-        classify(self)
     }
 }
 

@@ -9,18 +9,28 @@
 //!
 //! * [`WebhookEvent::parse`] reads a body tolerantly and keeps it raw;
 //!   [`WebhookEvent::classify`] says what it claims ([`Classification`]).
-//! * [`verify`] re-reads the collection from the source of truth and
-//!   returns it only when it confirms the event.
+//! * [`verify`] re-reads the collection from the source of truth, once,
+//!   and says what to do with the event, as a [`Verdict`] to match on:
+//!   [`Verdict::Confirmed`], act on the transaction it carries;
+//!   [`Verdict::Superseded`], ignore it (a later change of the collection
+//!   supersedes it, such as a partial-payment event arriving after the
+//!   next funding completed the collection); [`Verdict::Unconfirmed`], do
+//!   not act (forged, or not confirmable now). A status word this SDK does
+//!   not know is judged by the transaction's amounts, and
+//!   [`StatusWords`] maps the service's words once they are known.
 //! * `Receiver` (feature `axum`) is a ready endpoint: it answers 200 as
 //!   soon as a body parses (bounded queue; a full queue answers 503),
-//!   refuses a malformed or oversized body, then confirms each event with
-//!   [`verify`] and hands your async handler a `Delivery` with the
-//!   service's answer, each confirmed status change once ([`DedupeStore`],
-//!   keyed by what the service confirmed, so a forged event can never make
-//!   the genuine one look repeated).
-//! * [`Reconciler`] waits for the collections you care about, reads each
-//!   one when an event arrives, polls those without a final state after a
-//!   grace period (events can be lost), and yields each final state once.
+//!   refuses a malformed or oversized body, then runs [`verify`] on each
+//!   event and hands your async handler a `Delivery` with its [`Verdict`],
+//!   each confirmed status change once ([`DedupeStore`], keyed by what the
+//!   service confirmed, so a forged event can never make the genuine one
+//!   look repeated). The handler may take the application's state, the
+//!   axum way (`State<S>`). The axum it is built on is re-exported as
+//!   `crossborder::webhook::axum`.
+//! * [`Reconciler`] waits for the collections you care about, settles each
+//!   from the transaction a delivery already read (or reads it when an
+//!   event brought none), polls those without a final state after a grace
+//!   period (events can be lost), and yields each final state once.
 //!
 //! ```
 //! use crossborder::webhook::{Classification, WebhookEvent};
@@ -30,10 +40,13 @@
 //!         "paidAmount": 50000, "remainingAmount": 0, "currency": "NGN",
 //!         "status": true, "message": "Payment completed"}"#,
 //! )?;
-//! assert_eq!(event.classify(), Classification::Completed);
+//! assert_eq!(event.classify(), Classification::Completed { overpaid: None });
 //! # Ok::<(), crossborder::webhook::ParseError>(())
 //! ```
 
+// The modules depend one way only: `event` holds the data and imports no
+// sibling; `parse`, `classify` and `words` build on it; `verdict` and
+// `verify` on those; `receiver`, `dedupe` and `reconcile` last.
 mod classify;
 mod dedupe;
 mod event;
@@ -41,7 +54,15 @@ mod parse;
 #[cfg(feature = "axum")]
 mod receiver;
 mod reconcile;
+mod verdict;
 mod verify;
+mod words;
+
+/// The axum this module's `Receiver` is built on (feature `axum`): name
+/// it as `crossborder::webhook::axum` to use the same version.
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use ::axum;
 
 pub use classify::Classification;
 pub use dedupe::{dedupe_key, DedupeError, DedupeStore, MemoryDedupe, DEFAULT_DEDUPE_CAPACITY};
@@ -49,6 +70,40 @@ pub use event::{EventCurrency, EventStatus, WebhookEvent};
 pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
-pub use receiver::{Delivery, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY};
+pub use receiver::{
+    Delivery, DeliveryHandler, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY,
+};
 pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
-pub use verify::{verify, VerifyError};
+pub use verdict::{Confirmed, Superseded, Unconfirmed, Verdict};
+pub use verify::{verify, verify_with};
+pub use words::{StatusMeaning, StatusWords};
+
+/// A collection of 50000 NGN as the service might return it, for the
+/// module's unit tests.
+#[cfg(test)]
+fn test_collection(
+    reference: &str,
+    status: crate::TransactionStatus,
+    paid: Option<&str>,
+) -> crate::Transaction {
+    use rust_decimal::Decimal;
+    crate::Transaction {
+        transaction_id: "tx-1".into(),
+        kind: Some(crate::TransactionType::Collection),
+        pay_reference: Some("PAY-1".into()),
+        payment_reference: reference.into(),
+        amount: Decimal::new(50_000, 0),
+        to_amount: Decimal::new(50_000, 0),
+        total_amount: Decimal::new(50_000, 0),
+        paid_amount: paid.map(|paid| Decimal::from_str_exact(paid).unwrap()),
+        rate: Decimal::ONE,
+        status,
+        fee: Decimal::ZERO,
+        rate_key: None,
+        from_currency: crate::Currency::Ngn,
+        to_currency: crate::Currency::Ngn,
+        address: None,
+        network: None,
+        payment_instructions: Vec::new(),
+    }
+}

@@ -149,6 +149,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawFields<'a> {
                         continue;
                     };
                     let value: &'de RawValue = map.next_value()?;
+                    // A `null` is an absent field, so it never hides an
+                    // alias sent with a value (`"reference": null` next to
+                    // `paymentReference`).
+                    if value.get() == "null" {
+                        continue;
+                    }
                     let slot = &mut slots[name.slot as usize];
                     if slot.is_none_or(|(_, kept)| name.rank < kept.rank) {
                         *slot = Some((value, name));
@@ -162,11 +168,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawFields<'a> {
 }
 
 impl<'a> RawFields<'a> {
-    /// The value of `slot` unless it is absent or `null`.
+    /// The value of `slot` unless it is absent (a `null` is never kept).
     fn get(&self, slot: Slot) -> Option<(&'a str, Name)> {
         let (raw, name) = self.0[slot as usize]?;
-        let text = raw.get();
-        (text != "null").then_some((text, name))
+        Some((raw.get(), name))
     }
 
     /// A string; with `numbers_too`, a JSON number is kept as its text.
@@ -221,8 +226,20 @@ impl<'a> RawFields<'a> {
     }
 }
 
+impl WebhookEvent {
+    /// Parses a webhook body: a JSON object, read tolerantly (aliases of the
+    /// field names, `status` a boolean or a string, amounts as exact numbers
+    /// or numeric strings, unknown fields ignored, a `null` field absent).
+    /// Only the reference and the status are required.
+    ///
+    /// The error never quotes the body, so it can be logged as it is.
+    pub fn parse(body: impl AsRef<[u8]>) -> Result<WebhookEvent, ParseError> {
+        parse_event(body.as_ref())
+    }
+}
+
 /// Reads `body` as an event (see [`WebhookEvent::parse`]).
-pub(super) fn parse_event(body: &[u8]) -> Result<WebhookEvent, ParseError> {
+fn parse_event(body: &[u8]) -> Result<WebhookEvent, ParseError> {
     let text = std::str::from_utf8(body).map_err(|_| ParseError::NotUtf8)?;
     if text.trim().is_empty() {
         return Err(ParseError::Empty);

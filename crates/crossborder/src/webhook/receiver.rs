@@ -13,11 +13,13 @@ use axum::routing::{post, MethodRouter};
 use axum::Json;
 use tokio::sync::mpsc;
 
-use crate::{Client, Transaction};
+use crate::Client;
 
 use super::dedupe::{dedupe_key, DedupeStore, MemoryDedupe};
 use super::event::WebhookEvent;
-use super::verify::{verify, VerifyError};
+use super::verdict::Verdict;
+use super::verify::verify_with;
+use super::words::StatusWords;
 
 /// How many accepted events may wait for the handler by default.
 pub const DEFAULT_QUEUE_CAPACITY: usize = 1024;
@@ -26,17 +28,54 @@ pub const DEFAULT_QUEUE_CAPACITY: usize = 1024;
 pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// One event as the receiver hands it to the handler: what was POSTed, and
-/// what the service says about it.
+/// what to do with it.
 #[derive(Debug)]
 pub struct Delivery {
     /// The event as POSTed: a claim, never a fact.
     pub event: WebhookEvent,
-    /// The transaction when the service confirms the event ([`verify`]),
-    /// else why not. Act on this: an `Ok` is the service's own state, an
-    /// `Err` is a forged, stale or unreadable event (its
-    /// [`VerifyError::transaction`] is the service's state when it was
-    /// read).
-    pub verified: Result<Transaction, VerifyError>,
+    /// What [`verify`](super::verify) found, after one read of the
+    /// transaction: match on it. [`Verdict::Confirmed`]: act on its
+    /// transaction. [`Verdict::Superseded`]: ignore the event, the
+    /// collection has moved on. [`Verdict::Unconfirmed`]: do not act, the
+    /// event is forged or cannot be confirmed now.
+    pub verdict: Verdict,
+}
+
+/// A handler a [`Receiver`] can run: an async function of the [`Delivery`]
+/// alone, or of the router's state and the delivery, the axum way
+/// (`|State(app): State<App>, delivery: Delivery| async move { .. }`).
+/// It is implemented for such closures and functions; `M` only tells the
+/// two forms apart.
+pub trait DeliveryHandler<S, M>: Send + Sync + 'static {
+    /// The future the handler returns.
+    type Future: Future<Output = ()> + Send + 'static;
+
+    /// Runs the handler on one delivery, with the router's state.
+    fn call(&self, state: S, delivery: Delivery) -> Self::Future;
+}
+
+impl<F, Fut, S> DeliveryHandler<S, fn(Delivery)> for F
+where
+    F: Fn(Delivery) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    type Future = Fut;
+
+    fn call(&self, _state: S, delivery: Delivery) -> Fut {
+        self(delivery)
+    }
+}
+
+impl<F, Fut, S> DeliveryHandler<S, fn(State<S>, Delivery)> for F
+where
+    F: Fn(State<S>, Delivery) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    type Future = Fut;
+
+    fn call(&self, state: S, delivery: Delivery) -> Fut {
+        self(State(state), delivery)
+    }
 }
 
 /// A webhook endpoint: build it with the client that confirms events, then
@@ -47,10 +86,10 @@ pub struct Delivery {
 ///
 /// * **200** `{"message": "Event accepted"}` as soon as the body parses and
 ///   the event is queued, before anything else. Then, one event at a time
-///   and in order, the event is confirmed with [`verify`] (one read of
-///   `GET /api/transaction/{reference}`) and handed to the handler as a
-///   [`Delivery`]. A handler that panics is logged and the next event
-///   still runs.
+///   and in order, the event is judged with [`verify`](super::verify) (one
+///   read of `GET /api/transaction/{reference}`) and handed to the handler
+///   as a [`Delivery`] with its [`Verdict`]. A handler that panics is
+///   logged and the next event still runs.
 /// * **400** `{"message": "Invalid webhook body: <reason>"}` when the body
 ///   is not an event ([`ParseError`](super::ParseError)). It is logged at
 ///   `WARN` with the reason and the body's length, never its content, and
@@ -64,33 +103,52 @@ pub struct Delivery {
 ///   [`Reconciler`](super::Reconciler) finds such a collection's state by
 ///   polling.
 ///
-/// A confirmed status change reaches the handler once, however often it is
-/// delivered: after the service confirms an event, its [`dedupe_key`]
-/// (taken from the confirmed transaction) is recorded in the
-/// [`DedupeStore`], and a later delivery confirming the same change is
-/// dropped. Nothing is recorded for an event the service does not confirm,
-/// so a forged event, even one POSTed before the genuine one with the same
-/// fields, never makes the genuine event look repeated. Events the service
-/// does not confirm reach the handler each time, as an `Err` to log.
+/// What reaches the handler:
+///
+/// * [`Verdict::Confirmed`] once per confirmed status change, however often
+///   it is delivered: its [`dedupe_key`] (taken from the confirmed
+///   transaction) is recorded in the [`DedupeStore`], and a later delivery
+///   confirming the same change is dropped. Act on its transaction.
+/// * [`Verdict::Superseded`] each time (logged at `DEBUG`): ignore it.
+/// * [`Verdict::Unconfirmed`] each time (logged at `WARN` with why): do not
+///   act on it. Nothing is recorded for it, so a forged event, even one
+///   POSTed before the genuine one with the same fields, never makes the
+///   genuine event look repeated.
+///
+/// The handler may take the router's state, as an axum handler does:
 ///
 /// ```no_run
-/// use crossborder::webhook::{Delivery, Receiver};
-/// use crossborder::{Client, TransactionStatus};
+/// use std::sync::Arc;
+///
+/// use crossborder::webhook::axum::{extract::State, Router};
+/// use crossborder::webhook::{Classification, Delivery, Verdict, Receiver};
+/// use crossborder::Client;
+///
+/// #[derive(Clone)]
+/// struct Shop {
+///     orders: Arc<tokio::sync::Mutex<Vec<String>>>,
+/// }
 ///
 /// # async fn run(client: Client) -> std::io::Result<()> {
-/// let route = Receiver::new(client).queue_capacity(256).route(|delivery: Delivery| async move {
-///     // Runs after the 200 has been sent, once the service has answered.
-///     match delivery.verified {
-///         Ok(paid) if paid.status == TransactionStatus::Completed => {
-///             println!("order {} is paid", paid.payment_reference);
+/// let shop = Shop { orders: Arc::default() };
+/// let route = Receiver::new(client).queue_capacity(256).route(
+///     |State(shop): State<Shop>, delivery: Delivery| async move {
+///         // Runs after the 200 has been sent, once the service has answered.
+///         match delivery.verdict {
+///             Verdict::Confirmed(confirmed) => {
+///                 if let Classification::Completed { .. } = confirmed.change {
+///                     let paid = confirmed.transaction.payment_reference;
+///                     shop.orders.lock().await.push(paid);
+///                 }
+///             }
+///             Verdict::Superseded(_) => {} // a later change supersedes it
+///             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
 ///         }
-///         Ok(now) => println!("order {} is {}", now.payment_reference, now.status),
-///         Err(not_confirmed) => eprintln!("ignored {}: {not_confirmed}", delivery.event.reference),
-///     }
-/// });
-/// let app = axum::Router::new().route("/hooks/crossborder", route);
+///     },
+/// );
+/// let app = Router::new().route("/hooks/crossborder", route).with_state(shop);
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8443").await?;
-/// axum::serve(listener, app).await
+/// crossborder::webhook::axum::serve(listener, app).await
 /// # }
 /// ```
 #[derive(Debug)]
@@ -98,18 +156,21 @@ pub struct Receiver<D = MemoryDedupe> {
     client: Client,
     queue_capacity: usize,
     max_body_bytes: usize,
+    words: StatusWords,
     dedupe: D,
 }
 
 impl Receiver<MemoryDedupe> {
     /// A receiver that confirms each event through `client`, with the
     /// defaults: a queue of [`DEFAULT_QUEUE_CAPACITY`], a body limit of
-    /// [`DEFAULT_MAX_BODY_BYTES`], and a [`MemoryDedupe`].
+    /// [`DEFAULT_MAX_BODY_BYTES`], no [`StatusWords`] beyond the SDK's, and
+    /// a [`MemoryDedupe`].
     pub fn new(client: Client) -> Self {
         Receiver {
             client,
             queue_capacity: DEFAULT_QUEUE_CAPACITY,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            words: StatusWords::default(),
             dedupe: MemoryDedupe::default(),
         }
     }
@@ -129,6 +190,13 @@ impl<D: DedupeStore> Receiver<D> {
         self
     }
 
+    /// The service's status words, read before the SDK's own when events
+    /// are verified ([`verify_with`](super::verify_with)).
+    pub fn status_words(mut self, words: StatusWords) -> Self {
+        self.words = words;
+        self
+    }
+
     /// Where confirmed status changes are remembered (by default a
     /// [`MemoryDedupe`], per process; several receivers behind a load
     /// balancer share one on their database).
@@ -137,54 +205,72 @@ impl<D: DedupeStore> Receiver<D> {
             client: self.client,
             queue_capacity: self.queue_capacity,
             max_body_bytes: self.max_body_bytes,
+            words: self.words,
             dedupe: store,
         }
     }
 
-    /// The POST route that feeds `handler`. The task that confirms events
-    /// and runs the handler starts with the first request, on the server's
-    /// runtime.
-    pub fn route<H, F, S>(self, handler: H) -> MethodRouter<S>
+    /// The POST route that feeds `handler`: an async function of the
+    /// [`Delivery`], or of `State<S>` and the delivery, where `S` is the
+    /// state of the router the route is mounted in (see
+    /// [`DeliveryHandler`]). The task that confirms events and runs the
+    /// handler starts with the first request, on the server's runtime; the
+    /// state is the one that request carried.
+    pub fn route<S, M, H>(self, handler: H) -> MethodRouter<S>
     where
-        H: Fn(Delivery) -> F + Send + Sync + 'static,
-        F: Future<Output = ()> + Send + 'static,
+        H: DeliveryHandler<S, M>,
         S: Clone + Send + Sync + 'static,
     {
         let (queue, waiting) = mpsc::channel(self.queue_capacity);
-        let (client, dedupe) = (self.client, self.dedupe);
-        let worker: Worker = Box::new(move |mut waiting: mpsc::Receiver<WebhookEvent>| {
+        let Receiver {
+            client,
+            words,
+            dedupe,
+            max_body_bytes,
+            ..
+        } = self;
+        let worker: Worker<S> = Box::new(move |mut waiting: Waiting<S>| {
             tokio::spawn(async move {
-                while let Some(event) = waiting.recv().await {
-                    deliver(&client, &dedupe, &handler, event).await;
+                while let Some((state, event)) = waiting.recv().await {
+                    deliver(&client, &words, &dedupe, &handler, state, event).await;
                 }
             });
         });
         let shared = Arc::new(Shared {
             queue,
             idle: Mutex::new(Some((waiting, worker))),
-            max_body_bytes: self.max_body_bytes,
+            max_body_bytes,
         });
-        post(receive)
-            .layer(DefaultBodyLimit::max(self.max_body_bytes))
-            .with_state(shared)
+        post(
+            move |State(state): State<S>, body: Result<Bytes, BytesRejection>| {
+                let shared = Arc::clone(&shared);
+                async move { receive(&shared, state, body) }
+            },
+        )
+        .layer(DefaultBodyLimit::max(max_body_bytes))
     }
 }
 
-/// Confirms `event`, drops a repeat of a confirmed change, and runs the
+/// Judges `event`, drops a repeat of a confirmed change, and runs the
 /// handler.
-async fn deliver<D, H, F>(client: &Client, dedupe: &D, handler: &H, event: WebhookEvent)
-where
+async fn deliver<S, M, D, H>(
+    client: &Client,
+    words: &StatusWords,
+    dedupe: &D,
+    handler: &H,
+    state: S,
+    event: WebhookEvent,
+) where
     D: DedupeStore,
-    H: Fn(Delivery) -> F,
-    F: Future<Output = ()> + Send + 'static,
+    H: DeliveryHandler<S, M>,
 {
     let reference = event.reference.clone();
-    let verified = verify(client, &event).await;
+    let verdict = verify_with(client, &event, words).await;
     // Only a change the service confirmed is remembered: a key recorded
     // for an unconfirmed event would let a forgery suppress the real one.
-    let key = match &verified {
-        Ok(confirmed) => {
-            let key = dedupe_key(confirmed);
+    let key = match &verdict {
+        Verdict::Confirmed(confirmed) => {
+            let key = dedupe_key(&confirmed.transaction);
             match dedupe.first_delivery(&key).await {
                 Ok(true) => Some(key),
                 Ok(false) => {
@@ -197,13 +283,18 @@ where
                 }
             }
         }
-        Err(error) => {
+        Verdict::Superseded(superseded) => {
+            let status = superseded.transaction.status.as_str();
+            tracing::debug!(%reference, %status, "webhook event superseded by a later change");
+            None
+        }
+        Verdict::Unconfirmed(error) => {
             tracing::warn!(%reference, %error, "webhook event not confirmed by the service");
             None
         }
     };
     // Its own task, so a panicking handler ends only itself.
-    if tokio::spawn(handler(Delivery { event, verified }))
+    if tokio::spawn(handler.call(state, Delivery { event, verdict }))
         .await
         .is_err()
     {
@@ -215,13 +306,19 @@ where
 }
 
 /// Starts the task that drains the queue.
-type Worker = Box<dyn FnOnce(mpsc::Receiver<WebhookEvent>) + Send>;
+type Worker<S> = Box<dyn FnOnce(Waiting<S>) + Send>;
 
-struct Shared {
-    queue: mpsc::Sender<WebhookEvent>,
+/// The queue's receiving end: each event with the state of the request
+/// that brought it.
+type Waiting<S> = mpsc::Receiver<(S, WebhookEvent)>;
+
+/// The route's side of the queue. Each event travels with the state of the
+/// request that brought it.
+struct Shared<S> {
+    queue: mpsc::Sender<(S, WebhookEvent)>,
     /// The queue's receiving end and the worker, until the first request
     /// starts it.
-    idle: Mutex<Option<(mpsc::Receiver<WebhookEvent>, Worker)>>,
+    idle: Mutex<Option<(Waiting<S>, Worker<S>)>>,
     max_body_bytes: usize,
 }
 
@@ -231,7 +328,7 @@ fn answer(status: StatusCode, message: String) -> Answer {
     (status, Json(serde_json::json!({ "message": message })))
 }
 
-async fn receive(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Answer {
+fn receive<S>(shared: &Shared<S>, state: S, body: Result<Bytes, BytesRejection>) -> Answer {
     let body = match body {
         Ok(body) => body,
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -258,9 +355,9 @@ async fn receive(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRej
             );
         }
     };
-    start_worker(&shared);
+    start_worker(shared);
     let reference = event.reference.clone();
-    match shared.queue.try_send(event) {
+    match shared.queue.try_send((state, event)) {
         Ok(()) => answer(StatusCode::OK, "Event accepted".to_owned()),
         Err(_) => {
             tracing::warn!(%reference, "webhook queue full; event refused with 503");
@@ -272,7 +369,7 @@ async fn receive(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRej
     }
 }
 
-fn start_worker(shared: &Shared) {
+fn start_worker<S>(shared: &Shared<S>) {
     let idle = shared
         .idle
         .lock()

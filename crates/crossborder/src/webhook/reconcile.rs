@@ -16,6 +16,12 @@ use crate::wait::poll;
 use crate::{Client, Transaction, WaitOptions};
 
 use super::event::WebhookEvent;
+#[cfg(feature = "axum")]
+use super::receiver::Delivery;
+#[cfg(feature = "axum")]
+use super::verdict::{Unconfirmed, Verdict};
+use super::verify::is_final;
+use super::words::StatusWords;
 
 /// How long [`Reconciler`] waits for an event before polling, by default.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(60);
@@ -30,7 +36,7 @@ pub enum Source {
     Polling,
 }
 
-/// The outcome of one watched reference, yielded once by
+/// The verdict of one watched reference, yielded once by
 /// [`Reconciler::next`].
 #[derive(Debug)]
 pub struct Reconciled {
@@ -39,19 +45,49 @@ pub struct Reconciled {
     /// How the final state was learnt.
     pub source: Source,
     /// The transaction in a terminal status (`COMPLETED`, `EXPIRED`,
-    /// `FAILED`), read from the source of truth; or the error polling ended
+    /// `FAILED`, a word the [`StatusWords`] of
+    /// [`Reconciler::status_words`] map to completed or failed, or a word
+    /// nobody knows with the amount paid in full: ASSUMPTIONS.md B70), read
+    /// from the source of truth; or the error polling ended
     /// with ([`Error::WaitTimeout`] with the last state after the polling
     /// deadline, or one it cannot get past, such as an unknown reference).
     pub result: Result<Transaction, Error>,
 }
 
-type Watched = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
+type Watched = Arc<Mutex<HashMap<String, Arc<Signal>>>>;
+
+/// How an event reaches a watched reference's task: a wake-up, with the
+/// transaction when the caller already read it.
+#[derive(Debug, Default)]
+struct Signal {
+    woken: Notify,
+    read: Mutex<Option<Transaction>>,
+}
+
+impl Signal {
+    fn wake(&self, read: Option<Transaction>) {
+        *self.read.lock().unwrap_or_else(PoisonError::into_inner) = read;
+        self.woken.notify_one();
+    }
+
+    fn take(&self) -> Option<Transaction> {
+        self.read
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+}
 
 /// Waits for the final state of the collections a caller cares about,
 /// whether an event announces it or not.
 ///
 /// Each [`watch`](Reconciler::watch)ed reference waits for events passed to
-/// [`EventNotifier::notify`]; each event triggers one read of
+/// its [`EventNotifier`]. A transaction the caller already read for an
+/// event (the one a webhook `Delivery` carries, passed with
+/// `EventNotifier::notify_delivery`, or any with
+/// [`EventNotifier::notify_transaction`]) is used as it is, so a receiver
+/// and a reconciler read a transaction once per event; an event passed
+/// alone ([`EventNotifier::notify`]) triggers one read of
 /// `GET /api/transaction/{reference}` (so a forged event costs a read and
 /// changes nothing). When no read has found a terminal status by the end
 /// of its [`grace`](Reconciler::grace) period, counted from its `watch`,
@@ -67,11 +103,11 @@ type Watched = Arc<Mutex<HashMap<String, Arc<Notify>>>>;
 /// use crossborder::webhook::{Delivery, Receiver, Reconciler};
 ///
 /// let mut reconciler = Reconciler::new(client.clone()).grace(Duration::from_secs(120));
-/// // The webhook receiver (feature `axum`) passes every event on; an
-/// // event only wakes the reconciler, which reads the truth itself.
+/// // The webhook receiver (feature `axum`) passes every delivery on, with
+/// // the transaction it read for it: the reconciler reads nothing more.
 /// let notifier = reconciler.notifier();
 /// let route = Receiver::new(client).route(move |delivery: Delivery| {
-///     notifier.notify(&delivery.event);
+///     notifier.notify_delivery(&delivery);
 ///     async {}
 /// });
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8443").await?;
@@ -93,10 +129,11 @@ pub struct Reconciler {
     client: Client,
     grace: Duration,
     polling: WaitOptions,
+    words: Arc<StatusWords>,
     watched: Watched,
     /// Watched references whose task starts at the next `next`, with the
     /// end of their grace period.
-    starting: Vec<(String, Arc<Notify>, Instant)>,
+    starting: Vec<(String, Arc<Signal>, Instant)>,
     running: JoinSet<Reconciled>,
 }
 
@@ -108,14 +145,42 @@ pub struct EventNotifier {
 }
 
 impl EventNotifier {
-    /// Tells the reconciler an event arrived for `event.reference`. Returns
-    /// `false` when that reference is not watched (or already yielded), in
-    /// which case nothing happens.
+    /// Tells the reconciler an event arrived for `event.reference`; it reads
+    /// the transaction. Returns `false` when that reference is not watched
+    /// (or already yielded), in which case nothing happens.
     pub fn notify(&self, event: &WebhookEvent) -> bool {
+        self.wake(&event.reference, None)
+    }
+
+    /// Hands the reconciler `transaction`, just read from the source of
+    /// truth for an event: it settles the reference by it (when terminal)
+    /// without reading it again. Returns `false` when its reference is not
+    /// watched (or already yielded).
+    pub fn notify_transaction(&self, transaction: &Transaction) -> bool {
+        self.wake(&transaction.payment_reference, Some(transaction.clone()))
+    }
+
+    /// Passes a receiver's delivery on: the transaction it read for the
+    /// event, whatever the verdict (it is the service's state either way),
+    /// so nothing is read twice; when that read failed, the reconciler
+    /// reads again. An unknown reference wakes nothing. Returns `false`
+    /// when nothing was passed on.
+    #[cfg(feature = "axum")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub fn notify_delivery(&self, delivery: &Delivery) -> bool {
+        match &delivery.verdict {
+            Verdict::Unconfirmed(Unconfirmed::Request(_)) => self.notify(&delivery.event),
+            verdict => verdict
+                .transaction()
+                .is_some_and(|transaction| self.notify_transaction(transaction)),
+        }
+    }
+
+    fn wake(&self, reference: &str, read: Option<Transaction>) -> bool {
         let watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
-        match watched.get(&event.reference) {
-            Some(notify) => {
-                notify.notify_one();
+        match watched.get(reference) {
+            Some(signal) => {
+                signal.wake(read);
                 true
             }
             None => false,
@@ -131,6 +196,7 @@ impl Reconciler {
             client,
             grace: DEFAULT_GRACE,
             polling: WaitOptions::default(),
+            words: Arc::default(),
             watched: Watched::default(),
             starting: Vec::new(),
             running: JoinSet::new(),
@@ -149,6 +215,13 @@ impl Reconciler {
     /// deadline.
     pub fn polling(mut self, options: WaitOptions) -> Reconciler {
         self.polling = options;
+        self
+    }
+
+    /// The service's status words, for telling a final state (as
+    /// `Receiver::status_words` does for events).
+    pub fn status_words(mut self, words: StatusWords) -> Reconciler {
+        self.words = Arc::new(words);
         self
     }
 
@@ -171,19 +244,20 @@ impl Reconciler {
         if watched.contains_key(&reference) {
             return;
         }
-        let notify = Arc::new(Notify::new());
-        watched.insert(reference.clone(), Arc::clone(&notify));
-        self.starting.push((reference, notify, grace_ends));
+        let signal = Arc::new(Signal::default());
+        watched.insert(reference.clone(), Arc::clone(&signal));
+        self.starting.push((reference, signal, grace_ends));
     }
 
     /// The next reference whose final state is known, or `None` once every
     /// watched reference has been yielded.
     pub async fn next(&mut self) -> Option<Reconciled> {
-        for (reference, notify, grace_ends) in self.starting.drain(..) {
+        for (reference, signal, grace_ends) in self.starting.drain(..) {
             let client = self.client.clone();
-            let polling = self.polling;
-            self.running
-                .spawn(settle(client, reference, notify, grace_ends, polling));
+            let (polling, words) = (self.polling, Arc::clone(&self.words));
+            self.running.spawn(settle(
+                client, reference, signal, grace_ends, polling, words,
+            ));
         }
         loop {
             match self.running.join_next().await? {
@@ -213,17 +287,22 @@ fn after(start: Instant, grace: Duration) -> Instant {
 async fn settle(
     client: Client,
     reference: String,
-    notify: Arc<Notify>,
+    signal: Arc<Signal>,
     grace_ends: Instant,
     polling: WaitOptions,
+    words: Arc<StatusWords>,
 ) -> Reconciled {
     let sleep = tokio::time::sleep_until(grace_ends);
     tokio::pin!(sleep);
     loop {
         tokio::select! {
-            () = notify.notified() => {
-                match get_transaction(&client, &reference).await {
-                    Ok(transaction) if transaction.status.is_terminal() => {
+            () = signal.woken.notified() => {
+                let read = match signal.take() {
+                    Some(transaction) => Ok(transaction),
+                    None => get_transaction(&client, &reference).await,
+                };
+                match read {
+                    Ok(transaction) if is_final(&transaction, &words) => {
                         return Reconciled { reference, source: Source::Event, result: Ok(transaction) };
                     }
                     Ok(_) => {}
@@ -235,7 +314,7 @@ async fn settle(
         }
     }
     let read = || get_transaction(&client, &reference);
-    let result = poll(polling, &reference, read, |read| read.status.is_terminal())
+    let result = poll(polling, &reference, read, |read| is_final(read, &words))
         .await
         .map_err(|end| end.into_error(|last| Error::WaitTimeout { last }));
     Reconciled {

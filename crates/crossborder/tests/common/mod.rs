@@ -2,6 +2,8 @@
 //! and a client pointed at it with tiny retry delays.
 #![allow(dead_code)]
 
+pub mod mock;
+
 use std::time::Duration;
 
 use crossborder::{Client, Decimal, RetryPolicy};

@@ -23,8 +23,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossborder::{
-    Client, CollectionRequest, Currency, Error, PayoutRequest, QuoteRequest, Rail,
-    ResolveAccountRequest, RetryPolicy, SimulateFundingRequest, UpdateBusinessRequest,
+    types::{CollectionRequest, QuoteRequest, Rail, SimulateFundingRequest, UpdateBusinessRequest},
+    Client, Currency, Error, RetryPolicy,
 };
 use crossborder_contract_tests::{business_request, d, person_request, PDF};
 use crossborder_prism_tests::spec::{document, minimal};
@@ -82,16 +82,12 @@ fn call<'a>(operation: &str, client: &'a Client) -> Option<Call<'a>> {
                 .map(drop)
         }),
         "resolveBank" => Box::pin(async move {
-            let request =
-                ResolveAccountRequest::new("0123456789", "058", Currency::Usd, Currency::Ngn);
+            let request = crossborder_contract_tests::fixtures::ngn_account_lookup();
             client.banks().resolve(&request).await.map(drop)
         }),
         "createPayout" => Box::pin(async move {
-            let request = PayoutRequest::new("payout-0001", d("100"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058");
+            let request =
+                crossborder_contract_tests::fixtures::ngn_bank_payout(d("100"), "payout-0001");
             client.payouts().create(&request).await.map(drop)
         }),
         "uploadDocument" => Box::pin(async move {
@@ -328,7 +324,8 @@ async fn the_smallest_answer_the_spec_allows_decodes() {
     assert_eq!(
         transaction,
         Some(serde_json::json!({"message": "x", "data": {
-            "transactionId": "x", "paymentReference": "x", "amount": 1, "status": "x",
+            "transactionId": "x", "paymentReference": "x", "amount": 1, "toAmount": 1,
+            "totalAmount": 1, "rate": 1, "status": "x", "fee": 1,
             "fromCurrency": "NGN", "toCurrency": "NGN",
         }}))
     );

@@ -28,9 +28,12 @@ use std::time::{Duration, Instant};
 
 use crossborder::onboard::{file_url, Application, Progress};
 use crossborder::{
-    AmountText, BusinessStatus, Client, CollectionRequest, Currency, Error, LocalBank,
-    LocalBankCurrency, PayoutRequest, QuoteRequest, Rail, ResolveAccountRequest,
-    SimulateFundingRequest, TransactionStatus, TransactionType, UpdateBusinessRequest, WaitOptions,
+    types::{
+        BusinessStatus, CollectionRequest, PayoutRequest, QuoteRequest, Rail,
+        ResolveAccountRequest, SimulateFundingRequest, TransactionStatus, TransactionType,
+        UpdateBusinessRequest,
+    },
+    Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{
     business_json, business_request, d, person_request, reply, sdk_client, Env, Reply,
@@ -314,11 +317,8 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     );
     assert_eq!(created.status, TransactionStatus::Pending);
     assert_eq!(
-        created.payment_instructions[0]
-            .amount_to_transfer
-            .as_ref()
-            .map(AmountText::decimal),
-        Some(Ok(d("50000")))
+        created.payment_instructions[0].amount_to_transfer,
+        Some(d("50000"))
     );
     let memo = created.pay_reference.clone().expect("a payRefrence memo");
     let converting = run.ok(
@@ -331,7 +331,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
             )
             .await,
     );
-    assert_eq!(converting.to_amount, Some(d("153025")));
+    assert_eq!(converting.to_amount, d("153025"));
     for (session, amount) in [("prism-sim-1", "20000"), ("prism-sim-2", "30000")] {
         run.ok(
             "simulateFunding",
@@ -378,12 +378,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
         "resolveBank",
         client
             .banks()
-            .resolve(&ResolveAccountRequest::new(
-                "0123456789",
-                "058",
-                Currency::Usd,
-                Currency::Ngn,
-            ))
+            .resolve(&crossborder_contract_tests::fixtures::ngn_account_lookup())
             .await,
     );
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");
@@ -404,18 +399,10 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
             .create_verified(&ngn_payout("prism-payout-2", "250.50"))
             .await,
     );
-    let from_quote = PayoutRequest::from_quote(
-        &quote,
-        LocalBank {
-            currency: LocalBankCurrency::Ngn,
-            account_number: "0123456789".into(),
-            account_name: "ADAEZE OKAFOR".into(),
-            bank_name: "Guaranty Trust Bank".into(),
-            bank_code: "058".into(),
-        },
-    )
-    .expect("the destination is in the quote's currency")
-    .with_session_id("prism-payout-3");
+    let from_quote =
+        PayoutRequest::from_quote(&quote, crossborder_contract_tests::fixtures::ngn_bank())
+            .expect("the destination is in the quote's currency")
+            .with_session_id("prism-payout-3");
     run.ok(
         "createPayout USD to NGN from the quote",
         client.payouts().create(&from_quote).await,
@@ -611,7 +598,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     );
     assert!(
         matches!(&error, Error::ApiAccessNotGranted { message }
-            if message == "Not allowed to access this resource; contact support"),
+            if message == "not allowed to access this resource; contact support"),
         "{error:?}"
     );
     // A payout the SDK would refuse (no destination account), sent raw: it

@@ -1,0 +1,199 @@
+//! The sandbox's own rules where the description is silent, each recorded
+//! in ASSUMPTIONS.md: the bank code looked up only where the description
+//! requires one (C35), the update's refused and ignored fields (C17), the
+//! amount cap (A29), and the exact no-access message (B7).
+
+use crossborder_sandbox::{NO_ACCESS_KEY, STAGING_KEY};
+use reqwest::Method;
+use serde_json::json;
+
+use crate::support::{assert_error, Api};
+
+#[tokio::test]
+async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
+    let api = Api::start().await;
+    // USD: the description requires no bank code, so one outside the
+    // sandbox's USD list is passed on, unchecked.
+    let usd = api
+        .post(
+            "/api/payout",
+            &json!({"amount": "10", "fromCurrency": "USD", "toCurrency": "USD",
+                    "sessionId": "usd-1", "accountNumber": "123456789",
+                    "accountName": "Jane Doe", "bankName": "Chase", "bankCode": "ZZ-999"}),
+        )
+        .await;
+    assert_eq!(usd.status, 200, "{}", usd.text);
+    assert_eq!(api.transaction("usd-1").await["status"], "COMPLETED");
+    assert_eq!(api.balance("USD").await, json!(9990));
+
+    // resolve-bank looks an account up at a bank, so there the code is
+    // checked whatever the currency.
+    let lookup = api
+        .post(
+            "/api/resolve-bank",
+            &json!({"accountNumber": "123456789", "bankCode": "ZZ-999",
+                    "fromCurrency": "USD", "toCurrency": "USD"}),
+        )
+        .await;
+    assert_error(
+        &lookup,
+        400,
+        "Unknown bank code ZZ-999 for USD",
+        "POST",
+        "/api/resolve-bank",
+    );
+
+    // NGN, KES and UGX require one, and it must be in the bank list.
+    for (currency, account) in [
+        ("NGN", "0123456789"),
+        ("KES", "123456789"),
+        ("UGX", "123456789"),
+    ] {
+        let refused = api
+            .post(
+                "/api/payout",
+                &json!({"amount": "100", "fromCurrency": currency, "toCurrency": currency,
+                        "sessionId": format!("{currency}-1"), "accountNumber": account,
+                        "accountName": "Adaeze Okafor", "bankName": "A bank",
+                        "bankCode": "999"}),
+            )
+            .await;
+        assert_error(
+            &refused,
+            400,
+            &format!("Unknown bank code 999 for {currency}"),
+            "POST",
+            "/api/payout",
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fields() {
+    let api = Api::start().await;
+    let body = json!({
+        "name": "Lagos Trading Ltd", "businessType": "LLC", "registrationNumber": "RC-UPD-1",
+        "email": "compliance@lagostrading.ng", "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
+        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                            "state": "Lagos", "zipCode": "106104"},
+        "proofOfAddress": {"url": "https://files.example/u.pdf", "key": "u", "type": "Utility bill"},
+        "documents": {
+            "cac_document": {"url": "https://files.example/c.pdf", "key": "c"},
+            "bank_statement": {"url": "https://files.example/s.pdf", "key": "s"},
+            "application_letter": {"url": "https://files.example/l.pdf", "key": "l"},
+            "cac_status_report": {"url": "https://files.example/r.pdf", "key": "r"}
+        }
+    });
+    let created = api.post("/api/business", &body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let id = created.body["data"]["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let path = format!("/api/business/{id}");
+
+    // The fields the description says the update does not accept.
+    let refused = api
+        .send(
+            Method::PATCH,
+            &path,
+            Some(STAGING_KEY),
+            Some(&json!({"name": "Other", "registrationNumber": "RC-2", "email": "a@b.ng"})),
+        )
+        .await;
+    assert_error(
+        &refused,
+        400,
+        "name: cannot be changed after creation; registrationNumber: cannot be changed after \
+         creation",
+        "PATCH",
+        &path,
+    );
+    // A field no business request has is ignored, as on every operation.
+    let updated = api
+        .send(
+            Method::PATCH,
+            &path,
+            Some(STAGING_KEY),
+            Some(&json!({"email": "new@lagostrading.ng", "nickname": "LTL"})),
+        )
+        .await;
+    assert_eq!(updated.status, 200, "{}", updated.text);
+    assert_eq!(updated.body["data"]["name"], "Lagos Trading Ltd");
+    assert_eq!(updated.body["data"]["fieldStatuses"]["email"], "PENDING");
+    assert!(updated.body["data"]["fieldStatuses"]
+        .get("nickname")
+        .is_none());
+}
+
+#[tokio::test]
+async fn amounts_above_ten_to_the_fifteenth_are_refused() {
+    let api = Api::start().await;
+    let too_large = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 1_000_000_000_000_001_u64, "fromCurrency": "NGN",
+                    "toCurrency": "NGN", "paymentReference": "huge-1"}),
+        )
+        .await;
+    assert_error(
+        &too_large,
+        400,
+        "amount: must be at most 1000000000000000",
+        "POST",
+        "/api/initiate-payment",
+    );
+    let at_cap = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 1_000_000_000_000_000_u64, "fromCurrency": "NGN",
+                    "toCurrency": "NGN", "paymentReference": "huge-2"}),
+        )
+        .await;
+    assert_eq!(at_cap.status, 200, "{}", at_cap.text);
+    let quote = api.get("/api/qoutes/USD/NGN/1000000000000001").await;
+    assert_error(
+        &quote,
+        400,
+        "amount: must be at most 1000000000000000",
+        "GET",
+        "/api/qoutes/USD/NGN/1000000000000001",
+    );
+}
+
+#[tokio::test]
+async fn null_is_refused_on_request_fields() {
+    let api = Api::start().await;
+    let refused = api
+        .post(
+            "/api/initiate-payment",
+            &json!({"amount": 10, "fromCurrency": "NGN", "toCurrency": "NGN",
+                    "paymentReference": "null-1", "network": null}),
+        )
+        .await;
+    assert_error(
+        &refused,
+        400,
+        "network: must be a string",
+        "POST",
+        "/api/initiate-payment",
+    );
+    let missing = api.get("/api/transaction/null-1").await;
+    assert_eq!(missing.status, 404, "{}", missing.text);
+}
+
+#[tokio::test]
+async fn the_no_access_message_is_the_descriptions() {
+    let api = Api::start().await;
+    let refused = api
+        .send(Method::GET, "/api/balance/NGN", Some(NO_ACCESS_KEY), None)
+        .await;
+    assert_error(
+        &refused,
+        401,
+        "not allowed to access this resource; contact support",
+        "GET",
+        "/api/balance/NGN",
+    );
+}

@@ -1,0 +1,178 @@
+//! The requests every suite sends: a complete business ("Lagos Trading
+//! Ltd"), a director or UBO, NGN payouts, a PDF; each typed and as the
+//! API's JSON, written once so the suites cannot drift apart.
+
+use crossborder::{
+    types::Address, types::BusinessDetails, types::BusinessType, types::CreateBusinessRequest,
+    types::DocumentLink, types::Documents, types::FiatCurrency, types::IdType, types::LocalBank,
+    types::LocalBankCurrency, types::NatureOfBusiness, types::PayoutRequest, types::PersonDetails,
+    types::PersonRequest, types::ProofOfAddress, types::ProofOfAddressType,
+    types::ResolveAccountRequest, Currency, Decimal,
+};
+use serde_json::{json, Value};
+
+/// A PDF file's bytes (the sandbox tells a file's type by its content).
+pub const PDF: &[u8] = b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n";
+
+/// The documents of a complete LLC: `(key, document key)` pairs.
+const LLC_DOCUMENTS: [(&str, &str); 4] = [
+    ("cac_document", "cac-cert"),
+    ("bank_statement", "statement-6m"),
+    ("application_letter", "letter"),
+    ("cac_status_report", "status-report"),
+];
+
+/// The business's address in Lagos.
+pub fn lagos_address() -> Address {
+    Address {
+        house_number: "12".into(),
+        street: "Admiralty Way".into(),
+        city: "Lekki".into(),
+        state: "Lagos".into(),
+        zip_code: "106104".into(),
+        subdivision: None,
+    }
+}
+
+/// A complete LLC business whose documents all point at `link`.
+pub fn business_request(registration_number: &str, link: &str) -> CreateBusinessRequest {
+    let mut documents = Documents::new();
+    for (key, id) in LLC_DOCUMENTS {
+        documents.insert(key.into(), DocumentLink::new(link, id));
+    }
+    CreateBusinessRequest {
+        name: "Lagos Trading Ltd".into(),
+        business_type: BusinessType::Llc,
+        registration_number: registration_number.into(),
+        email: "compliance@lagostrading.ng".into(),
+        phone_number: "+2348012345678".into(),
+        nature_of_business: NatureOfBusiness {
+            nature: "Wholesale of consumer electronics".into(),
+            code: "4652".into(),
+        },
+        business_address: lagos_address(),
+        proof_of_address: ProofOfAddress {
+            url: link.into(),
+            key: "utility-2026-10".into(),
+            kind: ProofOfAddressType::UtilityBill,
+        },
+        documents,
+        details: BusinessDetails {
+            business_description: Some("Imports and distributes consumer electronics.".into()),
+            tin: Some("12345678-0001".into()),
+            ..BusinessDetails::default()
+        },
+    }
+}
+
+/// The documents of [`business_request`] as the API's JSON.
+pub fn documents_json(link: &str) -> Value {
+    let documents = LLC_DOCUMENTS
+        .iter()
+        .map(|(key, id)| ((*key).to_owned(), json!({"url": link, "key": id})))
+        .collect();
+    Value::Object(documents)
+}
+
+/// The required fields of [`business_request`] as the API's JSON, with the
+/// given `documents` map ([`documents_json`] for the complete one).
+pub fn business_json(registration_number: &str, link: &str, documents: Value) -> Value {
+    json!({
+        "name": "Lagos Trading Ltd",
+        "businessType": "LLC",
+        "registrationNumber": registration_number,
+        "email": "compliance@lagostrading.ng",
+        "phoneNumber": "+2348012345678",
+        "natureOfBusiness": {"nature": "Wholesale of consumer electronics", "code": "4652"},
+        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
+                            "state": "Lagos", "zipCode": "106104"},
+        "proofOfAddress": {"url": link, "key": "utility-2026-10", "type": "Utility bill"},
+        "documents": documents,
+    })
+}
+
+/// A complete director or UBO whose documents point at `link`.
+pub fn person_request(link: &str) -> PersonRequest {
+    PersonRequest {
+        first_name: "Adaeze".into(),
+        last_name: "Okafor".into(),
+        date_of_birth: "1985-04-12".into(),
+        nationality: "NG".into(),
+        phone_number: "+2348031234567".into(),
+        id_number: "A12345678".into(),
+        id_type: IdType::CurrentPassport,
+        id_document_url: link.into(),
+        address: Address {
+            house_number: "7".into(),
+            street: "Bourdillon Road".into(),
+            city: "Ikoyi".into(),
+            state: "Lagos".into(),
+            zip_code: "101233".into(),
+            subdivision: None,
+        },
+        document: DocumentLink::new(link, "director-utility"),
+        details: PersonDetails {
+            email: Some("adaeze@lagostrading.ng".into()),
+            job_title: Some("Managing Director".into()),
+            ..PersonDetails::default()
+        },
+    }
+}
+
+/// [`person_request`] as the API's JSON.
+pub fn person_json(link: &str) -> Value {
+    json!({
+        "firstName": "Adaeze",
+        "lastName": "Okafor",
+        "dateOfBirth": "1985-04-12",
+        "nationality": "NG",
+        "phoneNumber": "+2348031234567",
+        "idNumber": "A12345678",
+        "idType": "currentPassport",
+        "idDocumentUrl": link,
+        "address": {"houseNumber": "7", "street": "Bourdillon Road", "city": "Ikoyi",
+                    "state": "Lagos", "zipCode": "101233"},
+        "document": {"url": link, "key": "director-utility"},
+        "email": "adaeze@lagostrading.ng",
+        "jobTitle": "Managing Director"
+    })
+}
+
+/// A Nigerian bank account (Guaranty Trust Bank, code 058).
+pub fn ngn_bank() -> LocalBank {
+    LocalBank {
+        currency: LocalBankCurrency::Ngn,
+        account_number: "0123456789".into(),
+        account_name: "ADAEZE OKAFOR".into(),
+        bank_name: "Guaranty Trust Bank".into(),
+        bank_code: "058".into(),
+    }
+}
+
+/// A lookup of [`ngn_bank`]'s account for a USD to NGN payout.
+pub fn ngn_account_lookup() -> ResolveAccountRequest {
+    ResolveAccountRequest::new("0123456789", "058", Currency::Usd, Currency::Ngn)
+}
+
+/// An NGN payout of `amount` from the NGN wallet to [`ngn_bank`], under
+/// `session_id` (so sending it again is the same payout).
+pub fn ngn_bank_payout(amount: Decimal, session_id: &str) -> PayoutRequest {
+    PayoutRequest::pay(amount, FiatCurrency::Ngn, ngn_bank())
+        .with_session_id(session_id)
+        .narration("Invoice 2291")
+}
+
+/// [`ngn_bank_payout`] as the API's JSON, `amount` as written.
+pub fn ngn_payout_json(session_id: &str, amount: &str) -> Value {
+    json!({
+        "amount": amount,
+        "fromCurrency": "NGN",
+        "toCurrency": "NGN",
+        "narration": "Invoice 2291",
+        "sessionId": session_id,
+        "accountNumber": "0123456789",
+        "accountName": "ADAEZE OKAFOR",
+        "bankName": "Guaranty Trust Bank",
+        "bankCode": "058"
+    })
+}

@@ -1,0 +1,71 @@
+//! Test helpers for code that uses the `crossborder` SDK, and the one test
+//! harness of this workspace's own suites.
+//!
+//! Add it next to the SDK as a dev-dependency:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! crossborder-testkit = "0.1"
+//! tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
+//! ```
+//!
+//! Then each test starts its own in-process sandbox on 127.0.0.1, on a
+//! manual clock fixed at [`start_instant`], and gets a client for it in one
+//! call:
+//!
+//! ```
+//! use std::time::Duration;
+//! use crossborder::{Currency, Decimal, TransactionStatus};
+//! use crossborder_testkit::{fixtures, wait_for_status, TestSandbox};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let sandbox = TestSandbox::start().await;
+//! let client = sandbox.client(TestSandbox::KEY);
+//!
+//! let payout = fixtures::ngn_bank_payout(Decimal::new(2_500, 0), "invoice-2291");
+//! let receipt = client.payouts().create(&payout).await?;
+//! let paid = wait_for_status(&client, &receipt.session_id, TransactionStatus::Completed,
+//!     Duration::from_secs(5)).await?;
+//! assert_eq!(paid.amount, Decimal::new(2_500, 0));
+//! assert_eq!(client.wallet().balance(Currency::Ngn).await?.amount, Decimal::new(4_997_500, 0));
+//! # Ok(()) }
+//! ```
+//!
+//! What it holds:
+//!
+//! * [`TestSandbox`]: a sandbox on the fixed clock with an SDK client
+//!   ([`TestSandbox::client`]) and raw HTTP requests that return a [`Reply`];
+//!   [`client_for`] makes a client for any running
+//!   [`SandboxHandle`](crossborder_sandbox::SandboxHandle);
+//! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
+//!   transaction (a collection or a payout) reaches a status, or until any
+//!   read says so;
+//! * [`open_ngn_collection`] and [`pay_collection`]: a collection opened
+//!   and paid (in part or whole) as a payer would, in staging;
+//! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
+//!   event) to a receiver's URL and returns its answer;
+//! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
+//!   and as the API's JSON, so every suite sends the same requests;
+//! * [`assert_error_body`]: the check of the API's documented error body.
+//!
+//! Everything listens on or connects to 127.0.0.1, and every wait is bounded.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod clock;
+mod collect;
+mod events;
+pub mod fixtures;
+mod reply;
+mod sandbox;
+mod wait;
+
+pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
+pub use collect::{open_ngn_collection, pay_collection};
+pub use events::{post_event, EventReply};
+pub use reply::{assert_error_body, read_reply, Reply};
+pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
+pub use wait::{wait_for_status, wait_until, WaitError};
+
+pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

@@ -1,0 +1,83 @@
+//! A typed mock per operation of the API, as oxide.rs generates them for
+//! httpmock: `mock::balance("NGN")` is `GET /v1/api/balance/NGN`, ready for
+//! more matchers and a response. Each path is written here once.
+
+use std::fmt::Display;
+
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockBuilder};
+
+fn at(verb: &str, route: String) -> MockBuilder {
+    Mock::given(method(verb)).and(path(format!("/v1/api/{route}")))
+}
+
+/// `GET /api/qoutes/{from}/{to}/{amount}` (getQuote, the service's spelling).
+pub fn quote(from: impl Display, to: impl Display, amount: impl Display) -> MockBuilder {
+    at("GET", format!("qoutes/{from}/{to}/{amount}"))
+}
+
+/// `POST /api/initiate-payment` (initiatePayment).
+pub fn initiate_payment() -> MockBuilder {
+    at("POST", "initiate-payment".into())
+}
+
+/// `GET /api/transaction/{reference}` (getTransaction).
+pub fn transaction(reference: impl Display) -> MockBuilder {
+    at("GET", format!("transaction/{reference}"))
+}
+
+/// `GET /api/balance/{currency}` (getBalance).
+pub fn balance(currency: impl Display) -> MockBuilder {
+    at("GET", format!("balance/{currency}"))
+}
+
+/// `GET /api/bank-list/{from}/{to}` (getBankList).
+pub fn bank_list(from: impl Display, to: impl Display) -> MockBuilder {
+    at("GET", format!("bank-list/{from}/{to}"))
+}
+
+/// `POST /api/resolve-bank` (resolveBank).
+pub fn resolve_bank() -> MockBuilder {
+    at("POST", "resolve-bank".into())
+}
+
+/// `POST /api/payout` (createPayout).
+pub fn payout() -> MockBuilder {
+    at("POST", "payout".into())
+}
+
+/// `POST /api/upload-document` (uploadDocument).
+pub fn upload_document() -> MockBuilder {
+    at("POST", "upload-document".into())
+}
+
+/// `POST /api/business` (createBusiness).
+pub fn create_business() -> MockBuilder {
+    at("POST", "business".into())
+}
+
+/// `GET /api/business/{id}` (getBusiness).
+pub fn business(id: impl Display) -> MockBuilder {
+    at("GET", format!("business/{id}"))
+}
+
+/// `PATCH /api/business/{id}` (updateBusiness).
+pub fn update_business(id: impl Display) -> MockBuilder {
+    at("PATCH", format!("business/{id}"))
+}
+
+/// `POST /api/business/{id}/{role}` with `role` `director` (addDirector) or
+/// `ubo` (addUbo).
+pub fn person(id: impl Display, role: impl Display) -> MockBuilder {
+    at("POST", format!("business/{id}/{role}"))
+}
+
+/// `PUT /api/set-webhook` (setWebhook).
+pub fn set_webhook() -> MockBuilder {
+    at("PUT", "set-webhook".into())
+}
+
+/// `POST /api/simulate-funding` (simulateFunding).
+pub fn simulate_funding() -> MockBuilder {
+    at("POST", "simulate-funding".into())
+}

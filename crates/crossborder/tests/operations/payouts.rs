@@ -1,0 +1,133 @@
+//! Payouts: creating, tracking, reading by session id, violations refused before sending.
+
+use super::*;
+
+pub(crate) fn example_payout() -> PayoutRequest {
+    PayoutRequest::new(
+        "payout-2026-11-21-0001",
+        dec("100.00"),
+        Currency::Usd,
+        Currency::Ngn,
+    )
+    .narration("Invoice 2291")
+    .rate_key("rk_9f2c4e1a7b3d4c5e")
+    .account_number("0123456789")
+    .account_name("ADAEZE OKAFOR")
+    .bank_name("Guaranty Trust Bank")
+    .bank_code("058")
+}
+
+#[tokio::test]
+async fn create_and_track_a_payout() {
+    let (server, client) = setup().await;
+    mock::payout()
+        .and(key_header())
+        .and(body_json(json!({
+            "amount": "100.00",
+            "fromCurrency": "USD",
+            "toCurrency": "NGN",
+            "narration": "Invoice 2291",
+            "sessionId": "payout-2026-11-21-0001",
+            "rateKey": "rk_9f2c4e1a7b3d4c5e",
+            "accountNumber": "0123456789",
+            "accountName": "ADAEZE OKAFOR",
+            "bankName": "Guaranty Trust Bank",
+            "bankCode": "058"
+        })))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "message": "Payout initiated successfully",
+            "sessionId": "payout-2026-11-21-0001"
+        })))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let mut payout_state = transaction_json("PROCESSING");
+    payout_state["data"]["type"] = json!("PAYOUT");
+    payout_state["data"]["paymentReference"] = json!("payout-2026-11-21-0001");
+    mock::transaction("payout-2026-11-21-0001")
+        .and(key_header())
+        .respond_with(ResponseTemplate::new(200).set_body_json(payout_state))
+        .expect(1)
+        .mount(&server)
+        .await;
+
+    let receipt = client.payouts().create(&example_payout()).await.unwrap();
+    assert_eq!(receipt.session_id, "payout-2026-11-21-0001");
+    assert_eq!(receipt.message, "Payout initiated successfully");
+    let state = client.payouts().get(&receipt.session_id).await.unwrap();
+    assert_eq!(state.status, TransactionStatus::Processing);
+    assert_eq!(state.kind, Some(TransactionType::Payout));
+}
+
+#[tokio::test]
+async fn payouts_get_on_a_collection_is_not_found() {
+    let (server, client) = setup().await;
+    // transaction_json is a collection (`type: COLLECTION`).
+    mock::transaction("order-10045")
+        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let error = client.payouts().get("order-10045").await.unwrap_err();
+    match &error {
+        Error::Api {
+            status,
+            message,
+            body,
+            ..
+        } => {
+            assert_eq!(*status, 404);
+            assert_eq!(
+                message,
+                "Payout not found: order-10045 (this reference is a collection)"
+            );
+            assert_eq!(body, "");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(error.status(), Some(404));
+}
+
+#[tokio::test]
+async fn payouts_get_without_a_type_returns_the_transaction() {
+    let (server, client) = setup().await;
+    let mut untyped = transaction_json("PROCESSING");
+    untyped["data"].as_object_mut().unwrap().remove("type");
+    mock::transaction("payout-1")
+        .respond_with(ResponseTemplate::new(200).set_body_json(untyped))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let state = client.payouts().get("payout-1").await.unwrap();
+    assert_eq!(state.kind, None);
+    assert_eq!(state.status, TransactionStatus::Processing);
+}
+
+#[tokio::test]
+async fn invalid_payout_lists_every_violation_and_sends_nothing() {
+    let (server, client) = setup().await;
+    let payout = PayoutRequest::new("", dec("10.001"), Currency::Usd, Currency::Gbp)
+        .narration("x".repeat(141));
+    let error = client.payouts().create(&payout).await.unwrap_err();
+    let violations = error.violations().expect("a validation error").clone();
+    let fields: Vec<&str> = violations.iter().map(|v| v.field.as_ref()).collect();
+    for expected in [
+        "amount",
+        "narration",
+        "sessionId",
+        "rateKey",
+        "accountNumber",
+        "accountName",
+        "bankName",
+        "sortCode",
+        "swiftCode",
+    ] {
+        assert!(
+            fields.contains(&expected),
+            "{expected} missing from {fields:?}"
+        );
+    }
+    assert!(violations.iter().all(|v| !v.message.is_empty()));
+    assert!(error.to_string().starts_with("invalid request: "));
+    assert!(server.received_requests().await.unwrap().is_empty());
+}

@@ -1,0 +1,78 @@
+//! The webhook URL and the staging-only funding simulation.
+
+use super::*;
+
+#[tokio::test]
+async fn set_webhook_url() {
+    let (server, client) = setup().await;
+    mock::set_webhook()
+        .and(key_header())
+        .and(body_json(
+            json!({"webhookUrl": "https://merchant.example.org/hooks/crossborder"}),
+        ))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"message": "Webhook URL set successfully"})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let ack = client
+        .webhooks()
+        .set_url("https://merchant.example.org/hooks/crossborder")
+        .await
+        .unwrap();
+    assert_eq!(ack.message, "Webhook URL set successfully");
+
+    let error = client.webhooks().set_url("not a url").await.unwrap_err();
+    assert_eq!(error.violations().unwrap()[0].field, "webhookUrl");
+}
+
+#[tokio::test]
+async fn simulate_funding_in_staging() {
+    let (server, client) = setup().await;
+    mock::simulate_funding()
+        .and(key_header())
+        .and(body_json(json!({
+            "currency": "NGN",
+            "amount": 50000.10,
+            "narration": "PAY-7KQ2M9XD",
+            "sessionId": "sim-2026-11-21-0001"
+        })))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"message": "Funding simulated successfully"})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let ack = client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            dec("50000.10"),
+            "PAY-7KQ2M9XD",
+            "sim-2026-11-21-0001",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(ack.message, "Funding simulated successfully");
+}
+
+#[tokio::test]
+async fn sandbox_refuses_a_live_key_without_sending() {
+    let server = wiremock::MockServer::start().await;
+    let client = common::client_for(&server, common::LIVE_KEY, common::fast_retries());
+    let error = client
+        .sandbox()
+        .simulate_funding(&SimulateFundingRequest::new(
+            Currency::Ngn,
+            dec("1"),
+            "PAY-7KQ2M9XD",
+            "sim-1",
+        ))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::SandboxOnly), "{error:?}");
+    assert!(server.received_requests().await.unwrap().is_empty());
+}

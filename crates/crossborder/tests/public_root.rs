@@ -1,0 +1,127 @@
+//! The SDK's root fits on one screen: the client, its builder, the error,
+//! the retry and wait options, the resource handles, `Currency`, `Decimal`
+//! and `Money`, and the modules the rest lives in (CHANGELOG, "a root that
+//! fits on one screen"). A name added to the root fails this test.
+
+use std::collections::BTreeSet;
+
+/// The public names `src/lib.rs` declares at the root: its `pub mod`s and
+/// the names of its `pub use`s (comments and doc lines left out).
+fn root_names() -> BTreeSet<String> {
+    let lib = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")).unwrap();
+    let code: String = lib
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut names = BTreeSet::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("pub ") {
+        rest = &rest[at + 4..];
+        if let Some(module) = rest.strip_prefix("mod ") {
+            let name: String = module
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // An inline module's body is not the root's: skip to its end.
+            let after = module[name.len()..].trim_start();
+            if after.starts_with('{') {
+                let mut depth = 0;
+                let end = after
+                    .char_indices()
+                    .find(|(_, c)| {
+                        depth += match c {
+                            '{' => 1,
+                            '}' => -1,
+                            _ => 0,
+                        };
+                        depth == 0
+                    })
+                    .unwrap()
+                    .0;
+                rest = &after[end..];
+            }
+            names.insert(name);
+        } else if let Some(used) = rest.strip_prefix("use ") {
+            let statement = &used[..used.find(';').unwrap()];
+            let list = match (statement.find('{'), statement.rfind('}')) {
+                (Some(open), Some(close)) => &statement[open + 1..close],
+                _ => statement.rsplit("::").next().unwrap(),
+            };
+            for item in list
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+            {
+                let name = item
+                    .rsplit(" as ")
+                    .next()
+                    .unwrap()
+                    .rsplit("::")
+                    .next()
+                    .unwrap();
+                names.insert(name.trim().to_owned());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn the_root_holds_the_client_the_errors_the_handles_and_the_modules() {
+    let names = root_names();
+    let expected = [
+        "Banks",
+        "Businesses",
+        "Client",
+        "ClientBuilder",
+        "Collections",
+        "Currency",
+        "Decimal",
+        "Error",
+        "Money",
+        "Outcome",
+        "Payouts",
+        "Quotes",
+        "Result",
+        "RetryPolicy",
+        "Sandbox",
+        "WaitOptions",
+        "Wallet",
+        "Webhooks",
+        "config",
+        "error",
+        "json",
+        "low_level",
+        "onboard",
+        "rules",
+        "types",
+        "webhook",
+    ];
+    assert_eq!(
+        names,
+        expected
+            .iter()
+            .map(|name| name.to_string())
+            .collect::<BTreeSet<_>>()
+    );
+    assert!(names.len() <= 40);
+}
+
+/// The types that had two copies are one type each: a value of one is a
+/// value of the other (this does not compile otherwise).
+#[test]
+fn roles_statuses_and_environments_are_one_type_each() {
+    let role: crossborder::rules::kyb::PersonRole = crossborder::types::PersonRole::Ubo;
+    assert_eq!(role.as_str(), "UBO");
+    let status: crossborder_core::status::TransactionStatus =
+        crossborder::types::TransactionStatus::Completed;
+    assert!(status.is_terminal());
+    let environment: crossborder_sandbox::Environment = crossborder::config::Environment::Staging;
+    assert_eq!(environment.to_string(), "staging");
+    assert_eq!(
+        crossborder::types::Quote::DEFAULT_LIFETIME,
+        crossborder_core::quote::QUOTE_LIFETIME
+    );
+}

@@ -1,0 +1,574 @@
+//! `cargo xtask bench`: every performance figure of the project, each a
+//! ratio against its anchor or its limit measured in the same run (or an
+//! absolute figure with its goal), printed as one table and written to
+//! `target/bench/summary.json` as `{"<figure>": {"value", "goal", "met",
+//! "unit"}}`.
+//!
+//! Figures:
+//! - `sdk_vs_raw`, `sdk_vs_raw_8`: the `crossborder` client's calls per
+//!   second on the local sandbox from 64 (and 8) tasks, over plain `reqwest`
+//!   sending the same requests through the same pool (goal at least 0.95).
+//! - `sandbox_vs_prism_16`, `sandbox_vs_prism_64`: the sandbox's requests per
+//!   second on `GET /v1/api/balance/NGN` over a Prism mock of the spec, at
+//!   16 and 64 connections (goal at least 20).
+//! - `sandbox_vs_bare`, `sandbox_vs_bare_16`: the sandbox over a bare axum
+//!   handler answering the same bytes (the limit of the stack), at 64 (and
+//!   16) connections (goal at least 0.7); `sandbox_p50_ms`, `sandbox_p99_ms`
+//!   at 64 connections (p99 goal under 2 ms).
+//! - `payout_validate_ns`: criterion median of `validate_payout` (goal under
+//!   1,000 ns); `webhook_parse_ns`: of parsing and classifying a typical
+//!   webhook event (goal under 5,000 ns).
+//! - `sandbox_bytes_per_collection`: growth of the sandbox's resident memory
+//!   per stored collection (goal under 2 KiB).
+//! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
+//! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
+//!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
+//!   only with `--only build` (`bench/build.rs`).
+//!
+//! Ratios alternate rounds of the two sides so the machine's noise hits
+//! both. `--only GROUP,...` measures some groups of figures (see [`Group`]).
+//! `--quick` runs every figure with short windows (CI runs it so the
+//! harness cannot rot; it fails only on a broken harness, never on a
+//! figure). `cargo xtask` builds this tool unoptimised, so `bench` first
+//! replaces itself with a release build; `--no-release` measures debug
+//! builds instead (figures meaningless, harness checked, as CI does).
+//!
+//! Each server is a child killed by a guard on drop; SIGINT, SIGTERM and
+//! SIGHUP end the run through the same path, so no server outlives it.
+
+mod bare;
+mod build;
+mod client;
+mod codegen;
+pub(crate) mod load;
+mod micro;
+mod report;
+mod rounds;
+mod runtime;
+mod server;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::json;
+
+use self::codegen::codegen_ms;
+use self::load::{API_KEY, API_KEY_HEADER};
+use self::report::report;
+use self::rounds::{alternate, pick_path};
+use self::runtime::{reexec_release, Signals};
+use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
+use crate::tools;
+use crate::SPEC_PATH;
+
+pub use bare::serve as serve_bare;
+pub use client::{calls, Calls, Which};
+
+/// The request measured, as the API documents it (server URL `.../v1`).
+const BALANCE_PATH: &str = "/v1/api/balance/NGN";
+/// The same path without the server's `/v1` prefix (how Prism may serve it).
+const BALANCE_PATH_NO_PREFIX: &str = "/api/balance/NGN";
+const SANDBOX_PACKAGE: &str = "crossborder-sandbox";
+const OUT_DIR: &str = "target/bench";
+const SUMMARY_FILE: &str = "target/bench/summary.json";
+
+pub struct Options {
+    /// Measured window of each round.
+    pub duration: Duration,
+    pub quick: bool,
+    /// Measure release builds (re-executing as one).
+    pub release: bool,
+    /// The groups of figures to measure; empty measures every figure.
+    pub only: Vec<Group>,
+}
+
+/// A group of figures measured together (`--only`), for working on one
+/// figure without waiting for the others; the summary then holds only
+/// that group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Group {
+    /// `sandbox_vs_bare`, `sandbox_vs_bare_16`, `sandbox_p50_ms`, `sandbox_p99_ms`.
+    Bare,
+    /// `sdk_vs_raw`, `sdk_vs_raw_8`.
+    Sdk,
+    /// `sandbox_vs_prism_16`, `sandbox_vs_prism_64`.
+    Prism,
+    /// `sandbox_bytes_per_collection`.
+    Memory,
+    /// `payout_validate_ns`, `webhook_parse_ns`.
+    Micro,
+    /// `codegen_ms`.
+    Codegen,
+    /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
+    /// never in a full or `--quick` run: four full builds.
+    Build,
+}
+
+impl Options {
+    fn wants(&self, group: Group) -> bool {
+        (self.only.is_empty() && group != Group::Build) || self.only.contains(&group)
+    }
+
+    fn warmup(&self) -> Duration {
+        if self.quick {
+            Duration::from_millis(300)
+        } else {
+            Duration::from_secs(1)
+        }
+    }
+
+    /// Rounds of each side of a ratio.
+    fn rounds(&self) -> usize {
+        if self.quick {
+            1
+        } else {
+            3
+        }
+    }
+
+    fn collections(&self) -> usize {
+        if self.quick {
+            10_000
+        } else {
+            100_000
+        }
+    }
+}
+
+/// CPU use during a measured window, each as a share of one core in percent.
+#[derive(Clone, Copy, Default)]
+struct Cpu {
+    client: Option<f64>,
+    server: Option<f64>,
+    /// The whole machine (all processes, all cores).
+    machine: Option<f64>,
+}
+
+/// One figure of the summary.
+struct Figure {
+    name: &'static str,
+    value: f64,
+    goal: f64,
+    /// True when the value must stay below the goal, false when it must
+    /// reach it.
+    below: bool,
+    unit: &'static str,
+    detail: String,
+}
+
+impl Figure {
+    fn met(&self) -> bool {
+        if self.below {
+            self.value < self.goal
+        } else {
+            self.value >= self.goal
+        }
+    }
+}
+
+pub fn run(root: &Path, options: &Options) -> Result<()> {
+    if options.release && cfg!(debug_assertions) {
+        return reexec_release(root);
+    }
+    if !root.join(SPEC_PATH).exists() {
+        bail!("{SPEC_PATH} does not exist");
+    }
+    let profile = if options.release {
+        Profile::Release
+    } else {
+        Profile::Dev
+    };
+    let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, profile)?;
+    let prism_bin = if options.wants(Group::Prism) {
+        let prism = tools::node_bin(root)?.join("prism");
+        if !prism.exists() {
+            bail!("{} is missing after the npm install", prism.display());
+        }
+        Some(prism)
+    } else {
+        None
+    };
+    let out_dir = root.join(OUT_DIR);
+    std::fs::create_dir_all(&out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let servers = Servers {
+        root: root.to_owned(),
+        out_dir: out_dir.clone(),
+        sandbox: sandbox_bin,
+        prism: prism_bin,
+        this: std::env::current_exe().context("finding this program")?,
+    };
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("building the tokio runtime")?;
+    let mut figures = runtime.block_on(async {
+        // Installed before any child starts: from here on a signal makes the
+        // benchmark future below drop (killing the child) instead of killing
+        // this process outright.
+        let mut signals = Signals::install()?;
+        tokio::select! {
+            biased;
+            name = signals.recv() => Err(anyhow!("interrupted by {name}; servers stopped")),
+            r = servers.measure(options) => r,
+        }
+    })?;
+    drop(runtime);
+
+    let measurement_secs = if options.quick { 1 } else { 3 };
+    if options.wants(Group::Micro) {
+        for result in micro::run_all(root, measurement_secs, options.release)? {
+            figures.push(Figure {
+                name: result.micro.name,
+                value: result.median_ns,
+                goal: result.micro.goal_ns,
+                below: true,
+                unit: "ns",
+                detail: format!("criterion median: {}", result.micro.what),
+            });
+        }
+    }
+    if options.wants(Group::Codegen) {
+        figures.push(codegen_ms(root, &servers.this, options)?);
+    }
+    if options.wants(Group::Build) {
+        figures.push(build::downstream_build(root)?);
+    }
+    report(root, options, &figures)
+}
+
+/// The programs under test.
+struct Servers {
+    root: PathBuf,
+    out_dir: PathBuf,
+    sandbox: PathBuf,
+    /// Prism, installed only when its figures are measured.
+    prism: Option<PathBuf>,
+    /// This program, which serves the bare handler.
+    this: PathBuf,
+}
+
+impl Servers {
+    async fn start(
+        &self,
+        name: &'static str,
+        program: &Path,
+        args: &[&str],
+        ready: Duration,
+    ) -> Result<ServerGuard> {
+        let addr = free_loopback_addr()?;
+        let port = addr.port().to_string();
+        let args: Vec<String> = args.iter().map(|a| a.replace("{port}", &port)).collect();
+        let log = self.out_dir.join(format!("{name}.log"));
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root).args(&args);
+        println!("==> {name}: {} {}", program.display(), args.join(" "));
+        let mut guard = ServerGuard::spawn(name, cmd, addr, &log)?;
+        guard.wait_ready(BALANCE_PATH, ready, &log).await?;
+        Ok(guard)
+    }
+
+    fn sandbox_args() -> [&'static str; 3] {
+        ["--port", "{port}", "--quiet"]
+    }
+
+    async fn measure(&self, options: &Options) -> Result<Vec<Figure>> {
+        let mut figures = Vec::new();
+        if options.wants(Group::Bare) || options.wants(Group::Sdk) || options.wants(Group::Prism) {
+            let sandbox = self
+                .start(
+                    "sandbox",
+                    &self.sandbox,
+                    &Self::sandbox_args(),
+                    Duration::from_secs(30),
+                )
+                .await?;
+            if options.wants(Group::Bare) {
+                figures.extend(self.sandbox_vs_bare(&sandbox, options).await?);
+            }
+            if options.wants(Group::Sdk) {
+                figures.extend(sdk_vs_raw(&sandbox, options).await?);
+            }
+            if options.wants(Group::Prism) {
+                figures.extend(self.sandbox_vs_prism(&sandbox, options).await?);
+            }
+            sandbox.stop();
+        }
+        if options.wants(Group::Memory) {
+            figures.push(self.bytes_per_collection(options).await?);
+        }
+        Ok(figures)
+    }
+
+    /// The sandbox against a bare axum handler answering the same bytes,
+    /// alternating, at 16 and 64 connections; the sandbox's latency at 64.
+    async fn sandbox_vs_bare(
+        &self,
+        sandbox: &ServerGuard,
+        options: &Options,
+    ) -> Result<Vec<Figure>> {
+        let (window, rounds) = (options.duration, options.rounds());
+        let (status, body) =
+            load::probe(sandbox.addr, BALANCE_PATH, Duration::from_secs(5)).await?;
+        if status != hyper::StatusCode::OK {
+            bail!("the sandbox answered {status} to {BALANCE_PATH}");
+        }
+        let body_file = self.out_dir.join("balance-body.json");
+        std::fs::write(&body_file, &body)
+            .with_context(|| format!("writing {}", body_file.display()))?;
+        let body_arg = body_file.display().to_string();
+        let bare = self
+            .start(
+                "bare",
+                &self.this,
+                &[
+                    "bench-bare-server",
+                    "--port",
+                    "{port}",
+                    "--body-file",
+                    &body_arg,
+                ],
+                Duration::from_secs(30),
+            )
+            .await?;
+        let mut figures = Vec::new();
+        for (name, connections) in [("sandbox_vs_bare_16", 16), ("sandbox_vs_bare", 64)] {
+            let (s, b) = alternate(
+                (sandbox, BALANCE_PATH),
+                (&bare, BALANCE_PATH),
+                connections,
+                options,
+            )
+            .await?;
+            figures.push(Figure {
+                name,
+                value: s.requests_per_sec() / b.requests_per_sec(),
+                goal: 0.7,
+                below: false,
+                unit: "ratio",
+                detail: format!(
+                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {rounds} alternating rounds of {} ms",
+                    s.requests_per_sec(),
+                    b.requests_per_sec(),
+                    window.as_millis()
+                ),
+            });
+            if connections == 64 {
+                let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
+                for (name, q, what) in [
+                    ("sandbox_p50_ms", 0.50, "median"),
+                    ("sandbox_p99_ms", 0.99, "p99"),
+                ] {
+                    figures.push(Figure {
+                        name,
+                        value: ms(s.quantile(q)),
+                        goal: 2.0,
+                        below: true,
+                        unit: "ms",
+                        detail: format!(
+                            "sandbox latency {what} at 64 connections; the bare handler's {what} {:.3} ms in the same rounds; {:.2} ms is 64 / throughput, the closed-loop mean",
+                            ms(b.quantile(q)),
+                            64_000.0 / s.requests_per_sec()
+                        ),
+                    });
+                }
+            }
+        }
+        bare.stop();
+        Ok(figures)
+    }
+
+    /// The sandbox against a Prism mock of the spec at 16 and 64 connections.
+    async fn sandbox_vs_prism(
+        &self,
+        sandbox: &ServerGuard,
+        options: &Options,
+    ) -> Result<Vec<Figure>> {
+        let prism_bin = self
+            .prism
+            .as_deref()
+            .context("Prism is installed only when its figures are asked for")?;
+        let prism = self
+            .start(
+                "prism",
+                prism_bin,
+                &["mock", SPEC_PATH, "-p", "{port}", "-h", "127.0.0.1"],
+                Duration::from_secs(90),
+            )
+            .await?;
+        let prism_path = pick_path(&prism, &[BALANCE_PATH, BALANCE_PATH_NO_PREFIX]).await?;
+        let mut figures = Vec::new();
+        for (name, connections) in [("sandbox_vs_prism_16", 16), ("sandbox_vs_prism_64", 64)] {
+            let (s, p) = alternate(
+                (sandbox, BALANCE_PATH),
+                (&prism, prism_path),
+                connections,
+                options,
+            )
+            .await?;
+            figures.push(Figure {
+                name,
+                value: s.requests_per_sec() / p.requests_per_sec(),
+                goal: 20.0,
+                below: false,
+                unit: "ratio",
+                detail: format!(
+                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, Prism with default settings",
+                    s.requests_per_sec(),
+                    p.requests_per_sec()
+                ),
+            });
+        }
+        prism.stop();
+        Ok(figures)
+    }
+
+    /// Resident memory growth of a fresh sandbox per stored collection.
+    async fn bytes_per_collection(&self, options: &Options) -> Result<Figure> {
+        let sandbox = self
+            .start(
+                "sandbox-memory",
+                &self.sandbox,
+                &Self::sandbox_args(),
+                Duration::from_secs(30),
+            )
+            .await?;
+        let count = options.collections();
+        let base_url = format!("http://{}/v1", sandbox.addr);
+        let http = reqwest::Client::new();
+        // One collection first, so one-off allocations are not counted.
+        create_collection(&http, &base_url, 0).await?;
+        let before = resident_bytes(sandbox.pid())?;
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(1));
+        let mut tasks = Vec::new();
+        for _ in 0..16 {
+            let (http, base_url, next) = (http.clone(), base_url.clone(), next.clone());
+            tasks.push(tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i > count {
+                        return anyhow::Ok(());
+                    }
+                    create_collection(&http, &base_url, i).await?;
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.context("a load task panicked")??;
+        }
+        let after = resident_bytes(sandbox.pid())?;
+        sandbox.stop();
+        Ok(Figure {
+            name: "sandbox_bytes_per_collection",
+            value: after.saturating_sub(before) as f64 / count as f64,
+            goal: 2048.0,
+            below: true,
+            unit: "bytes",
+            detail: format!("resident memory {before} -> {after} bytes over {count} collections"),
+        })
+    }
+}
+
+async fn create_collection(http: &reqwest::Client, base_url: &str, i: usize) -> Result<()> {
+    let body = json!({"amount": 5000, "fromCurrency": "NGN", "toCurrency": "NGN",
+                      "paymentReference": format!("bench-{i}")});
+    let response = http
+        .post(format!("{base_url}/api/initiate-payment"))
+        .header(API_KEY_HEADER, API_KEY)
+        .json(&body)
+        .send()
+        .await
+        .context("creating a collection")?;
+    if !response.status().is_success() {
+        bail!("creating collection {i}: {}", response.status());
+    }
+    Ok(())
+}
+
+/// VmRSS of `pid`, from `/proc`.
+fn resident_bytes(pid: u32) -> Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .with_context(|| format!("reading /proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().strip_suffix("kB"))
+        .and_then(|kb| kb.trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+        .context("no VmRSS in /proc/<pid>/status")
+}
+
+/// The SDK against plain reqwest on the same sandbox and pool, from 64 and
+/// from 8 tasks, in many short rounds (500 ms of each side after 200 ms of
+/// warm-up, as many rounds as the other ratios' measured time: 24 by
+/// default), the side that goes first alternating. This machine's speed
+/// drifts over seconds (the same 10,000 calls take from 0.18 to 0.35 s,
+/// run after run), so only rounds shorter than the drift meet both sides
+/// with the same machine; and the sandbox's state grows with every quote,
+/// so whichever side always ran second would meet a slightly busier server.
+async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figure>> {
+    let window = if options.quick {
+        Duration::from_millis(300)
+    } else {
+        Duration::from_millis(500)
+    };
+    let warmup = Duration::from_millis(200);
+    let measured = options.duration * options.rounds() as u32;
+    let rounds = (measured.as_millis() / window.as_millis()).max(2) as usize;
+    let base_url = format!("http://{}/v1", sandbox.addr);
+    let (sdk, raw) = client::Side::pair(&base_url)?;
+    let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
+    let mut figures = Vec::new();
+    for (name, tasks) in [("sdk_vs_raw", 64), ("sdk_vs_raw_8", 8)] {
+        let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
+        let (mut sdk_cpu, mut raw_cpu) = (Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (s, r) = if round % 2 == 0 {
+                let s = client::throughput(sdk.clone(), tasks, warmup, window).await?;
+                (
+                    s,
+                    client::throughput(raw.clone(), tasks, warmup, window).await?,
+                )
+            } else {
+                let r = client::throughput(raw.clone(), tasks, warmup, window).await?;
+                (
+                    client::throughput(sdk.clone(), tasks, warmup, window).await?,
+                    r,
+                )
+            };
+            let us = |t: &client::Throughput| t.cpu_us_per_call.unwrap_or(f64::NAN);
+            println!(
+                "    {tasks} tasks, round {}/{rounds}: SDK {:.0} calls/s ({:.1} us CPU per call), reqwest {:.0} calls/s ({:.1} us)",
+                round + 1,
+                s.calls_per_sec,
+                us(&s),
+                r.calls_per_sec,
+                us(&r)
+            );
+            sdk_rate += s.calls_per_sec;
+            raw_rate += r.calls_per_sec;
+            sdk_cpu.extend(s.cpu_us_per_call);
+            raw_cpu.extend(r.cpu_us_per_call);
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        figures.push(Figure {
+            name,
+            value: sdk_rate / raw_rate,
+            goal: 0.95,
+            below: false,
+            unit: "ratio",
+            detail: format!(
+                "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds of {} ms; client CPU {:.1} / {:.1} us per call",
+                sdk_rate / rounds as f64,
+                raw_rate / rounds as f64,
+                window.as_millis(),
+                mean(&sdk_cpu),
+                mean(&raw_cpu)
+            ),
+        });
+    }
+    Ok(figures)
+}
