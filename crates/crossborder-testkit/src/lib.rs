@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use crossborder::{Currency, Decimal, TransactionStatus};
+//! use crossborder::{types::TransactionStatus, Currency, Decimal};
 //! use crossborder_testkit::{fixtures, wait_for_status, TestSandbox};
 //!
 //! # #[tokio::main(flavor = "current_thread")]

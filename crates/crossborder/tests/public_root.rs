@@ -18,6 +18,9 @@ fn root_names() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut rest = code.as_str();
     while let Some(at) = rest.find("pub ") {
+        // What rustdoc hides (`#[doc(hidden)]`, the `dec!` macro's
+        // internals) is not on the root's page.
+        let hidden = rest[..at].trim_end().ends_with("#[doc(hidden)]");
         rest = &rest[at + 4..];
         if let Some(module) = rest.strip_prefix("mod ") {
             let name: String = module
@@ -42,7 +45,9 @@ fn root_names() -> BTreeSet<String> {
                     .0;
                 rest = &after[end..];
             }
-            names.insert(name);
+            if !hidden {
+                names.insert(name);
+            }
         } else if let Some(used) = rest.strip_prefix("use ") {
             let statement = &used[..used.find(';').unwrap()];
             let list = match (statement.find('{'), statement.rfind('}')) {
@@ -62,6 +67,23 @@ fn root_names() -> BTreeSet<String> {
                     .next()
                     .unwrap();
                 names.insert(name.trim().to_owned());
+            }
+        }
+    }
+    // Exported macros are shown at the root too.
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    for entry in std::fs::read_dir(src).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for part in text.split("#[macro_export]").skip(1) {
+                if let Some(after) = part.trim_start().strip_prefix("macro_rules! ") {
+                    let name: String = after
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    names.insert(name);
+                }
             }
         }
     }
@@ -91,6 +113,7 @@ fn the_root_holds_the_client_the_errors_the_handles_and_the_modules() {
         "Wallet",
         "Webhooks",
         "config",
+        "dec",
         "error",
         "json",
         "low_level",

@@ -527,18 +527,3 @@ fn documents_to_wire(documents: &Documents) -> wire::Documents {
             .collect::<HashMap<_, _>>(),
     )
 }
-
-pub(super) fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
-    wire::MonthlyTransactionVolume {
-        currency: volume.currency,
-        amount: crossborder_api::decimal::DecimalString::new(volume.amount),
-    }
-}
-
-pub(super) fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
-    wire::SourceOfFund {
-        url: source.url.clone(),
-        type_: source.kind.clone(),
-        name: source.name.clone(),
-    }
-}

@@ -6,7 +6,6 @@ use crossborder_api::types as wire;
 use crossborder_core::kyb::{
     BusinessFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
 };
-use super::business::{source_to_wire, volume_to_wire};
 use super::{Address, MonthlyTransactionVolume, SourceOfFund};
 /// The optional fields of a business, shared by create and update.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,5 +191,18 @@ impl BusinessDetails {
             .tin(self.tin.clone())
             .tin_uppercase(self.tin.clone())
             .is_high_risk(self.is_high_risk)
+    }
+}
+fn volume_to_wire(volume: MonthlyTransactionVolume) -> wire::MonthlyTransactionVolume {
+    wire::MonthlyTransactionVolume {
+        currency: volume.currency,
+        amount: crossborder_api::decimal::DecimalString::new(volume.amount),
+    }
+}
+fn source_to_wire(source: &SourceOfFund) -> wire::SourceOfFund {
+    wire::SourceOfFund {
+        url: source.url.clone(),
+        type_: source.kind.clone(),
+        name: source.name.clone(),
     }
 }

@@ -65,8 +65,8 @@ impl Payouts<'_> {
     ///    error: the payout was made, and calling again reads it.
     ///
     /// ```
-    /// # async fn run(client: crossborder::Client, quote: crossborder::Quote, seller: crossborder::LocalBank) -> crossborder::Result<()> {
-    /// use crossborder::{PayoutRequest, TransactionStatus};
+    /// # async fn run(client: crossborder::Client, quote: crossborder::types::Quote, seller: crossborder::types::LocalBank) -> crossborder::Result<()> {
+    /// use crossborder::types::{PayoutRequest, TransactionStatus};
     ///
     /// let payout = PayoutRequest::from_quote_with_session_id(&quote, "settlement-2291", seller)?;
     /// let paid = client.payouts().create_or_get(&payout).await?;

@@ -159,8 +159,8 @@ impl PayoutRequest {
     /// session id.
     ///
     /// ```
-    /// # fn build(quote: &crossborder::Quote, seller: crossborder::LocalBank) -> Result<(), crossborder::Violations> {
-    /// use crossborder::PayoutRequest;
+    /// # fn build(quote: &crossborder::types::Quote, seller: crossborder::types::LocalBank) -> Result<(), crossborder::error::Violations> {
+    /// use crossborder::types::PayoutRequest;
     ///
     /// let payout = PayoutRequest::from_quote_with_session_id(quote, "settlement-2291", seller)?;
     /// assert_eq!(payout.session_id, "settlement-2291");

@@ -59,7 +59,7 @@ impl FromStr for TransactionType {
 /// to the buyer.
 ///
 /// ```
-/// # fn show(instruction: &crossborder::PaymentInstruction) {
+/// # fn show(instruction: &crossborder::types::PaymentInstruction) {
 /// use std::time::SystemTime;
 ///
 /// let amount = match instruction.amount_to_transfer {

@@ -21,6 +21,9 @@ pub fn transaction(status: &str, paid: &str) -> Value {
             "amount": 50000,
             "paidAmount": paid,
             "status": status,
+            "toAmount": 50000,
+            "totalAmount": 50000,
+            "rate": 1,
             "fee": 0,
             "fromCurrency": "NGN",
             "toCurrency": "NGN"
