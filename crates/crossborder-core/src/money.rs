@@ -150,7 +150,8 @@ pub fn decimal_places(amount: Decimal) -> u32 {
 /// Zero is allowed; use [`Money::is_positive`] where zero is not meaningful.
 ///
 /// ```
-/// use crossborder_core::{Currency, Money};
+/// # use crossborder_core as crossborder;
+/// use crossborder::{Currency, Money};
 ///
 /// let money = Money::parse("1234.56", Currency::Ngn).unwrap();
 /// assert_eq!(money.to_string(), "1234.56 NGN");
