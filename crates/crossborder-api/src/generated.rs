@@ -1004,9 +1004,9 @@ pub mod types {
             if value.chars().count() < 1usize {
                 return Err("shorter than 1 characters".into());
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^[A-Za-z0-9_-]+$").unwrap() });
-            if PATTERN.find(value).is_none() {
+            if value.is_empty()
+                || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
                 return Err("doesn't match pattern \"^[A-Za-z0-9_-]+$\"".into());
             }
             Ok(Self(value.to_string()))

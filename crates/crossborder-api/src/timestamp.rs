@@ -8,13 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use time::format_description::well_known::Rfc3339;
-use time::format_description::BorrowedFormatItem;
-use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
-
-/// Millisecond precision and a `Z`, the form of the API's samples.
-const FORMAT: &[BorrowedFormatItem<'static>] =
-    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
 
 /// Why a text is not an RFC 3339 date-time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,9 +89,19 @@ impl From<SystemTime> for Timestamp {
                 .and_then(|before| OffsetDateTime::UNIX_EPOCH.checked_sub(before)),
         };
         let text = match instant {
-            Some(instant) if (0..=9999).contains(&instant.year()) => instant
-                .format(FORMAT)
-                .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned()),
+            // Millisecond precision and a `Z`, the form of the API's
+            // samples; written without `time`'s format macro, whose
+            // proc-macro crate every downstream build would compile.
+            Some(instant) if (0..=9999).contains(&instant.year()) => format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+                instant.year(),
+                u8::from(instant.month()),
+                instant.day(),
+                instant.hour(),
+                instant.minute(),
+                instant.second(),
+                instant.millisecond()
+            ),
             _ if time < UNIX_EPOCH => "0000-01-01T00:00:00.000Z".to_owned(),
             _ => "9999-12-31T23:59:59.999Z".to_owned(),
         };
