@@ -21,7 +21,7 @@ async fn upload(api: &Api, key: &str, bytes: &[u8]) -> String {
     body.extend_from_slice(bytes);
     body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
     let response = api
-        .client
+        .client()
         .post(api.url("/api/upload-document"))
         .header("x-api-key", key)
         .header(
@@ -47,7 +47,7 @@ async fn reading_a_document_needs_the_uploaders_key() {
     let id = link.rsplit('/').next().expect("an id").to_owned();
     let path = format!("/documents/{id}");
     let fetch = |key: Option<&'static str>| {
-        let mut request = api.client.get(&link);
+        let mut request = api.client().get(&link);
         if let Some(key) = key {
             request = request.header("x-api-key", key);
         }
@@ -87,7 +87,7 @@ async fn reading_a_document_needs_the_uploaders_key() {
     );
     // The uploader's key reads it.
     let response = api
-        .client
+        .client()
         .get(&link)
         .header("x-api-key", STAGING_KEY)
         .send()

@@ -1,44 +1,42 @@
-//! What these tests share: a sandbox on a manual clock, requests with a
-//! key, a webhook receiver that answers 200, and the error shape.
+//! What these tests share: the test kit's sandbox (a manual clock, raw
+//! requests with a key, the error shape), and the steps these tests take
+//! on it: collections, fundings, reads, a webhook receiver that answers 200.
 
-use std::time::{Duration, UNIX_EPOCH};
+use std::ops::Deref;
+use std::time::Duration;
 
 use axum::routing::post;
 use axum::Router;
-use crossborder_sandbox::{Clock, Sandbox, SandboxConfig, SandboxHandle, STAGING_KEY};
+use crossborder_sandbox::STAGING_KEY;
+use crossborder_testkit::{assert_error_body, TestSandbox};
+pub use crossborder_testkit::{read_reply as reply, Reply};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-/// A running sandbox and a client for it.
+/// The test kit's sandbox, with the steps of these tests.
 pub struct Api {
-    pub sandbox: SandboxHandle,
-    pub client: reqwest::Client,
+    kit: TestSandbox,
 }
 
-/// An answer: status, JSON body (Null when not JSON), raw text.
-#[derive(Debug)]
-pub struct Reply {
-    pub status: u16,
-    pub body: Value,
-    pub text: String,
+impl Deref for Api {
+    type Target = TestSandbox;
+
+    fn deref(&self) -> &TestSandbox {
+        &self.kit
+    }
 }
 
 impl Api {
-    /// A sandbox with the default keys, on a manual clock.
+    /// A sandbox with the default keys, on the kit's manual clock.
     pub async fn start() -> Api {
-        let clock = Clock::manual(UNIX_EPOCH + Duration::from_secs(1_795_262_400));
-        let sandbox = Sandbox::start(SandboxConfig::default().with_clock(clock))
-            .await
-            .expect("sandbox starts");
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .expect("client builds");
-        Api { sandbox, client }
+        Api {
+            kit: TestSandbox::start().await,
+        }
     }
 
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.sandbox.base_url())
+    /// The kit's HTTP client, for requests the kit does not shape.
+    pub fn client(&self) -> &reqwest::Client {
+        &self.kit.http
     }
 
     /// `method` on `path` (under /v1) with `key` and a JSON body.
@@ -49,25 +47,7 @@ impl Api {
         key: Option<&str>,
         body: Option<&Value>,
     ) -> Reply {
-        let mut request = self.client.request(method, self.url(path));
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        if let Some(body) = body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body.to_string());
-        }
-        reply(request.send().await.expect("answered")).await
-    }
-
-    pub async fn get(&self, path: &str) -> Reply {
-        self.send(Method::GET, path, Some(STAGING_KEY), None).await
-    }
-
-    pub async fn post(&self, path: &str, body: &Value) -> Reply {
-        self.send(Method::POST, path, Some(STAGING_KEY), Some(body))
-            .await
+        self.kit.raw(method, path, key, body).await
     }
 
     /// The staging business's balance in `currency`, as the JSON number.
@@ -148,26 +128,8 @@ impl Api {
     }
 }
 
-pub async fn reply(response: reqwest::Response) -> Reply {
-    let status = response.status().as_u16();
-    let text = response.text().await.expect("body read");
-    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Reply { status, body, text }
-}
-
 /// The API's error shape with this status and message, for `method` on
 /// `path` (under /v1).
 pub fn assert_error(reply: &Reply, status: u16, message: &str, method: &str, path: &str) {
-    assert_eq!(reply.status, status, "{}", reply.text);
-    assert_eq!(reply.body["statusCode"], status, "{}", reply.text);
-    assert_eq!(reply.body["message"], message, "{}", reply.text);
-    assert_eq!(reply.body["path"], format!("/v1{path}"), "{}", reply.text);
-    assert_eq!(reply.body["request"]["method"], method, "{}", reply.text);
-    assert_eq!(
-        reply.body["request"]["url"],
-        format!("/v1{path}"),
-        "{}",
-        reply.text
-    );
-    assert!(reply.body["timestamp"].is_string(), "{}", reply.text);
+    assert_error_body(reply, status, message, method, path);
 }
