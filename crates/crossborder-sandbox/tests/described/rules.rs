@@ -1,7 +1,8 @@
 //! The sandbox's own rules where the description is silent, each recorded
 //! in ASSUMPTIONS.md: the bank code looked up only where the description
 //! requires one (C35), the update's refused and ignored fields (C17), the
-//! amount cap (A29), and the exact no-access message (B7).
+//! amount cap (A29), the exact no-access message (B7), and webhooks over
+//! plain HTTP only (B54).
 
 use crossborder_sandbox::{NO_ACCESS_KEY, STAGING_KEY};
 use reqwest::Method;
@@ -196,4 +197,34 @@ async fn the_no_access_message_is_the_descriptions() {
         "GET",
         "/api/balance/NGN",
     );
+}
+
+/// ASSUMPTIONS.md B54: the sandbox delivers webhooks over plain HTTP only.
+/// An `https` URL is taken by set-webhook, and its delivery is recorded as
+/// failed (no status, the client's reason), once and never retried.
+#[tokio::test]
+async fn a_webhook_to_an_https_url_is_recorded_as_failed() {
+    let api = Api::start().await;
+    let url = "https://127.0.0.1:9/hook";
+    let set = api
+        .send(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(&json!({"webhookUrl": url})),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.text);
+    let memo = api.collection("tls-1", json!(1000), "NGN", "NGN").await;
+    let funded = api.fund("NGN", json!(1000), &memo, "tls-f1").await;
+    assert_eq!(funded.status, 200, "{}", funded.text);
+    let deliveries = api
+        .sandbox
+        .wait_for_webhook_deliveries(1, std::time::Duration::from_secs(10))
+        .await;
+    assert_eq!(deliveries.len(), 1, "{deliveries:#?}");
+    assert_eq!(deliveries[0].url, url);
+    assert_eq!(deliveries[0].status, None);
+    let error = deliveries[0].error.as_deref().unwrap_or_default();
+    assert!(error.contains("scheme is not http"), "{error}");
 }
