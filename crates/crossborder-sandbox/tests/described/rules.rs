@@ -206,15 +206,7 @@ async fn the_no_access_message_is_the_descriptions() {
 async fn a_webhook_to_an_https_url_is_recorded_as_failed() {
     let api = Api::start().await;
     let url = "https://127.0.0.1:9/hook";
-    let set = api
-        .send(
-            Method::PUT,
-            "/api/set-webhook",
-            Some(STAGING_KEY),
-            Some(&json!({"webhookUrl": url})),
-        )
-        .await;
-    assert_eq!(set.status, 200, "{}", set.text);
+    api.set_webhook(url).await;
     let memo = api.collection("tls-1", json!(1000), "NGN", "NGN").await;
     let funded = api.fund("NGN", json!(1000), &memo, "tls-f1").await;
     assert_eq!(funded.status, 200, "{}", funded.text);

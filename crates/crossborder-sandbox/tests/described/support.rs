@@ -101,6 +101,11 @@ impl Api {
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
+        self.set_webhook(&url).await;
+    }
+
+    /// Registers `url` as the staging business's webhook.
+    pub async fn set_webhook(&self, url: &str) {
         let set = self
             .send(
                 Method::PUT,
