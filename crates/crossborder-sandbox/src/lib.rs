@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 mod background;
+mod console;
 mod handlers;
 mod http;
 mod store;

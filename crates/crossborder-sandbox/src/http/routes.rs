@@ -59,6 +59,7 @@ fn operations() -> Router<AppState> {
         .route("/v1/api/set-webhook", put(webhook::set_webhook))
         .route("/v1/api/simulate-funding", post(funding::simulate_funding))
         .route("/v1/documents/{id}", get(documents::get_document))
+        .merge(crate::console::routes())
         .fallback(error::route_not_found)
 }
 

@@ -1,0 +1,192 @@
+//! Chromium and chromedriver: found on this machine (Debian's `chromium`
+//! and `chromium-driver`), the driver started on a free loopback port in a
+//! process group of its own, and that group killed when the test is done,
+//! the browser it started included.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// How long chromedriver may take to answer its status after starting.
+const DRIVER_START: Duration = Duration::from_secs(20);
+
+/// The two programs a browser test needs.
+#[derive(Debug, Clone)]
+pub struct Programs {
+    /// The browser (`/usr/bin/chromium` on Debian).
+    pub chromium: PathBuf,
+    /// Its WebDriver server (`/usr/bin/chromedriver`).
+    pub chromedriver: PathBuf,
+}
+
+/// True when the environment variable `CI` is set (to anything but the
+/// empty string), as `CI=true bash .ci/run` sets it.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|value| !value.is_empty())
+}
+
+/// Finds Chromium and chromedriver: `$CHROMIUM` and `$CHROMEDRIVER` when
+/// set, else `chromium` (or `chromium-browser`) and `chromedriver` on the
+/// `PATH`.
+///
+/// # Panics
+///
+/// When one is missing and [`in_ci`]: CI installs both (`.ci/run`), so a
+/// missing browser there is a broken run, never a skipped test.
+///
+/// # Errors
+///
+/// Why the tests skip, when one is missing outside CI.
+pub fn find_programs() -> Result<Programs, String> {
+    let chromium = program("CHROMIUM", &["chromium", "chromium-browser"]);
+    let chromedriver = program("CHROMEDRIVER", &["chromedriver"]);
+    match (chromium, chromedriver) {
+        (Some(chromium), Some(chromedriver)) => Ok(Programs {
+            chromium,
+            chromedriver,
+        }),
+        (chromium, chromedriver) => {
+            let reason = format!(
+                "the browser tests need Chromium and chromedriver (Debian: apt-get install \
+                 chromium chromium-driver); found chromium: {}, chromedriver: {}",
+                shown(chromium.as_deref()),
+                shown(chromedriver.as_deref()),
+            );
+            assert!(!in_ci(), "CI is set, so this is a failure: {reason}");
+            Err(reason)
+        }
+    }
+}
+
+fn shown(path: Option<&Path>) -> String {
+    path.map_or_else(|| "no".to_owned(), |path| path.display().to_string())
+}
+
+/// `$variable` when set, else the first of `names` found on the `PATH`.
+fn program(variable: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(variable).filter(|path| !path.is_empty()) {
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
+    }
+    let dirs = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&dirs)
+            .map(|dir| dir.join(name))
+            .find(|path| path.is_file())
+    })
+}
+
+/// The folder under `target/` where the browser tests write: screenshots,
+/// the driver's log, the browser profiles (removed after each test).
+/// Created, and written without `..` (Chromium's `--user-data-dir` with a
+/// `..` in it leaves chromedriver waiting for the browser forever).
+pub fn output_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+        PathBuf::from,
+    );
+    let dir = target.join("console");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|error| panic!("{dir:?}: {error}"));
+    std::fs::canonicalize(&dir).unwrap_or_else(|error| panic!("{dir:?}: {error}"))
+}
+
+/// A running chromedriver, alone in its process group with the browsers it
+/// starts; dropping it kills the group.
+#[derive(Debug)]
+pub struct Driver {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+}
+
+impl Driver {
+    /// Starts `chromedriver` on a free loopback port and waits (at most
+    /// [`DRIVER_START`]) until it answers `GET /status` ready. A port
+    /// taken between the probe and the start is tried again, three times
+    /// in all.
+    ///
+    /// # Panics
+    ///
+    /// When it does not start or answer in time.
+    pub async fn start(programs: &Programs, http: &reqwest::Client) -> Driver {
+        let mut last = String::new();
+        for _ in 0..3 {
+            match Driver::try_start(programs, http).await {
+                Ok(driver) => return driver,
+                Err(why) => last = why,
+            }
+        }
+        panic!("chromedriver did not start: {last}");
+    }
+
+    async fn try_start(programs: &Programs, http: &reqwest::Client) -> Result<Driver, String> {
+        let port = free_port().map_err(|error| format!("no free loopback port: {error}"))?;
+        let dir = output_dir();
+        let log = File::create(dir.join(format!("chromedriver-{port}.log")))
+            .map_err(|error| format!("the driver's log: {error}"))?;
+        let child = {
+            use std::os::unix::process::CommandExt;
+            Command::new(&programs.chromedriver)
+                .arg(format!("--port={port}"))
+                .arg("--allowed-ips=127.0.0.1")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(log)
+                // Its own group, so the browsers it starts go with it.
+                .process_group(0)
+                .spawn()
+                .map_err(|error| format!("{}: {error}", programs.chromedriver.display()))?
+        };
+        let mut driver = Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
+        let status = format!("{}/status", driver.url);
+        let started = tokio::time::Instant::now();
+        loop {
+            if let Ok(Some(code)) = driver.child.try_wait() {
+                return Err(format!("chromedriver exited with {code}"));
+            }
+            let answer = match http.get(&status).send().await {
+                Ok(response) => response.json::<serde_json::Value>().await.ok(),
+                Err(_) => None,
+            };
+            if answer.is_some_and(|body| body["value"]["ready"] == true) {
+                return Ok(driver);
+            }
+            if started.elapsed() >= DRIVER_START {
+                return Err(format!(
+                    "no ready answer at {status} within {DRIVER_START:?}"
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Kills the driver's process group (the driver and every browser
+    /// process it started) and reaps the driver.
+    fn stop(&mut self) {
+        // The group id is the driver's pid (process_group(0)).
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A port free on 127.0.0.1 a moment ago.
+fn free_port() -> std::io::Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(listener.local_addr()?.port())
+}

@@ -1,0 +1,16 @@
+//! The browser harness of the console's tests: Debian's Chromium under
+//! chromedriver on a free loopback port ([`driver`]), a WebDriver session
+//! over plain HTTP ([`webdriver`]) and the console's own steps
+//! ([`console`]).
+//!
+//! Without Chromium the tests print why and pass, unless the environment
+//! variable `CI` is set: then they fail, since CI installs it (`.ci/run`).
+#![forbid(unsafe_code)]
+
+pub mod console;
+pub mod driver;
+pub mod receiver;
+pub mod webdriver;
+
+pub use console::Console;
+pub use receiver::Hooks;

@@ -1,0 +1,70 @@
+//! The SDK's webhook receiver (`crossborder::webhook::Receiver`) served on
+//! a free loopback port, handing each delivery to the test.
+
+use std::time::Duration;
+
+use crossborder::webhook::axum::{self, Router};
+use crossborder::webhook::{Delivery, Receiver};
+use crossborder::Client;
+use tokio::sync::mpsc;
+
+/// A running receiver: its URL, and the deliveries its handler got.
+pub struct Hooks {
+    /// `http://127.0.0.1:PORT/hooks`, to register with
+    /// `client.webhooks().set_url`.
+    pub url: String,
+    deliveries: mpsc::UnboundedReceiver<Delivery>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Hooks {
+    /// Serves `Receiver::new(client)` at `/hooks` on 127.0.0.1.
+    ///
+    /// # Panics
+    ///
+    /// When no loopback port is free.
+    pub async fn start(client: &Client) -> Hooks {
+        let (handed, deliveries) = mpsc::unbounded_channel();
+        let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+            let handed = handed.clone();
+            async move {
+                let _ = handed.send(delivery);
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .unwrap_or_else(|error| panic!("no loopback port for the receiver: {error}"));
+        let url = match listener.local_addr() {
+            Ok(addr) => format!("http://{addr}/hooks"),
+            Err(error) => panic!("the receiver's address: {error}"),
+        };
+        let app = Router::new().route("/hooks", route);
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Hooks {
+            url,
+            deliveries,
+            server,
+        }
+    }
+
+    /// The next delivery the handler got, within `within`.
+    ///
+    /// # Panics
+    ///
+    /// When none arrives in time.
+    pub async fn next(&mut self, within: Duration) -> Delivery {
+        match tokio::time::timeout(within, self.deliveries.recv()).await {
+            Ok(Some(delivery)) => delivery,
+            Ok(None) => panic!("the receiver stopped"),
+            Err(_) => panic!("no webhook delivery within {within:?}"),
+        }
+    }
+}
+
+impl Drop for Hooks {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}

@@ -1,0 +1,108 @@
+//! The console page on its own: the key asked once and kept out of URLs,
+//! amounts shown as the SDK shows them, and the page usable by keyboard
+//! and readable at 1280x800 and on a phone.
+
+use crossborder::{Currency, Decimal};
+use crossborder_console_tests::Console;
+use crossborder_core::display_amount;
+use crossborder_testkit::{TestSandbox, NO_ACCESS_KEY};
+use serde_json::json;
+
+/// The key is typed once, kept in the tab's session storage (not local
+/// storage, not a cookie, not the URL), survives a reload, and "Forget
+/// key" drops it; a key the sandbox refuses is said so, and not kept.
+#[tokio::test]
+async fn the_key_is_asked_once_and_kept_out_of_urls() {
+    let sandbox = TestSandbox::start().await;
+    let Some(console) = Console::open(&sandbox).await else {
+        return;
+    };
+    let browser = &console.browser;
+
+    console.type_key(NO_ACCESS_KEY).await;
+    let refused = browser
+        .wait_for_text("#key-error", "The sandbox refused this key")
+        .await;
+    assert_eq!(
+        refused,
+        "The sandbox refused this key (401: not allowed to access this resource; contact support)"
+    );
+    let kept = browser
+        .script("return sessionStorage.length;", json!([]))
+        .await;
+    assert_eq!(kept, 0, "a refused key was kept");
+
+    console.type_key(TestSandbox::KEY).await;
+    console.wait_until_shown().await;
+    assert_eq!(browser.text("#who").await, "Key test_…_key");
+    let storage = browser
+        .script(
+            "return [sessionStorage.getItem('crossborder-sandbox-key'), localStorage.length, document.cookie];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(storage, json!([TestSandbox::KEY, 0, ""]));
+    let url = browser.url().await;
+    assert_eq!(url, format!("{}#collections", console.root));
+
+    // A reload opens the console again without asking.
+    browser.goto(&console.root).await;
+    console.wait_until_shown().await;
+    assert_eq!(browser.text("#who").await, "Key test_…_key");
+
+    browser.click("#forget").await;
+    browser
+        .wait_for_script(
+            "return !document.getElementById('key-panel').hidden && sessionStorage.length === 0;",
+            "Forget key asks for the key again and drops it",
+        )
+        .await;
+    console.close().await;
+}
+
+/// The page's amount display is the SDK's `display_amount` (minor units
+/// added, trailing zeros dropped, never rounded), for every currency.
+#[tokio::test]
+async fn amounts_are_shown_as_the_sdk_shows_them() {
+    let sandbox = TestSandbox::start().await;
+    let Some(console) = Console::open(&sandbox).await else {
+        return;
+    };
+    let texts = [
+        "0",
+        "5000000",
+        "9899.5",
+        "12.5",
+        "1500.00",
+        "0.1250",
+        "100.10",
+        "0.000001",
+        "0.0000001",
+        "-25.50",
+        "-0.00",
+        "007.5",
+        "1000000000000000",
+        "1234567890123456.123456789",
+    ];
+    let mut cases = Vec::new();
+    for currency in Currency::ALL {
+        for text in texts {
+            let value: Decimal = text.parse().unwrap();
+            let expected = display_amount(value, currency).to_string();
+            cases.push(json!([text, currency.code(), expected]));
+        }
+    }
+    let shown = console
+        .browser
+        .script(
+            "return arguments[0].map(([text, currency]) => window.crossborderConsole.displayAmount(text, currency));",
+            json!([cases]),
+        )
+        .await;
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), cases.len());
+    for (case, shown) in cases.iter().zip(shown) {
+        assert_eq!(shown, &case[2], "{case}");
+    }
+    console.close().await;
+}
