@@ -59,6 +59,7 @@ fn operations() -> Router<AppState> {
         .route("/v1/api/set-webhook", put(webhook::set_webhook))
         .route("/v1/api/simulate-funding", post(funding::simulate_funding))
         .route("/v1/documents/{id}", get(documents::get_document))
+        .merge(crate::control::routes::routes())
         .fallback(error::route_not_found)
 }
 
@@ -69,6 +70,10 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn(crate::limits::head_size))
         .layer(from_fn_with_state(state.clone(), error_shape::envelope))
+        .layer(from_fn_with_state(
+            state.clone(),
+            crate::control::requests::record,
+        ))
         .with_state(state);
     match log {
         Some(sink) => router.layer(from_fn_with_state(sink, request_log::log)),
