@@ -1,5 +1,6 @@
 //! `cargo xtask lint-spec`: redocly (recommended rules), spectral
-//! (`spectral:oas`) and openapi-spec-validator on the spec. Errors fail the
+//! (`spectral:oas`) and openapi-spec-validator on the spec and on the
+//! sandbox's control API (`openapi/sandbox-control.yaml`). Errors fail the
 //! task; warnings are printed and counted.
 
 use std::path::Path;
@@ -16,21 +17,58 @@ const SPECTRAL_RULESET: &str = "xtask/lint/spectral.yaml";
 
 struct Outcome {
     tool: &'static str,
+    spec: &'static str,
     ok: bool,
     errors: usize,
     warnings: usize,
 }
 
+/// The sandbox's control API (`/_sandbox`), linted beside the API's spec
+/// with the same tools and rules.
+const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
+
 pub fn run(root: &Path) -> Result<()> {
-    let spec = root.join(SPEC_PATH);
-    if !spec.exists() {
-        bail!("{SPEC_PATH} does not exist");
-    }
     let node = tools::node_bin(root)?;
     let venv = tools::venv_bin(root)?;
     let mut outcomes = Vec::new();
+    for spec in [SPEC_PATH, CONTROL_SPEC_PATH] {
+        if !root.join(spec).exists() {
+            bail!("{spec} does not exist");
+        }
+        lint(root, &node, &venv, spec, &mut outcomes)?;
+    }
 
-    println!("==> redocly lint ({REDOCLY_CONFIG})");
+    println!("==> summary");
+    for o in &outcomes {
+        println!(
+            "{:<56} {}  errors: {}  warnings: {}",
+            format!("{} ({})", o.tool, o.spec),
+            if o.ok { "ok    " } else { "FAILED" },
+            o.errors,
+            o.warnings
+        );
+    }
+    let failed: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.ok)
+        .map(|o| format!("{} ({})", o.tool, o.spec))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        bail!("spec lint failed: {}", failed.join(", "))
+    }
+}
+
+/// Runs redocly, spectral and openapi-spec-validator on `spec`.
+fn lint(
+    root: &Path,
+    node: &Path,
+    venv: &Path,
+    spec: &'static str,
+    outcomes: &mut Vec<Outcome>,
+) -> Result<()> {
+    println!("==> redocly lint {spec} ({REDOCLY_CONFIG})");
     let out = run_captured(
         Command::new(node.join("redocly"))
             .current_dir(root)
@@ -42,19 +80,20 @@ pub fn run(root: &Path) -> Result<()> {
                 REDOCLY_CONFIG,
                 "--format",
                 "codeframe",
-                SPEC_PATH,
+                spec,
             ]),
         "redocly",
     )?;
     let text = output_text(&out);
     outcomes.push(Outcome {
         tool: "redocly",
+        spec,
         ok: out.status.success(),
         errors: count_before(&text, "error"),
         warnings: count_before(&text, "warning"),
     });
 
-    println!("==> spectral lint ({SPECTRAL_RULESET})");
+    println!("==> spectral lint {spec} ({SPECTRAL_RULESET})");
     let out = run_captured(
         Command::new(node.join("spectral")).current_dir(root).args([
             "lint",
@@ -62,48 +101,34 @@ pub fn run(root: &Path) -> Result<()> {
             SPECTRAL_RULESET,
             "--format",
             "stylish",
-            SPEC_PATH,
+            spec,
         ]),
         "spectral",
     )?;
     let text = output_text(&out);
     outcomes.push(Outcome {
         tool: "spectral",
+        spec,
         ok: out.status.success(),
         errors: count_before(&text, "error"),
         warnings: count_before(&text, "warning"),
     });
 
-    println!("==> openapi-spec-validator");
+    println!("==> openapi-spec-validator {spec}");
     let out = run_captured(
         Command::new(venv.join("openapi-spec-validator"))
             .current_dir(root)
-            .arg(SPEC_PATH),
+            .arg(spec),
         "openapi-spec-validator",
     )?;
     outcomes.push(Outcome {
         tool: "openapi-spec-validator",
+        spec,
         ok: out.status.success(),
         errors: usize::from(!out.status.success()),
         warnings: 0,
     });
-
-    println!("==> summary");
-    for o in &outcomes {
-        println!(
-            "{:<24} {}  errors: {}  warnings: {}",
-            o.tool,
-            if o.ok { "ok    " } else { "FAILED" },
-            o.errors,
-            o.warnings
-        );
-    }
-    let failed: Vec<&str> = outcomes.iter().filter(|o| !o.ok).map(|o| o.tool).collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        bail!("spec lint failed: {}", failed.join(", "))
-    }
+    Ok(())
 }
 
 /// The largest count written as `<n> <word>` or `<n> <word>s` in `text`

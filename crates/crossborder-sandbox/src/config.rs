@@ -12,6 +12,7 @@ use rust_decimal::Decimal;
 
 use crate::clock::Clock;
 use crate::http::request_log::RequestLog;
+use crate::settlement::PayoutSettlement;
 
 /// The default keys (staging, production, staging without API access) and
 /// the environment of a key, as the SDK and the CLI know them.
@@ -242,6 +243,10 @@ pub struct SandboxConfig {
     pub max_connections: usize,
     /// Where the sandbox reads the time; default [`Clock::system`].
     pub clock: Clock,
+    /// How every business settles its payouts until it changes its own
+    /// setting (`PUT /_sandbox/settings`); default
+    /// [`PayoutSettlement::Instant`].
+    pub payout_settlement: PayoutSettlement,
     /// Receives one line per answered request; default none.
     pub request_log: Option<RequestLog>,
 }
@@ -262,6 +267,7 @@ impl Default for SandboxConfig {
             head_timeout: Duration::from_secs(10),
             max_connections: 1024,
             clock: Clock::system(),
+            payout_settlement: PayoutSettlement::Instant,
             request_log: None,
         }
     }
@@ -355,6 +361,13 @@ impl SandboxConfig {
         sink: impl Fn(&crate::RequestLine) + Send + Sync + 'static,
     ) -> Self {
         self.request_log = Some(RequestLog::new(sink));
+        self
+    }
+
+    /// Settles payouts as `settlement` says (default
+    /// [`PayoutSettlement::Instant`]).
+    pub fn with_payout_settlement(mut self, settlement: PayoutSettlement) -> Self {
+        self.payout_settlement = settlement;
         self
     }
 

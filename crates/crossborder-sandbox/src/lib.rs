@@ -29,6 +29,7 @@
 
 mod background;
 mod console;
+pub mod control;
 mod handlers;
 mod http;
 mod store;
@@ -41,6 +42,7 @@ pub mod limits;
 pub mod rates;
 mod sandbox;
 pub mod serve;
+mod settlement;
 mod sync;
 mod timestamp;
 mod wire;
@@ -63,6 +65,7 @@ pub use handlers::collection::DEFAULT_NETWORK;
 pub use http::request_log::{mask_key, RequestLine, RequestLog};
 pub use rust_decimal::Decimal;
 pub use sandbox::{Sandbox, SandboxHandle, StartError};
+pub use settlement::{PayoutSettlement, SettlementError};
 pub use store::business::{
     DocumentContent, LinkedDocument, StoredBusiness, StoredDocument, REJECTION_REASON,
 };

@@ -11,10 +11,20 @@ use crate::background::expiry::spawn_sweeper;
 use crate::background::webhook_delivery::{WebhookDelivery, WebhookSender};
 use crate::clock::Clock;
 use crate::config::{ApiKeySpec, SandboxConfig};
+use crate::control::actions::Control;
+use crate::control::{
+    BalanceView, BusinessView, CollectionView, ControlError, DeliveryView, PayoutView,
+    SandboxState, SettingsView,
+};
+use crate::http::auth::Caller;
+use crate::http::error::ApiError;
 use crate::http::routes::router;
+use crate::settlement::PayoutSettlement;
 use crate::store::business::{DocumentContent, LinkedDocument, StoredBusiness};
 use crate::store::state::AppState;
 use crate::sync::lock;
+use crossborder_core::Currency;
+use rust_decimal::Decimal;
 
 /// How long [`SandboxHandle::shutdown`] waits for open requests to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -217,6 +227,132 @@ impl SandboxHandle {
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+    }
+
+    /// The console page's URL: `http://127.0.0.1:PORT/`.
+    pub fn console_url(&self) -> String {
+        format!("http://{}/", self.local_addr)
+    }
+
+    /// Runs one control action as the business of `key`, as the HTTP
+    /// route would (the key is checked as the API checks it).
+    fn control<T>(
+        &self,
+        key: &str,
+        act: impl FnOnce(&Control<'_>) -> Result<T, ApiError>,
+    ) -> Result<T, ControlError> {
+        let caller = Caller::for_key(&self.state, key.trim())?;
+        Ok(act(&Control {
+            state: &self.state,
+            caller: &caller,
+        })?)
+    }
+
+    /// Everything the business of `key` holds, as `GET /_sandbox/state`
+    /// answers it.
+    pub fn state(&self, key: &str) -> Result<SandboxState, ControlError> {
+        self.control(key, |control| Ok(control.state()))
+    }
+
+    /// Pays `amount` of the collection's `fromCurrency` (by default what
+    /// remains) into collection `reference` of `key`'s business, through
+    /// the funding path of `simulate-funding`: the wallet is credited and
+    /// the webhook fires. Call it inside the tokio runtime (the webhook is
+    /// sent from a task). `POST /_sandbox/collections/{ref}/fund`.
+    pub fn fund_collection(
+        &self,
+        key: &str,
+        reference: &str,
+        amount: Option<Decimal>,
+    ) -> Result<CollectionView, ControlError> {
+        self.control(key, |control| control.fund(reference, amount))
+    }
+
+    /// Expires the open collection `reference` now (announced by webhook;
+    /// inside the tokio runtime). `POST /_sandbox/collections/{ref}/expire`.
+    pub fn expire_collection(
+        &self,
+        key: &str,
+        reference: &str,
+    ) -> Result<CollectionView, ControlError> {
+        self.control(key, |control| control.expire(reference))
+    }
+
+    /// Approves the submitted business `business_id`.
+    /// `POST /_sandbox/businesses/{id}/approve`.
+    pub fn approve_business(
+        &self,
+        key: &str,
+        business_id: &str,
+    ) -> Result<BusinessView, ControlError> {
+        self.control(key, |control| control.approve(business_id))
+    }
+
+    /// Rejects the submitted business `business_id` for `reason`.
+    /// `POST /_sandbox/businesses/{id}/reject`.
+    pub fn reject_business(
+        &self,
+        key: &str,
+        business_id: &str,
+        reason: &str,
+    ) -> Result<BusinessView, ControlError> {
+        self.control(key, |control| control.reject(business_id, reason))
+    }
+
+    /// Completes the pending payout `session_id`.
+    /// `POST /_sandbox/payouts/{sessionId}/complete`.
+    pub fn complete_payout(&self, key: &str, session_id: &str) -> Result<PayoutView, ControlError> {
+        self.control(key, |control| control.complete(session_id))
+    }
+
+    /// Fails the pending payout `session_id` (for `reason`, by default
+    /// [`DEFAULT_FAILURE_REASON`](crate::control::DEFAULT_FAILURE_REASON))
+    /// and refunds it in full. `POST /_sandbox/payouts/{sessionId}/fail`.
+    pub fn fail_payout(
+        &self,
+        key: &str,
+        session_id: &str,
+        reason: Option<&str>,
+    ) -> Result<PayoutView, ControlError> {
+        self.control(key, |control| control.fail(session_id, reason))
+    }
+
+    /// Sends webhook delivery `delivery_id` again to the registered URL, as
+    /// a new delivery (inside the tokio runtime).
+    /// `POST /_sandbox/webhooks/{deliveryId}/redeliver`.
+    pub fn redeliver_webhook(
+        &self,
+        key: &str,
+        delivery_id: &str,
+    ) -> Result<DeliveryView, ControlError> {
+        self.control(key, |control| control.redeliver(delivery_id))
+    }
+
+    /// Sets the `currency` wallet of `key`'s business to `amount`.
+    /// `PUT /_sandbox/balances/{currency}`.
+    pub fn set_balance(
+        &self,
+        key: &str,
+        currency: Currency,
+        amount: Decimal,
+    ) -> Result<BalanceView, ControlError> {
+        self.control(key, |control| control.set_balance(currency, amount))
+    }
+
+    /// Sets how `key`'s business settles its new payouts.
+    /// `PUT /_sandbox/settings`.
+    pub fn set_payout_settlement(
+        &self,
+        key: &str,
+        settlement: PayoutSettlement,
+    ) -> Result<SettingsView, ControlError> {
+        self.control(key, |control| Ok(control.settings(settlement)))
+    }
+
+    /// Puts `key`'s business back to its opening state (its webhook URL
+    /// and settings stay). `POST /_sandbox/reset`.
+    pub fn reset(&self, key: &str) -> Result<SandboxState, ControlError> {
+        self.control(key, |control| Ok(control.reset()))
     }
 
     /// Stops accepting connections, lets open requests finish (at most

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::{parse_keys_file, ApiKeySpec, Sandbox, SandboxConfig};
+use crate::{parse_keys_file, ApiKeySpec, PayoutSettlement, Sandbox, SandboxConfig, SandboxHandle};
 
 /// `println!` that never panics: with stdout closed early
 /// (`crossborder-sandbox | head -1`) the line is lost and serving goes on.
@@ -63,6 +63,11 @@ pub struct ServeArgs {
     /// Connections served at once; one over it is answered 503 and closed.
     #[arg(long, default_value_t = 1024)]
     pub max_connections: usize,
+    /// How payouts settle: `instant` (at once), `manual` (PENDING until
+    /// completed or failed through the console or the control API), or a
+    /// delay such as `30s`, `500ms`, `2m`, `1h`.
+    #[arg(long, value_name = "WHEN", default_value_t = PayoutSettlement::Instant)]
+    pub payout_settlement: PayoutSettlement,
     /// Do not print a line per request.
     #[arg(long)]
     pub quiet: bool,
@@ -70,6 +75,12 @@ pub struct ServeArgs {
 
 /// Serves until Ctrl-C or SIGTERM; the exit code says whether it could start.
 pub async fn serve(args: ServeArgs) -> ExitCode {
+    serve_then(args, |_| {}).await
+}
+
+/// [`serve`], calling `started` once the sandbox listens and its addresses
+/// are printed (`crossborder sandbox --open` opens the console there).
+pub async fn serve_then(args: ServeArgs, started: impl FnOnce(&SandboxHandle)) -> ExitCode {
     // Installed first, so a signal that arrives while the server starts is
     // not lost.
     let stop = StopSignals::install();
@@ -78,7 +89,8 @@ pub async fn serve(args: ServeArgs) -> ExitCode {
         .with_quote_ttl(Duration::from_secs(args.quote_ttl_secs))
         .with_webhook_timeout(Duration::from_secs(args.webhook_timeout_secs))
         .with_head_timeout(Duration::from_secs(args.head_timeout_secs))
-        .with_max_connections(args.max_connections);
+        .with_max_connections(args.max_connections)
+        .with_payout_settlement(args.payout_settlement);
     if args.no_default_keys {
         config = config.with_keys(Vec::new());
     }
@@ -118,11 +130,14 @@ pub async fn serve(args: ServeArgs) -> ExitCode {
         }
     };
     out!("crossborder sandbox listening on {}", sandbox.base_url());
+    out!("Console: {}", sandbox.console_url());
+    out!("Payout settlement: {}", args.payout_settlement);
     out!("API keys:");
     for key in sandbox.keys() {
         out!("  {key}");
     }
     out!("Press Ctrl-C to stop.");
+    started(&sandbox);
 
     stop.wait().await;
     out!("stopping...");

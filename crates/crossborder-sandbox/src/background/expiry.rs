@@ -24,11 +24,15 @@ pub(crate) fn spawn_sweeper(state: AppState, interval: Duration) -> JoinHandle<(
     })
 }
 
-/// Expires what has lapsed and sends one event per expiry.
+/// Expires what has lapsed and sends one event per expiry; settles the
+/// payouts that are due.
 pub(crate) fn sweep(state: &AppState) {
     let now = state.now();
-    for account in state.accounts() {
+    for (owner, account) in state.businesses() {
         let mut account = lock(account);
+        // Payouts whose settlement delay has passed settle here too, so a
+        // payout settles on time even when nobody reads it.
+        account.settle_due(now);
         let events: Vec<_> = account
             .collections
             .values_mut()
@@ -43,7 +47,7 @@ pub(crate) fn sweep(state: &AppState) {
         drop(account);
         if let Some(url) = url {
             for event in &events {
-                state.webhooks().send(url.clone(), event, now);
+                state.webhooks().send(owner, url.clone(), event, now);
             }
         }
     }

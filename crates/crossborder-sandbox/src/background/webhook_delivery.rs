@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use crossborder_api::types::WebhookEvent;
 
+use crate::store::account::BusinessId;
 use crate::sync::lock;
 
 /// One delivery attempt of a webhook event.
@@ -42,12 +43,33 @@ impl WebhookDelivery {
 pub const MAX_WEBHOOK_DELIVERIES: usize = 1000;
 
 /// The last attempts (at most `capacity`, oldest first) and how many have
-/// finished in all.
+/// finished in all; and, for the control API, the last deliveries of every
+/// business with their ids, from the moment they are sent.
 #[derive(Debug)]
 struct DeliveryLog {
     capacity: usize,
     kept: VecDeque<WebhookDelivery>,
     finished: usize,
+    sent: VecDeque<SentEvent>,
+    next_id: u64,
+}
+
+/// A delivery as the control API lists it: whose, which event, and the
+/// receiver's answer once it came.
+#[derive(Debug, Clone)]
+pub(crate) struct SentEvent {
+    /// `whd_` and a number, unique in this sandbox.
+    pub(crate) id: String,
+    /// The business whose collection it announces.
+    pub(crate) owner: BusinessId,
+    /// The URL it was POSTed to.
+    pub(crate) url: String,
+    /// The JSON body.
+    pub(crate) body: String,
+    /// When it was sent (sandbox clock).
+    pub(crate) sent_at: SystemTime,
+    /// The receiver's status or why there is none; `None` while in flight.
+    pub(crate) outcome: Option<Result<u16, String>>,
 }
 
 impl DeliveryLog {
@@ -56,6 +78,33 @@ impl DeliveryLog {
             capacity,
             kept: VecDeque::new(),
             finished: 0,
+            sent: VecDeque::new(),
+            next_id: 1,
+        }
+    }
+
+    /// Records a delivery as sent and returns its id.
+    fn start(&mut self, owner: BusinessId, url: &str, body: &str, now: SystemTime) -> String {
+        let id = format!("whd_{:06}", self.next_id);
+        self.next_id += 1;
+        while self.sent.len() >= self.capacity.max(1) {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(SentEvent {
+            id: id.clone(),
+            owner,
+            url: url.to_owned(),
+            body: body.to_owned(),
+            sent_at: now,
+            outcome: None,
+        });
+        id
+    }
+
+    /// Records the receiver's answer to the delivery `id`.
+    fn finish(&mut self, id: &str, outcome: Result<u16, String>) {
+        if let Some(sent) = self.sent.iter_mut().find(|sent| sent.id == id) {
+            sent.outcome = Some(outcome);
         }
     }
 
@@ -123,25 +172,63 @@ impl WebhookSender {
         lock(&self.log).finished
     }
 
-    /// POSTs `event` to `url` once, in a background task.
-    pub(crate) fn send(&self, url: String, event: &WebhookEvent, now: SystemTime) {
-        let body = match serde_json::to_string(event) {
-            Ok(body) => body,
-            Err(error) => {
-                tracing::error!(%error, "could not serialise a webhook event");
-                return;
+    /// The deliveries of `owner` the log still keeps, newest first.
+    pub(crate) fn sent_by(&self, owner: BusinessId) -> Vec<SentEvent> {
+        lock(&self.log)
+            .sent
+            .iter()
+            .rev()
+            .filter(|sent| sent.owner == owner)
+            .cloned()
+            .collect()
+    }
+
+    /// Forgets the deliveries of `owner` (a reset of its business).
+    pub(crate) fn forget(&self, owner: BusinessId) {
+        lock(&self.log).sent.retain(|sent| sent.owner != owner);
+    }
+
+    /// POSTs `event` of `owner`'s collection to `url` once, in a background
+    /// task.
+    pub(crate) fn send(
+        &self,
+        owner: BusinessId,
+        url: String,
+        event: &WebhookEvent,
+        now: SystemTime,
+    ) {
+        match serde_json::to_string(event) {
+            Ok(body) => {
+                self.send_body(owner, url, body, now);
             }
-        };
+            Err(error) => tracing::error!(%error, "could not serialise a webhook event"),
+        }
+    }
+
+    /// POSTs `body` to `url` once, in a background task, and returns the
+    /// delivery's id.
+    pub(crate) fn send_body(
+        &self,
+        owner: BusinessId,
+        url: String,
+        body: String,
+        now: SystemTime,
+    ) -> String {
+        let id = lock(&self.log).start(owner, &url, &body, now);
         let client = self.client.clone();
         let timeout = self.timeout;
         let log = Arc::clone(&self.log);
+        let delivery = id.clone();
         tokio::spawn(async move {
-            let (status, error) = match post(&client, &url, &body, timeout).await {
-                Ok(status) => (Some(status), None),
-                Err(error) => (None, Some(error)),
+            let outcome = post(&client, &url, &body, timeout).await;
+            let (status, error) = match &outcome {
+                Ok(status) => (Some(*status), None),
+                Err(error) => (None, Some(error.clone())),
             };
             tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
-            lock(&log).push(WebhookDelivery {
+            let mut log = lock(&log);
+            log.finish(&delivery, outcome);
+            log.push(WebhookDelivery {
                 url,
                 body,
                 attempted_at: now,
@@ -149,6 +236,7 @@ impl WebhookSender {
                 error,
             });
         });
+        id
     }
 }
 

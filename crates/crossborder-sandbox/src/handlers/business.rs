@@ -145,6 +145,7 @@ pub(crate) async fn create_business(
         directors: Vec::new(),
         ubos: Vec::new(),
         created_at: now,
+        sequence: account.next_sequence(),
         updated_at: now,
         submitted_at: None,
         documents: stored_documents(&view.documents),

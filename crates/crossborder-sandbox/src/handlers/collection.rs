@@ -115,11 +115,15 @@ pub(crate) async fn initiate_payment(
     };
     let response = created(record.to_wire());
     account.memos.insert(memo, reference.clone());
+    let sequence = account.next_sequence();
     account.collections.insert(
         reference,
         CollectionRecord {
             request: fields,
             transaction: record,
+            created_at: now,
+            sequence,
+            fundings: Vec::new(),
         },
     );
     Ok(Json(response))
@@ -161,7 +165,7 @@ pub(crate) async fn get_transaction(
     // announces the expiry (once; see `expiry`).
     if let (Some(event), Some(url)) = (expired, account.webhook_url.clone()) {
         drop(account);
-        state.webhooks().send(url, &event, now);
+        state.webhooks().send(caller.business(), url, &event, now);
     }
     Ok(Json(TransactionResponse {
         message: "Transaction retrieved successfully".to_owned(),

@@ -40,21 +40,22 @@
 //!   negative on an over-payment) and `currency` are in `fromCurrency`. A
 //!   funding that finds the collection lapsed announces its expiry before
 //!   refusing.
+//!
+//! The payment itself is [`Tenant::fund`], which the control API's `fund`
+//! goes through too.
 
 use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::MessageResponse;
 use crossborder_core::funding::{validate_simulate_funding, SimulateFundingFields};
-use crossborder_core::{Rule, Violation};
-use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::config::Environment;
 use crate::http::auth::Caller;
 use crate::http::body::{wire_fields, Body};
 use crate::http::error::ApiError;
+use crate::store::collection_funding::{Payment, Tenant};
 use crate::store::idempotency::IdempotentRequest;
 use crate::store::state::AppState;
-use crate::store::transaction::{TransactionRecord, TransactionStatus};
 
 /// `POST /api/simulate-funding`.
 pub(crate) async fn simulate_funding(
@@ -80,7 +81,6 @@ pub(crate) async fn simulate_funding(
         message: "Funding simulated successfully".to_owned(),
     };
 
-    let now = state.now();
     let mut account = caller.account();
     if let Some(existing) = account.fundings.get(&session_id) {
         return existing
@@ -94,136 +94,14 @@ pub(crate) async fn simulate_funding(
             "No collection matches narration: {narration}"
         )));
     };
-    let webhook_url = account.webhook_url.clone();
-    let Some(collection) = account
-        .collections
-        .get_mut(&reference)
-        .map(|collection| &mut collection.transaction)
-    else {
-        return Err(ApiError::not_found(format!(
-            "No collection matches narration: {narration}"
-        )));
-    };
-    if collection.refresh(now) {
-        // This funding found the collection lapsed before the sweep did:
-        // it announces the expiry (once; see `expiry`).
-        if let (Some(event), Some(url)) = (collection.status_event(), webhook_url.clone()) {
-            state.webhooks().send(url, &event, now);
-        }
+    Tenant {
+        state: &state,
+        owner: caller.business(),
+        account: &mut account,
     }
-    // A lapsed collection takes nothing, whatever the transfer's currency
-    // or amount: that it lapsed is what the payer needs to hear.
-    if collection.status == TransactionStatus::Expired {
-        return Err(ApiError::bad_request(format!(
-            "Collection {reference} has expired"
-        )));
-    }
-    // `currency` names the wallet credited, as the spec says: the
-    // collection's toCurrency (ASSUMPTIONS.md A14). A converting
-    // collection's fromCurrency is refused rather than converted, so an
-    // integration that sends the payer's currency learns it here, not
-    // against the service.
-    if currency != collection.to {
-        return Err(ApiError::violation(wrong_wallet(&reference, collection)));
-    }
-    // What the transfer adds to `paidAmount`, in fromCurrency: the amount
-    // itself, or for a converting collection the amount divided by its rate.
-    let paid_now = if collection.from == collection.to {
-        amount
-    } else {
-        let paid = amount
-            .checked_div(collection.rate)
-            .map(|paid| {
-                paid.round_dp_with_strategy(
-                    collection.from.minor_unit_exponent(),
-                    RoundingStrategy::MidpointAwayFromZero,
-                )
-            })
-            .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
-        if paid.is_zero() {
-            // Crediting the wallet while nothing is paid would make a
-            // PARTIALLY_PAID collection with paidAmount 0 and an event that
-            // reads as a failure (ASSUMPTIONS.md A14).
-            return Err(ApiError::violation(pays_nothing(&reference, collection)));
-        }
-        paid
-    };
-    let paid = collection
-        .paid_amount
-        .unwrap_or_default()
-        .checked_add(paid_now)
-        .ok_or_else(|| ApiError::bad_request("amount: would overflow the paid amount"))?;
-    let credited_currency = collection.to;
-    let previous_status = collection.status.clone();
-    let updated_status = if paid >= collection.amount {
-        TransactionStatus::Completed
-    } else {
-        TransactionStatus::PartiallyPaid
-    };
-
-    // The wallet `currency` names grows by the amount itself.
-    account.credit(credited_currency, amount)?;
-    let mut event = None;
-    if let Some(collection) = account.collections.get_mut(&reference) {
-        collection.transaction.paid_amount = Some(paid);
-        // One event per status change and no other (ASSUMPTIONS.md B9): a
-        // second partial payment, or a payment of a completed collection,
-        // changes the paid amount but not the status.
-        let changed = updated_status != previous_status;
-        collection.transaction.status = updated_status;
-        if changed {
-            event = collection.transaction.status_event();
-        }
-    }
+    .fund(&reference, Payment::Credited(currency, amount))?;
     account
         .fundings
         .insert(session_id, IdempotentRequest::new(fields, replied.clone()));
-    drop(account);
-
-    if let (Some(url), Some(event)) = (webhook_url, event) {
-        state.webhooks().send(url, &event, now);
-    }
     Ok(Json(replied))
-}
-
-/// The refusal of a funding whose `currency` is not the wallet the
-/// collection credits: it names that wallet, and for a converting
-/// collection says that its fromCurrency is the payer's, not a wallet.
-fn wrong_wallet(reference: &str, collection: &TransactionRecord) -> Violation {
-    let (from, to) = (collection.from, collection.to);
-    let message = if from == to {
-        format!("must be {to}, the wallet collection {reference} credits")
-    } else {
-        format!(
-            "must be {to}, the wallet collection {reference} credits (its fromCurrency {from} \
-             is what the payer sends, not a wallet to credit)"
-        )
-    };
-    Violation::new("currency", Rule::NotOneOf, message)
-}
-
-/// The refusal of a funding in a converting collection's `toCurrency` so
-/// small that, divided by the rate and rounded to `fromCurrency`'s minor
-/// unit, it pays nothing. It names the least amount that pays one minor
-/// unit: half of it (rounded half away from zero) times the rate, rounded
-/// up to `toCurrency`'s minor unit.
-fn pays_nothing(reference: &str, collection: &TransactionRecord) -> Violation {
-    let (from, to, rate) = (collection.from, collection.to, collection.rate);
-    let smallest = Decimal::new(1, from.minor_unit_exponent());
-    let least = (smallest / Decimal::TWO).checked_mul(rate).map(|least| {
-        least
-            .round_dp_with_strategy(to.minor_unit_exponent(), RoundingStrategy::AwayFromZero)
-            .normalize()
-    });
-    let message = match least {
-        Some(least) => format!(
-            "must be at least {least} {to}, the least that pays {smallest} {from} of collection \
-             {reference} at its rate of {rate} {to} per {from}"
-        ),
-        None => format!(
-            "must pay at least {smallest} {from} of collection {reference} at its rate of \
-             {rate} {to} per {from}"
-        ),
-    };
-    Violation::new("amount", Rule::OutOfRange, message)
 }

@@ -24,10 +24,13 @@
 //! 4. The `fromCurrency` wallet is debited by `totalAmount` = `amount` +
 //!    fee, or 400
 //!    `Insufficient balance: available 100.00 USD, required 150.50 USD`.
-//! 5. The payout is settled at once: `COMPLETED`, except to the account
-//!    number `0000000000` (see [`UNRESOLVABLE_ACCOUNT`]), which is `FAILED`
-//!    and refunded (amount and fee). Either way the response is 200 and the
-//!    outcome is read with `GET /api/transaction/{sessionId}`.
+//! 5. The payout is settled at once by default: `COMPLETED`, except to the
+//!    account number `0000000000` (see [`UNRESOLVABLE_ACCOUNT`]), which is
+//!    `FAILED` and refunded (amount and fee). Under the `manual` setting it
+//!    stays `PENDING` until the control API completes or fails it; under a
+//!    delay it settles so after the delay (see [`PayoutSettlement`]).
+//!    Either way the response is 200 and the outcome is read with
+//!    `GET /api/transaction/{sessionId}`.
 //!
 //! Every check happens under the account's lock, before any effect.
 //! Refused requests (validation, rate key, balance) do not use up their
@@ -47,9 +50,10 @@ use crate::http::auth::Caller;
 use crate::http::body::{wire_fields, Body};
 use crate::http::error::ApiError;
 use crate::rates::convert_at;
+use crate::settlement::PayoutSettlement;
 use crate::store::banks::{bank_name, UNRESOLVABLE_ACCOUNT};
 use crate::store::idempotency::IdempotentRequest;
-use crate::store::records::PayoutRecord;
+use crate::store::records::{PayoutRecord, Settle};
 use crate::store::state::AppState;
 use crate::store::transaction::{TransactionKind, TransactionRecord, TransactionStatus};
 
@@ -107,12 +111,10 @@ pub(crate) async fn create_payout(
         .ok_or_else(|| ApiError::bad_request("amount: is too large to convert"))?;
 
     account.debit(payout.from, conversion.total_amount)?;
-    let fails = view.account_number.map(str::trim) == Some(UNRESOLVABLE_ACCOUNT);
-    let status = if fails {
-        account.credit(payout.from, conversion.total_amount)?;
-        TransactionStatus::Failed
+    let outcome = if view.account_number.map(str::trim) == Some(UNRESOLVABLE_ACCOUNT) {
+        Settle::Fail(FAILING_ACCOUNT_REASON.to_owned())
     } else {
-        TransactionStatus::Completed
+        Settle::Complete
     };
 
     let response = PayoutResponse {
@@ -130,7 +132,7 @@ pub(crate) async fn create_payout(
         paid_amount: None,
         rate,
         fee: conversion.fee,
-        status,
+        status: TransactionStatus::Pending,
         rate_key,
         from: payout.from,
         to: payout.to,
@@ -138,12 +140,50 @@ pub(crate) async fn create_payout(
         network: view.network.or(view.to_network).map(str::to_owned),
         instruction_valid_until: None,
     };
+    let sequence = account.next_sequence();
     account.payouts.insert(
-        session_id,
+        session_id.clone(),
         PayoutRecord {
             request: IdempotentRequest::new(compared, response.clone()),
             transaction,
+            created_at: now,
+            sequence,
+            destination: destination(&view),
+            outcome: outcome.clone(),
+            reason: None,
         },
     );
+    // Settled at once, by hand, or after the delay (PayoutSettlement).
+    match account.settlement {
+        PayoutSettlement::Instant => account.settle_payout(&session_id, outcome)?,
+        PayoutSettlement::Manual => {}
+        PayoutSettlement::After(delay) => {
+            // A clock moved to the end of time settles it on the next look.
+            let when = now.checked_add(delay).unwrap_or(now);
+            account.due.insert((when, session_id));
+        }
+    }
     Ok(Json(response))
+}
+
+/// Why a payout to the failing account `0000000000` fails.
+const FAILING_ACCOUNT_REASON: &str = "Account 0000000000 cannot receive payouts";
+
+/// Where a payout goes, in one line: the bank and account, or the wallet
+/// address and network.
+fn destination(view: &PayoutFields<'_>) -> String {
+    let parts = [
+        view.bank_name,
+        view.bank_code,
+        view.account_number,
+        view.address,
+        view.network.or(view.to_network),
+    ];
+    parts
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

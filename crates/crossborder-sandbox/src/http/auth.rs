@@ -10,6 +10,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use crossborder_api::API_KEY_HEADER;
 
+use crate::clock::Clock;
 use crate::config::Environment;
 use crate::http::error::ApiError;
 use crate::store::account::Account;
@@ -22,6 +23,7 @@ pub(crate) struct Caller {
     environment: Environment,
     business: BusinessId,
     account: Arc<Mutex<Account>>,
+    clock: Clock,
 }
 
 impl Caller {
@@ -35,25 +37,20 @@ impl Caller {
         self.environment
     }
 
-    /// Locks the caller's account for one atomic operation.
+    /// Locks the caller's account for one atomic operation, after settling
+    /// the payouts whose settlement delay has passed, so every request sees
+    /// them settled on time.
     pub(crate) fn account(&self) -> MutexGuard<'_, Account> {
-        lock(&self.account)
+        let mut account = lock(&self.account);
+        account.settle_due(self.clock.now());
+        account
     }
-}
 
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let Some(value) = parts.headers.get(API_KEY_HEADER) else {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "API key header needed",
-            ));
-        };
-        // An empty header is as good as none; a value that is not visible
-        // ASCII cannot be a key.
-        let key = value.to_str().map(str::trim).unwrap_or("\u{0}");
+    /// The caller behind `key` (the header's value, trimmed): 403 `API key
+    /// header needed` when it is empty, 401 `Invalid api key` when no
+    /// business has it, 401 `not allowed to access this resource; contact
+    /// support` when its business has no API access.
+    pub(crate) fn for_key(state: &AppState, key: &str) -> Result<Caller, ApiError> {
         if key.is_empty() {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
@@ -73,6 +70,24 @@ impl FromRequestParts<AppState> for Caller {
             environment: entry.environment,
             business: entry.business,
             account: Arc::clone(&entry.account),
+            clock: state.config().clock.clone(),
         })
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(API_KEY_HEADER) else {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "API key header needed",
+            ));
+        };
+        // An empty header is as good as none; a value that is not visible
+        // ASCII cannot be a key.
+        let key = value.to_str().map(str::trim).unwrap_or("\u{0}");
+        Caller::for_key(state, key)
     }
 }

@@ -60,6 +60,7 @@ fn operations() -> Router<AppState> {
         .route("/v1/api/simulate-funding", post(funding::simulate_funding))
         .route("/v1/documents/{id}", get(documents::get_document))
         .merge(crate::console::routes())
+        .merge(crate::control::routes::routes())
         .fallback(error::route_not_found)
 }
 
@@ -70,6 +71,10 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn(crate::limits::head_size))
         .layer(from_fn_with_state(state.clone(), error_shape::envelope))
+        .layer(from_fn_with_state(
+            state.clone(),
+            crate::control::requests::record,
+        ))
         .with_state(state);
     match log {
         Some(sink) => router.layer(from_fn_with_state(sink, request_log::log)),

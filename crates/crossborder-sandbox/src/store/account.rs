@@ -4,7 +4,7 @@
 //! One account sits behind one lock (see [`crate::store::state::KeyEntry`]), so
 //! each request's read-check-write on it is atomic.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::SystemTime;
 
 use crossborder_api::types::MessageResponse;
@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 
 use crate::http::error::ApiError;
 use crate::rates::QuoteRecord;
+use crate::settlement::PayoutSettlement;
 use crate::store::business::BusinessRecord;
 use crate::store::idempotency::IdempotentRequest;
 use crate::store::records::{CollectionRecord, PayoutRecord};
@@ -54,15 +55,45 @@ pub(crate) struct Account {
     pub(crate) businesses: BTreeMap<String, BusinessRecord>,
     /// The registered webhook URL.
     pub(crate) webhook_url: Option<String>,
+    /// How this business's new payouts settle.
+    pub(crate) settlement: PayoutSettlement,
+    /// Payouts that settle on their own, by when and sessionId (see
+    /// [`crate::store::settlement`]).
+    pub(crate) due: BTreeSet<(SystemTime, String)>,
+    /// How many collections, payouts and sub-businesses were created: each
+    /// gets the next number, which orders them newest first in the control
+    /// API's lists even when the clock stands still.
+    created: u64,
 }
 
 impl Account {
-    /// A fresh account with the configured starting balances.
-    pub(crate) fn new(starting_balances: &BTreeMap<Currency, Decimal>) -> Account {
+    /// A fresh account with the configured starting balances, settling
+    /// its payouts as `settlement` says.
+    pub(crate) fn new(
+        starting_balances: &BTreeMap<Currency, Decimal>,
+        settlement: PayoutSettlement,
+    ) -> Account {
         Account {
             balances: starting_balances.clone(),
+            settlement,
             ..Account::default()
         }
+    }
+
+    /// The creation number of the next collection, payout or sub-business.
+    pub(crate) fn next_sequence(&mut self) -> u64 {
+        self.created += 1;
+        self.created
+    }
+
+    /// Every wallet that was ever credited or configured, by currency.
+    pub(crate) fn balances(&self) -> &BTreeMap<Currency, Decimal> {
+        &self.balances
+    }
+
+    /// Sets a wallet's balance.
+    pub(crate) fn set_balance(&mut self, currency: Currency, amount: Decimal) {
+        self.balances.insert(currency, amount);
     }
 
     /// The balance of one wallet (0 when never credited).

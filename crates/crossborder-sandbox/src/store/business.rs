@@ -111,6 +111,9 @@ pub(crate) struct BusinessRecord {
     pub(crate) directors: Vec<PersonRecord>,
     pub(crate) ubos: Vec<PersonRecord>,
     pub(crate) created_at: SystemTime,
+    /// Its creation number in the account (the control API lists newest
+    /// first).
+    pub(crate) sequence: u64,
     pub(crate) updated_at: SystemTime,
     pub(crate) submitted_at: Option<SystemTime>,
     /// The documents map, by key as received.
@@ -125,11 +128,14 @@ pub(crate) struct BusinessRecord {
 }
 
 impl BusinessRecord {
+    /// Whether the business was submitted and is not decided yet.
+    pub(crate) fn awaits_decision(&self) -> bool {
+        self.submitted_at.is_some() && matches!(self.status, Status::Pending | Status::Submitted)
+    }
+
     /// Applies the decision driver when the business is waiting for one.
     pub(crate) fn decide(&mut self, now: SystemTime) {
-        if self.submitted_at.is_none()
-            || !matches!(self.status, Status::Pending | Status::Submitted)
-        {
+        if !self.awaits_decision() {
             return;
         }
         let number = self.registration_number.trim().to_ascii_uppercase();
@@ -140,6 +146,18 @@ impl BusinessRecord {
         } else {
             (Status::Approved, None)
         };
+        self.record_decision(status, reason, now);
+    }
+
+    /// Records `status` (with the rejection `reason`): the field statuses
+    /// still `PENDING` follow a decision. The decision driver and the
+    /// control API's approve and reject both end here.
+    pub(crate) fn record_decision(
+        &mut self,
+        status: Status,
+        reason: Option<String>,
+        now: SystemTime,
+    ) {
         if status == self.status {
             return;
         }

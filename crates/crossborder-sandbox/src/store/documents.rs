@@ -97,6 +97,16 @@ impl DocumentStore {
         id
     }
 
+    /// Forgets every document of `owner` (a reset of its business).
+    pub(crate) fn forget(&self, owner: BusinessId) {
+        let mut guard = lock(&self.store);
+        let store = &mut *guard;
+        store.shelves.remove(&owner);
+        store
+            .documents
+            .retain(|_, document| document.owner != owner);
+    }
+
     /// The document `id`, only for the business that owns it.
     pub(crate) fn get(&self, id: &str, viewer: BusinessId) -> Option<(DocumentKind, Bytes)> {
         let store = lock(&self.store);

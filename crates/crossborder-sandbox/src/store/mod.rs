@@ -6,8 +6,10 @@
 pub(crate) mod account;
 pub mod banks;
 pub(crate) mod business;
+pub(crate) mod collection_funding;
 pub(crate) mod documents;
 pub(crate) mod idempotency;
 pub(crate) mod records;
+pub(crate) mod settlement;
 pub(crate) mod state;
 pub(crate) mod transaction;

@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use crate::background::webhook_delivery::WebhookSender;
 use crate::config::{Environment, SandboxConfig};
+use crate::control::requests::RequestHistory;
 use crate::ids::IdGenerator;
 use crate::store::account::{Account, BusinessId};
 use crate::store::documents::DocumentStore;
@@ -29,6 +30,7 @@ struct Shared {
     ids: IdGenerator,
     webhooks: WebhookSender,
     documents: DocumentStore,
+    requests: RequestHistory,
     base_url: String,
 }
 
@@ -62,7 +64,10 @@ impl AppState {
                     business: BusinessId::new(index),
                     environment: spec.environment(),
                     api_access: spec.has_api_access(),
-                    account: Arc::new(Mutex::new(Account::new(&config.starting_balances))),
+                    account: Arc::new(Mutex::new(Account::new(
+                        &config.starting_balances,
+                        config.payout_settlement,
+                    ))),
                 };
                 (spec.key().to_owned(), entry)
             })
@@ -74,6 +79,7 @@ impl AppState {
             ids: IdGenerator::default(),
             webhooks,
             documents,
+            requests: RequestHistory::default(),
             base_url,
         }))
     }
@@ -119,6 +125,11 @@ impl AppState {
     /// Uploaded documents.
     pub(crate) fn documents(&self) -> &DocumentStore {
         &self.0.documents
+    }
+
+    /// The last requests of each business.
+    pub(crate) fn requests(&self) -> &RequestHistory {
+        &self.0.requests
     }
 
     /// `http://HOST:PORT/v1`.
