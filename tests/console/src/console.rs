@@ -36,7 +36,7 @@ impl Console {
             .await
             .unwrap_or_else(|error| panic!("the browser semaphore: {error}"));
         let browser = Browser::start().await?;
-        let root = format!("http://{}/", sandbox.sandbox.local_addr());
+        let root = sandbox.sandbox.console_url();
         browser.goto(&root).await;
         Some(Console {
             browser,

@@ -361,18 +361,25 @@
     fill('balances', columns, state.balances || [], 'No balances.');
   }
 
+  // The payment instruction as the API writes it: a bank account, or a
+  // wallet address on a network for a crypto collection.
   function instruction(c) {
-    const list = [].concat(c.paymentInstruction || []);
+    const list = [].concat(c.paymentInstruction || []).filter((p) => p && typeof p === 'object');
     return lines(...list.map((p) => {
       const where = p.address
         ? p.address + (p.network ? ' on ' + p.network : '')
         : [p.bankName, p.accountNumber, p.accountName].filter(Boolean).join(' · ');
-      return where + (p.narration ? ' — ' + p.narration : '');
+      return lines(where, p.narration ? el('span', { className: 'muted' }, p.narration) : '');
     }));
   }
 
+  // Each funding, newest first: what the payer paid, and what the wallet
+  // was credited when that is another currency.
   function fundings(c) {
-    return lines(...(c.fundings || []).map((f) => el('span', null, money(f.amount, f.currency || c.currency), ' ', when(f.at))));
+    return lines(...(c.fundings || []).map((f) => el('span', { className: 'funding' },
+      '+' + money(f.amount, c.currency),
+      c.toCurrency && c.toCurrency !== c.currency && f.credited ? ' (' + money(f.credited, c.toCurrency) + ')' : '',
+      ' ', when(f.at))));
   }
 
   function collectionActions(c) {
@@ -396,9 +403,13 @@
 
   function renderCollections() {
     const columns = columnsOf((c) => c.paymentReference, [
-      { label: 'Reference', cell: (c) => lines(el('strong', null, c.paymentReference), when(c.createdAt)) },
+      { label: 'Reference', cell: (c) => lines(el('strong', null, c.paymentReference), c.memo ? el('code', null, c.memo) : '', when(c.createdAt)) },
       { label: 'Status', cell: (c) => pill(c.status) },
-      { label: 'Amount', className: 'amount', cell: (c) => money(c.amount, c.currency) },
+      {
+        label: 'Amount',
+        className: 'amount',
+        cell: (c) => lines(money(c.amount, c.currency), c.toCurrency && c.toCurrency !== c.currency ? el('span', { className: 'muted' }, '→ ' + money(c.toAmount, c.toCurrency)) : ''),
+      },
       { label: 'Paid', className: 'amount', cell: (c) => lines(money(c.paidAmount, c.currency), fundings(c)) },
       { label: 'Remaining', className: 'amount', cell: (c) => money(c.remainingAmount, c.currency) },
       { label: 'Pay into', className: 'wide', cell: (c) => lines(instruction(c), c.expiresAt ? el('span', { className: 'muted' }, 'valid until ', when(c.expiresAt)) : '') },
@@ -415,7 +426,7 @@
       actionButton('Fail…', 'Fail payout ' + id, 'fail', id, (button) => ask({
         opener: button,
         title: 'Fail payout ' + id,
-        text: 'The payout is refunded in full, fee included: ' + money(p.amount, p.fromCurrency) + (p.fee && !/^0*(\.0*)?$/.test(p.fee) ? ' plus ' + money(p.fee, p.fromCurrency) + ' fee' : '') + '.',
+        text: 'The payout is refunded in full, fee included: ' + money(p.totalAmount || p.amount, p.fromCurrency) + ' back to the ' + p.fromCurrency + ' wallet.',
         label: 'Reason (optional)',
         ok: 'Fail payout',
         run: (reason) => call('POST', '/_sandbox/payouts/' + segment(id) + '/fail', reason ? { reason } : {}),
@@ -426,17 +437,26 @@
   function renderPayouts() {
     const columns = columnsOf((p) => p.sessionId, [
       { label: 'Session', cell: (p) => lines(el('strong', null, p.sessionId), when(p.createdAt)) },
-      { label: 'Status', cell: (p) => lines(pill(p.status), p.reason ? el('span', { className: 'muted' }, p.reason) : '') },
+      {
+        label: 'Status',
+        cell: (p) => lines(pill(p.status), p.reason ? el('span', { className: 'muted' }, p.reason) : '', p.settlesAt ? el('span', { className: 'muted' }, 'settles ', when(p.settlesAt)) : ''),
+      },
       { label: 'Amount', className: 'amount', cell: (p) => money(p.amount, p.fromCurrency) },
       { label: 'Fee', className: 'amount', cell: (p) => money(p.fee, p.fromCurrency) },
-      { label: 'To', className: 'wide', cell: (p) => lines(p.toCurrency, p.destination) },
+      {
+        label: 'Pays',
+        className: 'wide',
+        cell: (p) => lines(money(p.toAmount, p.toCurrency) || p.toCurrency, el('span', { className: 'muted' }, p.destination || '')),
+      },
       { label: 'Actions', className: 'act', cell: payoutActions },
     ]);
     fill('payouts', columns, state.payouts || [], 'No payouts yet: create one with the SDK (client.payouts()) or POST /v1/api/payout.');
   }
 
+  // Approve and reject apply to a submitted business awaiting a decision
+  // (SUBMITTED, or PENDING again after an update of a submitted one).
   function businessActions(b) {
-    if (b.status === 'APPROVED' || b.status === 'REJECTED') return '';
+    if (b.status !== 'SUBMITTED' && !(b.status === 'PENDING' && b.submittedAt)) return '';
     const id = b.businessId;
     const name = b.businessName || id;
     return actions(
@@ -470,7 +490,7 @@
 
   function renderWebhooks() {
     const columns = columnsOf((w) => w.deliveryId, [
-      { label: 'Event', cell: (w) => lines(el('strong', null, w.event || ''), w.paymentReference) },
+      { label: 'Event', cell: (w) => lines(pill(w.event), w.paymentReference) },
       { label: 'Delivered', cell: (w) => lines(pill(w.status), when(w.deliveredAt)) },
       { label: 'Receiver answered', cell: (w) => lines(w.responseStatus !== null && w.responseStatus !== undefined ? 'HTTP ' + w.responseStatus : '', w.error ? el('span', { className: 'muted' }, w.error) : '', w.attempts ? w.attempts + (w.attempts === 1 ? ' attempt' : ' attempts') : '') },
       { label: 'URL', className: 'wide', cell: (w) => el('code', null, w.url || '') },
