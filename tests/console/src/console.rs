@@ -120,11 +120,14 @@ impl Console {
             .await;
     }
 
-    /// True when nothing on the page is wider than the viewport (no
-    /// sideways scrolling).
-    pub async fn fits_width(&self) -> bool {
-        let script = "return document.documentElement.scrollWidth <= window.innerWidth;";
-        self.browser.script(script, json!([])).await == true
+    /// The page's width in CSS pixels, to compare with the viewport's (a
+    /// page wider than its viewport scrolls sideways; on a phone the
+    /// layout viewport grows with it, so the width is compared with the
+    /// device's, not with `innerWidth`).
+    pub async fn page_width(&self) -> u64 {
+        let script = "return document.documentElement.scrollWidth;";
+        let width = self.browser.script(script, json!([])).await;
+        width.as_u64().unwrap_or(u64::MAX)
     }
 
     /// Writes screenshots of the page as it is at [`DESKTOP`] and [`PHONE`]
@@ -134,15 +137,21 @@ impl Console {
     pub async fn screenshots(&self, name: &str) -> [PathBuf; 2] {
         let desktop = output_dir().join(format!("{name}-{}x{}.png", DESKTOP.0, DESKTOP.1));
         let phone = output_dir().join(format!("{name}-phone.png"));
-        assert!(self.fits_width().await, "wider than 1280 px");
+        // No focus ring in the pictures; each is taken before its check,
+        // to show what failed.
+        self.browser
+            .script("document.activeElement.blur();", json!([]))
+            .await;
         self.browser.screenshot(&desktop).await;
-        self.browser.viewport(PHONE, true).await;
+        let width = self.page_width().await;
         assert!(
-            self.fits_width().await,
-            "wider than a phone's {} px",
-            PHONE.0
+            width <= u64::from(DESKTOP.0),
+            "{width} px wide: {desktop:?}"
         );
+        self.browser.viewport(PHONE, true).await;
         self.browser.screenshot(&phone).await;
+        let width = self.page_width().await;
+        assert!(width <= u64::from(PHONE.0), "{width} px wide: {phone:?}");
         self.browser.viewport(DESKTOP, false).await;
         [desktop, phone]
     }

@@ -98,6 +98,8 @@ pub struct Driver {
     child: Child,
     /// `http://127.0.0.1:PORT`.
     pub url: String,
+    /// Its log (and the browser's): kept when the test fails.
+    log: PathBuf,
 }
 
 impl Driver {
@@ -122,9 +124,8 @@ impl Driver {
 
     async fn try_start(programs: &Programs, http: &reqwest::Client) -> Result<Driver, String> {
         let port = free_port().map_err(|error| format!("no free loopback port: {error}"))?;
-        let dir = output_dir();
-        let log = File::create(dir.join(format!("chromedriver-{port}.log")))
-            .map_err(|error| format!("the driver's log: {error}"))?;
+        let log_path = output_dir().join(format!("chromedriver-{port}.log"));
+        let log = File::create(&log_path).map_err(|error| format!("the driver's log: {error}"))?;
         let child = {
             use std::os::unix::process::CommandExt;
             Command::new(&programs.chromedriver)
@@ -141,6 +142,7 @@ impl Driver {
         let mut driver = Driver {
             child,
             url: format!("http://127.0.0.1:{port}"),
+            log: log_path,
         };
         let status = format!("{}/status", driver.url);
         let started = tokio::time::Instant::now();
@@ -182,6 +184,11 @@ impl Driver {
 impl Drop for Driver {
     fn drop(&mut self) {
         self.stop();
+        if std::thread::panicking() {
+            eprintln!("chromedriver's log: {}", self.log.display());
+        } else {
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 

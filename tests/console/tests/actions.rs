@@ -309,3 +309,126 @@ async fn refused(
         reply.body["message"].as_str().unwrap()
     )
 }
+
+/// The other buttons, each checked through the SDK or the sandbox: set a
+/// balance (a row's "Set…" and the form, for a wallet not held yet),
+/// expire a collection, approve a business, complete a pending payout,
+/// redeliver a webhook, and reset the business.
+#[tokio::test]
+async fn every_other_button_acts_through_the_control_api() {
+    let sandbox = TestSandbox::start().await;
+    let handle = &sandbox.sandbox;
+    let key = TestSandbox::KEY;
+    let client = sandbox.client(key);
+    let hooks = Hooks::start(&client).await;
+    client.webhooks().set_url(&hooks.url).await.unwrap();
+    open_ngn_collection(&client, "order-5", Decimal::new(900, 0))
+        .await
+        .unwrap();
+    handle
+        .set_payout_settlement(key, crossborder_sandbox::PayoutSettlement::Manual)
+        .unwrap();
+    let payout = fixtures::ngn_bank_payout(Decimal::new(1_000, 0), "payout-5");
+    client.payouts().create(&payout).await.unwrap();
+    let link = client
+        .businesses()
+        .upload_document(fixtures::PDF.to_vec(), "cac.pdf")
+        .await
+        .unwrap()
+        .link;
+    let request = fixtures::business_request("RC7000555PENDING", &link);
+    let business = client.businesses().create(&request).await.unwrap();
+    let person = fixtures::person_request(&link);
+    let kyb = client.businesses();
+    kyb.add_director(&business.id, &person).await.unwrap();
+    kyb.add_ubo(&business.id, &person).await.unwrap();
+
+    let Some(console) = Console::open(&sandbox).await else {
+        return;
+    };
+    let browser = &console.browser;
+    console.enter_key(key).await;
+
+    console.press("expire", "order-5").await;
+    console
+        .wait_for_row("collections", "order-5", "EXPIRED")
+        .await;
+    let expired = client.collections().get("order-5").await.unwrap();
+    assert_eq!(expired.status, TransactionStatus::Expired);
+
+    console.show("payouts").await;
+    console.press("complete", "payout-5").await;
+    console
+        .wait_for_row("payouts", "payout-5", "COMPLETED")
+        .await;
+    let completed = client.payouts().get("payout-5").await.unwrap();
+    assert_eq!(completed.status, TransactionStatus::Completed);
+
+    console.show("businesses").await;
+    console.press("approve", &business.id).await;
+    console
+        .wait_for_row("businesses", &business.id, "APPROVED")
+        .await;
+    let approved = client.businesses().get(&business.id).await.unwrap();
+    assert_eq!(approved.status, BusinessStatus::Approved);
+
+    console.show("webhooks").await;
+    let first = handle.state(key).unwrap().webhooks[0].delivery_id.clone();
+    console.wait_for_row("webhooks", &first, "delivered").await;
+    console.press("redeliver", &first).await;
+    let state = crossborder_testkit::wait_until(WAIT, || async {
+        let state = handle.state(key).unwrap();
+        let delivered = state
+            .webhooks
+            .iter()
+            .filter(|w| w.status == "delivered")
+            .count();
+        Ok(if delivered == 2 {
+            Ok(state)
+        } else {
+            Err(format!("{delivered} delivered"))
+        })
+    })
+    .await
+    .unwrap();
+    assert_eq!(state.webhooks[0].event, "EXPIRED");
+    assert_eq!(state.webhooks[0].body, state.webhooks[1].body);
+
+    console.show("balances").await;
+    console.press("set-balance", "NGN").await;
+    console.answer_dialog("2500000").await;
+    console.wait_dialog_closed().await;
+    console
+        .wait_for_row("balances", "NGN", "2500000.00 NGN")
+        .await;
+    browser
+        .click("#balance-currency option[value=\"EUR\"]")
+        .await;
+    browser.fill("#balance-amount", "1500.5").await;
+    browser.click("#balance-form button[type=\"submit\"]").await;
+    console.wait_for_row("balances", "EUR", "1500.50 EUR").await;
+    let wallet = client.wallet();
+    assert_eq!(
+        wallet.balance(Currency::Ngn).await.unwrap().amount,
+        Decimal::new(2_500_000, 0)
+    );
+    assert_eq!(
+        wallet.balance(Currency::Eur).await.unwrap().amount,
+        Decimal::new(15_005, 1)
+    );
+
+    browser.click("#reset").await;
+    browser.click("#dialog-ok").await;
+    console.wait_dialog_closed().await;
+    console
+        .wait_for_row("balances", "NGN", "5000000.00 NGN")
+        .await;
+    let state = handle.state(key).unwrap();
+    assert!(state.collections.is_empty() && state.payouts.is_empty());
+    assert!(state.businesses.is_empty());
+    assert_eq!(
+        wallet.balance(Currency::Eur).await.unwrap().amount,
+        Decimal::ZERO
+    );
+    console.close().await;
+}

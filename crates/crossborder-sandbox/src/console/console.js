@@ -66,8 +66,8 @@
   function when(text) {
     if (!text) return '';
     const parts = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(text);
-    const shown = parts ? parts[1] + ' ' + parts[2] + (parts[3] === 'Z' ? ' UTC' : ' ' + parts[3]) : text;
-    return el('time', { datetime: text }, shown);
+    const shown = parts ? parts[1] + ' ' + parts[2] + (parts[3] === 'Z' ? '' : ' ' + parts[3]) : text;
+    return el('time', { datetime: text, title: text }, shown);
   }
 
   function pill(status) {
@@ -361,25 +361,29 @@
     fill('balances', columns, state.balances || [], 'No balances.');
   }
 
-  // The payment instruction as the API writes it: a bank account, or a
-  // wallet address on a network for a crypto collection.
+  // Where the payer pays, as the payment instruction says: a bank account,
+  // or a wallet address on a network for a crypto collection (the memo is
+  // in the Reference column).
   function instruction(c) {
     const list = [].concat(c.paymentInstruction || []).filter((p) => p && typeof p === 'object');
-    return lines(...list.map((p) => {
-      const where = p.address
-        ? p.address + (p.network ? ' on ' + p.network : '')
-        : [p.bankName, p.accountNumber, p.accountName].filter(Boolean).join(' · ');
-      return lines(where, p.narration ? el('span', { className: 'muted' }, p.narration) : '');
-    }));
+    return lines(...list.map((p) => lines(
+      p.address ? p.network || p.bankName : p.bankName,
+      el('code', null, p.address || p.accountNumber || ''),
+      p.address ? '' : el('span', { className: 'muted' }, p.accountName || ''),
+    )));
   }
 
-  // Each funding, newest first: what the payer paid, and what the wallet
-  // was credited when that is another currency.
-  function fundings(c) {
-    return lines(...(c.fundings || []).map((f) => el('span', { className: 'funding' },
+  // What was paid: the total, what remains, and each funding (newest
+  // first) with the wallet's credit when that is another currency.
+  function paid(c) {
+    const remains = c.remainingAmount && !/^-?0*(\.0*)?$/.test(c.remainingAmount)
+      ? el('span', { className: 'muted' }, money(c.remainingAmount, c.currency) + ' remaining')
+      : '';
+    const each = (c.fundings || []).map((f) => el('span', { className: 'funding' },
       '+' + money(f.amount, c.currency),
       c.toCurrency && c.toCurrency !== c.currency && f.credited ? ' (' + money(f.credited, c.toCurrency) + ')' : '',
-      ' ', when(f.at))));
+      ' ', when(f.at)));
+    return lines(money(c.paidAmount, c.currency), remains, ...each);
   }
 
   function collectionActions(c) {
@@ -404,15 +408,17 @@
   function renderCollections() {
     const columns = columnsOf((c) => c.paymentReference, [
       { label: 'Reference', cell: (c) => lines(el('strong', null, c.paymentReference), c.memo ? el('code', null, c.memo) : '', when(c.createdAt)) },
-      { label: 'Status', cell: (c) => pill(c.status) },
+      {
+        label: 'Status',
+        cell: (c) => lines(pill(c.status), c.expiresAt && (c.status === 'PENDING' || c.status === 'PARTIALLY_PAID') ? el('span', { className: 'muted' }, 'until ', when(c.expiresAt)) : ''),
+      },
       {
         label: 'Amount',
         className: 'amount',
         cell: (c) => lines(money(c.amount, c.currency), c.toCurrency && c.toCurrency !== c.currency ? el('span', { className: 'muted' }, '→ ' + money(c.toAmount, c.toCurrency)) : ''),
       },
-      { label: 'Paid', className: 'amount', cell: (c) => lines(money(c.paidAmount, c.currency), fundings(c)) },
-      { label: 'Remaining', className: 'amount', cell: (c) => money(c.remainingAmount, c.currency) },
-      { label: 'Pay into', className: 'wide', cell: (c) => lines(instruction(c), c.expiresAt ? el('span', { className: 'muted' }, 'valid until ', when(c.expiresAt)) : '') },
+      { label: 'Paid', className: 'amount', cell: paid },
+      { label: 'Pay into', className: 'wide', cell: instruction },
       { label: 'Actions', className: 'act', cell: collectionActions },
     ]);
     fill('collections', columns, state.collections || [], 'No collections yet: create one with the SDK (client.collections()) or POST /v1/api/initiate-payment.');
@@ -552,6 +558,26 @@
     }
   }
 
+  // ---- Any wallet's balance, including one the business does not hold yet.
+  async function saveBalance(event) {
+    event.preventDefault();
+    const currency = $('balance-currency').value;
+    const amount = $('balance-amount').value.trim();
+    const button = event.submitter || $('balance-form').querySelector('button');
+    button.disabled = true;
+    try {
+      await call('PUT', '/_sandbox/balances/' + segment(currency), { amount });
+      $('balance-amount').value = '';
+      hideNotice();
+      announce('The ' + currency + ' balance is ' + money(amount, currency) + '.');
+      await refresh();
+    } catch (error) {
+      if (!handleAuth(error)) showNotice('Setting the ' + currency + ' balance failed: ' + error.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   // ---- Tabs (the ARIA tabs pattern: one tab in the Tab order, arrows move).
   function selectTab(name, focus) {
     for (const tab of TABS) {
@@ -648,6 +674,8 @@
       settlement.dirty = true;
     });
     $('settlement-form').addEventListener('submit', saveSettlement);
+    for (const currency of Object.keys(MINOR_UNITS)) $('balance-currency').append(el('option', { value: currency }, currency));
+    $('balance-form').addEventListener('submit', saveBalance);
     showDelay();
     const saved = sessionStorage.getItem(KEY_STORAGE);
     if (saved) openConsole(saved);
