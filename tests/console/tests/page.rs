@@ -2,9 +2,14 @@
 //! amounts shown as the SDK shows them, and the page usable by keyboard
 //! and readable at 1280x800 and on a phone.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use crossborder::{Currency, Decimal};
 use crossborder_console_tests::Console;
 use crossborder_core::display_amount;
+use crossborder_sandbox::SandboxConfig;
 use crossborder_testkit::{TestSandbox, NO_ACCESS_KEY};
 use serde_json::json;
 
@@ -104,5 +109,40 @@ async fn amounts_are_shown_as_the_sdk_shows_them() {
     for (case, shown) in cases.iter().zip(shown) {
         assert_eq!(shown, &case[2], "{case}");
     }
+    console.close().await;
+}
+
+/// The page reads the state again without a reload, and at most once a
+/// second: over three seconds of an open console, the sandbox's request
+/// log counts at most one `GET /_sandbox/state` a second (plus the first),
+/// and more than one.
+#[tokio::test]
+async fn the_state_is_read_again_at_most_once_a_second() {
+    let reads = Arc::new(AtomicUsize::new(0));
+    let config = SandboxConfig::default().with_request_log({
+        let reads = Arc::clone(&reads);
+        move |line| {
+            if line.method == "GET" && line.path == "/_sandbox/state" {
+                reads.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    });
+    let sandbox = TestSandbox::start_with(config).await;
+    let Some(console) = Console::open(&sandbox).await else {
+        return;
+    };
+    console.enter_key(TestSandbox::KEY).await;
+    let (before, start) = (reads.load(Ordering::SeqCst), Instant::now());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (read, seconds) = (
+        reads.load(Ordering::SeqCst) - before,
+        start.elapsed().as_secs(),
+    );
+    assert!(
+        read >= 2,
+        "{read} reads in {seconds} s: the page stopped reading"
+    );
+    let most = usize::try_from(seconds).unwrap() + 1;
+    assert!(read <= most, "{read} reads in {seconds} s");
     console.close().await;
 }
