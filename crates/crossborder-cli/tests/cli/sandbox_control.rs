@@ -9,39 +9,32 @@ use std::time::Duration;
 
 use crossborder::{Client, Decimal};
 use crossborder_sandbox::{PayoutSettlement, SandboxConfig};
-use crossborder_testkit::fixtures::{business_request, ngn_bank_payout, person_request, PDF};
-use crossborder_testkit::{client_for, open_ngn_collection};
+use crossborder_testkit::fixtures::ngn_bank_payout;
+use crossborder_testkit::{client_for, onboarded_business, open_ngn_collection};
 
 use crate::{at, bare, run, sandbox_with, KEY};
 
-/// Runs `crossborder sandbox <args>` against `base_url`.
-async fn act(base_url: &str, args: &[&str]) -> crate::Run {
+/// Runs `crossborder sandbox <args>` against `base_url`, and returns its
+/// stdout once it succeeded.
+async fn act(base_url: &str, args: &[&str]) -> String {
     let mut command = at(base_url);
     command.arg("sandbox").args(args);
-    run(command).await
+    let out = run(command).await;
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+/// [`act`] with `--json`, its output parsed.
+async fn act_json(base_url: &str, args: &[&str]) -> serde_json::Value {
+    let mut args = args.to_vec();
+    args.push("--json");
+    serde_json::from_str(&act(base_url, &args).await).unwrap()
 }
 
 async fn submitted_business(client: &Client, registration_number: &str) -> String {
-    let link = client
-        .businesses()
-        .upload_document(PDF.to_vec(), "cac.pdf")
+    onboarded_business(client, registration_number, true)
         .await
         .unwrap()
-        .link;
-    let id = client
-        .businesses()
-        .create(&business_request(registration_number, &link))
-        .await
-        .unwrap()
-        .id;
-    let person = person_request(&link);
-    client
-        .businesses()
-        .add_director(&id, &person)
-        .await
-        .unwrap();
-    client.businesses().add_ubo(&id, &person).await.unwrap();
-    id
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -64,32 +57,27 @@ async fn each_action_prints_what_it_changed() {
         .unwrap();
 
     let out = act(&url, &["fund", "cli-order-1", "--amount", "1250.50"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
-        out.stdout,
+        out,
         "reference  cli-order-1\nstatus     PARTIALLY_PAID\namount     5,000.00 NGN\n\
          paid       1,250.50 NGN\nremaining  3,749.50 NGN\n"
     );
-    let out = act(&url, &["fund", "cli-order-1", "--json"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.json()["status"], "COMPLETED");
-    assert_eq!(out.json()["paidAmount"], "5000.00");
+    let json = act_json(&url, &["fund", "cli-order-1"]).await;
+    assert_eq!(json["status"], "COMPLETED");
+    assert_eq!(json["paidAmount"], "5000.00");
 
     let out = act(&url, &["expire", "cli-order-2"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stdout
-            .starts_with("reference  cli-order-2\nstatus     EXPIRED\n"),
+        out.starts_with("reference  cli-order-2\nstatus     EXPIRED\n"),
         "{}",
-        out.stdout
+        out
     );
 
     let first = submitted_business(&client, "RC-77-PENDING").await;
     let second = submitted_business(&client, "RC-78-PENDING").await;
     let out = act(&url, &["approve", &first]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
-        out.stdout,
+        out,
         format!("business  {first}\nname      Lagos Trading Ltd\nstatus    APPROVED\n")
     );
     let out = act(
@@ -97,12 +85,10 @@ async fn each_action_prints_what_it_changed() {
         &["reject", &second, "--reason", "Unreadable CAC certificate"],
     )
     .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stdout
-            .ends_with("status    REJECTED\nreason    Unreadable CAC certificate\n"),
+        out.ends_with("status    REJECTED\nreason    Unreadable CAC certificate\n"),
         "{}",
-        out.stdout
+        out
     );
 
     client
@@ -116,19 +102,13 @@ async fn each_action_prints_what_it_changed() {
         .await
         .unwrap();
     let out = act(&url, &["settle", "cli-pay-1"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
-        out.stdout,
+        out,
         "session  cli-pay-1\nstatus   COMPLETED\namount   2,500.00 NGN\nfee      0.00 NGN\ntotal    2,500.00 NGN\n"
     );
     let out = act(&url, &["fail", "cli-pay-2", "--reason", "Bank offline"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("status   FAILED\n"), "{}", out.stdout);
-    assert!(
-        out.stdout.ends_with("reason   Bank offline\n"),
-        "{}",
-        out.stdout
-    );
+    assert!(out.contains("status   FAILED\n"), "{}", out);
+    assert!(out.ends_with("reason   Bank offline\n"), "{}", out);
     assert_eq!(
         client
             .wallet()
@@ -143,11 +123,10 @@ async fn each_action_prints_what_it_changed() {
         .wait_for_webhook_deliveries(3, Duration::from_secs(10))
         .await;
     let delivery = sandbox.state(KEY).unwrap().webhooks[0].delivery_id.clone();
-    let out = act(&url, &["redeliver", &delivery, "--json"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.json()["status"], "pending");
-    assert_eq!(out.json()["url"], "http://127.0.0.1:9/hook");
-    assert_ne!(out.json()["deliveryId"], delivery.as_str());
+    let json = act_json(&url, &["redeliver", &delivery]).await;
+    assert_eq!(json["status"], "pending");
+    assert_eq!(json["url"], "http://127.0.0.1:9/hook");
+    assert_ne!(json["deliveryId"], delivery.as_str());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,47 +140,56 @@ async fn refusals_and_missing_settings_are_clear() {
         .await
         .unwrap();
 
-    let out = act(&url, &["fund", "nope"]).await;
-    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
-    assert_eq!(out.stderr, "error: 404 Collection not found: nope\n");
-    let out = act(&url, &["fail", "cli-pay-9"]).await;
-    assert_eq!(out.code, 1);
-    assert_eq!(
-        out.stderr,
-        "error: 409 Payout cli-pay-9 is COMPLETED; only a PENDING payout can be failed\n"
-    );
-    let out = act(&url, &["reject", "biz_X", "--reason", "  "]).await;
-    assert_eq!(out.code, 1);
-    assert_eq!(
-        out.stderr,
-        "error: 400 reason: is required\n  reason: is required\n"
-    );
-
-    let mut no_url = bare();
-    no_url.args(["--api-key", KEY, "sandbox", "approve", "biz_X"]);
-    let out = run(no_url).await;
-    assert_eq!(out.code, 2);
-    assert_eq!(
-        out.stderr,
-        "error: no base URL: pass --base-url or set CROSSBORDER_BASE_URL to the running \
-         sandbox's (http://127.0.0.1:8080/v1)\n"
-    );
-    let mut no_key = bare();
-    no_key.args(["--base-url", &url, "sandbox", "approve", "biz_X"]);
-    let out = run(no_key).await;
-    assert_eq!(out.code, 2);
-    assert_eq!(
-        out.stderr,
-        "error: no API key: pass --api-key or set CROSSBORDER_API_KEY (the sandbox's: test_sandbox_key)\n"
-    );
-    let out = act(&url, &["fund", "x", "--amount", "1,000"]).await;
-    assert_eq!(out.code, 2);
-    assert!(
-        out.stderr
-            .contains("\"1,000\" is not a decimal amount such as 1500.50"),
-        "{}",
-        out.stderr
-    );
+    // (flags before `sandbox`, then its arguments; exit code; stderr)
+    let key_flags = ["--api-key", KEY, "--base-url", &url];
+    let cases: [(&[&str], &[&str], i32, &str); 6] = [
+        (
+            &key_flags,
+            &["fund", "nope"],
+            1,
+            "error: 404 Collection not found: nope\n",
+        ),
+        (
+            &key_flags,
+            &["fail", "cli-pay-9"],
+            1,
+            "error: 409 Payout cli-pay-9 is COMPLETED; only a PENDING payout can be failed\n",
+        ),
+        (
+            &key_flags,
+            &["reject", "biz_X", "--reason", "  "],
+            1,
+            "error: 400 reason: is required\n  reason: is required\n",
+        ),
+        (
+            &key_flags[..2],
+            &["approve", "biz_X"],
+            2,
+            "error: no base URL: pass --base-url or set CROSSBORDER_BASE_URL to the running \
+             sandbox's (http://127.0.0.1:8080/v1)\n",
+        ),
+        (
+            &key_flags[2..],
+            &["approve", "biz_X"],
+            2,
+            "error: no API key: pass --api-key or set CROSSBORDER_API_KEY (the sandbox's: \
+             test_sandbox_key)\n",
+        ),
+        (
+            &key_flags,
+            &["fund", "x", "--amount", "1,000"],
+            2,
+            "error: invalid value '1,000' for '--amount <AMOUNT>': \"1,000\" is not a decimal \
+             amount such as 1500.50\n\nFor more information, try '--help'.\n",
+        ),
+    ];
+    for (flags, args, code, stderr) in cases {
+        let mut command = bare();
+        command.args(flags).arg("sandbox").args(args);
+        let out = run(command).await;
+        assert_eq!((out.code, out.stdout.as_str()), (code, ""), "{args:?}");
+        assert_eq!(out.stderr, stderr, "{args:?}");
+    }
 }
 
 /// `--open` hands the console's URL, printed at start, to `$BROWSER`.
