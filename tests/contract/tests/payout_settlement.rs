@@ -184,7 +184,16 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
     );
     assert_eq!(status(&client, "pay-2").await, "COMPLETED");
 
-    // Back to instant for this business: the next payout settles at once.
+    // Under manual the failing account waits for the action like any other.
+    let mut failing_account = ngn_bank();
+    failing_account.account_number = "0000000000".into();
+    let failing =
+        PayoutRequest::pay(d("5"), FiatCurrency::Ngn, failing_account).with_session_id("pay-4");
+    client.payouts().create(&failing).await.unwrap();
+    assert_eq!(status(&client, "pay-4").await, "PENDING");
+
+    // Back to instant for this business: the next payout settles at once,
+    // the pending one keeps waiting.
     let settings = env
         .sandbox
         .set_payout_settlement(STAGING_KEY, PayoutSettlement::Instant)
@@ -196,6 +205,9 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
         .await
         .unwrap();
     assert_eq!(status(&client, "pay-3").await, "COMPLETED");
+    assert_eq!(status(&client, "pay-4").await, "PENDING");
+    env.sandbox.complete_payout(STAGING_KEY, "pay-4").unwrap();
+    assert_eq!(status(&client, "pay-4").await, "COMPLETED");
     // The other business kept the sandbox's setting.
     assert_eq!(
         env.sandbox

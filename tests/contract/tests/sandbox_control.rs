@@ -6,12 +6,16 @@
 
 use std::time::Duration;
 
-use crossborder::{types::BusinessStatus, Client, Currency, WaitOptions};
+use crossborder::{
+    types::{BusinessStatus, CollectionRequest, QuoteRequest},
+    Client, Currency, WaitOptions,
+};
 use crossborder_contract_tests::{
     collection, control, d, field_errors, sdk_client, Env, Reply, WebhookReceiver, PRODUCTION_KEY,
     STAGING_KEY,
 };
 use crossborder_sandbox::control::ControlError;
+use crossborder_sandbox::PayoutSettlement;
 use crossborder_testkit::onboarded_business;
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -206,6 +210,45 @@ async fn funding_through_the_control_api_pays_the_collection_and_fires_the_webho
         client.wallet().balance(Currency::Ngn).await.unwrap().amount,
         d("5005000")
     );
+}
+
+#[tokio::test]
+async fn a_converting_collection_is_funded_in_what_the_payer_pays() {
+    let (env, client, receiver) = watched(&[]).await;
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
+        .await
+        .unwrap();
+    let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
+        .rate_key(quote.rate_key);
+    client.collections().create(&request).await.unwrap();
+
+    let part = env
+        .sandbox
+        .fund_collection(STAGING_KEY, "order-fx", Some(d("40")))
+        .unwrap();
+    assert_eq!(
+        (part.currency.as_str(), part.to_currency.as_str()),
+        ("USD", "NGN")
+    );
+    assert_eq!(part.fundings[0].amount.to_string(), "40.00");
+    assert_eq!(part.fundings[0].credited.to_string(), "61210.00");
+    let rest = post(&env, "/_sandbox/collections/order-fx/fund", None).await;
+    assert_eq!(rest.body["status"], "COMPLETED", "{}", rest.text);
+    assert_eq!(rest.body["fundings"][0]["amount"], "60.00");
+    assert_eq!(rest.body["fundings"][0]["credited"], "91815.00");
+    assert_eq!(
+        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
+        d("5153025")
+    );
+    assert_eq!(
+        client.wallet().balance(Currency::Usd).await.unwrap().amount,
+        d("10000")
+    );
+    let events = receiver.wait_for(2, WAIT).await;
+    assert_eq!(events[1].json()["currency"], "USD");
+    assert_eq!(events[1].json()["paidAmount"], json!(100));
 }
 
 #[tokio::test]
@@ -498,6 +541,11 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
             "amount: must be a decimal number such as 1500.50",
         ),
         ("/_sandbox/balances/NGN", json!({}), "amount: is required"),
+        (
+            "/_sandbox/balances/NGN",
+            json!({"amount": "1000000000000000.01"}),
+            "amount: must be at most 1000000000000000",
+        ),
     ] {
         let reply = control(&env, Method::PUT, path, STAGING_KEY, Some(body)).await;
         assert_refused(&reply, 400, message, "PUT", path);
@@ -508,6 +556,13 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
     );
 
     collection(&client, "order-1", "5000").await;
+    let document = business(&client, "RC-2001", false).await;
+    let link = env.sandbox.business_documents(&document).unwrap()[0]
+        .url
+        .clone();
+    env.sandbox
+        .set_payout_settlement(STAGING_KEY, PayoutSettlement::Manual)
+        .unwrap();
     let reset = post(&env, "/_sandbox/reset", None).await;
     assert_eq!(reset.status, 200, "{}", reset.text);
     assert_eq!(reset.body["collections"], json!([]));
@@ -521,6 +576,19 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         ])
     );
     assert!(client.collections().get("order-1").await.is_err());
+    assert_eq!(reset.body["businesses"], json!([]));
+    assert_eq!(
+        reset.body["settings"],
+        json!({"payoutSettlement": "manual"})
+    );
+    let gone = env
+        .http
+        .get(&link)
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
     // The webhook URL stays: a new collection's funding still reaches it.
     collection(&client, "order-1", "10").await;
     let after = env.sandbox.reset(STAGING_KEY).unwrap();

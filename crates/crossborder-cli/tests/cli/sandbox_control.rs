@@ -122,7 +122,12 @@ async fn each_action_prints_what_it_changed() {
     sandbox
         .wait_for_webhook_deliveries(3, Duration::from_secs(10))
         .await;
-    let delivery = sandbox.state(KEY).unwrap().webhooks[0].delivery_id.clone();
+    let refused = sandbox.state(KEY).unwrap().webhooks[0].clone();
+    assert_eq!(
+        (refused.status.as_str(), refused.response_status),
+        ("failed", None)
+    );
+    let delivery = refused.delivery_id;
     let json = act_json(&url, &["redeliver", &delivery]).await;
     assert_eq!(json["status"], "pending");
     assert_eq!(json["url"], "http://127.0.0.1:9/hook");
