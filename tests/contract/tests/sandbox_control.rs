@@ -120,6 +120,18 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
         (404, "Collection not found: order-1".to_owned())
     );
 
+    // A production key acts on its own business (simulate-funding would
+    // refuse it: the control API is the sandbox's own).
+    let live = sdk_client(env.base_url(), PRODUCTION_KEY);
+    collection(&live, "order-1", "10").await;
+    let funded = control(&env, Method::POST, path, PRODUCTION_KEY, None).await;
+    assert_eq!(funded.status, 200, "{}", funded.text);
+    assert_eq!(funded.body["status"], "COMPLETED");
+    assert_eq!(
+        env.sandbox.state(STAGING_KEY).unwrap().collections[0].status,
+        "PENDING"
+    );
+
     // The API's authentication, in its shape.
     let root = env.base_url().trim_end_matches("/v1");
     let bare = crossborder_contract_tests::reply(
