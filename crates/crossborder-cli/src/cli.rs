@@ -153,10 +153,66 @@ pub enum Command {
         session_id: String,
     },
     /// Run the local sandbox in the foreground until Ctrl-C, printing one
-    /// line per request (method, path, status, milliseconds, the key masked).
-    Sandbox(crossborder_sandbox::serve::ServeArgs),
+    /// line per request (method, path, status, milliseconds, the key masked);
+    /// or, with a subcommand, act on a running sandbox as its console does.
+    Sandbox(SandboxArgs),
     /// Walk the whole flow against a local sandbox, with no configuration.
     Demo,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SandboxArgs {
+    #[command(subcommand)]
+    pub command: Option<SandboxCommand>,
+    #[command(flatten)]
+    pub serve: crossborder_sandbox::serve::ServeArgs,
+    /// Open the console page in the browser once the sandbox listens.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// The control API of a running sandbox (at --base-url, with --api-key),
+/// for scripts: each command prints the changed object.
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// Pay a collection as its payer would: in full, or --amount in part
+    /// (in the collection's currency). Its webhook fires.
+    Fund {
+        /// The collection's paymentReference.
+        reference: String,
+        /// The amount paid; by default what remains.
+        #[arg(long, value_parser = decimal)]
+        amount: Option<Decimal>,
+    },
+    /// Expire an open collection now (its webhook fires).
+    Expire {
+        /// The collection's paymentReference.
+        reference: String,
+    },
+    /// Approve a submitted business.
+    Approve { business_id: String },
+    /// Reject a submitted business, with the reason the API returns.
+    Reject {
+        business_id: String,
+        /// Why (returned as rejectionReason).
+        #[arg(long)]
+        reason: String,
+    },
+    /// Complete a pending payout.
+    Settle { session_id: String },
+    /// Fail a pending payout; it is refunded in full, fee included.
+    Fail {
+        session_id: String,
+        /// Why it failed.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Send a webhook delivery's event again, as a new delivery.
+    Redeliver {
+        /// The delivery's id (`whd_...`), from the console or its state.
+        delivery_id: String,
+    },
 }
 
 #[derive(Debug, Args)]

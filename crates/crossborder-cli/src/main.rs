@@ -23,6 +23,7 @@ mod onboard;
 mod payout_file;
 mod progress;
 mod render;
+mod sandbox_control;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -36,7 +37,9 @@ use crossborder::{
     Client, WaitOptions,
 };
 
-use cli::{BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, WebhookCommand};
+use cli::{
+    BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, SandboxArgs, WebhookCommand,
+};
 use failure::Failure;
 
 fn main() -> ExitCode {
@@ -79,8 +82,17 @@ async fn run(cli: Cli) -> Result<(), Failure> {
     let global = cli.global;
     let output = match cli.command {
         Command::Demo => return demo::run().await,
-        Command::Sandbox(args) => {
-            let code = crossborder_sandbox::serve::serve(args).await;
+        Command::Sandbox(SandboxArgs {
+            command: Some(command),
+            ..
+        }) => sandbox_control::run(&global, command).await?,
+        Command::Sandbox(SandboxArgs { serve, open, .. }) => {
+            let code = crossborder_sandbox::serve::serve_then(serve, |sandbox| {
+                if open {
+                    sandbox_control::open_in_browser(&sandbox.console_url());
+                }
+            })
+            .await;
             return if code == ExitCode::SUCCESS {
                 Ok(())
             } else {

@@ -134,7 +134,7 @@ fn text(value: &str) -> Option<String> {
 /// `amount` of `currency` for a person: its minor units (core's
 /// `display_amount`, the rule of `Money`'s `Display`) and the whole part
 /// grouped by thousands: `5,000,000.00 NGN`.
-fn grouped(amount: Decimal, currency: Currency) -> String {
+pub fn grouped(amount: Decimal, currency: Currency) -> String {
     let shown = display_amount(amount, currency).to_string();
     let (sign, digits) = match shown.strip_prefix('-') {
         Some(digits) => ("-", digits),

@@ -41,6 +41,8 @@
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
 //!   transaction (a collection or a payout) reaches a status, or until any
 //!   read says so;
+//! * [`onboarded_business`]: a sub-business created with its document and,
+//!   when asked, submitted with a director and a UBO;
 //! * [`open_ngn_collection`] and [`pay_collection`]: a collection opened
 //!   and paid (in part or whole) as a payer would, in staging;
 //! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
@@ -53,6 +55,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod business;
 mod clock;
 mod collect;
 mod events;
@@ -61,6 +64,7 @@ mod reply;
 mod sandbox;
 mod wait;
 
+pub use business::onboarded_business;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};

@@ -74,6 +74,28 @@ pub async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
         .expect("the funding is simulated");
 }
 
+/// A request to the sandbox's control API (`/_sandbox/...`, at the
+/// server's root beside `/v1`) with `key` and, when given, a JSON body.
+pub async fn control(
+    env: &Env,
+    method: reqwest::Method,
+    path: &str,
+    key: &str,
+    body: Option<Value>,
+) -> Reply {
+    let root = env.base_url().trim_end_matches("/v1");
+    let mut request = env
+        .http
+        .request(method, format!("{root}{path}"))
+        .header("x-api-key", key);
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    reply(request.send().await.expect("the sandbox answers")).await
+}
+
 /// Violations as `(field, message)` pairs, as [`field_errors`] gives them.
 pub fn violation_pairs(violations: &Violations) -> Vec<(String, String)> {
     violations

@@ -10,26 +10,16 @@ use crossborder::{
     Client, Currency,
 };
 use crossborder_contract_tests::{
-    d,
+    control, d,
     fixtures::{ngn_bank, ngn_bank_payout},
-    reply, sdk_client, Env, Reply, PRODUCTION_KEY, STAGING_KEY,
+    sdk_client, Env, Reply, PRODUCTION_KEY, STAGING_KEY,
 };
 use crossborder_sandbox::{PayoutSettlement, SandboxConfig};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-async fn control(env: &Env, method: Method, path: &str, body: Option<Value>) -> Reply {
-    let root = env.base_url().trim_end_matches("/v1");
-    let mut request = env
-        .http
-        .request(method, format!("{root}{path}"))
-        .header("x-api-key", STAGING_KEY);
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
-    }
-    reply(request.send().await.expect("the sandbox answers")).await
+async fn staging(env: &Env, method: Method, path: &str, body: Option<Value>) -> Reply {
+    control(env, method, path, STAGING_KEY, body).await
 }
 
 async fn status(client: &Client, session_id: &str) -> String {
@@ -43,14 +33,13 @@ async fn status(client: &Client, session_id: &str) -> String {
         .to_owned()
 }
 
+async fn balance(client: &Client, currency: Currency) -> String {
+    let balance = client.wallet().balance(currency).await.unwrap();
+    balance.amount.to_string()
+}
+
 async fn ngn(client: &Client) -> String {
-    client
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap()
-        .amount
-        .to_string()
+    balance(client, Currency::Ngn).await
 }
 
 /// A USD to NGN payout of 100 USD at a fresh quote: 0.50 USD fee.
@@ -67,7 +56,7 @@ async fn converting_payout(client: &Client, session_id: &str) -> PayoutRequest {
 async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     let env = Env::start().await;
     let client = sdk_client(env.base_url(), STAGING_KEY);
-    let set = control(
+    let set = staging(
         &env,
         Method::PUT,
         "/_sandbox/settings",
@@ -87,7 +76,7 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     env.clock.advance(Duration::from_secs(24 * 60 * 60));
     assert_eq!(status(&client, "pay-1").await, "PENDING");
 
-    let done = control(&env, Method::POST, "/_sandbox/payouts/pay-1/complete", None).await;
+    let done = staging(&env, Method::POST, "/_sandbox/payouts/pay-1/complete", None).await;
     assert_eq!(done.status, 200, "{}", done.text);
     assert_eq!(done.body["status"], "COMPLETED");
     assert_eq!(done.body["totalAmount"], "2500.00");
@@ -98,7 +87,7 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     assert_eq!(status(&client, "pay-1").await, "COMPLETED");
     assert_eq!(ngn(&client).await, "4997500");
 
-    let fail = control(&env, Method::POST, "/_sandbox/payouts/pay-1/fail", None).await;
+    let fail = staging(&env, Method::POST, "/_sandbox/payouts/pay-1/fail", None).await;
     assert_eq!(fail.status, 409, "{}", fail.text);
     assert_eq!(
         fail.body["message"],
@@ -110,11 +99,8 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     // included, to the cent.
     let payout = converting_payout(&client, "pay-2").await;
     client.payouts().create(&payout).await.unwrap();
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("9899.50")
-    );
-    let failed = control(
+    assert_eq!(balance(&client, Currency::Usd).await, "9899.5");
+    let failed = staging(
         &env,
         Method::POST,
         "/_sandbox/payouts/pay-2/fail",
@@ -127,21 +113,15 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     assert_eq!(failed.body["fee"], "0.50");
     assert_eq!(failed.body["totalAmount"], "100.50");
     assert_eq!(status(&client, "pay-2").await, "FAILED");
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000")
-    );
-    let complete = control(&env, Method::POST, "/_sandbox/payouts/pay-2/complete", None).await;
+    assert_eq!(balance(&client, Currency::Usd).await, "10000");
+    let complete = staging(&env, Method::POST, "/_sandbox/payouts/pay-2/complete", None).await;
     assert_eq!(
         complete.body["message"],
         "Payout pay-2 is FAILED; only a PENDING payout can be completed"
     );
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000")
-    );
+    assert_eq!(balance(&client, Currency::Usd).await, "10000");
 
-    let unknown = control(&env, Method::POST, "/_sandbox/payouts/nope/complete", None).await;
+    let unknown = staging(&env, Method::POST, "/_sandbox/payouts/nope/complete", None).await;
     assert_eq!(
         (unknown.status, unknown.body["message"].clone()),
         (404, json!("Payout not found: nope"))
@@ -204,7 +184,16 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
     );
     assert_eq!(status(&client, "pay-2").await, "COMPLETED");
 
-    // Back to instant for this business: the next payout settles at once.
+    // Under manual the failing account waits for the action like any other.
+    let mut failing_account = ngn_bank();
+    failing_account.account_number = "0000000000".into();
+    let failing =
+        PayoutRequest::pay(d("5"), FiatCurrency::Ngn, failing_account).with_session_id("pay-4");
+    client.payouts().create(&failing).await.unwrap();
+    assert_eq!(status(&client, "pay-4").await, "PENDING");
+
+    // Back to instant for this business: the next payout settles at once,
+    // the pending one keeps waiting.
     let settings = env
         .sandbox
         .set_payout_settlement(STAGING_KEY, PayoutSettlement::Instant)
@@ -216,6 +205,9 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
         .await
         .unwrap();
     assert_eq!(status(&client, "pay-3").await, "COMPLETED");
+    assert_eq!(status(&client, "pay-4").await, "PENDING");
+    env.sandbox.complete_payout(STAGING_KEY, "pay-4").unwrap();
+    assert_eq!(status(&client, "pay-4").await, "COMPLETED");
     // The other business kept the sandbox's setting.
     assert_eq!(
         env.sandbox
@@ -266,7 +258,7 @@ async fn a_delayed_payout_settles_on_the_sandbox_clock() {
     );
     assert_eq!(failed.settles_at, None);
 
-    let bad = control(
+    let bad = staging(
         &env,
         Method::PUT,
         "/_sandbox/settings",
@@ -278,7 +270,7 @@ async fn a_delayed_payout_settles_on_the_sandbox_clock() {
         bad.body["message"],
         "payoutSettlement: must be instant, manual or a duration such as 30s, 500ms, 2m or 1h; got \"later\""
     );
-    let missing = control(&env, Method::PUT, "/_sandbox/settings", Some(json!({}))).await;
+    let missing = staging(&env, Method::PUT, "/_sandbox/settings", Some(json!({}))).await;
     assert_eq!(missing.body["message"], "payoutSettlement: is required");
     assert_eq!(
         env.sandbox

@@ -6,31 +6,21 @@
 
 use std::time::Duration;
 
-use crossborder::{types::BusinessStatus, Client, Currency, WaitOptions};
+use crossborder::{
+    types::{BusinessStatus, CollectionRequest, QuoteRequest},
+    Client, Currency, WaitOptions,
+};
 use crossborder_contract_tests::{
-    business_request, collection, d, person_request, reply, sdk_client, Env, Reply,
-    WebhookReceiver, PDF, PRODUCTION_KEY, STAGING_KEY,
+    collection, control, d, field_errors, sdk_client, Env, Reply, WebhookReceiver, PRODUCTION_KEY,
+    STAGING_KEY,
 };
 use crossborder_sandbox::control::ControlError;
+use crossborder_sandbox::PayoutSettlement;
+use crossborder_testkit::onboarded_business;
 use reqwest::Method;
 use serde_json::{json, Value};
 
 const WAIT: Duration = Duration::from_secs(10);
-
-/// A request to the control API (at the server's root, beside `/v1`).
-async fn control(env: &Env, method: Method, path: &str, key: &str, body: Option<Value>) -> Reply {
-    let root = env.base_url().trim_end_matches("/v1");
-    let mut request = env
-        .http
-        .request(method, format!("{root}{path}"))
-        .header("x-api-key", key);
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
-    }
-    reply(request.send().await.expect("the sandbox answers")).await
-}
 
 async fn post(env: &Env, path: &str, body: Option<Value>) -> Reply {
     control(env, Method::POST, path, STAGING_KEY, body).await
@@ -46,22 +36,17 @@ fn assert_refused(reply: &Reply, status: u16, message: &str, method: &str, path:
     assert_eq!(reply.body["request"]["url"], json!(path));
 }
 
-/// A field error's `errors` list, as `[(field, message)]`.
-fn errors(reply: &Reply) -> Vec<(String, String)> {
-    reply.body["errors"]
-        .as_array()
-        .map(|errors| {
-            errors
-                .iter()
-                .map(|e| {
-                    (
-                        e["field"].as_str().unwrap_or_default().to_owned(),
-                        e["message"].as_str().unwrap_or_default().to_owned(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+/// A sandbox whose staging business sends its webhooks to a receiver, and
+/// has a collection of each `(reference, amount)`.
+async fn watched(collections: &[(&str, &str)]) -> (Env, Client, WebhookReceiver) {
+    let env = Env::start().await;
+    let client = sdk_client(env.base_url(), STAGING_KEY);
+    let receiver = WebhookReceiver::start().await;
+    client.webhooks().set_url(receiver.url()).await.unwrap();
+    for (reference, amount) in collections {
+        collection(&client, reference, amount).await;
+    }
+    (env, client, receiver)
 }
 
 fn refused(error: ControlError) -> (u16, String) {
@@ -69,28 +54,9 @@ fn refused(error: ControlError) -> (u16, String) {
 }
 
 async fn business(client: &Client, registration_number: &str, submit: bool) -> String {
-    let link = client
-        .businesses()
-        .upload_document(PDF.to_vec(), "cac.pdf")
+    onboarded_business(client, registration_number, submit)
         .await
-        .unwrap()
-        .link;
-    let id = client
-        .businesses()
-        .create(&business_request(registration_number, &link))
-        .await
-        .unwrap()
-        .id;
-    if submit {
-        let person = person_request(&link);
-        client
-            .businesses()
-            .add_director(&id, &person)
-            .await
-            .unwrap();
-        client.businesses().add_ubo(&id, &person).await.unwrap();
-    }
-    id
+        .expect("the business is created")
 }
 
 #[tokio::test]
@@ -154,9 +120,21 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
         (404, "Collection not found: order-1".to_owned())
     );
 
+    // A production key acts on its own business (simulate-funding would
+    // refuse it: the control API is the sandbox's own).
+    let live = sdk_client(env.base_url(), PRODUCTION_KEY);
+    collection(&live, "order-1", "10").await;
+    let funded = control(&env, Method::POST, path, PRODUCTION_KEY, None).await;
+    assert_eq!(funded.status, 200, "{}", funded.text);
+    assert_eq!(funded.body["status"], "COMPLETED");
+    assert_eq!(
+        env.sandbox.state(STAGING_KEY).unwrap().collections[0].status,
+        "PENDING"
+    );
+
     // The API's authentication, in its shape.
     let root = env.base_url().trim_end_matches("/v1");
-    let bare = reply(
+    let bare = crossborder_contract_tests::reply(
         env.http
             .get(format!("{root}/_sandbox/state"))
             .send()
@@ -188,11 +166,7 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
 
 #[tokio::test]
 async fn funding_through_the_control_api_pays_the_collection_and_fires_the_webhook() {
-    let env = Env::start().await;
-    let client = sdk_client(env.base_url(), STAGING_KEY);
-    let receiver = WebhookReceiver::start().await;
-    client.webhooks().set_url(receiver.url()).await.unwrap();
-    collection(&client, "order-1", "5000").await;
+    let (env, client, receiver) = watched(&[("order-1", "5000")]).await;
 
     let path = "/_sandbox/collections/order-1/fund";
     let part = post(&env, path, Some(json!({"amount": "2000.50"}))).await;
@@ -251,6 +225,45 @@ async fn funding_through_the_control_api_pays_the_collection_and_fires_the_webho
 }
 
 #[tokio::test]
+async fn a_converting_collection_is_funded_in_what_the_payer_pays() {
+    let (env, client, receiver) = watched(&[]).await;
+    let quote = client
+        .quotes()
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
+        .await
+        .unwrap();
+    let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
+        .rate_key(quote.rate_key);
+    client.collections().create(&request).await.unwrap();
+
+    let part = env
+        .sandbox
+        .fund_collection(STAGING_KEY, "order-fx", Some(d("40")))
+        .unwrap();
+    assert_eq!(
+        (part.currency.as_str(), part.to_currency.as_str()),
+        ("USD", "NGN")
+    );
+    assert_eq!(part.fundings[0].amount.to_string(), "40.00");
+    assert_eq!(part.fundings[0].credited.to_string(), "61210.00");
+    let rest = post(&env, "/_sandbox/collections/order-fx/fund", None).await;
+    assert_eq!(rest.body["status"], "COMPLETED", "{}", rest.text);
+    assert_eq!(rest.body["fundings"][0]["amount"], "60.00");
+    assert_eq!(rest.body["fundings"][0]["credited"], "91815.00");
+    assert_eq!(
+        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
+        d("5153025")
+    );
+    assert_eq!(
+        client.wallet().balance(Currency::Usd).await.unwrap().amount,
+        d("10000")
+    );
+    let events = receiver.wait_for(2, WAIT).await;
+    assert_eq!(events[1].json()["currency"], "USD");
+    assert_eq!(events[1].json()["paidAmount"], json!(100));
+}
+
+#[tokio::test]
 async fn bad_fund_bodies_name_the_field_and_change_nothing() {
     let env = Env::start().await;
     let client = sdk_client(env.base_url(), STAGING_KEY);
@@ -271,7 +284,7 @@ async fn bad_fund_bodies_name_the_field_and_change_nothing() {
         let reply = post(&env, path, Some(body.clone())).await;
         assert_refused(&reply, 400, message, "POST", path);
         let field = message.split(':').next().unwrap_or_default();
-        assert_eq!(errors(&reply)[0].0, field, "{body}");
+        assert_eq!(field_errors(&reply.body)[0].0, field, "{body}");
     }
     assert_eq!(
         refused(
@@ -296,12 +309,7 @@ async fn bad_fund_bodies_name_the_field_and_change_nothing() {
 
 #[tokio::test]
 async fn an_expired_collection_is_announced_and_takes_no_funding() {
-    let env = Env::start().await;
-    let client = sdk_client(env.base_url(), STAGING_KEY);
-    let receiver = WebhookReceiver::start().await;
-    client.webhooks().set_url(receiver.url()).await.unwrap();
-    collection(&client, "order-1", "5000").await;
-    collection(&client, "order-2", "700").await;
+    let (env, client, receiver) = watched(&[("order-1", "5000"), ("order-2", "700")]).await;
 
     let path = "/_sandbox/collections/order-1/expire";
     let expired = post(&env, path, None).await;
@@ -414,7 +422,7 @@ async fn a_business_is_approved_or_rejected_by_hand_once() {
         let reply = post(&env, &path, body).await;
         assert_refused(&reply, 400, "reason: is required", "POST", &path);
         assert_eq!(
-            errors(&reply),
+            field_errors(&reply.body),
             [("reason".to_owned(), "is required".to_owned())]
         );
     }
@@ -451,11 +459,7 @@ async fn a_business_is_approved_or_rejected_by_hand_once() {
 
 #[tokio::test]
 async fn a_redelivered_webhook_reaches_the_receiver_again() {
-    let env = Env::start().await;
-    let client = sdk_client(env.base_url(), STAGING_KEY);
-    let receiver = WebhookReceiver::start().await;
-    client.webhooks().set_url(receiver.url()).await.unwrap();
-    collection(&client, "order-1", "5000").await;
+    let (env, _client, receiver) = watched(&[("order-1", "5000")]).await;
     env.sandbox
         .fund_collection(STAGING_KEY, "order-1", None)
         .unwrap();
@@ -506,10 +510,7 @@ async fn a_redelivered_webhook_reaches_the_receiver_again() {
 
 #[tokio::test]
 async fn balances_are_set_and_a_reset_restores_the_opening_state() {
-    let env = Env::start().await;
-    let client = sdk_client(env.base_url(), STAGING_KEY);
-    let receiver = WebhookReceiver::start().await;
-    client.webhooks().set_url(receiver.url()).await.unwrap();
+    let (env, client, receiver) = watched(&[]).await;
 
     let set = control(
         &env,
@@ -552,6 +553,11 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
             "amount: must be a decimal number such as 1500.50",
         ),
         ("/_sandbox/balances/NGN", json!({}), "amount: is required"),
+        (
+            "/_sandbox/balances/NGN",
+            json!({"amount": "1000000000000000.01"}),
+            "amount: must be at most 1000000000000000",
+        ),
     ] {
         let reply = control(&env, Method::PUT, path, STAGING_KEY, Some(body)).await;
         assert_refused(&reply, 400, message, "PUT", path);
@@ -562,6 +568,13 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
     );
 
     collection(&client, "order-1", "5000").await;
+    let document = business(&client, "RC-2001", false).await;
+    let link = env.sandbox.business_documents(&document).unwrap()[0]
+        .url
+        .clone();
+    env.sandbox
+        .set_payout_settlement(STAGING_KEY, PayoutSettlement::Manual)
+        .unwrap();
     let reset = post(&env, "/_sandbox/reset", None).await;
     assert_eq!(reset.status, 200, "{}", reset.text);
     assert_eq!(reset.body["collections"], json!([]));
@@ -575,6 +588,19 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         ])
     );
     assert!(client.collections().get("order-1").await.is_err());
+    assert_eq!(reset.body["businesses"], json!([]));
+    assert_eq!(
+        reset.body["settings"],
+        json!({"payoutSettlement": "manual"})
+    );
+    let gone = env
+        .http
+        .get(&link)
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
     // The webhook URL stays: a new collection's funding still reaches it.
     collection(&client, "order-1", "10").await;
     let after = env.sandbox.reset(STAGING_KEY).unwrap();

@@ -16,6 +16,7 @@ mod onboard;
 mod payout;
 mod response_cap;
 mod sandbox_command;
+mod sandbox_control;
 mod simulate_funding;
 mod webhook;
 mod webhook_outcomes;

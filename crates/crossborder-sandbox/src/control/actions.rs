@@ -17,10 +17,9 @@ use crate::http::error::ApiError;
 use crate::settlement::PayoutSettlement;
 use crate::store::account::Account;
 use crate::store::business::Status;
-use crate::store::collection_funding::{Payment, Tenant};
+use crate::store::collection_funding::{require_open, Payment, Tenant};
 use crate::store::records::Settle;
 use crate::store::state::AppState;
-use crate::store::transaction::TransactionStatus;
 
 /// The reason of a payout failed without one.
 pub const DEFAULT_FAILURE_REASON: &str = "Failed through the sandbox's control API";
@@ -51,16 +50,7 @@ impl Control<'_> {
     ) -> Result<CollectionView, ApiError> {
         let mut account = self.caller.account();
         let mut tenant = self.tenant(&mut account);
-        let status = tenant.refresh(reference)?;
-        if !matches!(
-            status,
-            TransactionStatus::Pending | TransactionStatus::PartiallyPaid
-        ) {
-            return Err(ApiError::conflict(format!(
-                "Collection {reference} is {}; only a PENDING or PARTIALLY_PAID collection can be funded",
-                status.as_str()
-            )));
-        }
+        require_open(reference, &tenant.refresh(reference)?, "funded")?;
         let amount = match amount {
             Some(amount) => amount,
             None => remaining(tenant.account, reference),

@@ -87,3 +87,32 @@ pub(crate) async fn record(
     }
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::UNIX_EPOCH;
+
+    use super::*;
+
+    #[test]
+    fn only_the_last_requests_of_each_business_are_kept() {
+        let history = RequestHistory::default();
+        let (mine, theirs) = (BusinessId::new(0), BusinessId::new(1));
+        for index in 0..MAX_REQUESTS_KEPT + 5 {
+            let entry = RequestEntry {
+                method: "GET".to_owned(),
+                path: format!("/v1/api/transaction/{index}"),
+                status: 200,
+                at: UNIX_EPOCH,
+            };
+            history.push(mine, entry);
+        }
+        let kept = history.of(mine);
+        assert_eq!(kept.len(), MAX_REQUESTS_KEPT);
+        assert_eq!(kept[0].path, "/v1/api/transaction/104");
+        assert_eq!(kept[99].path, "/v1/api/transaction/5");
+        assert!(history.of(theirs).is_empty());
+        history.forget(mine);
+        assert!(history.of(mine).is_empty());
+    }
+}

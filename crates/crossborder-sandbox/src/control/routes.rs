@@ -4,24 +4,26 @@
 //! these routes; [`ROUTES`] lists them for the test that holds the two
 //! together.
 
+use std::collections::HashMap;
+
 use axum::extract::State;
-use axum::routing::{get, post, put, MethodRouter};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter};
 use axum::{Json, Router};
 use crossborder_core::{parse_amount, Rule, Violation};
 use rust_decimal::Decimal;
+use serde::Serialize;
 
 use crate::control::actions::Control;
 use crate::control::body::ControlBody;
-use crate::control::view::{
-    BalanceView, BusinessView, CollectionView, DeliveryView, PayoutView, SandboxState, SettingsView,
-};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::params::{currency_param, PathParams};
 use crate::settlement::PayoutSettlement;
 use crate::store::state::AppState;
 
-/// Every route of the control API, as `(method, path)`.
+/// Every route of the control API, as `(method, path)`, in the order of
+/// [`ACTIONS`].
 pub const ROUTES: [(&str, &str); 11] = [
     ("GET", "/_sandbox/state"),
     ("POST", "/_sandbox/collections/{paymentReference}/fund"),
@@ -36,27 +38,97 @@ pub const ROUTES: [(&str, &str); 11] = [
     ("PUT", "/_sandbox/settings"),
 ];
 
+/// What each of [`ROUTES`] does.
+#[derive(Debug, Clone, Copy)]
+enum Action {
+    State,
+    Fund,
+    Expire,
+    Approve,
+    Reject,
+    Complete,
+    Fail,
+    Redeliver,
+    SetBalance,
+    Reset,
+    Settings,
+}
+
+/// The action of each route, in the order of [`ROUTES`].
+const ACTIONS: [Action; 11] = [
+    Action::State,
+    Action::Fund,
+    Action::Expire,
+    Action::Approve,
+    Action::Reject,
+    Action::Complete,
+    Action::Fail,
+    Action::Redeliver,
+    Action::SetBalance,
+    Action::Reset,
+    Action::Settings,
+];
+
 /// The routes, to merge beside `/v1`.
 pub(crate) fn routes() -> Router<AppState> {
-    let handlers: [MethodRouter<AppState>; 11] = [
-        get(read_state),
-        post(fund),
-        post(expire),
-        post(approve),
-        post(reject),
-        post(complete),
-        post(fail),
-        post(redeliver),
-        put(set_balance),
-        post(reset),
-        put(settings),
-    ];
     ROUTES
         .iter()
-        .zip(handlers)
-        .fold(Router::new(), |router, ((_, path), handler)| {
-            router.route(path, handler)
+        .zip(ACTIONS)
+        .fold(Router::new(), |router, (&(method, path), action)| {
+            let filter = match method {
+                "GET" => MethodFilter::GET,
+                "PUT" => MethodFilter::PUT,
+                _ => MethodFilter::POST,
+            };
+            let handler = move |State(state): State<AppState>,
+                                caller: Caller,
+                                params: Result<PathParams<HashMap<String, String>>, ApiError>,
+                                body: ControlBody| async move {
+                // A route's one path parameter (none for the others).
+                let id = match params {
+                    Ok(PathParams(params)) => params.into_values().next().unwrap_or_default(),
+                    Err(error) if path.contains('{') => return Err(error),
+                    Err(_) => String::new(),
+                };
+                act(
+                    action,
+                    &Control {
+                        state: &state,
+                        caller: &caller,
+                    },
+                    &id,
+                    &body,
+                )
+            };
+            router.route(path, on(filter, handler))
         })
+}
+
+/// Reads what `action` needs from the path's `id` and the body, and runs
+/// it.
+fn act(
+    action: Action,
+    control: &Control<'_>,
+    id: &str,
+    body: &ControlBody,
+) -> Result<Response, ApiError> {
+    Ok(match action {
+        Action::State => answer(control.state()),
+        Action::Fund => answer(control.fund(id, decimal(body, "amount")?)?),
+        Action::Expire => answer(control.expire(id)?),
+        Action::Approve => answer(control.approve(id)?),
+        Action::Reject => answer(control.reject(id, &body.required_text("reason")?)?),
+        Action::Complete => answer(control.complete(id)?),
+        Action::Fail => answer(control.fail(id, body.text("reason")?.as_deref())?),
+        Action::Redeliver => answer(control.redeliver(id)?),
+        Action::SetBalance => answer(control.set_balance(currency_param(id)?, balance(body)?)?),
+        Action::Reset => answer(control.reset()),
+        Action::Settings => answer(control.settings(settlement(body)?)),
+    })
+}
+
+fn answer(value: impl Serialize) -> Response {
+    Json(value).into_response()
 }
 
 /// A decimal field written as a string (`"2500.00"`), when present: 400
@@ -74,171 +146,20 @@ fn decimal(body: &ControlBody, name: &'static str) -> Result<Option<Decimal>, Ap
     })
 }
 
-async fn read_state(State(state): State<AppState>, caller: Caller) -> Json<SandboxState> {
-    Json(
-        Control {
-            state: &state,
-            caller: &caller,
-        }
-        .state(),
-    )
+/// The required `amount` of a balance.
+fn balance(body: &ControlBody) -> Result<Decimal, ApiError> {
+    decimal(body, "amount")?
+        .ok_or_else(|| ApiError::violation(Violation::new("amount", Rule::Required, "is required")))
 }
 
-async fn fund(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(reference): PathParams<String>,
-    body: ControlBody,
-) -> Result<Json<CollectionView>, ApiError> {
-    let amount = decimal(&body, "amount")?;
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .fund(&reference, amount)
-    .map(Json)
-}
-
-async fn expire(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(reference): PathParams<String>,
-    _body: ControlBody,
-) -> Result<Json<CollectionView>, ApiError> {
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .expire(&reference)
-    .map(Json)
-}
-
-async fn approve(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(id): PathParams<String>,
-    _body: ControlBody,
-) -> Result<Json<BusinessView>, ApiError> {
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .approve(&id)
-    .map(Json)
-}
-
-async fn reject(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(id): PathParams<String>,
-    body: ControlBody,
-) -> Result<Json<BusinessView>, ApiError> {
-    let reason = body.required_text("reason")?;
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .reject(&id, &reason)
-    .map(Json)
-}
-
-async fn complete(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(session_id): PathParams<String>,
-    _body: ControlBody,
-) -> Result<Json<PayoutView>, ApiError> {
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .complete(&session_id)
-    .map(Json)
-}
-
-async fn fail(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(session_id): PathParams<String>,
-    body: ControlBody,
-) -> Result<Json<PayoutView>, ApiError> {
-    let reason = body.text("reason")?;
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .fail(&session_id, reason.as_deref())
-    .map(Json)
-}
-
-async fn redeliver(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(delivery_id): PathParams<String>,
-    _body: ControlBody,
-) -> Result<Json<DeliveryView>, ApiError> {
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .redeliver(&delivery_id)
-    .map(Json)
-}
-
-async fn set_balance(
-    State(state): State<AppState>,
-    caller: Caller,
-    PathParams(currency): PathParams<String>,
-    body: ControlBody,
-) -> Result<Json<BalanceView>, ApiError> {
-    let currency = currency_param(&currency)?;
-    let Some(amount) = decimal(&body, "amount")? else {
-        return Err(ApiError::violation(Violation::new(
-            "amount",
-            Rule::Required,
-            "is required",
-        )));
-    };
-    Control {
-        state: &state,
-        caller: &caller,
-    }
-    .set_balance(currency, amount)
-    .map(Json)
-}
-
-async fn reset(
-    State(state): State<AppState>,
-    caller: Caller,
-    _body: ControlBody,
-) -> Json<SandboxState> {
-    Json(
-        Control {
-            state: &state,
-            caller: &caller,
-        }
-        .reset(),
-    )
-}
-
-async fn settings(
-    State(state): State<AppState>,
-    caller: Caller,
-    body: ControlBody,
-) -> Result<Json<SettingsView>, ApiError> {
+/// The required `payoutSettlement` of the settings.
+fn settlement(body: &ControlBody) -> Result<PayoutSettlement, ApiError> {
     let text = body.required_text("payoutSettlement")?;
-    let settlement: PayoutSettlement = text.parse().map_err(|error: crate::SettlementError| {
+    text.parse().map_err(|error: crate::SettlementError| {
         ApiError::violation(Violation::new(
             "payoutSettlement",
             Rule::InvalidFormat,
             error.to_string(),
         ))
-    })?;
-    Ok(Json(
-        Control {
-            state: &state,
-            caller: &caller,
-        }
-        .settings(settlement),
-    ))
+    })
 }

@@ -70,16 +70,7 @@ impl Tenant<'_> {
     /// Marks the open collection `reference` `EXPIRED` now and announces
     /// it; 409 when it is `COMPLETED` or already `EXPIRED`.
     pub(crate) fn expire(&mut self, reference: &str) -> Result<(), ApiError> {
-        let status = self.refresh(reference)?;
-        if !matches!(
-            status,
-            TransactionStatus::Pending | TransactionStatus::PartiallyPaid
-        ) {
-            return Err(ApiError::conflict(format!(
-                "Collection {reference} is {}; only a PENDING or PARTIALLY_PAID collection can be expired",
-                status.as_str()
-            )));
-        }
+        require_open(reference, &self.refresh(reference)?, "expired")?;
         if let Some(collection) = self.account.collections.get_mut(reference) {
             collection.transaction.status = TransactionStatus::Expired;
         }
@@ -152,6 +143,25 @@ impl Tenant<'_> {
         }
         Ok(())
     }
+}
+
+/// 409 `Collection <ref> is COMPLETED; only a PENDING or PARTIALLY_PAID
+/// collection can be <done>` unless the collection is open.
+pub(crate) fn require_open(
+    reference: &str,
+    status: &TransactionStatus,
+    done: &str,
+) -> Result<(), ApiError> {
+    if matches!(
+        status,
+        TransactionStatus::Pending | TransactionStatus::PartiallyPaid
+    ) {
+        return Ok(());
+    }
+    Err(ApiError::conflict(format!(
+        "Collection {reference} is {}; only a PENDING or PARTIALLY_PAID collection can be {done}",
+        status.as_str()
+    )))
 }
 
 /// What a simulated funding of `amount` into the wallet `currency` adds to
