@@ -45,6 +45,13 @@ impl Console {
         })
     }
 
+    /// [`Console::open`], then [`Console::enter_key`] with `key`.
+    pub async fn open_with_key(sandbox: &TestSandbox, key: &str) -> Option<Console> {
+        let console = Console::open(sandbox).await?;
+        console.enter_key(key).await;
+        Some(console)
+    }
+
     /// Types `key` where the page puts the focus when it asks for a key
     /// (the key field) and presses Enter, as a keyboard user does.
     pub async fn type_key(&self, key: &str) {

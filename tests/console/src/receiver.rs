@@ -49,6 +49,19 @@ impl Hooks {
         }
     }
 
+    /// [`Hooks::start`], registered as `client`'s business's webhook URL.
+    ///
+    /// # Panics
+    ///
+    /// As [`Hooks::start`], or when the registration is refused.
+    pub async fn registered(client: &Client) -> Hooks {
+        let hooks = Hooks::start(client).await;
+        if let Err(error) = client.webhooks().set_url(&hooks.url).await {
+            panic!("set-webhook {}: {error}", hooks.url);
+        }
+        hooks
+    }
+
     /// The next delivery the handler got, within `within`.
     ///
     /// # Panics

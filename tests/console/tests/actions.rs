@@ -9,7 +9,9 @@ use crossborder::webhook::{Classification, Delivery, Verdict};
 use crossborder::{Currency, Decimal, WaitOptions};
 use crossborder_console_tests::webdriver::WAIT;
 use crossborder_console_tests::{Console, Hooks};
-use crossborder_testkit::{fixtures, open_ngn_collection, read_reply, TestSandbox};
+use crossborder_testkit::{
+    fixtures, onboarded_business, open_ngn_collection, read_reply, TestSandbox,
+};
 use serde_json::json;
 
 /// The transaction and change a delivery confirmed.
@@ -31,12 +33,10 @@ fn confirmed(delivery: Delivery) -> (TransactionStatus, Option<Decimal>, Classif
 async fn a_collection_funded_from_the_page_reaches_the_sdks_receiver() {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let mut hooks = Hooks::start(&client).await;
-    client.webhooks().set_url(&hooks.url).await.unwrap();
-    let Some(console) = Console::open(&sandbox).await else {
+    let mut hooks = Hooks::registered(&client).await;
+    let Some(console) = Console::open_with_key(&sandbox, TestSandbox::KEY).await else {
         return;
     };
-    console.enter_key(TestSandbox::KEY).await;
 
     open_ngn_collection(&client, "order-1001", Decimal::new(50_000, 0))
         .await
@@ -83,10 +83,9 @@ async fn a_collection_funded_from_the_page_reaches_the_sdks_receiver() {
 async fn a_payout_failed_from_the_page_is_failed_and_refunded() {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, TestSandbox::KEY).await else {
         return;
     };
-    console.enter_key(TestSandbox::KEY).await;
     console.show("payouts").await;
     let browser = &console.browser;
     browser
@@ -137,29 +136,13 @@ async fn a_payout_failed_from_the_page_is_failed_and_refunded() {
 async fn a_business_rejected_from_the_page_by_keyboard_is_what_wait_for_decision_returns() {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let link = client
-        .businesses()
-        .upload_document(fixtures::PDF.to_vec(), "cac.pdf")
-        .await
-        .unwrap()
-        .link;
     // The suffix PENDING keeps the sandbox's own reviewer from deciding.
-    let request = fixtures::business_request("RC7000123PENDING", &link);
-    let business = client.businesses().create(&request).await.unwrap();
-    let person = fixtures::person_request(&link);
-    client
-        .businesses()
-        .add_director(&business.id, &person)
-        .await
-        .unwrap();
-    client
-        .businesses()
-        .add_ubo(&business.id, &person)
+    let business_id = onboarded_business(&client, "RC7000123PENDING", true)
         .await
         .unwrap();
     let waiting = {
         let client = client.clone();
-        let id = business.id.clone();
+        let id = business_id.clone();
         tokio::spawn(async move {
             let options = WaitOptions::default()
                 .timeout(Duration::from_secs(120))
@@ -169,18 +152,17 @@ async fn a_business_rejected_from_the_page_by_keyboard_is_what_wait_for_decision
         })
     };
 
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, TestSandbox::KEY).await else {
         return;
     };
     let browser = &console.browser;
-    console.enter_key(TestSandbox::KEY).await;
     let focused = "const e = document.activeElement; \
                    return e.getAttribute('aria-label') || e.id || e.textContent.trim();";
     assert_eq!(browser.script(focused, json!([])).await, "tab-collections");
     browser.keys("\u{E014}\u{E014}").await; // Arrow right, twice.
     assert_eq!(browser.script(focused, json!([])).await, "tab-businesses");
     console
-        .wait_for_row("businesses", &business.id, "SUBMITTED")
+        .wait_for_row("businesses", &business_id, "SUBMITTED")
         .await;
     browser.keys("\u{E004}\u{E004}").await; // Tab: Approve, then Reject….
     assert_eq!(
@@ -210,7 +192,7 @@ async fn a_business_rejected_from_the_page_by_keyboard_is_what_wait_for_decision
         Some("Director's ID document has expired")
     );
     let row = console
-        .wait_for_row("businesses", &business.id, "REJECTED")
+        .wait_for_row("businesses", &business_id, "REJECTED")
         .await;
     assert!(row.contains("Director's ID document has expired"), "{row}");
     assert_eq!(
@@ -231,11 +213,10 @@ async fn refusals_are_shown_with_the_control_apis_message() {
     open_ngn_collection(&client, "order-77", Decimal::new(1_000, 0))
         .await
         .unwrap();
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, TestSandbox::KEY).await else {
         return;
     };
     let browser = &console.browser;
-    console.enter_key(TestSandbox::KEY).await;
     console
         .wait_for_row("collections", "order-77", "PENDING")
         .await;
@@ -320,8 +301,8 @@ async fn every_other_button_acts_through_the_control_api() {
     let handle = &sandbox.sandbox;
     let key = TestSandbox::KEY;
     let client = sandbox.client(key);
-    let hooks = Hooks::start(&client).await;
-    client.webhooks().set_url(&hooks.url).await.unwrap();
+    // Kept to the end: the receiver answers the sandbox's deliveries.
+    let _hooks = Hooks::registered(&client).await;
     open_ngn_collection(&client, "order-5", Decimal::new(900, 0))
         .await
         .unwrap();
@@ -330,24 +311,14 @@ async fn every_other_button_acts_through_the_control_api() {
         .unwrap();
     let payout = fixtures::ngn_bank_payout(Decimal::new(1_000, 0), "payout-5");
     client.payouts().create(&payout).await.unwrap();
-    let link = client
-        .businesses()
-        .upload_document(fixtures::PDF.to_vec(), "cac.pdf")
+    let business_id = onboarded_business(&client, "RC7000555PENDING", true)
         .await
-        .unwrap()
-        .link;
-    let request = fixtures::business_request("RC7000555PENDING", &link);
-    let business = client.businesses().create(&request).await.unwrap();
-    let person = fixtures::person_request(&link);
-    let kyb = client.businesses();
-    kyb.add_director(&business.id, &person).await.unwrap();
-    kyb.add_ubo(&business.id, &person).await.unwrap();
+        .unwrap();
 
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, key).await else {
         return;
     };
     let browser = &console.browser;
-    console.enter_key(key).await;
 
     console.press("expire", "order-5").await;
     console
@@ -365,11 +336,11 @@ async fn every_other_button_acts_through_the_control_api() {
     assert_eq!(completed.status, TransactionStatus::Completed);
 
     console.show("businesses").await;
-    console.press("approve", &business.id).await;
+    console.press("approve", &business_id).await;
     console
-        .wait_for_row("businesses", &business.id, "APPROVED")
+        .wait_for_row("businesses", &business_id, "APPROVED")
         .await;
-    let approved = client.businesses().get(&business.id).await.unwrap();
+    let approved = client.businesses().get(&business_id).await.unwrap();
     assert_eq!(approved.status, BusinessStatus::Approved);
 
     console.show("webhooks").await;

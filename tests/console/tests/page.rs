@@ -128,10 +128,9 @@ async fn the_state_is_read_again_at_most_once_a_second() {
         }
     });
     let sandbox = TestSandbox::start_with(config).await;
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, TestSandbox::KEY).await else {
         return;
     };
-    console.enter_key(TestSandbox::KEY).await;
     let (before, start) = (reads.load(Ordering::SeqCst), Instant::now());
     tokio::time::sleep(Duration::from_secs(3)).await;
     let (read, seconds) = (

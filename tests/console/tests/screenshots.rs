@@ -7,7 +7,7 @@ use crossborder::types::CollectionRequest;
 use crossborder::{Currency, Decimal};
 use crossborder_console_tests::{Console, Hooks};
 use crossborder_sandbox::PayoutSettlement;
-use crossborder_testkit::{fixtures, open_ngn_collection, TestSandbox};
+use crossborder_testkit::{fixtures, onboarded_business, open_ngn_collection, TestSandbox};
 use serde_json::json;
 
 /// Every control is a real `<button>`, `<input>` or `<select>` with a name
@@ -32,8 +32,8 @@ async fn the_console_reads_well_on_a_desktop_and_a_phone() {
     let handle = &sandbox.sandbox;
     let key = TestSandbox::KEY;
     let client = sandbox.client(key);
-    let hooks = Hooks::start(&client).await;
-    client.webhooks().set_url(&hooks.url).await.unwrap();
+    // Kept to the end: the receiver answers the sandbox's deliveries.
+    let _hooks = Hooks::registered(&client).await;
 
     for (reference, amount) in [
         ("order-1001", 50_000),
@@ -65,26 +65,16 @@ async fn the_console_reads_well_on_a_desktop_and_a_phone() {
     let payout = fixtures::ngn_bank_payout(Decimal::new(180_000, 0), "payout-2291");
     client.payouts().create(&payout).await.unwrap();
 
-    let link = client
-        .businesses()
-        .upload_document(fixtures::PDF.to_vec(), "cac.pdf")
+    onboarded_business(&client, "RC7000123PENDING", true)
         .await
-        .unwrap()
-        .link;
-    let request = fixtures::business_request("RC7000123PENDING", &link);
-    let business = client.businesses().create(&request).await.unwrap();
-    let person = fixtures::person_request(&link);
-    let kyb = client.businesses();
-    kyb.add_director(&business.id, &person).await.unwrap();
-    kyb.add_ubo(&business.id, &person).await.unwrap();
+        .unwrap();
     handle
         .wait_for_webhook_deliveries(2, crossborder_console_tests::webdriver::WAIT)
         .await;
 
-    let Some(console) = Console::open(&sandbox).await else {
+    let Some(console) = Console::open_with_key(&sandbox, key).await else {
         return;
     };
-    console.enter_key(key).await;
     console
         .wait_for_row("collections", "order-1002", "PARTIALLY_PAID")
         .await;
