@@ -3,6 +3,7 @@
 //! process group of its own, and that group killed when the test is done,
 //! the browser it started included.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -12,7 +13,7 @@ use std::time::Duration;
 const DRIVER_START: Duration = Duration::from_secs(20);
 
 /// The two programs a browser test needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Programs {
     /// The browser (`/usr/bin/chromium` on Debian).
     pub chromium: PathBuf,
@@ -20,15 +21,36 @@ pub struct Programs {
     pub chromedriver: PathBuf,
 }
 
+/// Reads an environment variable (the process's, or a test's own).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<OsString>;
+
+/// The process's environment.
+fn process_env(name: &str) -> Option<OsString> {
+    std::env::var_os(name)
+}
+
 /// True when the environment variable `CI` is set (to anything but the
 /// empty string), as `CI=true bash .ci/run` sets it.
-pub fn in_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|value| !value.is_empty())
+pub fn in_ci(env: Env<'_>) -> bool {
+    env("CI").is_some_and(|value| !value.is_empty())
+}
+
+/// [`find_programs_in`] the process's environment.
+///
+/// # Panics
+///
+/// As [`find_programs_in`].
+///
+/// # Errors
+///
+/// As [`find_programs_in`].
+pub fn find_programs() -> Result<Programs, String> {
+    find_programs_in(&process_env)
 }
 
 /// Finds Chromium and chromedriver: `$CHROMIUM` and `$CHROMEDRIVER` when
 /// set, else `chromium` (or `chromium-browser`) and `chromedriver` on the
-/// `PATH`.
+/// `$PATH`, all read from `env`.
 ///
 /// # Panics
 ///
@@ -38,9 +60,9 @@ pub fn in_ci() -> bool {
 /// # Errors
 ///
 /// Why the tests skip, when one is missing outside CI.
-pub fn find_programs() -> Result<Programs, String> {
-    let chromium = program("CHROMIUM", &["chromium", "chromium-browser"]);
-    let chromedriver = program("CHROMEDRIVER", &["chromedriver"]);
+pub fn find_programs_in(env: Env<'_>) -> Result<Programs, String> {
+    let chromium = program(env, "CHROMIUM", &["chromium", "chromium-browser"]);
+    let chromedriver = program(env, "CHROMEDRIVER", &["chromedriver"]);
     match (chromium, chromedriver) {
         (Some(chromium), Some(chromedriver)) => Ok(Programs {
             chromium,
@@ -53,7 +75,7 @@ pub fn find_programs() -> Result<Programs, String> {
                 shown(chromium.as_deref()),
                 shown(chromedriver.as_deref()),
             );
-            assert!(!in_ci(), "CI is set, so this is a failure: {reason}");
+            assert!(!in_ci(env), "CI is set, so this is a failure: {reason}");
             Err(reason)
         }
     }
@@ -63,13 +85,13 @@ fn shown(path: Option<&Path>) -> String {
     path.map_or_else(|| "no".to_owned(), |path| path.display().to_string())
 }
 
-/// `$variable` when set, else the first of `names` found on the `PATH`.
-fn program(variable: &str, names: &[&str]) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(variable).filter(|path| !path.is_empty()) {
+/// `$variable` when set, else the first of `names` found on the `$PATH`.
+fn program(env: Env<'_>, variable: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = env(variable).filter(|path| !path.is_empty()) {
         let path = PathBuf::from(path);
         return path.is_file().then_some(path);
     }
-    let dirs = std::env::var_os("PATH")?;
+    let dirs = env("PATH")?;
     names.iter().find_map(|name| {
         std::env::split_paths(&dirs)
             .map(|dir| dir.join(name))

@@ -258,7 +258,7 @@ async fn refusals_are_shown_with_the_control_apis_message() {
     assert_eq!(state.collections[0].status, "PENDING");
     assert_eq!(state.collections[0].paid_amount, Decimal::ZERO);
     assert_eq!(
-        serde_json::to_value(&state.settings).unwrap(),
+        serde_json::to_value(state.settings).unwrap(),
         json!({"payoutSettlement": "instant"})
     );
     console.close().await;
