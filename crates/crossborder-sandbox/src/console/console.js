@@ -641,13 +641,13 @@
         return;
       }
       openConsole(entered);
-      $('tab-' + (location.hash.slice(1) || 'collections')).focus();
+      document.querySelector('[role="tab"][aria-selected="true"]').focus();
     });
     $('forget').addEventListener('click', () => {
       closeConsole();
       $('api-key').focus();
     });
-    $('reset').addEventListener('click', (event) => ask({
+    $('reset').addEventListener('click', () => ask({
       opener: null,
       title: 'Reset this business?',
       text: 'Every collection, payout, business, webhook delivery and balance of this key goes back to how the sandbox started.',
