@@ -396,6 +396,7 @@
         title: 'Fund part of ' + ref,
         text: money(c.remainingAmount, c.currency) + ' remains to be paid.',
         label: 'Amount (' + c.currency + ')',
+        placeholder: displayAmount(c.remainingAmount, c.currency),
         inputMode: 'decimal',
         required: true,
         ok: 'Fund',
