@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// How long chromedriver may take to answer its status after starting.
-const DRIVER_START: Duration = Duration::from_secs(20);
+pub const DRIVER_START: Duration = Duration::from_secs(20);
 
 /// The two programs a browser test needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
