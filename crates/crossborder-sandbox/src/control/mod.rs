@@ -7,7 +7,7 @@
 //! It is reached with the API's own keys and scoped to the key's business
 //! (another business's objects are 404), answers errors in the API's shape,
 //! and never leaves a half-applied change. One implementation
-//! ([`actions`]) serves the HTTP routes and
+//! (`actions`) serves the HTTP routes and
 //! [`SandboxHandle`](crate::SandboxHandle)'s methods; the console page is
 //! built on the routes. `openapi/sandbox-control.yaml` describes them.
 
@@ -18,9 +18,9 @@ pub(crate) mod requests;
 pub(crate) mod routes;
 pub(crate) mod view;
 
+pub use crate::store::requests::MAX_REQUESTS_KEPT;
 pub use actions::DEFAULT_FAILURE_REASON;
 pub use error::ControlError;
-pub use requests::MAX_REQUESTS_KEPT;
 pub use routes::ROUTES;
 pub use view::{
     BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FundingView, PayoutView,

@@ -23,7 +23,7 @@ use crate::settlement::PayoutSettlement;
 use crate::store::state::AppState;
 
 /// Every route of the control API, as `(method, path)`, in the order of
-/// [`ACTIONS`].
+/// `ACTIONS`.
 pub const ROUTES: [(&str, &str); 11] = [
     ("GET", "/_sandbox/state"),
     ("POST", "/_sandbox/collections/{paymentReference}/fund"),

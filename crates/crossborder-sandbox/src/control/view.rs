@@ -9,11 +9,11 @@ use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
 use crate::background::webhook_delivery::SentEvent;
-use crate::control::requests::RequestEntry;
 use crate::settlement::PayoutSettlement;
 use crate::store::account::{in_minor_units, Account};
 use crate::store::business::{BusinessRecord, PersonRecord};
 use crate::store::records::{CollectionRecord, PayoutRecord};
+use crate::store::requests::RequestEntry;
 use crate::timestamp::rfc3339;
 
 /// Writes a value by its `Display` (decimals exactly, the settlement as

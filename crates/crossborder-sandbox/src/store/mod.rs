@@ -10,6 +10,7 @@ pub(crate) mod collection_funding;
 pub(crate) mod documents;
 pub(crate) mod idempotency;
 pub(crate) mod records;
+pub(crate) mod requests;
 pub(crate) mod settlement;
 pub(crate) mod state;
 pub(crate) mod transaction;

@@ -7,10 +7,10 @@ use std::time::SystemTime;
 
 use crate::background::webhook_delivery::WebhookSender;
 use crate::config::{Environment, SandboxConfig};
-use crate::control::requests::RequestHistory;
 use crate::ids::IdGenerator;
 use crate::store::account::{Account, BusinessId};
 use crate::store::documents::DocumentStore;
+use crate::store::requests::RequestHistory;
 
 /// Cheap to clone: every handler gets one.
 #[derive(Clone)]
