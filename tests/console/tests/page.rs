@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossborder::{Currency, Decimal};
 use crossborder_console_tests::Console;
 use crossborder_core::display_amount;
-use crossborder_sandbox::SandboxConfig;
+use crossborder_sandbox::{mask_key, SandboxConfig};
 use crossborder_testkit::{TestSandbox, NO_ACCESS_KEY};
 use serde_json::json;
 
@@ -66,7 +66,8 @@ async fn the_key_is_asked_once_and_kept_out_of_urls() {
 }
 
 /// The page's amount display is the SDK's `display_amount` (minor units
-/// added, trailing zeros dropped, never rounded), for every currency.
+/// added, trailing zeros dropped, never rounded), for every currency; its
+/// masked key is the sandbox's `mask_key`.
 #[tokio::test]
 async fn amounts_are_shown_as_the_sdk_shows_them() {
     let sandbox = TestSandbox::start().await;
@@ -109,6 +110,26 @@ async fn amounts_are_shown_as_the_sdk_shows_them() {
     for (case, shown) in cases.iter().zip(shown) {
         assert_eq!(shown, &case[2], "{case}");
     }
+
+    // The key in the bar is masked as the sandbox's request log masks it.
+    let keys = [
+        "test_sandbox_key",
+        "live_sk_9b1e4f0c2d7a48e6",
+        "test_1234567",
+        "test_12345678",
+        "short",
+        "unknown_prefix_key_1234",
+        "test_ключ_ключ_ключ",
+    ];
+    let masked = console
+        .browser
+        .script(
+            "return arguments[0].map((key) => window.crossborderConsole.maskKey(key));",
+            json!([keys]),
+        )
+        .await;
+    let expected: Vec<String> = keys.iter().map(|key| mask_key(key)).collect();
+    assert_eq!(masked, json!(expected));
     console.close().await;
 }
 

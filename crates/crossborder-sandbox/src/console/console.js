@@ -35,12 +35,13 @@
   }
 
   // The key as the sandbox's request log masks it (mask_key): its
-  // environment prefix and last four characters.
+  // environment prefix and last four characters, or only the prefix when
+  // the key is too short to show any of it.
   function maskKey(key) {
     const prefix = ['test_', 'live_'].find((p) => key.startsWith(p)) || '';
-    const rest = key.slice(prefix.length);
-    const tail = rest.length > 4 ? rest.slice(-4) : '';
-    return prefix + '…' + tail;
+    const chars = Array.from(key);
+    if (chars.length < prefix.length + 8) return prefix + '…';
+    return prefix + '…' + chars.slice(-4).join('');
   }
 
   // ---- DOM helpers.
@@ -683,7 +684,7 @@
     else $('api-key').focus();
   }
 
-  // For the browser tests: the display rule, checked against the SDK's.
-  window.crossborderConsole = { displayAmount };
+  // For the browser tests: the display rules, checked against the Rust ones.
+  window.crossborderConsole = { displayAmount, maskKey };
   start();
 })();
