@@ -234,6 +234,12 @@ async fn refusals_are_shown_with_the_control_apis_message() {
     assert_eq!(shown, expected);
     browser.click("#dialog-cancel").await;
     console.wait_dialog_closed().await;
+    let focused = "return document.activeElement.getAttribute('aria-label');";
+    assert_eq!(
+        browser.script(focused, json!([])).await,
+        "Fund part of collection order-77",
+        "the dialog gives the focus back to the button that opened it"
+    );
 
     let expected = refused(
         &sandbox,
