@@ -481,10 +481,17 @@ async fn a_redelivered_webhook_reaches_the_receiver_again() {
     let received = receiver.wait_for(2, WAIT).await;
     assert_eq!(received.len(), 2);
     assert_eq!(received[1].body, received[0].body);
-    // And once more through the handle.
-    env.sandbox
-        .redeliver_webhook(STAGING_KEY, &first.delivery_id)
-        .unwrap();
+    // And once more through the handle, from a thread outside the runtime.
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                env.sandbox
+                    .redeliver_webhook(STAGING_KEY, &first.delivery_id)
+            })
+            .join()
+            .expect("no panic outside the runtime")
+            .unwrap();
+    });
     assert_eq!(receiver.wait_for(3, WAIT).await[2].body, received[0].body);
 
     let unknown = post(&env, "/_sandbox/webhooks/whd_999999/redeliver", None).await;
