@@ -455,6 +455,15 @@ async fn a_business_is_approved_or_rejected_by_hand_once() {
         ),
         (404, format!("Business not found: {third}"))
     );
+    let approved = env.sandbox.approve_business(STAGING_KEY, &third).unwrap();
+    assert_eq!(
+        (approved.status.as_str(), approved.reason),
+        ("APPROVED", None)
+    );
+    assert_eq!(
+        client.businesses().get(&third).await.unwrap().status,
+        BusinessStatus::Approved
+    );
 }
 
 #[tokio::test]
@@ -538,6 +547,17 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         .set_balance(STAGING_KEY, Currency::Usd, d("0"))
         .unwrap();
     assert_eq!(zero.amount.to_string(), "0.00");
+    assert_eq!(
+        refused(
+            env.sandbox
+                .set_balance(STAGING_KEY, Currency::Ngn, d("0.001"))
+                .unwrap_err()
+        ),
+        (
+            400,
+            "amount: has more decimal places than NGN allows (2)".to_owned()
+        )
+    );
     assert_eq!(
         client.wallet().balance(Currency::Usd).await.unwrap().amount,
         d("0")
