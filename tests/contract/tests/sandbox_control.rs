@@ -6,10 +6,7 @@
 
 use std::time::Duration;
 
-use crossborder::{
-    types::{BusinessStatus, CollectionRequest, QuoteRequest},
-    Client, Currency, WaitOptions,
-};
+use crossborder::{types::BusinessStatus, Client, Currency, WaitOptions};
 use crossborder_contract_tests::{
     collection, control, d, field_errors, sdk_client, Env, Reply, WebhookReceiver, PRODUCTION_KEY,
     STAGING_KEY,
@@ -227,14 +224,10 @@ async fn funding_through_the_control_api_pays_the_collection_and_fires_the_webho
 #[tokio::test]
 async fn a_converting_collection_is_funded_in_what_the_payer_pays() {
     let (env, client, receiver) = watched(&[]).await;
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
-    let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
-        .rate_key(quote.rate_key);
-    client.collections().create(&request).await.unwrap();
+    let rate_key = env.rate_key("USD", "NGN", "100").await;
+    let body = json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
+                      "paymentReference": "order-fx", "rateKey": rate_key});
+    assert_eq!(env.post("/api/initiate-payment", &body).await.status, 200);
 
     let part = env
         .sandbox
@@ -620,14 +613,8 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         reset.body["settings"],
         json!({"payoutSettlement": "manual"})
     );
-    let gone = env
-        .http
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(gone.status(), 404);
+    let document_path = link.strip_prefix(env.base_url()).unwrap_or_default();
+    assert_eq!(env.get(document_path).await.status, 404);
     // The webhook URL stays: a new collection's funding still reaches it.
     collection(&client, "order-1", "10").await;
     let after = env.sandbox.reset(STAGING_KEY).unwrap();
