@@ -5,7 +5,10 @@
 //! the service's own paths and spellings, answers errors in the API's shape,
 //! and implements the decisions the spec leaves open (recorded as
 //! `x-assumption` there). See the crate's `README.md` for every behaviour:
-//! keys, balances, rates, fees, triggers and lifecycles.
+//! keys, balances, rates, fees, triggers and lifecycles. Beside `/v1`, the
+//! [`control`] API under `/_sandbox` reads a business's state and takes the
+//! service's decisions by hand (also as [`SandboxHandle`] methods), and
+//! [`PayoutSettlement`] says when payouts settle.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {

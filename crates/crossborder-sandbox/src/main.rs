@@ -6,7 +6,8 @@ use clap::Parser;
 use crossborder_sandbox::serve::{serve, ServeArgs};
 
 /// A local, in-memory sandbox of the Cross-Border Collections and Payouts
-/// API. Prints the base URL and the API keys, then serves until Ctrl-C,
+/// API. Prints the base URL, the console's URL and the API keys, then
+/// serves until Ctrl-C,
 /// printing one line per request (method, path, status, milliseconds, the
 /// key masked) unless --quiet.
 #[derive(Debug, Parser)]

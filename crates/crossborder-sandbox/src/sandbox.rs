@@ -257,8 +257,7 @@ impl SandboxHandle {
     /// Pays `amount` of the collection's `fromCurrency` (by default what
     /// remains) into collection `reference` of `key`'s business, through
     /// the funding path of `simulate-funding`: the wallet is credited and
-    /// the webhook fires. Call it inside the tokio runtime (the webhook is
-    /// sent from a task). `POST /_sandbox/collections/{ref}/fund`.
+    /// the webhook fires. `POST /_sandbox/collections/{ref}/fund`.
     pub fn fund_collection(
         &self,
         key: &str,
@@ -268,8 +267,8 @@ impl SandboxHandle {
         self.control(key, |control| control.fund(reference, amount))
     }
 
-    /// Expires the open collection `reference` now (announced by webhook;
-    /// inside the tokio runtime). `POST /_sandbox/collections/{ref}/expire`.
+    /// Expires the open collection `reference` now (announced by webhook).
+    /// `POST /_sandbox/collections/{ref}/expire`.
     pub fn expire_collection(
         &self,
         key: &str,
@@ -318,8 +317,7 @@ impl SandboxHandle {
     }
 
     /// Sends webhook delivery `delivery_id` again to the registered URL, as
-    /// a new delivery (inside the tokio runtime).
-    /// `POST /_sandbox/webhooks/{deliveryId}/redeliver`.
+    /// a new delivery. `POST /_sandbox/webhooks/{deliveryId}/redeliver`.
     pub fn redeliver_webhook(
         &self,
         key: &str,

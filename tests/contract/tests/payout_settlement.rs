@@ -18,19 +18,27 @@ use crossborder_sandbox::{PayoutSettlement, SandboxConfig};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-async fn staging(env: &Env, method: Method, path: &str, body: Option<Value>) -> Reply {
-    control(env, method, path, STAGING_KEY, body).await
+/// `POST /_sandbox/payouts/{session_id}/{action}` with the staging key.
+async fn settle(env: &Env, session_id: &str, action: &str, body: Option<Value>) -> Reply {
+    let path = format!("/_sandbox/payouts/{session_id}/{action}");
+    control(env, Method::POST, &path, STAGING_KEY, body).await
+}
+
+/// `PUT /_sandbox/settings` with the staging key.
+async fn set_settlement(env: &Env, body: Value) -> Reply {
+    control(
+        env,
+        Method::PUT,
+        "/_sandbox/settings",
+        STAGING_KEY,
+        Some(body),
+    )
+    .await
 }
 
 async fn status(client: &Client, session_id: &str) -> String {
-    client
-        .payouts()
-        .get(session_id)
-        .await
-        .unwrap()
-        .status
-        .as_str()
-        .to_owned()
+    let payout = client.payouts().get(session_id).await.unwrap();
+    payout.status.as_str().to_owned()
 }
 
 async fn balance(client: &Client, currency: Currency) -> String {
@@ -56,13 +64,7 @@ async fn converting_payout(client: &Client, session_id: &str) -> PayoutRequest {
 async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     let env = Env::start().await;
     let client = sdk_client(env.base_url(), STAGING_KEY);
-    let set = staging(
-        &env,
-        Method::PUT,
-        "/_sandbox/settings",
-        Some(json!({"payoutSettlement": "manual"})),
-    )
-    .await;
+    let set = set_settlement(&env, json!({"payoutSettlement": "manual"})).await;
     assert_eq!(set.status, 200, "{}", set.text);
     assert_eq!(set.body, json!({"payoutSettlement": "manual"}));
 
@@ -76,7 +78,7 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     env.clock.advance(Duration::from_secs(24 * 60 * 60));
     assert_eq!(status(&client, "pay-1").await, "PENDING");
 
-    let done = staging(&env, Method::POST, "/_sandbox/payouts/pay-1/complete", None).await;
+    let done = settle(&env, "pay-1", "complete", None).await;
     assert_eq!(done.status, 200, "{}", done.text);
     assert_eq!(done.body["status"], "COMPLETED");
     assert_eq!(done.body["totalAmount"], "2500.00");
@@ -87,7 +89,7 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     assert_eq!(status(&client, "pay-1").await, "COMPLETED");
     assert_eq!(ngn(&client).await, "4997500");
 
-    let fail = staging(&env, Method::POST, "/_sandbox/payouts/pay-1/fail", None).await;
+    let fail = settle(&env, "pay-1", "fail", None).await;
     assert_eq!(fail.status, 409, "{}", fail.text);
     assert_eq!(
         fail.body["message"],
@@ -100,10 +102,10 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     let payout = converting_payout(&client, "pay-2").await;
     client.payouts().create(&payout).await.unwrap();
     assert_eq!(balance(&client, Currency::Usd).await, "9899.5");
-    let failed = staging(
+    let failed = settle(
         &env,
-        Method::POST,
-        "/_sandbox/payouts/pay-2/fail",
+        "pay-2",
+        "fail",
         Some(json!({"reason": "Beneficiary bank offline"})),
     )
     .await;
@@ -114,14 +116,14 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     assert_eq!(failed.body["totalAmount"], "100.50");
     assert_eq!(status(&client, "pay-2").await, "FAILED");
     assert_eq!(balance(&client, Currency::Usd).await, "10000");
-    let complete = staging(&env, Method::POST, "/_sandbox/payouts/pay-2/complete", None).await;
+    let complete = settle(&env, "pay-2", "complete", None).await;
     assert_eq!(
         complete.body["message"],
         "Payout pay-2 is FAILED; only a PENDING payout can be completed"
     );
     assert_eq!(balance(&client, Currency::Usd).await, "10000");
 
-    let unknown = staging(&env, Method::POST, "/_sandbox/payouts/nope/complete", None).await;
+    let unknown = settle(&env, "nope", "complete", None).await;
     assert_eq!(
         (unknown.status, unknown.body["message"].clone()),
         (404, json!("Payout not found: nope"))
@@ -258,19 +260,13 @@ async fn a_delayed_payout_settles_on_the_sandbox_clock() {
     );
     assert_eq!(failed.settles_at, None);
 
-    let bad = staging(
-        &env,
-        Method::PUT,
-        "/_sandbox/settings",
-        Some(json!({"payoutSettlement": "later"})),
-    )
-    .await;
+    let bad = set_settlement(&env, json!({"payoutSettlement": "later"})).await;
     assert_eq!(bad.status, 400, "{}", bad.text);
     assert_eq!(
         bad.body["message"],
         "payoutSettlement: must be instant, manual or a duration such as 30s, 500ms, 2m or 1h; got \"later\""
     );
-    let missing = staging(&env, Method::PUT, "/_sandbox/settings", Some(json!({}))).await;
+    let missing = set_settlement(&env, json!({})).await;
     assert_eq!(missing.body["message"], "payoutSettlement: is required");
     assert_eq!(
         env.sandbox

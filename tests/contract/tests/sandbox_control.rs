@@ -6,10 +6,7 @@
 
 use std::time::Duration;
 
-use crossborder::{
-    types::{BusinessStatus, CollectionRequest, QuoteRequest},
-    Client, Currency, WaitOptions,
-};
+use crossborder::{types::BusinessStatus, Client, Currency, WaitOptions};
 use crossborder_contract_tests::{
     collection, control, d, field_errors, sdk_client, Env, Reply, WebhookReceiver, PRODUCTION_KEY,
     STAGING_KEY,
@@ -227,14 +224,10 @@ async fn funding_through_the_control_api_pays_the_collection_and_fires_the_webho
 #[tokio::test]
 async fn a_converting_collection_is_funded_in_what_the_payer_pays() {
     let (env, client, receiver) = watched(&[]).await;
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
-    let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
-        .rate_key(quote.rate_key);
-    client.collections().create(&request).await.unwrap();
+    let rate_key = env.rate_key("USD", "NGN", "100").await;
+    let body = json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
+                      "paymentReference": "order-fx", "rateKey": rate_key});
+    assert_eq!(env.post("/api/initiate-payment", &body).await.status, 200);
 
     let part = env
         .sandbox
@@ -455,6 +448,15 @@ async fn a_business_is_approved_or_rejected_by_hand_once() {
         ),
         (404, format!("Business not found: {third}"))
     );
+    let approved = env.sandbox.approve_business(STAGING_KEY, &third).unwrap();
+    assert_eq!(
+        (approved.status.as_str(), approved.reason),
+        ("APPROVED", None)
+    );
+    assert_eq!(
+        client.businesses().get(&third).await.unwrap().status,
+        BusinessStatus::Approved
+    );
 }
 
 #[tokio::test]
@@ -481,10 +483,17 @@ async fn a_redelivered_webhook_reaches_the_receiver_again() {
     let received = receiver.wait_for(2, WAIT).await;
     assert_eq!(received.len(), 2);
     assert_eq!(received[1].body, received[0].body);
-    // And once more through the handle.
-    env.sandbox
-        .redeliver_webhook(STAGING_KEY, &first.delivery_id)
-        .unwrap();
+    // And once more through the handle, from a thread outside the runtime.
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                env.sandbox
+                    .redeliver_webhook(STAGING_KEY, &first.delivery_id)
+            })
+            .join()
+            .expect("no panic outside the runtime")
+            .unwrap();
+    });
     assert_eq!(receiver.wait_for(3, WAIT).await[2].body, received[0].body);
 
     let unknown = post(&env, "/_sandbox/webhooks/whd_999999/redeliver", None).await;
@@ -531,6 +540,17 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         .set_balance(STAGING_KEY, Currency::Usd, d("0"))
         .unwrap();
     assert_eq!(zero.amount.to_string(), "0.00");
+    assert_eq!(
+        refused(
+            env.sandbox
+                .set_balance(STAGING_KEY, Currency::Ngn, d("0.001"))
+                .unwrap_err()
+        ),
+        (
+            400,
+            "amount: has more decimal places than NGN allows (2)".to_owned()
+        )
+    );
     assert_eq!(
         client.wallet().balance(Currency::Usd).await.unwrap().amount,
         d("0")
@@ -593,14 +613,8 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
         reset.body["settings"],
         json!({"payoutSettlement": "manual"})
     );
-    let gone = env
-        .http
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(gone.status(), 404);
+    let document_path = link.strip_prefix(env.base_url()).unwrap_or_default();
+    assert_eq!(env.get(document_path).await.status, 404);
     // The webhook URL stays: a new collection's funding still reaches it.
     collection(&client, "order-1", "10").await;
     let after = env.sandbox.reset(STAGING_KEY).unwrap();

@@ -136,6 +136,9 @@ pub(crate) struct WebhookSender {
     client: HttpClient,
     timeout: Duration,
     log: Arc<Mutex<DeliveryLog>>,
+    /// The runtime the sandbox started in: deliveries are spawned there, so
+    /// a `SandboxHandle` action may be called from any thread.
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl std::fmt::Debug for WebhookSender {
@@ -158,6 +161,7 @@ impl WebhookSender {
             client,
             timeout,
             log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
+            runtime: tokio::runtime::Handle::try_current().ok(),
         })
     }
 
@@ -219,7 +223,7 @@ impl WebhookSender {
         let timeout = self.timeout;
         let log = Arc::clone(&self.log);
         let delivery = id.clone();
-        tokio::spawn(async move {
+        let attempt = async move {
             let outcome = post(&client, &url, &body, timeout).await;
             let (status, error) = match &outcome {
                 Ok(status) => (Some(*status), None),
@@ -235,7 +239,11 @@ impl WebhookSender {
                 status,
                 error,
             });
-        });
+        };
+        match &self.runtime {
+            Some(runtime) => drop(runtime.spawn(attempt)),
+            None => drop(tokio::spawn(attempt)),
+        }
         id
     }
 }
