@@ -64,7 +64,9 @@ impl Client {
 
     /// The generated low-level client, for operations or options this SDK
     /// does not wrap. Its requests carry the same headers, but no retries,
-    /// validation or error mapping.
+    /// validation or error mapping. Its types (wire models named like this
+    /// SDK's) are not re-exported here: a caller that names them depends on
+    /// `crossborder-api` of the same version.
     pub fn low_level(&self) -> &crossborder_api::Client {
         &self.inner.api
     }
