@@ -6,7 +6,7 @@ use crossborder_api::types as wire;
 use crossborder_core::kyb::{
     BusinessFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
 };
-use super::{Address, MonthlyTransactionVolume, SourceOfFund};
+use super::parts::{Address, MonthlyTransactionVolume, SourceOfFund};
 /// The optional fields of a business, shared by create and update.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BusinessDetails {

@@ -4,8 +4,19 @@ use crossborder_api::types as wire;
 use crossborder_core::kyb::{canonical_document_key, normalise_document_key, DocumentRefFields};
 use serde::Serialize;
 
-use crate::kyb::Documents;
+use std::collections::BTreeMap;
+
 use crate::DocumentType;
+
+/// `documents`: document key (`cac_document`, `bank_statement`, ...) to
+/// uploaded document. Keys are checked with
+/// [`crossborder_core::kyb::normalise_document_key`] before sending, and
+/// sent in the form [`crossborder_core::kyb::canonical_document_key`] gives
+/// (the specification's alias, or the document type's name), so a key
+/// written loosely (`Bank-Statement`, `bn1`) reaches the service as it knows
+/// it; [`CreateBusinessRequest::document_keys`] shows the key each one is
+/// sent as.
+pub type Documents = BTreeMap<String, DocumentLink>;
 
 /// A document stored by `upload_document`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,14 +9,15 @@ mod business;
 mod business_details;
 mod documents;
 pub mod onboard;
+mod parts;
 mod person;
 mod record;
 
 pub(crate) use business::{log_document_keys, one_tin, sent_fields};
-pub use business::{
-    Address, BusinessDetails, CreateBusinessRequest, Documents, MonthlyTransactionVolume,
-    NatureOfBusiness, ProofOfAddress, SourceOfFund, UpdateBusinessRequest,
+pub use business::{BusinessDetails, CreateBusinessRequest, UpdateBusinessRequest};
+pub use documents::{document_keys, DocumentKeyMapping, DocumentLink, Documents, UploadedDocument};
+pub use parts::{
+    Address, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
 };
-pub use documents::{document_keys, DocumentKeyMapping, DocumentLink, UploadedDocument};
 pub use person::{Person, PersonDetails, PersonRequest, PersonRole};
 pub use record::{Business, BusinessStatus, BusinessUpdate};
