@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 /// A module's path inside its crate (`["http", "body"]`); the root is empty.
 type ModulePath = Vec<String>;
 type Graph = BTreeMap<ModulePath, BTreeSet<ModulePath>>;
+/// A `use` path and the name it brings into scope (`None` for a glob).
+type UsePath = (Vec<String>, Option<String>);
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,8 +89,8 @@ fn code(text: &str) -> String {
 /// Every `use` tree of `code` expanded to its paths, each with the name it
 /// brings into scope (`None` for a glob or `as _`): `use a::{b::C, d as
 /// E, f::*}` gives `a::b::C` as `C`, `a::d` as `E` and `a::f::*`.
-fn use_trees(code: &str) -> Vec<(Vec<String>, Option<String>)> {
-    fn expand(prefix: &[String], tree: &str, out: &mut Vec<(Vec<String>, Option<String>)>) {
+fn use_trees(code: &str) -> Vec<UsePath> {
+    fn expand(prefix: &[String], tree: &str, out: &mut Vec<UsePath>) {
         let tree = tree.trim();
         if let Some(open) = tree.find('{') {
             let head: Vec<String> = tree[..open]
@@ -226,7 +228,7 @@ enum Target {
 struct Crate {
     files: BTreeMap<ModulePath, PathBuf>,
     defines: BTreeMap<ModulePath, BTreeSet<String>>,
-    uses: BTreeMap<ModulePath, Vec<(Vec<String>, Option<String>)>>,
+    uses: BTreeMap<ModulePath, Vec<UsePath>>,
 }
 
 impl Crate {

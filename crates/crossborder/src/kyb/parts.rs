@@ -1,11 +1,12 @@
 //! The parts a business request is made of: its addresses, what it does,
 //! its proof of address, its expected volume and its source of funds.
 
+use crossborder_api::decimal::DecimalString;
 use crossborder_api::types as wire;
-use crossborder_core::kyb::AddressFields;
 use rust_decimal::Decimal;
 
-use crate::{Currency, ProofOfAddressType};
+use super::convert::Wire;
+use crate::{Currency, ProofOfAddressType, Violation};
 
 /// A postal address: `{ houseNumber, street, city, state, zipCode, subdivision? }`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,49 +23,6 @@ pub struct Address {
     pub zip_code: String,
     /// `subdivision` (optional).
     pub subdivision: Option<String>,
-}
-
-impl Address {
-    pub(crate) fn fields(&self) -> AddressFields<'_> {
-        AddressFields {
-            house_number: Some(&self.house_number),
-            street: Some(&self.street),
-            city: Some(&self.city),
-            state: Some(&self.state),
-            zip_code: Some(&self.zip_code),
-            subdivision: self.subdivision.as_deref(),
-        }
-    }
-
-    pub(crate) fn from_wire(wire: wire::Address) -> Address {
-        let wire::Address {
-            house_number,
-            street,
-            city,
-            state,
-            zip_code,
-            subdivision,
-        } = wire;
-        Address {
-            house_number,
-            street,
-            city,
-            state,
-            zip_code,
-            subdivision,
-        }
-    }
-
-    pub(crate) fn to_wire(&self) -> wire::Address {
-        wire::Address {
-            house_number: self.house_number.clone(),
-            street: self.street.clone(),
-            city: self.city.clone(),
-            state: self.state.clone(),
-            zip_code: self.zip_code.clone(),
-            subdivision: self.subdivision.clone(),
-        }
-    }
 }
 
 /// `natureOfBusiness`: what the business does.
@@ -105,4 +63,106 @@ pub struct SourceOfFund {
     pub kind: String,
     /// A name for it.
     pub name: Option<String>,
+}
+
+impl Wire for Address {
+    type Wire = wire::Address;
+
+    fn to_wire(&self) -> wire::Address {
+        wire::Address {
+            house_number: self.house_number.clone(),
+            street: self.street.clone(),
+            city: self.city.clone(),
+            state: self.state.clone(),
+            zip_code: self.zip_code.clone(),
+            subdivision: self.subdivision.clone(),
+        }
+    }
+
+    fn from_wire(wire: wire::Address, _: &'static str) -> Result<Address, Violation> {
+        Ok(Address {
+            house_number: wire.house_number,
+            street: wire.street,
+            city: wire.city,
+            state: wire.state,
+            zip_code: wire.zip_code,
+            subdivision: wire.subdivision,
+        })
+    }
+}
+
+impl Wire for NatureOfBusiness {
+    type Wire = wire::NatureOfBusiness;
+
+    fn to_wire(&self) -> wire::NatureOfBusiness {
+        wire::NatureOfBusiness {
+            nature: self.nature.clone(),
+            code: self.code.clone(),
+        }
+    }
+
+    fn from_wire(wire: wire::NatureOfBusiness, _: &'static str) -> Result<Self, Violation> {
+        let wire::NatureOfBusiness { nature, code } = wire;
+        Ok(NatureOfBusiness { nature, code })
+    }
+}
+
+impl Wire for ProofOfAddress {
+    type Wire = wire::ProofOfAddress;
+
+    fn to_wire(&self) -> wire::ProofOfAddress {
+        wire::ProofOfAddress {
+            url: self.url.clone(),
+            key: self.key.clone(),
+            type_: self.kind,
+        }
+    }
+
+    fn from_wire(wire: wire::ProofOfAddress, _: &'static str) -> Result<Self, Violation> {
+        let wire::ProofOfAddress { url, key, type_ } = wire;
+        Ok(ProofOfAddress {
+            url,
+            key,
+            kind: type_,
+        })
+    }
+}
+
+impl Wire for MonthlyTransactionVolume {
+    type Wire = wire::MonthlyTransactionVolume;
+
+    fn to_wire(&self) -> wire::MonthlyTransactionVolume {
+        wire::MonthlyTransactionVolume {
+            currency: self.currency,
+            amount: DecimalString::new(self.amount),
+        }
+    }
+
+    fn from_wire(wire: wire::MonthlyTransactionVolume, _: &'static str) -> Result<Self, Violation> {
+        Ok(MonthlyTransactionVolume {
+            currency: wire.currency,
+            amount: wire.amount.0,
+        })
+    }
+}
+
+impl Wire for SourceOfFund {
+    type Wire = wire::SourceOfFund;
+
+    fn to_wire(&self) -> wire::SourceOfFund {
+        wire::SourceOfFund {
+            url: self.url.clone(),
+            type_: self.kind.clone(),
+            name: self.name.clone(),
+        }
+    }
+
+    fn from_wire(wire: wire::SourceOfFund, _: &'static str) -> Result<Self, Violation> {
+        let wire::SourceOfFund { url, type_, name } = wire;
+        Ok(SourceOfFund {
+            url,
+            kind: type_,
+            name,
+        })
+    }
 }

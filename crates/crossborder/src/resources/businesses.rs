@@ -70,7 +70,7 @@ impl Businesses<'_> {
     /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
     pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
         request.validate().map_err(Error::Validation)?;
-        let body = request.to_wire()?;
+        let body = request.to_wire();
         log_document_keys(Some(&request.documents));
         self.send_create(body).await
     }
@@ -187,7 +187,7 @@ impl Businesses<'_> {
     ) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
-        let body = changes.to_wire()?;
+        let body = changes.to_wire();
         let under_review = sent_fields(&body)?;
         log_document_keys(changes.documents.as_ref());
         let business = self.send_update(business_id, body).await?;
