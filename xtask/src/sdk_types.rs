@@ -273,13 +273,84 @@ mod tests {
         );
     }
 
+    fn spec() -> String {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap()
+    }
+
+    /// Where the create's and the update's properties start in the spec.
+    const CREATE: &str = "proofOfAddress, documents]\n      properties:\n";
+    const UPDATE: &str = "each updated field is reset to PENDING.\n      properties:\n";
+    const TAX_OFFICE: &str = "        taxOffice:\n          type: string\n";
+
+    fn file<'f>(files: &'f [(&str, String)], path: &str) -> &'f str {
+        &files.iter().find(|(p, _)| *p == path).unwrap().1
+    }
+
+    /// A field added to the spec's business and person requests reaches the
+    /// SDK's typed requests: declared (required at the top, optional in the
+    /// details, a `$ref` as the SDK type of that name) and converted both
+    /// ways.
+    #[test]
+    fn new_spec_fields_reach_the_kyb_requests() {
+        let spec = spec()
+            .replacen(CREATE, &format!("{CREATE}{TAX_OFFICE}"), 1)
+            .replacen(UPDATE, &format!("{UPDATE}{TAX_OFFICE}"), 1)
+            .replacen(
+                "      required: [firstName, lastName,",
+                "      required: [homeAddress, firstName, lastName,",
+                1,
+            )
+            .replacen(
+                "        firstName:\n          type: string\n",
+                "        homeAddress:\n          $ref: '#/components/schemas/Address'\n        firstName:\n          type: string\n",
+                1,
+            );
+        let files = generate(&spec).unwrap();
+        let business = file(&files, "crates/crossborder/src/kyb/business_request.rs");
+        for line in [
+            "    pub tax_office: Option<String>,\n",
+            "            tax_office,\n",
+            "                tax_office: Wire::from_wire(tax_office, \"taxOffice\")?,\n",
+            "            tax_office: details.tax_office.to_wire(),\n",
+        ] {
+            assert!(business.contains(line), "{line}");
+        }
+        // In the create's and the update's body.
+        assert_eq!(
+            business
+                .matches("tax_office: details.tax_office.to_wire()")
+                .count(),
+            2
+        );
+        let person = file(&files, "crates/crossborder/src/kyb/person_request.rs");
+        for line in [
+            "    pub home_address: Address,\n",
+            "            home_address: Wire::from_wire(home_address, \"homeAddress\")?,\n",
+            "            home_address: self.home_address.to_wire(),\n",
+        ] {
+            assert!(person.contains(line), "{line}");
+        }
+        // Money stays typed.
+        assert!(person.contains("    pub ownership_percentage: Option<Decimal>,\n"));
+    }
+
+    /// An optional field of the create that the update lacks cannot share
+    /// the details: the generation says so.
+    #[test]
+    fn a_create_field_missing_from_the_update_is_refused() {
+        let spec = spec().replacen(CREATE, &format!("{CREATE}{TAX_OFFICE}"), 1);
+        assert_eq!(
+            format!("{:#}", generate(&spec).unwrap_err()),
+            "`taxOffice` is optional in the create but not a field of the update, which shares the create's details"
+        );
+    }
+
     /// A text field added to the spec's payout request reaches the SDK's
     /// typed request: its field, its setter, its validation and its wire body.
     #[test]
     fn a_new_spec_field_reaches_the_sdk_request() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let spec = std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap();
-        let spec = spec.replacen(
+        let spec = spec().replacen(
             "        recipientName:\n",
             "        purposeCode:\n          type: string\n        recipientName:\n",
             1,

@@ -11,8 +11,9 @@
 //! `read` constructor from a `FieldReader`; flat views also get `get` and
 //! `from_fn`. The optional, unconstrained text fields of the views listed
 //! with `sdk_text_fields` are also handed to `sdk_types.rs`
-//! ([`text_fields`]), which writes the SDK's typed request with them, so
-//! the SDK declares its typed request without naming those fields by hand.
+//! ([`text_fields`]), which writes the SDK's typed payout request with
+//! them, and so is every property of the KYB requests ([`sdk_fields`]), so
+//! the SDK declares its typed requests without naming those fields by hand.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -71,7 +72,7 @@ const VIEWS: &[ViewSpec] = &[
         schema: "CreateBusinessRequest",
         view: "BusinessFields",
         subsets: &["UpdateBusinessRequest"],
-        sdk_text_fields: true,
+        sdk_text_fields: false,
     },
     ViewSpec {
         schema: "PersonRequest",
@@ -611,9 +612,25 @@ mod tests {
         assert!(!payout.contains(&"narration"), "maxLength: hand-written");
         assert!(!payout.contains(&"sessionId"), "required: hand-written");
         assert!(payout.contains(&"swiftCode"));
-        let business: Vec<&str> = lists[1].1.iter().map(|f| f.wire.as_str()).collect();
-        assert!(business.contains(&"businessWebsite"));
-        assert!(!business.contains(&"TIN") && !business.contains(&"tin"));
+        assert_eq!(
+            lists.len(),
+            1,
+            "the KYB requests take every field (sdk_fields)"
+        );
+        let business = sdk_fields(&spec(), "CreateBusinessRequest", &[]).unwrap();
+        let types: Vec<(&str, &str)> = business
+            .iter()
+            .map(|f| (f.wire.as_str(), f.base.as_str()))
+            .collect();
+        for expected in [
+            ("businessWebsite", "String"),
+            ("businessType", "BusinessType"),
+            ("monthlyTransactionVolume", "MonthlyTransactionVolume"),
+            ("hasWebsite", "bool"),
+            ("activities", "Vec<String>"),
+        ] {
+            assert!(types.contains(&expected), "{expected:?}");
+        }
 
         let text = spec().replacen(
             "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n",
