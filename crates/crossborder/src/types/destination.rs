@@ -21,43 +21,42 @@
 
 use crate::Currency;
 
-/// The currencies paid to a bank account identified by a bank code from the
-/// bank list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LocalBankCurrency {
-    /// Nigerian naira.
-    Ngn,
-    /// Kenyan shilling.
-    Kes,
-    /// Ugandan shilling.
-    Ugx,
+currency_subset! {
+    /// The currencies paid to a bank account identified by a bank code from the
+    /// bank list.
+    pub enum LocalBankCurrency {
+        /// Nigerian naira.
+        Ngn,
+        /// Kenyan shilling.
+        Kes,
+        /// Ugandan shilling.
+        Ugx,
+    }
 }
 
-/// The cryptocurrencies paid to a wallet address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CryptoCurrency {
-    /// Tether.
-    Usdt,
-    /// USD Coin.
-    Usdc,
-    /// cNGN, the naira stablecoin.
-    Cngn,
+currency_subset! {
+    /// The cryptocurrencies paid to a wallet address.
+    pub enum CryptoCurrency {
+        /// Tether.
+        Usdt,
+        /// USD Coin.
+        Usdc,
+        /// cNGN, the naira stablecoin.
+        Cngn,
+    }
 }
 
-/// The fiat currencies for which the API requires no destination field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OtherFiatCurrency {
-    /// Ghanaian cedi.
-    Ghs,
-    /// West African CFA franc.
-    Xof,
-    /// Central African CFA franc.
-    Xaf,
+currency_subset! {
+    /// The fiat currencies for which the API requires no destination field.
+    pub enum OtherFiatCurrency {
+        /// Ghanaian cedi.
+        Ghs,
+        /// West African CFA franc.
+        Xof,
+        /// Central African CFA franc.
+        Xaf,
+    }
 }
-
-into_currency!(LocalBankCurrency { Ngn, Kes, Ugx });
-into_currency!(CryptoCurrency { Usdt, Usdc, Cngn });
-into_currency!(OtherFiatCurrency { Ghs, Xof, Xaf });
 
 /// A bank account in Nigeria, Kenya or Uganda, identified by the bank's code
 /// from `banks().list` (`accountNumber`, `accountName`, `bankName`,
