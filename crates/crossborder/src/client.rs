@@ -87,6 +87,27 @@ impl Client {
         execute(&self.inner.key, &self.inner.retry, limit, operation, send)
     }
 
+    /// Runs a write operation `id` (`method`) whose body goes out again, the
+    /// same, on each retry, and returns the decoded answer.
+    pub(crate) async fn write<'a, B, T, E, Fut>(
+        &'a self,
+        id: &'static str,
+        method: &'static str,
+        body: B,
+        send: impl Fn(&'a crossborder_api::Client, B) -> Fut,
+    ) -> Result<T, Error>
+    where
+        B: Clone,
+        E: serde::Serialize,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+    {
+        let api = self.api();
+        let response = self
+            .send(Operation::write(id, method), || send(api, body.clone()))
+            .await?;
+        Ok(response.into_inner())
+    }
+
     pub(crate) fn api(&self) -> &crossborder_api::Client {
         &self.inner.api
     }

@@ -89,14 +89,13 @@ impl Businesses<'_> {
     }
 
     async fn send_create(&self, body: wire::CreateBusinessRequest) -> Result<Business> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("createBusiness", "POST"), || {
-                api.create_business().body(body.clone()).send()
+            .write("createBusiness", "POST", body, |api, body| {
+                api.create_business().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 
     /// Adds a director (`POST /api/business/{businessId}/director`). When the
@@ -247,25 +246,21 @@ impl Businesses<'_> {
         role: PersonRole,
         body: wire::PersonRequest,
     ) -> Result<Person> {
-        let api = self.client.api();
-        let response = match role {
+        let answer = match role {
             PersonRole::Director => {
                 self.client
-                    .send(Operation::write("addDirector", "POST"), || {
+                    .write("addDirector", "POST", body, |api, body| {
                         api.add_director()
                             .business_id(business_id)
-                            .body(body.clone())
+                            .body(body)
                             .send()
                     })
                     .await?
             }
             PersonRole::Ubo => {
                 self.client
-                    .send(Operation::write("addUbo", "POST"), || {
-                        api.add_ubo()
-                            .business_id(business_id)
-                            .body(body.clone())
-                            .send()
+                    .write("addUbo", "POST", body, |api, body| {
+                        api.add_ubo().business_id(business_id).body(body).send()
                     })
                     .await?
             }
@@ -276,7 +271,7 @@ impl Businesses<'_> {
                 })
             }
         };
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 
     async fn send_update(
@@ -284,17 +279,16 @@ impl Businesses<'_> {
         business_id: &str,
         body: wire::UpdateBusinessRequest,
     ) -> Result<Business> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("updateBusiness", "PATCH"), || {
+            .write("updateBusiness", "PATCH", body, |api, body| {
                 api.update_business()
                     .business_id(business_id)
-                    .body(body.clone())
+                    .body(body)
                     .send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 }
 
