@@ -61,7 +61,7 @@ impl Client {
     }
 
     /// Staging-only simulations. Every call fails with
-    /// [`Error::SandboxOnly`] under a production (`live_`) key, before any
+    /// [`Error::SandboxOnly`](crate::Error::SandboxOnly) under a production (`live_`) key, before any
     /// request is sent.
     pub fn sandbox(&self) -> Sandbox<'_> {
         Sandbox { client: self }
