@@ -494,9 +494,13 @@ fn sandbox_handlers_sit_above_the_store() {
     }
 }
 
+/// The top-level module `name`.
+fn m(name: &str) -> ModulePath {
+    vec![name.to_owned()]
+}
+
 #[test]
 fn a_circle_is_found_and_named() {
-    let m = |s: &str| vec![s.to_owned()];
     let mut graph = Graph::new();
     graph.insert(m("a"), BTreeSet::from([m("b")]));
     graph.insert(m("b"), BTreeSet::from([m("c")]));
@@ -567,7 +571,6 @@ fn a_circle_through_root_globs_and_reexport_chains_is_found() {
             ("kyb.rs", "pub struct Business;\nfn check() -> Result<(), crate::Error> { Ok(()) }\n"),
         ],
     );
-    let m = |s: &str| vec![s.to_owned()];
     assert_eq!(graph[&m("error")], BTreeSet::from([m("kyb")]));
     assert_eq!(circles(&graph), vec![vec!["error", "kyb", "error"]]);
 }
@@ -588,6 +591,5 @@ fn outside_names_make_no_edge_and_reexported_modules_are_entered() {
             ("quote.rs", "pub struct Quote;\n"),
         ],
     );
-    let m = |s: &str| vec![s.to_owned()];
     assert_eq!(graph[&m("a")], BTreeSet::from([m("quote")]));
 }
