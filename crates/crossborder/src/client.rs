@@ -18,7 +18,7 @@ use crate::retry::RetryPolicy;
 /// operations are grouped by resource: [`Client::quotes`],
 /// [`Client::collections`], [`Client::wallet`], [`Client::banks`],
 /// [`Client::payouts`], [`Client::businesses`], [`Client::webhooks`] and
-/// [`Client::sandbox`] (in `resources/`).
+/// [`Client::sandbox`].
 #[derive(Clone)]
 pub struct Client {
     pub(crate) inner: Arc<Inner>,

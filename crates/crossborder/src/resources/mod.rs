@@ -22,8 +22,8 @@ pub(crate) use collections::get_transaction;
 
 use crate::Client;
 
-/// The handles are reached from the client here, beside them: the client
-/// does not import its resources, which import it.
+// The handles are reached from the client here, beside them: the client
+// does not import its resources, which import it.
 impl Client {
     /// Exchange quotes.
     pub fn quotes(&self) -> Quotes<'_> {
