@@ -3,8 +3,8 @@
 //! * `cargo xtask codegen [--check]` regenerates
 //!   `crates/crossborder-api/src/generated.rs`, the request views
 //!   `crates/crossborder-core/src/views.rs` and the SDK's typed requests
-//!   `types/payout_request.rs` and `kyb/business_details.rs` from
-//!   `openapi/crossborder.yaml`.
+//!   `types/payout_request.rs`, `kyb/business_request.rs` and
+//!   `kyb/person_request.rs` from `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` runs `examples/typescript` and

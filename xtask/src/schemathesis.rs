@@ -13,15 +13,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use crossborder_core::environment::SANDBOX_STAGING_KEY;
 
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
 use crate::{tools, SPEC_PATH};
 
 /// Pinned, in a venv of its own (`target/tools/schemathesis-venv`).
 const SCHEMATHESIS: &str = "schemathesis==4.32.5";
-
-/// The staging key of the sandbox's demo business.
-const API_KEY: &str = "test_sandbox_key";
 
 pub fn run(root: &Path, extra: &[String]) -> Result<()> {
     let bin = tools::pip_venv(root, "schemathesis-venv", &[SCHEMATHESIS])?;
@@ -49,7 +47,7 @@ pub fn run(root: &Path, extra: &[String]) -> Result<()> {
     let mut st = Command::new(bin.join("schemathesis"));
     st.current_dir(root)
         .args(["run", SPEC_PATH, "--url", &base_url])
-        .args(["--header", &format!("x-api-key: {API_KEY}")])
+        .args(["--header", &format!("x-api-key: {SANDBOX_STAGING_KEY}")])
         .args([
             "--checks",
             "all",

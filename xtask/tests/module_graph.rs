@@ -5,10 +5,13 @@
 //! records and state sit below the handlers, so a handler can change
 //! without touching what the state is made of.
 //!
-//! A module's use of its own submodules (declaring them, re-exporting
-//! them) is its structure, not an import, and a path to the crate's root
-//! (`crate::Item`, re-exported by `lib.rs`) names no module, so neither is
-//! an edge.
+//! A path is followed to the module that defines what it names, through
+//! re-exports: `crate::Transaction`, found by the root's (private) glob
+//! `use types::*`, whose `types` re-exports `transaction::Transaction`, is
+//! an import of `types::transaction`. A module's use of its own submodules
+//! (declaring them, re-exporting them) is its structure, not an import, and
+//! an item defined in the root or in another crate is no module's, so
+//! neither is an edge.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -16,6 +19,8 @@ use std::path::{Path, PathBuf};
 /// A module's path inside its crate (`["http", "body"]`); the root is empty.
 type ModulePath = Vec<String>;
 type Graph = BTreeMap<ModulePath, BTreeSet<ModulePath>>;
+/// A `use` path and the name it brings into scope (`None` for a glob).
+type UsePath = (Vec<String>, Option<String>);
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -81,11 +86,11 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// Every path of `use` trees and of expressions that starts with `crate`,
-/// `super` or `self`, as segments (`use crate::{a::B, c::{d, e}}` gives
-/// `crate::a::B`, `crate::c::d`, `crate::c::e`).
-fn paths(code: &str) -> Vec<Vec<String>> {
-    fn expand(prefix: &[String], tree: &str, out: &mut Vec<Vec<String>>) {
+/// Every `use` tree of `code` expanded to its paths, each with the name it
+/// brings into scope (`None` for a glob or `as _`): `use a::{b::C, d as
+/// E, f::*}` gives `a::b::C` as `C`, `a::d` as `E` and `a::f::*`.
+fn use_trees(code: &str) -> Vec<UsePath> {
+    fn expand(prefix: &[String], tree: &str, out: &mut Vec<UsePath>) {
         let tree = tree.trim();
         if let Some(open) = tree.find('{') {
             let head: Vec<String> = tree[..open]
@@ -112,30 +117,51 @@ fn paths(code: &str) -> Vec<Vec<String>> {
             }
             expand(&base, &inner[start..], out);
         } else if !tree.is_empty() {
+            let mut parts = tree.split(" as ");
             let mut path = prefix.to_vec();
-            let tree = tree.split(" as ").next().unwrap_or_default();
-            path.extend(tree.split("::").map(|s| s.trim().to_owned()));
-            out.push(path);
+            path.extend(
+                parts
+                    .next()
+                    .unwrap_or_default()
+                    .split("::")
+                    .map(|s| s.trim().to_owned()),
+            );
+            let last = path.last().cloned().unwrap_or_default();
+            let name = match parts.next().map(str::trim) {
+                Some("_") => None,
+                Some(alias) => Some(alias.to_owned()),
+                None if last == "*" => None,
+                // `a::{self}` is `a`.
+                None if last == "self" => path.iter().rev().nth(1).cloned(),
+                None => Some(last),
+            };
+            out.push((path, name));
         }
     }
     let mut out = Vec::new();
     let mut rest = code;
-    // `use` trees (which may span lines and nest groups).
+    // `use` trees may span lines and nest groups.
     while let Some(at) = rest.find("use ") {
         let before = rest[..at].chars().last();
         let after = &rest[at + 4..];
         let Some(end) = after.find(';') else { break };
         if before.is_none_or(|c| !c.is_alphanumeric() && c != '_') {
-            let tree = &after[..end];
-            if ["crate", "super", "self"]
-                .iter()
-                .any(|start| tree.trim_start().starts_with(start))
-            {
-                expand(&[], tree, &mut out);
-            }
+            expand(&[], &after[..end], &mut out);
         }
         rest = &after[end..];
     }
+    out
+}
+
+/// Every path of `use` trees and of expressions that starts with `crate`,
+/// `super` or `self`, as segments (`use crate::{a::B, c::{d, e}}` gives
+/// `crate::a::B`, `crate::c::d`, `crate::c::e`).
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = use_trees(code)
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|path| ["crate", "super", "self"].contains(&path[0].as_str()))
+        .collect();
     // Paths in expressions and types.
     for start in ["crate::", "super::", "self::"] {
         for (at, _) in code.match_indices(start) {
@@ -160,50 +186,183 @@ fn paths(code: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// The module `path` names from `module` (the longest module prefix), or
-/// `None` for the root.
-fn resolve(
-    module: &ModulePath,
-    path: &[String],
-    modules: &BTreeMap<ModulePath, PathBuf>,
-) -> Option<ModulePath> {
-    let mut base: ModulePath = Vec::new();
-    let mut segments = path.iter().peekable();
-    match segments.next().map(String::as_str) {
-        Some("crate") => {}
-        Some("self") => base = module.clone(),
-        Some("super") => {
-            base = module.clone();
-            base.pop();
-            while segments.peek().map(|s| s.as_str()) == Some("super") {
+/// The names of the items a module's code defines (`struct`, `enum`, `fn`,
+/// ...; methods and locals too, which no path outside names).
+fn defined(code: &str) -> BTreeSet<String> {
+    let words: Vec<&str> = code
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .filter(|pair| {
+            [
+                "struct",
+                "enum",
+                "union",
+                "trait",
+                "type",
+                "fn",
+                "const",
+                "static",
+                "macro_rules",
+            ]
+            .contains(&pair[0])
+        })
+        .map(|pair| pair[1].to_owned())
+        .collect()
+}
+
+/// What a path names: a module, an item of a module, or something of
+/// another crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Module(ModulePath),
+    In(ModulePath),
+    Extern,
+}
+
+/// A crate's modules, the items each defines and the `use`s of each
+/// (which are re-exports too: a private `use` in a module is visible to
+/// its descendants, so `crate::X` reaches what the root imports).
+struct Crate {
+    files: BTreeMap<ModulePath, PathBuf>,
+    defines: BTreeMap<ModulePath, BTreeSet<String>>,
+    uses: BTreeMap<ModulePath, Vec<UsePath>>,
+}
+
+impl Crate {
+    fn read(src: &Path) -> Crate {
+        let files = modules(src);
+        let mut defines = BTreeMap::new();
+        let mut uses = BTreeMap::new();
+        for (module, file) in &files {
+            let code = code(&std::fs::read_to_string(file).unwrap());
+            defines.insert(module.clone(), defined(&code));
+            uses.insert(module.clone(), use_trees(&code));
+        }
+        Crate {
+            files,
+            defines,
+            uses,
+        }
+    }
+
+    /// The module a path found in `module` names, following re-exports to
+    /// the module that defines the item; `None` for the root or another
+    /// crate.
+    fn resolve(&self, module: &ModulePath, path: &[String]) -> Option<ModulePath> {
+        match self.target(module, path, &mut BTreeSet::new()) {
+            Some(Target::Module(target) | Target::In(target)) if !target.is_empty() => Some(target),
+            _ => None,
+        }
+    }
+
+    fn target(
+        &self,
+        module: &ModulePath,
+        path: &[String],
+        seen: &mut BTreeSet<(ModulePath, String)>,
+    ) -> Option<Target> {
+        let mut base: ModulePath = Vec::new();
+        let mut segments = path.iter().peekable();
+        match segments.peek().map(|s| s.as_str()) {
+            Some("crate") => {
                 segments.next();
-                base.pop();
+            }
+            Some("self") => {
+                segments.next();
+                base = module.clone();
+            }
+            Some("super") => {
+                base = module.clone();
+                while segments.peek().map(|s| s.as_str()) == Some("super") {
+                    segments.next();
+                    base.pop();
+                }
+            }
+            // A `use` path from the module's own scope: a submodule, or
+            // another crate.
+            Some(first) => {
+                let mut child = module.clone();
+                child.push(first.to_owned());
+                if !self.files.contains_key(&child) {
+                    return Some(Target::Extern);
+                }
+                base = module.clone();
+            }
+            None => return None,
+        }
+        for segment in segments {
+            if segment == "self" || segment == "*" {
+                break;
+            }
+            let mut child = base.clone();
+            child.push(segment.clone());
+            if self.files.contains_key(&child) {
+                base = child;
+                continue;
+            }
+            match self.item(&base, segment, seen) {
+                // A re-exported module: go on inside it.
+                Some(Target::Module(found)) => base = found,
+                Some(found) => return Some(found),
+                // Not found (a macro, an enum's variant): the module reached.
+                None => break,
             }
         }
-        _ => return None,
+        Some(Target::Module(base))
     }
-    for segment in segments {
-        let mut next = base.clone();
-        next.push(segment.clone());
-        if !modules.contains_key(&next) {
-            break;
+
+    /// Where `name`, as seen from `module`, is defined: the module itself,
+    /// or what one of its `use`s names (a named one first, as Rust's
+    /// shadowing of globs says).
+    fn item(
+        &self,
+        module: &ModulePath,
+        name: &str,
+        seen: &mut BTreeSet<(ModulePath, String)>,
+    ) -> Option<Target> {
+        if !seen.insert((module.clone(), name.to_owned())) {
+            return None;
         }
-        base = next;
+        if self.defines.get(module)?.contains(name) {
+            return Some(Target::In(module.clone()));
+        }
+        let uses = self.uses.get(module)?;
+        for (path, _) in uses
+            .iter()
+            .filter(|(_, alias)| alias.as_deref() == Some(name))
+        {
+            if let Some(found) = self.target(module, path, seen) {
+                return Some(found);
+            }
+        }
+        for (path, _) in uses
+            .iter()
+            .filter(|(path, _)| path.last().is_some_and(|s| s == "*"))
+        {
+            if let Some(Target::Module(glob)) = self.target(module, path, seen) {
+                if let Some(found) = self.item(&glob, name, seen) {
+                    return Some(found);
+                }
+            }
+        }
+        None
     }
-    (!base.is_empty()).then_some(base)
 }
 
 fn graph(src: &Path) -> Graph {
-    let modules = modules(src);
+    let krate = Crate::read(src);
     let mut graph = Graph::new();
-    for (module, file) in &modules {
+    for (module, file) in &krate.files {
         if module.is_empty() {
             continue;
         }
         let text = std::fs::read_to_string(file).unwrap();
         let uses: BTreeSet<ModulePath> = paths(&code(&text))
             .iter()
-            .filter_map(|path| resolve(module, path, &modules))
+            .filter_map(|path| krate.resolve(module, path))
             // Itself, or one of its own submodules: structure, not an import.
             .filter(|target| !target.starts_with(module))
             .collect();
@@ -335,9 +494,13 @@ fn sandbox_handlers_sit_above_the_store() {
     }
 }
 
+/// The top-level module `name`.
+fn m(name: &str) -> ModulePath {
+    vec![name.to_owned()]
+}
+
 #[test]
 fn a_circle_is_found_and_named() {
-    let m = |s: &str| vec![s.to_owned()];
     let mut graph = Graph::new();
     graph.insert(m("a"), BTreeSet::from([m("b")]));
     graph.insert(m("b"), BTreeSet::from([m("c")]));
@@ -368,4 +531,65 @@ fn paths_are_read_through_groups_and_relative_starts() {
             .map(str::to_owned)
         )
     );
+}
+
+/// Writes a crate's `src` from `(file, code)` pairs under this test
+/// binary's scratch folder and returns its graph.
+fn graph_of(name: &str, files: &[(&str, &str)]) -> Graph {
+    let src = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    for (file, code) in files {
+        let path = src.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, code).unwrap();
+    }
+    graph(&src)
+}
+
+/// The SDK's shape before the fix: `error` names `crate::Business`, which
+/// the root finds by a private glob of `types`, which re-exports it from
+/// `kyb`, which names `crate::Error`, the root's re-export of
+/// `error::Error`. The circle error -> kyb -> error goes through no path
+/// that names a module.
+#[test]
+fn a_circle_through_root_globs_and_reexport_chains_is_found() {
+    let graph = graph_of(
+        "glob_circle",
+        &[
+            (
+                "lib.rs",
+                "mod error;\nmod kyb;\npub mod types;\npub use error::Error;\n#[allow(unused_imports)]\nuse types::*;\n",
+            ),
+            ("error.rs", "use crate::Business;\npub enum Error { Stuck(Business) }\n"),
+            (
+                "types/mod.rs",
+                "mod quote;\npub use quote::Quote;\npub use crate::kyb::{Business as Business};\n",
+            ),
+            ("types/quote.rs", "pub struct Quote;\n"),
+            ("kyb.rs", "pub struct Business;\nfn check() -> Result<(), crate::Error> { Ok(()) }\n"),
+        ],
+    );
+    assert_eq!(graph[&m("error")], BTreeSet::from([m("kyb")]));
+    assert_eq!(circles(&graph), vec![vec!["error", "kyb", "error"]]);
+}
+
+/// A name the root imports from another crate, or defines itself, is no
+/// module's: `crate::Decimal` and `crate::VERSION` make no edge, and a
+/// re-exported module is gone into (`crate::models::Quote` is `quote`'s).
+#[test]
+fn outside_names_make_no_edge_and_reexported_modules_are_entered() {
+    let graph = graph_of(
+        "outside_names",
+        &[
+            (
+                "lib.rs",
+                "mod a;\nmod quote;\npub use rust_decimal::Decimal;\npub use quote as models;\npub const VERSION: u8 = 1;\n",
+            ),
+            ("a.rs", "use crate::{Decimal, VERSION};\nfn f(_: crate::models::Quote) {}\n"),
+            ("quote.rs", "pub struct Quote;\n"),
+        ],
+    );
+    assert_eq!(graph[&m("a")], BTreeSet::from([m("quote")]));
 }

@@ -40,6 +40,15 @@ mod generated;
 
 pub use generated::*;
 
+// Here, not in `state`: the generated client uses the state, so a method
+// of the client there would make the two modules import each other.
+impl Client {
+    /// The per-client state applied to every request.
+    pub fn state(&self) -> &ClientState {
+        &self.inner
+    }
+}
+
 /// The spec's closed enums, which the generated types use as they are
 /// (`cargo xtask codegen` replaces the generated copies with
 /// `crossborder-core`'s, so each wire spelling is written once).

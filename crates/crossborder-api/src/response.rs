@@ -18,9 +18,7 @@ use serde::de::DeserializeOwned;
 
 use crate::ClientState;
 
-/// The default limit of a response body: 1 MiB, a hundred times the largest
-/// answer of the API (a bank list).
-pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 1024 * 1024;
+pub use crate::state::DEFAULT_MAX_RESPONSE_BYTES;
 
 /// How many bytes of a body an error keeps.
 pub const BODY_PREFIX_LEN: usize = 512;

@@ -11,10 +11,12 @@ use std::fmt;
 
 use reqwest::header::{HeaderName, HeaderValue, InvalidHeaderValue, USER_AGENT};
 
-use crate::response::DEFAULT_MAX_RESPONSE_BYTES;
-
 /// Name of the header that carries the API key on every request.
 pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// The default limit of a response body: 1 MiB, a hundred times the largest
+/// answer of the API (a bank list).
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 1024 * 1024;
 
 /// What every request of one client carries: the API key (a sensitive
 /// header value) and, optionally, a `User-Agent`; and the limit of every
@@ -122,13 +124,6 @@ impl fmt::Debug for ClientState {
             .field("user_agent", &self.user_agent)
             .field("max_response_bytes", &self.max_response_bytes)
             .finish()
-    }
-}
-
-impl crate::Client {
-    /// The per-client state applied to every request.
-    pub fn state(&self) -> &ClientState {
-        &self.inner
     }
 }
 

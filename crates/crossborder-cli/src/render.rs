@@ -8,7 +8,6 @@
 
 use std::time::SystemTime;
 
-use crossborder::low_level::timestamp::Timestamp;
 use crossborder::onboard::Onboarded;
 use crossborder::rules::display_amount;
 use crossborder::{
@@ -18,6 +17,7 @@ use crossborder::{
     },
     Currency, Decimal,
 };
+use crossborder_api::timestamp::Timestamp;
 use serde_json::{Map, Value};
 
 /// A response, ready to print either way.

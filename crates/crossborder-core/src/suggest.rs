@@ -18,9 +18,9 @@ pub fn typo_limit(name: &str) -> usize {
 /// ```
 /// use crossborder_core::suggest::nearest_name;
 ///
-/// let fields = ["businessWebsite", "hasWebsite", "businessAddress"];
-/// assert_eq!(nearest_name("businessWebiste", fields), Some("businessWebsite"));
-/// assert_eq!(nearest_name("BusinessWebsite", fields), Some("businessWebsite"));
+/// let fields = ["businessAddress", "hasWebsite", "businessType"];
+/// assert_eq!(nearest_name("businessAdress", fields), Some("businessAddress"));
+/// assert_eq!(nearest_name("BusinessTpye", fields), Some("businessType"));
 /// assert_eq!(nearest_name("kye", ["url", "key"]), Some("key"));
 /// assert_eq!(nearest_name("colour", fields), None);
 /// ```

@@ -9,9 +9,6 @@ use progenitor_client::{Error as LowError, ResponseValue};
 use crate::api_key::{ApiKey, Environment};
 use crate::error::Error;
 use crate::execute::{execute, Operation};
-use crate::resources::{
-    Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks,
-};
 use crate::retry::RetryPolicy;
 
 /// A client of the Cross-Border Collections and Payouts API, built by
@@ -64,51 +61,11 @@ impl Client {
 
     /// The generated low-level client, for operations or options this SDK
     /// does not wrap. Its requests carry the same headers, but no retries,
-    /// validation or error mapping.
+    /// validation or error mapping. Its types (wire models named like this
+    /// SDK's) are not re-exported here: a caller that names them depends on
+    /// `crossborder-api` of the same version.
     pub fn low_level(&self) -> &crossborder_api::Client {
         &self.inner.api
-    }
-
-    /// Exchange quotes.
-    pub fn quotes(&self) -> Quotes<'_> {
-        Quotes { client: self }
-    }
-
-    /// Collections (inbound payments) and their transactions.
-    pub fn collections(&self) -> Collections<'_> {
-        Collections { client: self }
-    }
-
-    /// Wallet balances.
-    pub fn wallet(&self) -> Wallet<'_> {
-        Wallet { client: self }
-    }
-
-    /// Bank lists and account resolution.
-    pub fn banks(&self) -> Banks<'_> {
-        Banks { client: self }
-    }
-
-    /// Payouts.
-    pub fn payouts(&self) -> Payouts<'_> {
-        Payouts { client: self }
-    }
-
-    /// Sub-business onboarding (KYB).
-    pub fn businesses(&self) -> Businesses<'_> {
-        Businesses { client: self }
-    }
-
-    /// Webhook registration.
-    pub fn webhooks(&self) -> Webhooks<'_> {
-        Webhooks { client: self }
-    }
-
-    /// Staging-only simulations. Every call fails with
-    /// [`Error::SandboxOnly`] under a production (`live_`) key, before any
-    /// request is sent.
-    pub fn sandbox(&self) -> Sandbox<'_> {
-        Sandbox { client: self }
     }
 
     /// Runs one operation with the client's retry policy and error mapping.
@@ -128,6 +85,27 @@ impl Client {
     {
         let limit = self.inner.api.state().max_response_bytes();
         execute(&self.inner.key, &self.inner.retry, limit, operation, send)
+    }
+
+    /// Runs a write operation `id` (`method`) whose body goes out again, the
+    /// same, on each retry, and returns the decoded answer.
+    pub(crate) async fn write<'a, B, T, E, Fut>(
+        &'a self,
+        id: &'static str,
+        method: &'static str,
+        body: B,
+        send: impl Fn(&'a crossborder_api::Client, B) -> Fut,
+    ) -> Result<T, Error>
+    where
+        B: Clone,
+        E: serde::Serialize,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+    {
+        let api = self.api();
+        let response = self
+            .send(Operation::write(id, method), || send(api, body.clone()))
+            .await?;
+        Ok(response.into_inner())
     }
 
     pub(crate) fn api(&self) -> &crossborder_api::Client {

@@ -402,10 +402,6 @@ pub mod rules {
     pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
 }
 
-/// The generated low-level client and wire types, for what this SDK does
-/// not wrap.
-pub use crossborder_api as low_level;
-
 // The repository README's Rust example is compiled as a doctest, so the
 // first code a new user reads cannot drift from the real API.
 #[cfg(doctest)]

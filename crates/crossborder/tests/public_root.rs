@@ -116,7 +116,6 @@ fn the_root_holds_the_client_the_errors_the_handles_and_the_modules() {
         "dec",
         "error",
         "json",
-        "low_level",
         "onboard",
         "rules",
         "types",

@@ -1,12 +1,12 @@
 //! Every error row of the spec, on the wire (raw HTTP or the low-level
 //! client) and as the SDK's typed error, plus per-key isolation.
 
-use crossborder::low_level::{self, ClientState};
 use crossborder::{
     error::Rule,
     types::{CollectionRequest, SimulateFundingRequest},
     Currency, Error,
 };
+use crossborder_api::{self as low_level, ClientState};
 use crossborder_contract_tests::{
     assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
     PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,

@@ -255,6 +255,11 @@ pub fn resource_operations_in_source() -> Vec<String> {
             "businesses",
             include_str!("../../../crates/crossborder/src/resources/businesses.rs"),
         ),
+        // `Businesses::onboard` sits beside the onboarding run.
+        (
+            "businesses",
+            include_str!("../../../crates/crossborder/src/kyb/onboard/run.rs"),
+        ),
         (
             "collections",
             include_str!("../../../crates/crossborder/src/resources/collections.rs"),

@@ -71,9 +71,7 @@ impl Side {
                     api.get_quote()
                         .from_currency(Currency::Usd)
                         .to_currency(Currency::Ngn)
-                        .amount(crossborder::low_level::decimal::Amount::new(
-                            Decimal::ONE_HUNDRED,
-                        ))
+                        .amount(crossborder_api::decimal::Amount::new(Decimal::ONE_HUNDRED))
                         .send()
                         .await
                         .map(drop)

@@ -20,7 +20,7 @@ use tokio::time::Instant;
 /// The API key header sent with every request.
 pub const API_KEY_HEADER: &str = "x-api-key";
 /// The sandbox's staging key (also accepted by Prism, which only checks presence).
-pub const API_KEY: &str = "test_sandbox_key";
+pub use crossborder_core::environment::SANDBOX_STAGING_KEY as API_KEY;
 
 /// How long after the end of the window a request still in flight may take
 /// before its connection task gives up (so the run always ends by itself).

@@ -89,20 +89,7 @@ pub fn validate_business_update(fields: &BusinessFields<'_>) -> Result<(), Viola
 fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Violations> {
     let mut collector = Collector::default();
 
-    match mode {
-        Mode::Create => {
-            collector.require("name", fields.name);
-        }
-        Mode::Update => {
-            if fields.name.is_some() {
-                collector.push(
-                    "name",
-                    Rule::NotUpdatable,
-                    "cannot be changed after creation",
-                );
-            }
-        }
-    }
+    mode.fixed(&mut collector, "name", fields.name);
 
     let business_type = mode
         .field(&mut collector, "businessType", fields.business_type)
@@ -121,20 +108,11 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
             }
         });
 
-    match mode {
-        Mode::Create => {
-            collector.require("registrationNumber", fields.registration_number);
-        }
-        Mode::Update => {
-            if fields.registration_number.is_some() {
-                collector.push(
-                    "registrationNumber",
-                    Rule::NotUpdatable,
-                    "cannot be changed after creation",
-                );
-            }
-        }
-    }
+    mode.fixed(
+        &mut collector,
+        "registrationNumber",
+        fields.registration_number,
+    );
 
     if let Some(email) = mode.field(&mut collector, "email", fields.email) {
         if !is_email(email) {

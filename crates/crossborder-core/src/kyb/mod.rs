@@ -37,6 +37,7 @@ pub use upload::{
 use std::borrow::Cow;
 
 use crate::violation::Collector;
+use crate::Rule;
 
 /// Whether a request creates a record (required fields must be there) or
 /// updates one (everything is optional, but what is sent must be valid).
@@ -59,6 +60,22 @@ impl Mode {
         match self {
             Mode::Create => collector.require(field, value),
             Mode::Update => collector.optional(field, value),
+        }
+    }
+
+    /// Reads a field fixed at creation: required on create, refused on
+    /// update (`cannot be changed after creation`).
+    pub(crate) fn fixed(self, collector: &mut Collector, field: &'static str, value: Option<&str>) {
+        match self {
+            Mode::Create => {
+                collector.require(field, value);
+            }
+            Mode::Update if value.is_some() => collector.push(
+                field,
+                Rule::NotUpdatable,
+                "cannot be changed after creation",
+            ),
+            Mode::Update => {}
         }
     }
 }

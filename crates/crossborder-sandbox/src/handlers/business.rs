@@ -45,6 +45,7 @@ use crate::http::auth::Caller;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::http::params::PathParams;
+use crate::store::account::Account;
 use crate::store::business::{BusinessRecord, PersonRecord, Status, StoredDocument};
 use crate::store::state::AppState;
 
@@ -69,8 +70,12 @@ fn business_response(message: &str, record: &BusinessRecord) -> Json<types::Busi
     })
 }
 
-fn business_not_found(id: &str) -> ApiError {
-    ApiError::not_found(format!("Business not found: {id}"))
+/// Business `id` of the caller's account, or 404 `Business not found: {id}`.
+fn stored<'a>(account: &'a mut Account, id: &str) -> Result<&'a mut BusinessRecord, ApiError> {
+    account
+        .businesses
+        .get_mut(id)
+        .ok_or_else(|| ApiError::not_found(format!("Business not found: {id}")))
 }
 
 /// The documents map of a body, by key as received.
@@ -167,10 +172,7 @@ pub(crate) async fn get_business(
 ) -> Result<Json<types::BusinessResponse>, ApiError> {
     let now = state.now();
     let mut account = caller.account();
-    let record = account
-        .businesses
-        .get_mut(&id)
-        .ok_or_else(|| business_not_found(&id))?;
+    let record = stored(&mut account, &id)?;
     record.decide(now);
     Ok(business_response("Business retrieved successfully", record))
 }
@@ -182,18 +184,14 @@ pub(crate) async fn update_business(
     PathParams(id): PathParams<String>,
     body: Body,
 ) -> Result<Json<types::BusinessResponse>, ApiError> {
-    if !caller.account().businesses.contains_key(&id) {
-        return Err(business_not_found(&id));
-    }
+    // Unknown business first, before the body's checks.
+    stored(&mut caller.account(), &id)?;
     let (view, read) = body.read(BusinessFields::read);
     ApiError::checked(read, validate_business_update(&view))?;
 
     let now = state.now();
     let mut account = caller.account();
-    let record = account
-        .businesses
-        .get_mut(&id)
-        .ok_or_else(|| business_not_found(&id))?;
+    let record = stored(&mut account, &id)?;
     let updated = reviewed_fields(&body);
     if !updated.is_empty() {
         if let Some(business_type) = view
@@ -246,9 +244,8 @@ async fn add_person(
     body: Body,
     role: PersonRole,
 ) -> Result<Json<types::PersonResponse>, ApiError> {
-    if !caller.account().businesses.contains_key(&id) {
-        return Err(business_not_found(&id));
-    }
+    // Unknown business first, before the body's checks.
+    stored(&mut caller.account(), &id)?;
     let (fields, read) = body.read(PersonFields::read);
     // Only the two routes call this, each with its role.
     let message = match role {
@@ -265,10 +262,7 @@ async fn add_person(
         last_name: fields.last_name.unwrap_or_default().to_owned(),
     };
     let mut account = caller.account();
-    let record = account
-        .businesses
-        .get_mut(&id)
-        .ok_or_else(|| business_not_found(&id))?;
+    let record = stored(&mut account, &id)?;
     if role == PersonRole::Director {
         record.directors.push(person.clone());
     } else {

@@ -1,11 +1,23 @@
 //! Uploaded documents and references to them.
 
+use std::collections::{BTreeMap, HashMap};
+
 use crossborder_api::types as wire;
-use crossborder_core::kyb::{canonical_document_key, normalise_document_key, DocumentRefFields};
+use crossborder_core::kyb::{canonical_document_key, normalise_document_key};
 use serde::Serialize;
 
-use crate::kyb::Documents;
-use crate::DocumentType;
+use super::convert::Wire;
+use crate::{DocumentType, Violation};
+
+/// `documents`: document key (`cac_document`, `bank_statement`, ...) to
+/// uploaded document. Keys are checked with
+/// [`crossborder_core::kyb::normalise_document_key`] before sending, and
+/// sent in the form [`crossborder_core::kyb::canonical_document_key`] gives
+/// (the specification's alias, or the document type's name), so a key
+/// written loosely (`Bank-Statement`, `bn1`) reaches the service as it knows
+/// it; [`CreateBusinessRequest::document_keys`](crate::types::CreateBusinessRequest::document_keys)
+/// shows the key each one is sent as.
+pub type Documents = BTreeMap<String, DocumentLink>;
 
 /// A document stored by `upload_document`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,27 +82,53 @@ impl DocumentLink {
         self.unlisted = true;
         self
     }
+}
 
-    /// The view the core rules check.
-    pub(crate) fn fields(&self) -> DocumentRefFields<'_> {
-        DocumentRefFields {
-            url: Some(&self.url),
-            key: Some(&self.key),
+impl Wire for DocumentLink {
+    type Wire = wire::DocumentLink;
+
+    fn to_wire(&self) -> wire::DocumentLink {
+        wire::DocumentLink {
+            url: self.url.clone(),
+            key: self.key.clone(),
         }
     }
 
     /// A reference as the API's JSON gives it (never unlisted: the JSON
     /// checks refuse a key the SDK does not know).
-    pub(crate) fn from_wire(wire: wire::DocumentLink) -> DocumentLink {
+    fn from_wire(wire: wire::DocumentLink, _: &'static str) -> Result<Self, Violation> {
         let wire::DocumentLink { key, url } = wire;
-        DocumentLink::new(url, key)
+        Ok(DocumentLink::new(url, key))
+    }
+}
+
+impl Wire for Documents {
+    type Wire = wire::Documents;
+
+    /// The documents map as sent: each key in the form the service knows
+    /// ([`DocumentKeyMapping`]: `Bank-Statement` is sent as
+    /// `bank_statement`, `memart` as `MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION`).
+    /// Validation has refused unknown keys already, except the unlisted ones
+    /// ([`DocumentLink::unlisted`]), which are sent as given. Logs nothing:
+    /// the request's sender does, once (`log_document_keys`).
+    fn to_wire(&self) -> wire::Documents {
+        wire::Documents(
+            self.iter()
+                .map(|(key, link)| {
+                    let sent = DocumentKeyMapping::of(key, link.unlisted)
+                        .sent
+                        .unwrap_or_else(|| key.clone());
+                    (sent, link.to_wire())
+                })
+                .collect::<HashMap<_, _>>(),
+        )
     }
 
-    pub(crate) fn to_wire(&self) -> wire::DocumentLink {
-        wire::DocumentLink {
-            url: self.url.clone(),
-            key: self.key.clone(),
-        }
+    fn from_wire(wire: wire::Documents, field: &'static str) -> Result<Self, Violation> {
+        wire.0
+            .into_iter()
+            .map(|(key, document)| Ok((key, DocumentLink::from_wire(document, field)?)))
+            .collect()
     }
 }
 

@@ -46,19 +46,18 @@ impl Banks<'_> {
             to_currency: Some(request.to_currency.as_str()),
         };
         validate_resolve_bank(&fields).map_err(Error::Validation)?;
-        let api = self.client.api();
         let body = wire::ResolveBankRequest {
             account_number: request.account_number.clone(),
             bank_code: request.bank_code.clone(),
             from_currency: request.from_currency,
             to_currency: request.to_currency,
         };
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("resolveBank", "POST"), || {
-                api.resolve_bank().body(body.clone()).send()
+            .write("resolveBank", "POST", body, |api, body| {
+                api.resolve_bank().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 }

@@ -9,7 +9,6 @@ use serde_json::Value;
 use crate::error::{violation, Error};
 use crate::execute::Operation;
 use crate::json::{business_violations, person_violations};
-use crate::kyb::onboard::{Application, Onboarded, OnboardingError, Progress, Step};
 use crate::kyb::{log_document_keys, sent_fields};
 use crate::upload;
 use crate::wait::poll;
@@ -71,7 +70,7 @@ impl Businesses<'_> {
     /// it with the API's KYB rules ([`CreateBusinessRequest::validate`]).
     pub async fn create(&self, request: &CreateBusinessRequest) -> Result<Business> {
         request.validate().map_err(Error::Validation)?;
-        let body = request.to_wire()?;
+        let body = request.to_wire();
         log_document_keys(Some(&request.documents));
         self.send_create(body).await
     }
@@ -90,14 +89,13 @@ impl Businesses<'_> {
     }
 
     async fn send_create(&self, body: wire::CreateBusinessRequest) -> Result<Business> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("createBusiness", "POST"), || {
-                api.create_business().body(body.clone()).send()
+            .write("createBusiness", "POST", body, |api, body| {
+                api.create_business().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 
     /// Adds a director (`POST /api/business/{businessId}/director`). When the
@@ -188,7 +186,7 @@ impl Businesses<'_> {
     ) -> Result<BusinessUpdate> {
         check_id(business_id)?;
         changes.validate().map_err(Error::Validation)?;
-        let body = changes.to_wire()?;
+        let body = changes.to_wire();
         let under_review = sent_fields(&body)?;
         log_document_keys(changes.documents.as_ref());
         let business = self.send_update(business_id, body).await?;
@@ -248,25 +246,21 @@ impl Businesses<'_> {
         role: PersonRole,
         body: wire::PersonRequest,
     ) -> Result<Person> {
-        let api = self.client.api();
-        let response = match role {
+        let answer = match role {
             PersonRole::Director => {
                 self.client
-                    .send(Operation::write("addDirector", "POST"), || {
+                    .write("addDirector", "POST", body, |api, body| {
                         api.add_director()
                             .business_id(business_id)
-                            .body(body.clone())
+                            .body(body)
                             .send()
                     })
                     .await?
             }
             PersonRole::Ubo => {
                 self.client
-                    .send(Operation::write("addUbo", "POST"), || {
-                        api.add_ubo()
-                            .business_id(business_id)
-                            .body(body.clone())
-                            .send()
+                    .write("addUbo", "POST", body, |api, body| {
+                        api.add_ubo().business_id(business_id).body(body).send()
                     })
                     .await?
             }
@@ -277,7 +271,7 @@ impl Businesses<'_> {
                 })
             }
         };
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 
     async fn send_update(
@@ -285,89 +279,16 @@ impl Businesses<'_> {
         business_id: &str,
         body: wire::UpdateBusinessRequest,
     ) -> Result<Business> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("updateBusiness", "PATCH"), || {
+            .write("updateBusiness", "PATCH", body, |api, body| {
                 api.update_business()
                     .business_id(business_id)
-                    .body(body.clone())
+                    .body(body)
                     .send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
-    }
-
-    /// Onboards a business in one call: checks the whole application
-    /// ([`Application::validate`]: files, business, every director and UBO,
-    /// every violation at once) before the first request, then uploads each
-    /// file, creates the business with the links in place of its
-    /// [`file_url`](crate::onboard::file_url)s, adds every director and UBO
-    /// (submission then happens by itself), and returns the business, every
-    /// link and the final [`Progress`]. `on_step` hears each step as it
-    /// happens, with the progress made so far (that step included), to save
-    /// after each step so that even a killed run can be resumed. The
-    /// progress can also move without a step: a resumed run that finds a
-    /// person already added (see below) counts them; the progress returned,
-    /// on success or failure, holds that too.
-    ///
-    /// A failure part-way returns [`OnboardingError`] with the
-    /// [`Progress`] made: pass it back and the run goes on where it stopped,
-    /// so a retry never uploads a file it has a link for, never creates a
-    /// second business, and never adds a person twice.
-    ///
-    /// A step whose answer was lost (a timeout after the service acted) is
-    /// not in the progress, and the resumed run deals with it as follows.
-    /// A director or UBO: the run reads the business first, and its
-    /// `directorCount` and `uboCount` show the person was added, so they are
-    /// not added again. The create: it goes out again with the identical
-    /// body, and a service that treats an identical create as a repeat
-    /// answers with the business it created (ASSUMPTIONS B22; the sandbox
-    /// does). A service that answers `409 registrationNumber already
-    /// registered` instead leaves the id to you: the business exists, so
-    /// find its id (the dashboard), set
-    /// [`Progress::business_id`](crate::onboard::Progress::business_id) to
-    /// it and resume; a different application under a registration number
-    /// already used gets the same 409, and must not be resumed that way. An
-    /// upload: it is sent again, and the service keeps a second, unused copy.
-    ///
-    /// ```no_run
-    /// # async fn run(client: crossborder::Client, business: crossborder::types::CreateBusinessRequest,
-    /// #              director: crossborder::types::PersonRequest, ubo: crossborder::types::PersonRequest)
-    /// #              -> Result<(), Box<dyn std::error::Error>> {
-    /// use crossborder::onboard::{Application, Progress};
-    ///
-    /// let application = Application {
-    ///     business: Some(business), // document URLs may be file_url("cac.pdf")
-    ///     directors: vec![director],
-    ///     ubos: vec![ubo],
-    ///     files: [("cac.pdf".to_owned(), std::fs::read("cac.pdf")?.into())].into(),
-    /// };
-    /// let mut progress = Progress::default();
-    /// let onboarded = loop {
-    ///     match client.businesses().onboard(&application, progress, |step, _| println!("{step:?}")).await {
-    ///         Ok(onboarded) => break onboarded,
-    ///         // An invalid application sent nothing: fix it first.
-    ///         Err(stopped) if stopped.error.violations().is_some() => return Err(stopped.into()),
-    ///         // Otherwise go on where it stopped (wait, and give up at some point).
-    ///         Err(stopped) => progress = stopped.progress,
-    ///     }
-    /// };
-    /// println!("business {} is {}", onboarded.business.id, onboarded.business.status);
-    /// # Ok(()) }
-    /// ```
-    pub async fn onboard(
-        &self,
-        application: &Application,
-        progress: Progress,
-        mut on_step: impl FnMut(Step<'_>, &Progress) + Send,
-    ) -> std::result::Result<Onboarded, OnboardingError> {
-        let mut progress = progress;
-        match crate::kyb::onboard::run(self.client, application, &mut progress, &mut on_step).await
-        {
-            Ok(onboarded) => Ok(onboarded),
-            Err(error) => Err(OnboardingError { error, progress }),
-        }
+        Ok(answer.data.into())
     }
 }
 

@@ -35,14 +35,13 @@ impl Collections<'_> {
                 rate_key: optional(&request.rate_key, "rateKey")?,
                 network: optional(&request.network, "network")?,
             };
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("initiatePayment", "POST"), || {
-                api.initiate_payment().body(body.clone()).send()
+            .write("initiatePayment", "POST", body, |api, body| {
+                api.initiate_payment().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().data.into())
+        Ok(answer.data.into())
     }
 
     /// The current state of a collection, by the reference given when it was

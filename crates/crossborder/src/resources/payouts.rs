@@ -6,7 +6,6 @@ use crossborder_api::types as wire;
 use crossborder_core::payout::{names_match, PayoutFields, ValidatedPayout};
 
 use crate::error::Error;
-use crate::execute::Operation;
 use crate::resources::collections::get_transaction;
 use crate::types::rfc3339;
 use crate::{
@@ -168,14 +167,13 @@ impl Payouts<'_> {
     /// Sends a checked payout body; a connect error is retried with the
     /// very same body.
     async fn send(&self, body: wire::PayoutRequest) -> Result<PayoutReceipt> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("createPayout", "POST"), || {
-                api.create_payout().body(body.clone()).send()
+            .write("createPayout", "POST", body, |api, body| {
+                api.create_payout().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().into())
+        Ok(answer.into())
     }
 
     /// The state of a payout, by its session id

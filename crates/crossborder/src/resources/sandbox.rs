@@ -4,7 +4,6 @@ use crossborder_api::decimal::Amount;
 use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
-use crate::execute::Operation;
 use crate::{Acknowledgement, Client, Result, Rule, SimulateFundingRequest};
 
 /// Staging-only simulations. Obtained with [`Client::sandbox`]; every
@@ -50,13 +49,12 @@ impl Sandbox<'_> {
                 .try_into()
                 .map_err(|e| violation("sessionId", Rule::InvalidFormat, format!("{e}")))?,
         };
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("simulateFunding", "POST"), || {
-                api.simulate_funding().body(body.clone()).send()
+            .write("simulateFunding", "POST", body, |api, body| {
+                api.simulate_funding().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().into())
+        Ok(answer.into())
     }
 }

@@ -6,7 +6,6 @@ use crossborder_core::webhook::{
     validate_set_webhook, validate_set_webhook_in_production, SetWebhookFields,
 };
 
-use crate::execute::Operation;
 use crate::{Acknowledgement, Client, Error, Result};
 
 /// Webhook registration. Obtained with [`Client::webhooks`].
@@ -42,16 +41,15 @@ impl Webhooks<'_> {
             validate_set_webhook(&fields)
         }
         .map_err(Error::Validation)?;
-        let api = self.client.api();
         let body = wire::SetWebhookRequest {
             webhook_url: url.to_owned(),
         };
-        let response = self
+        let answer = self
             .client
-            .send(Operation::write("setWebhook", "PUT"), || {
-                api.set_webhook().body(body.clone()).send()
+            .write("setWebhook", "PUT", body, |api, body| {
+                api.set_webhook().body(body).send()
             })
             .await?;
-        Ok(response.into_inner().into())
+        Ok(answer.into())
     }
 }

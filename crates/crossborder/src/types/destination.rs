@@ -3,14 +3,14 @@
 //! fields, so a payout missing one does not compile.
 //!
 //! ```compile_fail,E0063
-//! use crossborder::types::UkBank;
+//! use crossborder::types::{LocalBank, LocalBankCurrency};
 //!
-//! // A UK payout without a sort code is not a UkBank.
-//! let bank = UkBank {
-//!     account_number: "31926819".into(),
-//!     account_name: "JANE SMITH".into(),
-//!     bank_name: "Barclays Bank".into(),
-//!     swift_code: "BARCGB22".into(),
+//! // A Nigerian payout without a bank code is not a LocalBank.
+//! let bank = LocalBank {
+//!     currency: LocalBankCurrency::Ngn,
+//!     account_number: "0123456789".into(),
+//!     account_name: "ADAEZE OKAFOR".into(),
+//!     bank_name: "Guaranty Trust Bank".into(),
 //! };
 //! ```
 //!
@@ -21,43 +21,42 @@
 
 use crate::Currency;
 
-/// The currencies paid to a bank account identified by a bank code from the
-/// bank list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LocalBankCurrency {
-    /// Nigerian naira.
-    Ngn,
-    /// Kenyan shilling.
-    Kes,
-    /// Ugandan shilling.
-    Ugx,
+currency_subset! {
+    /// The currencies paid to a bank account identified by a bank code from the
+    /// bank list.
+    pub enum LocalBankCurrency {
+        /// Nigerian naira.
+        Ngn,
+        /// Kenyan shilling.
+        Kes,
+        /// Ugandan shilling.
+        Ugx,
+    }
 }
 
-/// The cryptocurrencies paid to a wallet address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CryptoCurrency {
-    /// Tether.
-    Usdt,
-    /// USD Coin.
-    Usdc,
-    /// cNGN, the naira stablecoin.
-    Cngn,
+currency_subset! {
+    /// The cryptocurrencies paid to a wallet address.
+    pub enum CryptoCurrency {
+        /// Tether.
+        Usdt,
+        /// USD Coin.
+        Usdc,
+        /// cNGN, the naira stablecoin.
+        Cngn,
+    }
 }
 
-/// The fiat currencies for which the API requires no destination field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OtherFiatCurrency {
-    /// Ghanaian cedi.
-    Ghs,
-    /// West African CFA franc.
-    Xof,
-    /// Central African CFA franc.
-    Xaf,
+currency_subset! {
+    /// The fiat currencies for which the API requires no destination field.
+    pub enum OtherFiatCurrency {
+        /// Ghanaian cedi.
+        Ghs,
+        /// West African CFA franc.
+        Xof,
+        /// Central African CFA franc.
+        Xaf,
+    }
 }
-
-into_currency!(LocalBankCurrency { Ngn, Kes, Ugx });
-into_currency!(CryptoCurrency { Usdt, Usdc, Cngn });
-into_currency!(OtherFiatCurrency { Ghs, Xof, Xaf });
 
 /// A bank account in Nigeria, Kenya or Uganda, identified by the bank's code
 /// from `banks().list` (`accountNumber`, `accountName`, `bankName`,
@@ -89,8 +88,7 @@ pub struct UsBank {
     pub bank_name: String,
 }
 
-/// A UK bank account, paid in GBP (`accountNumber`, `accountName`,
-/// `bankName`, `sortCode`, `swiftCode`).
+/// A UK bank account, paid in GBP.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UkBank {
     /// The 8-digit account number, or an IBAN.
@@ -105,10 +103,10 @@ pub struct UkBank {
     pub swift_code: String,
 }
 
-/// A bank account in the euro area, paid in EUR (`accountNumber` carrying
-/// the IBAN, `accountName`, `swiftCode`).
+/// A bank account in the euro area, paid in EUR (the IBAN is sent as
+/// `accountNumber`).
 ///
-/// The API requires only `swiftCode` for EUR; this type also requires the
+/// The API requires only the BIC for EUR; this type also requires the
 /// IBAN and the account holder's name, without which a euro transfer credits
 /// no one (ASSUMPTIONS B18). A payout that must omit them can be built field
 /// by field with [`PayoutRequest::new`](crate::PayoutRequest::new).

@@ -6,10 +6,20 @@
 //! SDK does not know are ignored, and status values it does not know are
 //! kept in an `Unknown` variant instead of failing.
 
-/// `From<$type> for Currency` for a closed subset of the currencies whose
-/// variants carry the same names.
-macro_rules! into_currency {
-    ($type:ident { $($variant:ident),+ }) => {
+/// Declares a closed subset of the currencies, whose variants carry the
+/// names of `Currency`'s, and `From<$type> for Currency`: each variant is
+/// listed once.
+macro_rules! currency_subset {
+    (
+        $(#[$meta:meta])*
+        pub enum $type:ident { $($(#[$variant_meta:meta])* $variant:ident,)+ }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $type {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
         impl From<$type> for Currency {
             fn from(value: $type) -> Currency {
                 match value {

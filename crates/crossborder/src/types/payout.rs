@@ -102,20 +102,20 @@ impl PayoutRequest {
     ///
     /// ```
     /// # async fn run(client: crossborder::Client) -> crossborder::Result<()> {
-    /// use crossborder::{Currency, Decimal, types::{PayoutRequest, QuoteRequest, UkBank}};
+    /// use crossborder::{Currency, Decimal, types::{LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest}};
     ///
     /// let quote = client
     ///     .quotes()
-    ///     .get(QuoteRequest::new(Currency::Ngn, Currency::Gbp, Decimal::new(500_000, 0)))
+    ///     .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(100, 0)))
     ///     .await?;
     /// let payout = PayoutRequest::from_quote(
     ///     &quote,
-    ///     UkBank {
-    ///         account_number: "31926819".into(),
-    ///         account_name: "JANE SMITH".into(),
-    ///         bank_name: "Barclays Bank".into(),
-    ///         sort_code: "20-00-00".into(),
-    ///         swift_code: "BARCGB22".into(),
+    ///     LocalBank {
+    ///         currency: LocalBankCurrency::Ngn,
+    ///         account_number: "0123456789".into(),
+    ///         account_name: "ADAEZE OKAFOR".into(),
+    ///         bank_name: "Guaranty Trust Bank".into(),
+    ///         bank_code: "058".into(),
     ///     },
     /// )?;
     /// let receipt = client.payouts().create(&payout).await?;

@@ -26,43 +26,31 @@
 
 use crate::{CryptoCurrency, Currency};
 
-/// The fiat currencies a payout can be funded from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FiatCurrency {
-    /// Nigerian naira.
-    Ngn,
-    /// Kenyan shilling.
-    Kes,
-    /// Ugandan shilling.
-    Ugx,
-    /// US dollar.
-    Usd,
-    /// Pound sterling.
-    Gbp,
-    /// Euro.
-    Eur,
-    /// Canadian dollar.
-    Cad,
-    /// Ghanaian cedi.
-    Ghs,
-    /// West African CFA franc.
-    Xof,
-    /// Central African CFA franc.
-    Xaf,
+currency_subset! {
+    /// The fiat currencies a payout can be funded from.
+    pub enum FiatCurrency {
+        /// Nigerian naira.
+        Ngn,
+        /// Kenyan shilling.
+        Kes,
+        /// Ugandan shilling.
+        Ugx,
+        /// US dollar.
+        Usd,
+        /// Pound sterling.
+        Gbp,
+        /// Euro.
+        Eur,
+        /// Canadian dollar.
+        Cad,
+        /// Ghanaian cedi.
+        Ghs,
+        /// West African CFA franc.
+        Xof,
+        /// Central African CFA franc.
+        Xaf,
+    }
 }
-
-into_currency!(FiatCurrency {
-    Ngn,
-    Kes,
-    Ugx,
-    Usd,
-    Gbp,
-    Eur,
-    Cad,
-    Ghs,
-    Xof,
-    Xaf
-});
 
 /// A crypto wallet a payout is funded from: the cryptocurrency debited and
 /// the network it is on (`fromNetwork`).

@@ -22,5 +22,4 @@ mod run;
 
 pub use application::Application;
 pub use files::{file_url, FILE_URL_PREFIX};
-pub(crate) use run::run;
 pub use run::{Onboarded, OnboardingError, Progress, Step};

@@ -146,10 +146,85 @@ async fn catch_up_people(
     Ok(())
 }
 
+// Here, beside the run, not with the other operations in `resources/`: the
+// run uses the resource's operations.
+impl crate::Businesses<'_> {
+    /// Onboards a business in one call: checks the whole application
+    /// ([`Application::validate`]: files, business, every director and UBO,
+    /// every violation at once) before the first request, then uploads each
+    /// file, creates the business with the links in place of its
+    /// [`file_url`](crate::onboard::file_url)s, adds every director and UBO
+    /// (submission then happens by itself), and returns the business, every
+    /// link and the final [`Progress`]. `on_step` hears each step as it
+    /// happens, with the progress made so far (that step included), to save
+    /// after each step so that even a killed run can be resumed. The
+    /// progress can also move without a step: a resumed run that finds a
+    /// person already added (see below) counts them; the progress returned,
+    /// on success or failure, holds that too.
+    ///
+    /// A failure part-way returns [`OnboardingError`] with the
+    /// [`Progress`] made: pass it back and the run goes on where it stopped,
+    /// so a retry never uploads a file it has a link for, never creates a
+    /// second business, and never adds a person twice.
+    ///
+    /// A step whose answer was lost (a timeout after the service acted) is
+    /// not in the progress, and the resumed run deals with it as follows.
+    /// A director or UBO: the run reads the business first, and its
+    /// `directorCount` and `uboCount` show the person was added, so they are
+    /// not added again. The create: it goes out again with the identical
+    /// body, and a service that treats an identical create as a repeat
+    /// answers with the business it created (ASSUMPTIONS B22; the sandbox
+    /// does). A service that answers `409 registrationNumber already
+    /// registered` instead leaves the id to you: the business exists, so
+    /// find its id (the dashboard), set
+    /// [`Progress::business_id`](crate::onboard::Progress::business_id) to
+    /// it and resume; a different application under a registration number
+    /// already used gets the same 409, and must not be resumed that way. An
+    /// upload: it is sent again, and the service keeps a second, unused copy.
+    ///
+    /// ```no_run
+    /// # async fn run(client: crossborder::Client, business: crossborder::types::CreateBusinessRequest,
+    /// #              director: crossborder::types::PersonRequest, ubo: crossborder::types::PersonRequest)
+    /// #              -> Result<(), Box<dyn std::error::Error>> {
+    /// use crossborder::onboard::{Application, Progress};
+    ///
+    /// let application = Application {
+    ///     business: Some(business), // document URLs may be file_url("cac.pdf")
+    ///     directors: vec![director],
+    ///     ubos: vec![ubo],
+    ///     files: [("cac.pdf".to_owned(), std::fs::read("cac.pdf")?.into())].into(),
+    /// };
+    /// let mut progress = Progress::default();
+    /// let onboarded = loop {
+    ///     match client.businesses().onboard(&application, progress, |step, _| println!("{step:?}")).await {
+    ///         Ok(onboarded) => break onboarded,
+    ///         // An invalid application sent nothing: fix it first.
+    ///         Err(stopped) if stopped.error.violations().is_some() => return Err(stopped.into()),
+    ///         // Otherwise go on where it stopped (wait, and give up at some point).
+    ///         Err(stopped) => progress = stopped.progress,
+    ///     }
+    /// };
+    /// println!("business {} is {}", onboarded.business.id, onboarded.business.status);
+    /// # Ok(()) }
+    /// ```
+    pub async fn onboard(
+        &self,
+        application: &Application,
+        progress: Progress,
+        mut on_step: impl FnMut(Step<'_>, &Progress) + Send,
+    ) -> std::result::Result<Onboarded, OnboardingError> {
+        let mut progress = progress;
+        match run(self.client, application, &mut progress, &mut on_step).await {
+            Ok(onboarded) => Ok(onboarded),
+            Err(error) => Err(OnboardingError { error, progress }),
+        }
+    }
+}
+
 /// The run, step by step; `progress` is updated after each step that
 /// succeeded, before the step is reported, so an error leaves it exactly at
 /// what was done.
-pub(crate) async fn run(
+async fn run(
     client: &Client,
     application: &Application,
     progress: &mut Progress,
