@@ -47,7 +47,10 @@
 //!   event) to a receiver's URL and returns its answer;
 //! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
 //!   and as the API's JSON, so every suite sends the same requests;
-//! * [`assert_error_body`]: the check of the API's documented error body.
+//! * [`assert_error_body`]: the check of the API's documented error body;
+//!   [`assert_api_error`]: the check of an SDK call the API refused;
+//! * [`WebhookReceiver`]: records every webhook POST and answers 200;
+//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1.
 //!
 //! Everything listens on or connects to 127.0.0.1, and every wait is bounded.
 #![forbid(unsafe_code)]
@@ -57,15 +60,21 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod receiver;
+mod refusal;
 mod reply;
 mod sandbox;
+mod serve;
 mod wait;
 
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
+pub use receiver::{ReceivedWebhook, WebhookReceiver};
+pub use refusal::assert_api_error;
 pub use reply::{assert_error_body, read_reply, Reply};
 pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
+pub use serve::LocalServer;
 pub use wait::{wait_for_status, wait_until, WaitError};
 
 pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

@@ -8,8 +8,8 @@ use crossborder::{
     Currency, Error,
 };
 use crossborder_contract_tests::{
-    assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
-    PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+    assert_error_body, business_json, d, field_errors, open_ngn_collection, Env, Proxy, Rewrite,
+    NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
 };
 use serde_json::json;
 
@@ -213,14 +213,7 @@ async fn simulate_funding_is_staging_only() {
     // A real collection of the production key's business, so that the only
     // thing wrong with the request is the environment.
     let live = env.client(PRODUCTION_KEY);
-    let collection = live
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-live",
-            d("1000"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    let collection = open_ngn_collection(&live, "order-live", d("1000"))
         .await
         .unwrap();
     let memo = collection.pay_reference.unwrap();
@@ -335,14 +328,7 @@ async fn each_key_sees_only_its_own_business() {
     let env = Env::start().await;
     let staging = env.client(STAGING_KEY);
     let live = env.client(PRODUCTION_KEY);
-    staging
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-private",
-            d("750"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    open_ngn_collection(&staging, "order-private", d("750"))
         .await
         .unwrap();
     staging
@@ -380,13 +366,7 @@ async fn each_key_sees_only_its_own_business() {
         d("4999900")
     );
     // The same reference may be used by another business.
-    live.collections()
-        .create(&CollectionRequest::new(
-            "order-private",
-            d("1"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    open_ngn_collection(&live, "order-private", d("1"))
         .await
         .unwrap();
     assert_eq!(

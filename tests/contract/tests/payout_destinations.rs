@@ -14,7 +14,7 @@ use crossborder::{
     },
     Currency, Decimal, Error,
 };
-use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_contract_tests::{d, quote, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
 
 fn gtbank(account_name: &str) -> LocalBank {
@@ -194,11 +194,7 @@ async fn every_pair_kind_is_paid_to_every_destination_family() {
         let payout = if from == to {
             PayoutRequest::pay(amount, source.clone(), destination)
         } else {
-            let quote = client
-                .quotes()
-                .get(QuoteRequest::new(from, to, amount))
-                .await
-                .unwrap();
+            let quote = quote(&client, QuoteRequest::new(from, to, amount)).await;
             match source.network() {
                 Some(network) => PayoutRequest::from_crypto_quote(&quote, network, destination),
                 None => PayoutRequest::from_quote(&quote, destination),
@@ -251,11 +247,11 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
 
     let client = env.client(STAGING_KEY);
     let before = SystemTime::now();
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")),
+    )
+    .await;
     assert!(!quote.is_expired());
     assert!(quote.valid_until >= before + Duration::from_secs(300));
     assert!(quote.valid_until <= SystemTime::now() + Duration::from_secs(300));

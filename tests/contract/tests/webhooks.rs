@@ -8,7 +8,7 @@ use crossborder::{
     types::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus},
     Currency,
 };
-use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
+use crossborder_contract_tests::{collection, d, fund, quote, Env, WebhookReceiver, STAGING_KEY};
 
 /// The transaction of a confirmed verdict.
 fn confirmed_in(verdict: Verdict) -> Transaction {
@@ -299,11 +299,11 @@ async fn to_currency_funding_pays_something_or_is_refused() {
     let client = env.client(STAGING_KEY);
     let receiver = WebhookReceiver::start().await;
     client.webhooks().set_url(receiver.url()).await.unwrap();
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
+    )
+    .await;
     let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key);
     let memo = client
