@@ -16,6 +16,20 @@ pub struct Reply {
     pub text: String,
 }
 
+impl Reply {
+    /// Asserts that the body's text has each of `parts` exactly as written
+    /// (how a number is written on the wire: `"fee":0.5,`).
+    ///
+    /// # Panics
+    ///
+    /// When a part is missing, with the whole body in the message.
+    pub fn assert_written(&self, parts: &[&str]) {
+        for part in parts {
+            assert!(self.text.contains(part), "{part} is not in {}", self.text);
+        }
+    }
+}
+
 /// Reads `response` whole.
 ///
 /// # Panics

@@ -194,17 +194,22 @@ impl TestSandbox {
     }
 
     /// Registers `url` as the staging business's webhook
-    /// (`PUT /api/set-webhook`).
+    /// (`PUT /api/set-webhook`) and returns the answer.
     ///
     /// # Panics
     ///
     /// When the answer is not a 200.
-    pub async fn set_webhook(&self, url: &str) {
-        let body = json!({ "webhookUrl": url });
-        let set = self
-            .raw(Method::PUT, "/api/set-webhook", Some(STAGING_KEY), Some(&body))
-            .await;
+    pub async fn set_webhook(&self, url: &str) -> Reply {
+        let set = self.put_webhook(&json!({ "webhookUrl": url })).await;
         assert_eq!(set.status, 200, "{}", set.text);
+        set
+    }
+
+    /// `PUT /api/set-webhook` of `body` with the staging key, whatever the
+    /// answer.
+    pub async fn put_webhook(&self, body: &Value) -> Reply {
+        self.raw(Method::PUT, "/api/set-webhook", Some(STAGING_KEY), Some(body))
+            .await
     }
 
     /// Opens a collection of `amount` (as written on the wire) from `from`

@@ -176,7 +176,7 @@ async fn the_sandbox_resolves_the_links_a_business_sends() {
 
     // An update's links replace the earlier ones, and resolve the same way.
     let updated = api
-        .send(
+        .raw(
             Method::PATCH,
             &format!("/api/business/{business}"),
             Some(STAGING_KEY),

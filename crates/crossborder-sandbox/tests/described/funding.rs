@@ -56,7 +56,7 @@ async fn funding_currency_is_the_wallet_credited() {
 #[tokio::test]
 async fn one_webhook_per_status_change_and_no_other() {
     let api = Api::start().await;
-    api.register_receiver().await;
+    let _receiver = api.register_receiver().await;
     let memo = api.collection("parts-1", json!(50000), "NGN", "NGN").await;
 
     // Partial, partial again, the rest, then more after completion: two
@@ -92,7 +92,7 @@ async fn one_webhook_per_status_change_and_no_other() {
 #[tokio::test]
 async fn an_overpayment_has_a_negative_remaining_amount() {
     let api = Api::start().await;
-    api.register_receiver().await;
+    let _receiver = api.register_receiver().await;
     let memo = api.collection("over-1", json!(50000), "NGN", "NGN").await;
     let funded = api.fund("NGN", json!(60000), &memo, "o-1").await;
     assert_eq!(funded.status, 200, "{}", funded.text);

@@ -5,13 +5,9 @@
 use std::ops::Deref;
 use std::time::Duration;
 
-use axum::routing::post;
-use axum::Router;
-use crossborder_sandbox::STAGING_KEY;
-use crossborder_testkit::{assert_error_body, TestSandbox};
+use crossborder_testkit::{assert_error_body, TestSandbox, WebhookReceiver};
 pub use crossborder_testkit::{read_reply as reply, Reply};
-use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The test kit's sandbox, with the steps of these tests.
 pub struct Api {
@@ -39,17 +35,6 @@ impl Api {
         &self.kit.http
     }
 
-    /// `method` on `path` (under /v1) with `key` and a JSON body.
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &str,
-        key: Option<&str>,
-        body: Option<&Value>,
-    ) -> Reply {
-        self.kit.raw(method, path, key, body).await
-    }
-
     /// The staging business's balance in `currency`, as the JSON number.
     pub async fn balance(&self, currency: &str) -> Value {
         let reply = self.get(&format!("/api/balance/{currency}")).await;
@@ -57,64 +42,12 @@ impl Api {
         reply.body["data"]["balance"].clone()
     }
 
-    /// A collection; returns its memo (`payRefrence`).
-    pub async fn collection(&self, reference: &str, amount: Value, from: &str, to: &str) -> String {
-        let mut body = json!({"amount": amount, "fromCurrency": from, "toCurrency": to,
-                              "paymentReference": reference});
-        if from != to {
-            let quote = self.get(&format!("/api/qoutes/{from}/{to}/1")).await;
-            assert_eq!(quote.status, 200, "{}", quote.text);
-            body["rateKey"] = quote.body["data"]["rateKey"].clone();
-        }
-        let created = self.post("/api/initiate-payment", &body).await;
-        assert_eq!(created.status, 200, "{}", created.text);
-        created.body["data"]["payRefrence"]
-            .as_str()
-            .expect("a memo")
-            .to_owned()
-    }
-
-    /// A simulated funding.
-    pub async fn fund(&self, currency: &str, amount: Value, memo: &str, session: &str) -> Reply {
-        self.post(
-            "/api/simulate-funding",
-            &json!({"currency": currency, "amount": amount, "narration": memo,
-                    "sessionId": session}),
-        )
-        .await
-    }
-
-    /// The transaction `reference` as read back.
-    pub async fn transaction(&self, reference: &str) -> Value {
-        let read = self.get(&format!("/api/transaction/{reference}")).await;
-        assert_eq!(read.status, 200, "{}", read.text);
-        read.body["data"].clone()
-    }
-
-    /// Starts a receiver answering 200 and registers it as the webhook.
-    pub async fn register_receiver(&self) {
-        let app = Router::new().route("/hook", post(|| async { "ok" }));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("binds");
-        let url = format!("http://{}/hook", listener.local_addr().expect("bound"));
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        self.set_webhook(&url).await;
-    }
-
-    /// Registers `url` as the staging business's webhook.
-    pub async fn set_webhook(&self, url: &str) {
-        let set = self
-            .send(
-                Method::PUT,
-                "/api/set-webhook",
-                Some(STAGING_KEY),
-                Some(&json!({"webhookUrl": url})),
-            )
-            .await;
-        assert_eq!(set.status, 200, "{}", set.text);
+    /// Starts a receiver answering 200 and registers it as the webhook;
+    /// it stops when the returned value is dropped.
+    pub async fn register_receiver(&self) -> WebhookReceiver {
+        let receiver = WebhookReceiver::start().await;
+        self.set_webhook(receiver.url()).await;
+        receiver
     }
 
     /// The bodies of every webhook sent so far, once `count` were sent, and
