@@ -11,8 +11,8 @@ mod common;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::mock;
-use common::{client_for, closed_port, dec, error_body, fast_retries, KEY};
+use common::mock::{self, refusal, Answers};
+use common::{client_for, closed_port, dec, fast_retries, KEY};
 use crossborder::{types::PayoutRequest, Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
@@ -89,12 +89,10 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
         .mount(&server)
         .await;
     mock::balance("USD")
-        .respond_with(ResponseTemplate::new(401).set_body_json(error_body(
-            401,
-            "Invalid api key",
-            "/v1/api/balance/USD",
-        )))
-        .mount(&server)
+        .answers(
+            &server,
+            refusal(401, "Invalid api key", "/v1/api/balance/USD"),
+        )
         .await;
 
     client.wallet().balance(Currency::Ngn).await.unwrap();
@@ -151,12 +149,12 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, fast_retries());
     mock::update_business("biz_1")
-        .respond_with(
+        .answers(
+            &server,
             ResponseTemplate::new(200).set_body_json(
                 json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
             ),
         )
-        .mount(&server)
         .await;
     let mut documents = crossborder::types::Documents::new();
     documents.insert(

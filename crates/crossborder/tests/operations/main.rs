@@ -15,7 +15,7 @@ mod webhooks_and_sandbox;
 
 use std::time::Duration;
 
-use common::mock;
+use common::mock::{self, ok, Answers};
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
     error::Rule, types::Address, types::AmountText, types::BusinessDetails, types::BusinessStatus,
