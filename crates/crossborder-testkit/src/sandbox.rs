@@ -175,7 +175,13 @@ impl TestSandbox {
     /// # Panics
     ///
     /// When the reply is anything else.
-    pub async fn post_refused(&self, path: &str, body: &Value, status: u16, message: &str) -> Reply {
+    pub async fn post_refused(
+        &self,
+        path: &str,
+        body: &Value,
+        status: u16,
+        message: &str,
+    ) -> Reply {
         let reply = self.post(path, body).await;
         assert_error_body(&reply, status, message, "POST", path);
         reply
@@ -208,8 +214,13 @@ impl TestSandbox {
     /// `PUT /api/set-webhook` of `body` with the staging key, whatever the
     /// answer.
     pub async fn put_webhook(&self, body: &Value) -> Reply {
-        self.raw(Method::PUT, "/api/set-webhook", Some(STAGING_KEY), Some(body))
-            .await
+        self.raw(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(body),
+        )
+        .await
     }
 
     /// Opens a collection of `amount` (as written on the wire) from `from`

@@ -15,9 +15,7 @@ use crossborder_testkit::{
 async fn the_sandbox_stands_at_the_fixed_instant() {
     let sandbox = TestSandbox::start().await;
     // An error body carries the sandbox's time.
-    let reply = sandbox
-        .raw_get("/api/balance/NOPE", Some(STAGING_KEY))
-        .await;
+    let reply = sandbox.get("/api/balance/NOPE").await;
     assert_eq!(
         reply.body["timestamp"], "2026-11-21T12:00:00.000Z",
         "{}",

@@ -340,3 +340,15 @@ pub async fn quote(client: &Client, request: QuoteRequest) -> Quote {
         Err(error) => panic!("no quote: {error}"),
     }
 }
+
+/// Uploads [`PDF`] as `name` with `client`; returns its link.
+pub async fn upload_pdf(client: &Client, name: &str) -> String {
+    match client
+        .businesses()
+        .upload_document(PDF.to_vec(), name)
+        .await
+    {
+        Ok(uploaded) => uploaded.link,
+        Err(error) => panic!("{name} is not uploaded: {error}"),
+    }
+}

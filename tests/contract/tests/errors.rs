@@ -8,8 +8,8 @@ use crossborder::{
     Currency, Error,
 };
 use crossborder_contract_tests::{
-    assert_error_body, business_json, d, field_errors, open_ngn_collection, Env, Proxy, Rewrite,
-    NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+    assert_error_body, balance, business_json, d, field_errors, ngn_payout, open_ngn_collection,
+    Env, Proxy, Rewrite, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
 };
 use serde_json::json;
 
@@ -20,31 +20,15 @@ async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
     let env = Env::start().await;
 
     // Raw HTTP, no header at all; an empty header is the same.
-    let reply = env.raw_get("/api/balance/NGN", None).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/NGN",
-    );
-    let reply = env.raw_get("/api/balance/NGN", Some("")).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/NGN",
-    );
     // Authentication comes before anything else of the request.
-    let reply = env.raw_get("/api/balance/ABC", None).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/ABC",
-    );
+    for (url, key) in [
+        ("/api/balance/NGN", None),
+        ("/api/balance/NGN", Some("")),
+        ("/api/balance/ABC", None),
+    ] {
+        let reply = env.raw_get(url, key).await;
+        assert_error_body(&reply, 403, "API key header needed", "GET", url);
+    }
 
     // The low-level client without a key: every error status arrives as
     // `UnexpectedResponse` with its status and raw body, which is the
@@ -157,7 +141,7 @@ async fn business_without_api_access_is_401_not_allowed() {
 #[tokio::test]
 async fn unsupported_currency_is_400_invalid_currency() {
     let env = Env::start().await;
-    let reply = env.raw_get("/api/balance/ABC", Some(STAGING_KEY)).await;
+    let reply = env.get("/api/balance/ABC").await;
     assert_error_body(
         &reply,
         400,
@@ -165,9 +149,7 @@ async fn unsupported_currency_is_400_invalid_currency() {
         "GET",
         "/api/balance/ABC",
     );
-    let reply = env
-        .raw_get("/api/qoutes/USD/ABC/100", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USD/ABC/100").await;
     assert_error_body(
         &reply,
         400,
@@ -230,10 +212,7 @@ async fn simulate_funding_is_staging_only() {
         "/api/simulate-funding",
     );
     // Nothing was credited.
-    assert_eq!(
-        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&live, Currency::Ngn).await, d("5000000"));
 
     // The SDK refuses before sending anything: through a counting proxy.
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
@@ -283,9 +262,8 @@ async fn unrecognised_document_key_is_refused_by_both() {
         "selfie": {"url": link, "key": "selfie"},
     });
     let reply = env
-        .raw_post(
+        .post(
             "/api/business",
-            Some(STAGING_KEY),
             &business_json("RC7000001", link, documents),
         )
         .await;
@@ -333,10 +311,7 @@ async fn each_key_sees_only_its_own_business() {
         .unwrap();
     staging
         .payouts()
-        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
-            d("100"),
-            "payout-private",
-        ))
+        .create(&ngn_payout("payout-private", "100"))
         .await
         .unwrap();
 
@@ -352,19 +327,8 @@ async fn each_key_sees_only_its_own_business() {
         assert!(staging.collections().get(reference).await.is_ok());
     }
     // Wallets are separate too.
-    assert_eq!(
-        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
-    assert_eq!(
-        staging
-            .wallet()
-            .balance(Currency::Ngn)
-            .await
-            .unwrap()
-            .amount,
-        d("4999900")
-    );
+    assert_eq!(balance(&live, Currency::Ngn).await, d("5000000"));
+    assert_eq!(balance(&staging, Currency::Ngn).await, d("4999900"));
     // The same reference may be used by another business.
     open_ngn_collection(&live, "order-private", d("1"))
         .await

@@ -7,7 +7,7 @@ use crossborder::{
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, person_request,
-    reply, sdk_client, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
+    reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -28,15 +28,6 @@ const REVIEWED_FIELDS: [&str; 10] = [
     "tin",
 ];
 
-async fn upload_pdf(client: &Client) -> String {
-    client
-        .businesses()
-        .upload_document(PDF.to_vec(), "cac.pdf")
-        .await
-        .unwrap()
-        .link
-}
-
 /// Every reviewed field, and only those, has status `expected`.
 fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
     let fields: Vec<&str> = business.field_statuses.keys().map(String::as_str).collect();
@@ -49,7 +40,7 @@ fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
 /// Creates a business with `registration_number`, adds a director and a
 /// UBO, and returns its id.
 async fn submitted_business(client: &Client, registration_number: &str) -> String {
-    let link = upload_pdf(client).await;
+    let link = upload_pdf(client, "cac.pdf").await;
     let business = client
         .businesses()
         .create(&business_request(registration_number, &link))
@@ -74,7 +65,7 @@ async fn submitted_business(client: &Client, registration_number: &str) -> Strin
 async fn upload_accepts_pdf_and_refuses_other_types() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
     let prefix = format!("{}/documents/doc_", env.base_url());
     assert!(
         link.starts_with(&prefix) && link.ends_with(".pdf"),
@@ -189,7 +180,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
 
     let created = client
         .businesses()
@@ -344,7 +335,7 @@ async fn pending_marker_stays_submitted() {
 async fn kyb_error_answers() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
     let first = client
         .businesses()
         .create(&business_request("RC9990001", &link))
@@ -434,9 +425,8 @@ async fn kyb_error_answers() {
         "cac_status_report": {"url": link, "key": "status-report"},
     });
     let raw = env
-        .raw_post(
+        .post(
             "/api/business",
-            Some(STAGING_KEY),
             &business_json("RC9990002", &link, documents),
         )
         .await;
@@ -501,17 +491,13 @@ async fn operating_address_and_document_references_are_checked_by_both() {
     let mut body = business_json("RC7000002", link, documents);
     body["operatingAddress"] = json!({"houseNumber": "12", "street": "Admiralty Way",
         "city": " ", "state": "Lagos", "zipCode": "106104"});
-    let raw = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let raw = env.post("/api/business", &body).await;
     assert_same_violations(&raw, &violations, "POST", "/api/business");
 
     // Complete, both are accepted.
     body["operatingAddress"]["city"] = json!("Lekki");
     body["documents"]["bank_statement"]["url"] = json!(link);
-    let raw = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let raw = env.post("/api/business", &body).await;
     assert_eq!(raw.status, 200, "{}", raw.text);
 }
 
@@ -605,9 +591,7 @@ async fn unknown_fields_and_empty_updates_are_refused_by_the_sdk_alone() {
     );
     assert_eq!(proxy.requests_seen(), 0);
 
-    let created = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let created = env.post("/api/business", &body).await;
     assert_eq!(created.status, 200, "{}", created.text);
     let id = created.body["data"]["id"].as_str().unwrap().to_owned();
     let unchanged = env

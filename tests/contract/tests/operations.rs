@@ -749,17 +749,11 @@ async fn invalid_webhook_url_is_refused_by_both() {
         let error = client.webhooks().set_url(url).await.unwrap_err();
         let violations = error.violations().expect("a validation error");
         let reply = env
-            .raw(
-                reqwest::Method::PUT,
-                "/api/set-webhook",
-                Some(STAGING_KEY),
-                Some(&serde_json::json!({ "webhookUrl": url })),
-            )
+            .put_webhook(&serde_json::json!({ "webhookUrl": url }))
             .await;
-        crossborder_contract_tests::assert_error_body(
+        crossborder_contract_tests::assert_same_violations(
             &reply,
-            400,
-            &violations.to_string(),
+            violations,
             "PUT",
             "/api/set-webhook",
         );
@@ -777,9 +771,7 @@ async fn invalid_webhook_url_is_refused_by_both() {
 async fn unknown_rail_is_refused_on_the_wire() {
     // The SDK's `Rail` has only the eight documented rails.
     let env = Env::start().await;
-    let reply = env
-        .raw_get("/api/qoutes/USD/NGN/100?rail=bogus", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USD/NGN/100?rail=bogus").await;
     crossborder_contract_tests::assert_error_body(
         &reply,
         400,

@@ -14,7 +14,7 @@ use crossborder::{
     },
     Currency, Decimal, Error,
 };
-use crossborder_contract_tests::{d, quote, Env, STAGING_KEY};
+use crossborder_contract_tests::{balance, d, quote, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
 
 fn gtbank(account_name: &str) -> LocalBank {
@@ -239,9 +239,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
     // The sandbox's manual clock is not the real time; the quote's Date
     // header is on the sandbox's clock, so the lifetime is its 300 s.
     let env = Env::start().await;
-    let reply = env
-        .raw_get("/api/qoutes/USDT/NGN/10", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USDT/NGN/10").await;
     assert_eq!(reply.headers["date"], "Sat, 21 Nov 2026 12:00:00 GMT");
     assert_eq!(reply.body["data"]["expiresAt"], "2026-11-21T12:05:00.000Z");
 
@@ -271,15 +269,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client
-            .wallet()
-            .balance(Currency::Usdt)
-            .await
-            .unwrap()
-            .amount,
-        d("10000")
-    );
+    assert_eq!(balance(&client, Currency::Usdt).await, d("10000"));
 }
 
 #[tokio::test]
@@ -290,10 +280,7 @@ async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
     client.payouts().create_verified(&payout).await.unwrap();
     let state = client.payouts().get(&payout.session_id).await.unwrap();
     assert_eq!(state.status, TransactionStatus::Completed);
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("4997500")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("4997500"));
 }
 
 #[tokio::test]
@@ -323,10 +310,7 @@ async fn a_recipient_whose_name_differs_is_never_paid() {
         Error::Api { status: 404, .. } => {}
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 }
 
 #[tokio::test]
@@ -342,8 +326,5 @@ async fn a_payout_without_a_bank_code_cannot_be_verified() {
         ),
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000")
-    );
+    assert_eq!(balance(&client, Currency::Usd).await, d("10000"));
 }

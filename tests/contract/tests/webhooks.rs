@@ -8,7 +8,9 @@ use crossborder::{
     types::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus},
     Currency,
 };
-use crossborder_contract_tests::{collection, d, fund, quote, Env, WebhookReceiver, STAGING_KEY};
+use crossborder_contract_tests::{
+    collection, d, fund, ngn_payout, quote, Env, WebhookReceiver, STAGING_KEY,
+};
 
 /// The transaction of a confirmed verdict.
 fn confirmed_in(verdict: Verdict) -> Transaction {
@@ -135,10 +137,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let client = env.client(STAGING_KEY);
     client
         .payouts()
-        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
-            d("100"),
-            "payout-v1",
-        ))
+        .create(&ngn_payout("payout-v1", "100"))
         .await
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();
