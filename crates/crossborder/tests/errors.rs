@@ -5,10 +5,8 @@ mod common;
 
 use common::mock::{self, ok, refusal, Answers};
 use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{
-    types::{CollectionRequest, PayoutRequest},
-    Currency, Error, RetryPolicy,
-};
+use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
+use crossborder_testkit::open_ngn_collection;
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -206,14 +204,7 @@ async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
             .await;
     }
     let read = client.collections().get("order-10045").await.unwrap();
-    let created = client
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-10045",
-            dec("50000"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    let created = open_ngn_collection(&client, "order-10045", dec("50000"))
         .await
         .unwrap();
     for transaction in [read, created] {

@@ -8,9 +8,9 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
+use common::log::LogBuffer;
 use common::mock::{self, refusal, Answers};
 use common::{client_for, closed_port, dec, fast_retries, KEY};
 use crossborder::{types::PayoutRequest, Currency, Error};
@@ -18,35 +18,12 @@ use serde_json::json;
 use wiremock::matchers::header;
 use wiremock::{MockServer, ResponseTemplate};
 
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn take(&self) -> String {
-        let mut bytes = self.0.lock().unwrap();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        bytes.clear();
-        text
-    }
-}
-
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn buffer() -> &'static Buffer {
-    static BUFFER: OnceLock<Buffer> = OnceLock::new();
+fn buffer() -> &'static LogBuffer {
+    static BUFFER: OnceLock<LogBuffer> = OnceLock::new();
     BUFFER.get_or_init(|| {
-        let buffer = Buffer::default();
+        let buffer = LogBuffer::default();
         let writer = buffer.clone();
         let subscriber = tracing_subscriber::fmt()
             .with_max_level(tracing::Level::TRACE)

@@ -21,7 +21,6 @@ use crossborder::{
     error::Violations, types::PayoutRequest, types::Quote, types::QuoteRequest, Client, Currency,
     Decimal,
 };
-use crossborder_testkit::LocalServer;
 use serde_json::{json, Map, Value};
 
 /// The test kit's fixtures, for the suites that build on this one.
@@ -30,8 +29,9 @@ pub use crossborder_testkit::fixtures::{
     business_json, business_request, lagos_address, person_json, person_request, PDF,
 };
 pub use crossborder_testkit::{
-    assert_api_error, assert_error_body, open_ngn_collection, read_reply as reply, ReceivedWebhook,
-    Reply, TestSandbox as Env, WebhookReceiver, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
+    assert_api_error, assert_error_body, open_ngn_collection, read_reply as reply, LocalServer,
+    ReceivedWebhook, Reply, TestSandbox as Env, WebhookReceiver, NO_ACCESS_KEY, PRODUCTION_KEY,
+    STAGING_KEY,
 };
 
 /// A key of the staging environment that the sandbox does not know.

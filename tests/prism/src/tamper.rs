@@ -11,7 +11,7 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use tokio::net::TcpListener;
+use crossborder_contract_tests::LocalServer;
 
 use crate::forward;
 
@@ -19,7 +19,7 @@ use crate::forward;
 pub struct Tamper {
     origin: String,
     next_body: Arc<Mutex<Option<String>>>,
-    task: tokio::task::JoinHandle<()>,
+    _server: LocalServer,
 }
 
 #[derive(Clone)]
@@ -40,19 +40,11 @@ impl Tamper {
             next_body: next_body.clone(),
         };
         let app = Router::new().fallback(pass).with_state(upstream);
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the forwarder binds 127.0.0.1:0");
-        let addr = listener
-            .local_addr()
-            .expect("a bound socket has an address");
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let server = LocalServer::start(app).await;
         Tamper {
-            origin: format!("http://{addr}"),
+            origin: server.url(""),
             next_body,
-            task,
+            _server: server,
         }
     }
 
@@ -68,12 +60,6 @@ impl Tamper {
             .next_body
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(body.to_owned());
-    }
-}
-
-impl Drop for Tamper {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 
