@@ -65,6 +65,7 @@ mod refusal;
 mod reply;
 mod sandbox;
 mod serve;
+mod upload;
 mod wait;
 
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
@@ -75,6 +76,7 @@ pub use refusal::assert_api_error;
 pub use reply::{assert_error_body, read_reply, Reply};
 pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
 pub use serve::LocalServer;
+pub use upload::{multipart, BOUNDARY};
 pub use wait::{wait_for_status, wait_until, WaitError};
 
 pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

@@ -263,7 +263,7 @@ impl TestSandbox {
         read.body["data"].clone()
     }
 
-    async fn answer(&self, request: reqwest::RequestBuilder) -> Reply {
+    pub(crate) async fn answer(&self, request: reqwest::RequestBuilder) -> Reply {
         match request.send().await {
             Ok(response) => read_reply(response).await,
             Err(error) => panic!("the sandbox does not answer: {error}"),

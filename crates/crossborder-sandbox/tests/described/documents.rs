@@ -8,42 +8,12 @@ use serde_json::json;
 
 use crate::support::{assert_error, reply, Api};
 
-const BOUNDARY: &str = "described-boundary";
 const PDF: &[u8] = b"%PDF-1.7\nprivate statement\n";
-
-/// Uploads `bytes` as the business of `key`; returns the link.
-async fn upload(api: &Api, key: &str, bytes: &[u8]) -> String {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"doc\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    let response = api
-        .client()
-        .post(api.url("/api/upload-document"))
-        .header("x-api-key", key)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .expect("answered");
-    let stored = reply(response).await;
-    assert_eq!(stored.status, 200, "{}", stored.text);
-    stored.body["data"]["link"]
-        .as_str()
-        .expect("a link")
-        .to_owned()
-}
 
 #[tokio::test]
 async fn reading_a_document_needs_the_uploaders_key() {
     let api = Api::start().await;
-    let link = upload(&api, STAGING_KEY, PDF).await;
+    let link = api.upload_link(STAGING_KEY, PDF).await;
     let id = link.rsplit('/').next().expect("an id").to_owned();
     let path = format!("/documents/{id}");
     let fetch = |key: Option<&'static str>| {
@@ -104,10 +74,10 @@ async fn reading_a_document_needs_the_uploaders_key() {
 #[tokio::test]
 async fn the_sandbox_resolves_the_links_a_business_sends() {
     let api = Api::start().await;
-    let own = upload(&api, STAGING_KEY, PDF).await;
+    let own = api.upload_link(STAGING_KEY, PDF).await;
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    let own_png = upload(&api, STAGING_KEY, &png).await;
-    let theirs = upload(&api, PRODUCTION_KEY, b"%PDF-1.4\ntheirs\n").await;
+    let own_png = api.upload_link(STAGING_KEY, &png).await;
+    let theirs = api.upload_link(PRODUCTION_KEY, b"%PDF-1.4\ntheirs\n").await;
     let elsewhere = "https://files.example/letter.pdf";
     let body = json!({
         "name": "Lagos Trading Ltd",

@@ -2,43 +2,17 @@
 
 use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY};
 
+use crossborder_testkit::multipart;
+
 use crate::common::{assert_error, reply, Api};
-
-const BOUNDARY: &str = "sandbox-test-boundary";
-
-/// A multipart body with one part named `field`.
-fn multipart(field: &str, filename: &str, bytes: &[u8]) -> Vec<u8> {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
-async fn upload(api: &Api, body: Vec<u8>) -> crate::common::Reply {
-    let response = api
-        .http
-        .post(api.url("/api/upload-document"))
-        .header("x-api-key", STAGING_KEY)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    reply(response).await
-}
 
 #[tokio::test]
 async fn accepted_types_are_stored_and_served() {
     let api = Api::start().await;
     let pdf = b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n".to_vec();
-    let stored = upload(&api, multipart("file", "cac.txt", &pdf)).await;
+    let stored = api
+        .upload(STAGING_KEY, multipart("file", "cac.txt", &pdf))
+        .await;
     assert_eq!(stored.status, 200, "{}", stored.text);
     assert_eq!(stored.body["message"], "Document uploaded successfully");
     assert_eq!(stored.body["error"], false);
@@ -62,7 +36,9 @@ async fn accepted_types_are_stored_and_served() {
         (vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], ".jpg"),
         (b"\x89PNG\r\n\x1a\n....".to_vec(), ".png"),
     ] {
-        let stored = upload(&api, multipart("file", "x.bin", &bytes)).await;
+        let stored = api
+            .upload(STAGING_KEY, multipart("file", "x.bin", &bytes))
+            .await;
         assert_eq!(stored.status, 200, "{}", stored.text);
         assert!(stored.body["data"]["link"]
             .as_str()
@@ -74,7 +50,9 @@ async fn accepted_types_are_stored_and_served() {
 #[tokio::test]
 async fn other_types_missing_files_and_limits() {
     let api = Api::start().await;
-    let gif = upload(&api, multipart("file", "a.pdf", b"GIF89a....")).await;
+    let gif = api
+        .upload(STAGING_KEY, multipart("file", "a.pdf", b"GIF89a...."))
+        .await;
     assert_error(
         &gif,
         415,
@@ -82,7 +60,9 @@ async fn other_types_missing_files_and_limits() {
         "POST",
         "/api/upload-document",
     );
-    let missing = upload(&api, multipart("document", "a.pdf", b"%PDF-1.4")).await;
+    let missing = api
+        .upload(STAGING_KEY, multipart("document", "a.pdf", b"%PDF-1.4"))
+        .await;
     assert_error(
         &missing,
         400,
@@ -96,7 +76,9 @@ async fn other_types_missing_files_and_limits() {
         "{}",
         missing.text
     );
-    let empty = upload(&api, multipart("file", "a.pdf", b"")).await;
+    let empty = api
+        .upload(STAGING_KEY, multipart("file", "a.pdf", b""))
+        .await;
     assert_error(&empty, 400, "File is empty", "POST", "/api/upload-document");
     let not_multipart = api.post_bytes("/api/upload-document", "{}").await;
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
@@ -104,7 +86,9 @@ async fn other_types_missing_files_and_limits() {
     // The default limit is 20 MB (decimal) for the file itself.
     let mut just_over = b"%PDF-1.7\n".to_vec();
     just_over.resize(20_000_000 + 1, b'0');
-    let too_large = upload(&api, multipart("file", "big.pdf", &just_over)).await;
+    let too_large = api
+        .upload(STAGING_KEY, multipart("file", "big.pdf", &just_over))
+        .await;
     assert_error(
         &too_large,
         413,
@@ -114,7 +98,9 @@ async fn other_types_missing_files_and_limits() {
     );
     let mut at_limit = just_over;
     at_limit.truncate(20_000_000);
-    let accepted = upload(&api, multipart("file", "big.pdf", &at_limit)).await;
+    let accepted = api
+        .upload(STAGING_KEY, multipart("file", "big.pdf", &at_limit))
+        .await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
 
@@ -123,7 +109,9 @@ async fn the_upload_limit_is_configurable() {
     let api = Api::start_with(SandboxConfig::default().with_max_upload_bytes(1024)).await;
     let mut file = b"%PDF-1.7\n".to_vec();
     file.resize(1025, b'0');
-    let too_large = upload(&api, multipart("file", "a.pdf", &file)).await;
+    let too_large = api
+        .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
+        .await;
     assert_error(
         &too_large,
         413,
@@ -132,7 +120,9 @@ async fn the_upload_limit_is_configurable() {
         "/api/upload-document",
     );
     file.truncate(1024);
-    let accepted = upload(&api, multipart("file", "a.pdf", &file)).await;
+    let accepted = api
+        .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
+        .await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
 
@@ -142,7 +132,9 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
     let api =
         Api::start_with(SandboxConfig::default().with_key(ApiKeySpec::new(second).unwrap())).await;
     let pdf = b"%PDF-1.7\nmine\n".to_vec();
-    let stored = upload(&api, multipart("file", "cac.pdf", &pdf)).await;
+    let stored = api
+        .upload(STAGING_KEY, multipart("file", "cac.pdf", &pdf))
+        .await;
     assert_eq!(stored.status, 200, "{}", stored.text);
     let link = stored.body["data"]["link"].as_str().unwrap().to_owned();
     let id = link.rsplit('/').next().unwrap().to_owned();
