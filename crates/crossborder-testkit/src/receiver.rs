@@ -99,3 +99,37 @@ impl WebhookReceiver {
         }
     }
 }
+
+impl crate::TestSandbox {
+    /// Starts a [`WebhookReceiver`] and registers it as the staging
+    /// business's webhook; it stops when the returned value is dropped.
+    ///
+    /// # Panics
+    ///
+    /// When the registration is refused.
+    pub async fn register_receiver(&self) -> WebhookReceiver {
+        let receiver = WebhookReceiver::start().await;
+        self.set_webhook(receiver.url()).await;
+        receiver
+    }
+
+    /// The bodies of every webhook the sandbox sent, once `count` were
+    /// sent, after making sure no further one follows within 500 ms (the
+    /// sends run in the background, so one that should not exist is given
+    /// time to show).
+    ///
+    /// # Panics
+    ///
+    /// When the sandbox sent any other number within the waits.
+    pub async fn exactly_webhooks(&self, count: usize) -> Vec<Value> {
+        self.sandbox
+            .wait_for_webhook_deliveries(count, Duration::from_secs(10))
+            .await;
+        let after = self
+            .sandbox
+            .wait_for_webhook_deliveries(count + 1, Duration::from_millis(500))
+            .await;
+        assert_eq!(after.len(), count, "{after:#?}");
+        after.iter().map(|delivery| delivery.json()).collect()
+    }
+}

@@ -154,6 +154,18 @@ impl TestSandbox {
         reply.body["data"]["balance"].to_string()
     }
 
+    /// The staging business's balance in `currency` as the JSON number the
+    /// sandbox writes.
+    ///
+    /// # Panics
+    ///
+    /// When the answer is not a 200.
+    pub async fn balance_json(&self, currency: &str) -> Value {
+        let reply = self.get(&format!("/api/balance/{currency}")).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        reply.body["data"]["balance"].clone()
+    }
+
     /// The `rateKey` of a fresh quote from `from` to `to` for `amount`.
     ///
     /// # Panics

@@ -109,22 +109,13 @@ pub struct Recorder {
     _server: LocalServer,
 }
 
-#[derive(Clone)]
-struct Upstream {
-    origin: String,
-    http: reqwest::Client,
-    exchanges: Arc<Mutex<Vec<Exchange>>>,
-}
+type Upstream = forward::Upstream<Arc<Mutex<Vec<Exchange>>>>;
 
 impl Recorder {
     /// Starts a recorder forwarding to `prism_origin` (`http://HOST:PORT`).
     pub async fn start(prism_origin: &str) -> Recorder {
         let exchanges: Arc<Mutex<Vec<Exchange>>> = Arc::default();
-        let upstream = Upstream {
-            origin: prism_origin.trim_end_matches('/').to_owned(),
-            http: forward::client(),
-            exchanges: exchanges.clone(),
-        };
+        let upstream = Upstream::new(prism_origin, exchanges.clone());
         let app = Router::new().fallback(record).with_state(upstream);
         let server = LocalServer::start(app).await;
         Recorder {
@@ -198,7 +189,7 @@ async fn record(State(upstream): State<Upstream>, request: Request) -> Response 
             .collect(),
     };
     upstream
-        .exchanges
+        .state
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .push(exchange);

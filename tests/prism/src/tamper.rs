@@ -22,23 +22,14 @@ pub struct Tamper {
     _server: LocalServer,
 }
 
-#[derive(Clone)]
-struct Upstream {
-    origin: String,
-    http: reqwest::Client,
-    next_body: Arc<Mutex<Option<String>>>,
-}
+type Upstream = forward::Upstream<Arc<Mutex<Option<String>>>>;
 
 impl Tamper {
     /// Starts a forwarder to `upstream_origin` (`http://HOST:PORT`); each
     /// request keeps its path.
     pub async fn start(upstream_origin: &str) -> Tamper {
         let next_body: Arc<Mutex<Option<String>>> = Arc::default();
-        let upstream = Upstream {
-            origin: upstream_origin.trim_end_matches('/').to_owned(),
-            http: forward::client(),
-            next_body: next_body.clone(),
-        };
+        let upstream = Upstream::new(upstream_origin, next_body.clone());
         let app = Router::new().fallback(pass).with_state(upstream);
         let server = LocalServer::start(app).await;
         Tamper {
@@ -74,7 +65,7 @@ async fn pass(State(upstream): State<Upstream>, request: Request) -> Response {
         Err(refusal) => return refusal,
     };
     let replacement = upstream
-        .next_body
+        .state
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .take();

@@ -17,7 +17,7 @@ async fn reading_a_document_needs_the_uploaders_key() {
     let id = link.rsplit('/').next().expect("an id").to_owned();
     let path = format!("/documents/{id}");
     let fetch = |key: Option<&'static str>| {
-        let mut request = api.client().get(&link);
+        let mut request = api.http.get(&link);
         if let Some(key) = key {
             request = request.header("x-api-key", key);
         }
@@ -57,7 +57,7 @@ async fn reading_a_document_needs_the_uploaders_key() {
     );
     // The uploader's key reads it.
     let response = api
-        .client()
+        .http
         .get(&link)
         .header("x-api-key", STAGING_KEY)
         .send()

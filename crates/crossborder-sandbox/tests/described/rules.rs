@@ -25,7 +25,7 @@ async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
         .await;
     assert_eq!(usd.status, 200, "{}", usd.text);
     assert_eq!(api.transaction("usd-1").await["status"], "COMPLETED");
-    assert_eq!(api.balance("USD").await, json!(9990));
+    assert_eq!(api.balance_json("USD").await, json!(9990));
 
     // resolve-bank looks an account up at a bank, so there the code is
     // checked whatever the currency.
