@@ -12,8 +12,10 @@ pub struct Reply {
     pub headers: reqwest::header::HeaderMap,
     /// The body parsed as JSON, or `Null`.
     pub body: Value,
-    /// The body as text.
+    /// The body as text (invalid UTF-8 replaced).
     pub text: String,
+    /// The body as received.
+    pub bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -38,16 +40,18 @@ impl Reply {
 pub async fn read_reply(response: reqwest::Response) -> Reply {
     let status = response.status().as_u16();
     let headers = response.headers().clone();
-    let text = match response.text().await {
-        Ok(text) => text,
+    let bytes = match response.bytes().await {
+        Ok(bytes) => bytes.to_vec(),
         Err(error) => panic!("the body is not read: {error}"),
     };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let body = serde_json::from_str(&text).unwrap_or(Value::Null);
     Reply {
         status,
         headers,
         body,
         text,
+        bytes,
     }
 }
 

@@ -42,6 +42,19 @@ impl TestSandbox {
         self.answer(request).await
     }
 
+    /// A GET of `link` (a document's link, a full URL) with `key`, if any.
+    ///
+    /// # Panics
+    ///
+    /// When the sandbox does not answer.
+    pub async fn fetch(&self, link: &str, key: Option<&str>) -> Reply {
+        let mut request = self.http.get(link);
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        self.answer(request).await
+    }
+
     /// Uploads `bytes` as the business of `key` and returns the document's
     /// link.
     ///

@@ -74,28 +74,14 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
     // The link serves the bytes back to the uploading business's key
     // only (ASSUMPTIONS B55): without a key it is 403, and another
     // business gets the 404 of an unknown link.
-    let own = env
-        .http
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(own.status().as_u16(), 200);
-    assert_eq!(own.bytes().await.unwrap().as_ref(), PDF);
-    let bare = env.http.get(&link).send().await.unwrap();
-    assert_eq!(bare.status().as_u16(), 403);
-    let other = env
-        .http
-        .get(&link)
-        .header("x-api-key", PRODUCTION_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(other.status().as_u16(), 404);
+    let own = env.fetch(&link, Some(STAGING_KEY)).await;
+    assert_eq!(own.status, 200);
+    assert_eq!(own.bytes, PDF);
+    assert_eq!(env.fetch(&link, None).await.status, 403);
+    let other = env.fetch(&link, Some(PRODUCTION_KEY)).await;
+    assert_eq!(other.status, 404);
     let id = link.rsplit('/').next().unwrap();
-    let body: serde_json::Value = other.json().await.unwrap();
-    assert_eq!(body["message"], format!("Document not found: {id}"));
+    assert_eq!(other.body["message"], format!("Document not found: {id}"));
 
     // PNG and JPEG are accepted too, told by content.
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();

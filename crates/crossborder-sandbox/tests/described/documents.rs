@@ -6,7 +6,7 @@ use crossborder_sandbox::{DocumentContent, NO_ACCESS_KEY, PRODUCTION_KEY, STAGIN
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, reply, Api};
+use crate::support::{assert_error, Api};
 
 const PDF: &[u8] = b"%PDF-1.7\nprivate statement\n";
 
@@ -16,59 +16,30 @@ async fn reading_a_document_needs_the_uploaders_key() {
     let link = api.upload_link(STAGING_KEY, PDF).await;
     let id = link.rsplit('/').next().expect("an id").to_owned();
     let path = format!("/documents/{id}");
-    let fetch = |key: Option<&'static str>| {
-        let mut request = api.http.get(&link);
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        async move { reply(request.send().await.expect("answered")).await }
-    };
-
-    // No key: the description's missing-header answer, in its error shape.
-    assert_error(
-        &fetch(None).await,
-        403,
-        "API key header needed",
-        "GET",
-        &path,
-    );
-    // Another business's key: the answer of an unknown document.
-    assert_error(
-        &fetch(Some(PRODUCTION_KEY)).await,
-        404,
-        &format!("Document not found: {id}"),
-        "GET",
-        &path,
-    );
-    // Keys are checked as on every endpoint.
-    assert_error(
-        &fetch(Some("test_not_a_key")).await,
-        401,
-        "Invalid api key",
-        "GET",
-        &path,
-    );
-    assert_error(
-        &fetch(Some(NO_ACCESS_KEY)).await,
-        401,
-        "not allowed to access this resource; contact support",
-        "GET",
-        &path,
-    );
+    // No key: the description's missing-header answer, in its error shape;
+    // another business's key: the answer of an unknown document; keys are
+    // checked as on every endpoint.
+    let unknown = format!("Document not found: {id}");
+    for (key, status, message) in [
+        (None, 403, "API key header needed"),
+        (Some(PRODUCTION_KEY), 404, unknown.as_str()),
+        (Some("test_not_a_key"), 401, "Invalid api key"),
+        (
+            Some(NO_ACCESS_KEY),
+            401,
+            "not allowed to access this resource; contact support",
+        ),
+    ] {
+        assert_error(&api.fetch(&link, key).await, status, message, "GET", &path);
+    }
     // The uploader's key reads it.
-    let response = api
-        .http
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(response.status().as_u16(), 200);
+    let read = api.fetch(&link, Some(STAGING_KEY)).await;
+    assert_eq!(read.status, 200);
     assert_eq!(
-        response.headers()["content-type"].to_str().ok(),
+        read.headers["content-type"].to_str().ok(),
         Some("application/pdf")
     );
-    assert_eq!(response.bytes().await.expect("bytes").as_ref(), PDF);
+    assert_eq!(read.bytes, PDF);
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! webhook receiver that answers 200).
 
 use crossborder_testkit::assert_error_body;
-pub use crossborder_testkit::{read_reply as reply, Reply, TestSandbox as Api};
+pub use crossborder_testkit::{Reply, TestSandbox as Api};
 
 /// The API's error shape with this status and message, for `method` on
 /// `path` (under /v1).

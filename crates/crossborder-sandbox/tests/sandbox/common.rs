@@ -3,7 +3,7 @@
 
 pub use crossborder_testkit::fixtures::ngn_payout_json as ngn_payout;
 pub use crossborder_testkit::{
-    assert_error_body as assert_error, read_reply as reply, TestSandbox as Api,
+    assert_error_body as assert_error, read_reply as reply, Reply, TestSandbox as Api,
     WebhookReceiver as Receiver,
 };
 

@@ -4,7 +4,15 @@ use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY
 
 use crossborder_testkit::multipart;
 
-use crate::common::{assert_error, reply, Api};
+use crate::common::{assert_error, reply, Api, Reply};
+
+/// Uploads `body` with the staging key, which the sandbox must refuse
+/// with `status` and `message` in the API's error shape.
+async fn refused(api: &Api, body: Vec<u8>, status: u16, message: &str) -> Reply {
+    let reply = api.upload(STAGING_KEY, body).await;
+    assert_error(&reply, status, message, "POST", "/api/upload-document");
+    reply
+}
 
 #[tokio::test]
 async fn accepted_types_are_stored_and_served() {
@@ -22,15 +30,9 @@ async fn accepted_types_are_stored_and_served() {
         "{link}"
     );
     assert!(link.ends_with(".pdf"), "{link}");
-    let served = api
-        .http
-        .get(link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(served.headers()["content-type"], "application/pdf");
-    assert_eq!(served.bytes().await.unwrap().to_vec(), pdf);
+    let served = api.fetch(link, Some(STAGING_KEY)).await;
+    assert_eq!(served.headers["content-type"], "application/pdf");
+    assert_eq!(served.bytes, pdf);
 
     for (bytes, extension) in [
         (vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], ".jpg"),
@@ -50,52 +52,40 @@ async fn accepted_types_are_stored_and_served() {
 #[tokio::test]
 async fn other_types_missing_files_and_limits() {
     let api = Api::start().await;
-    let gif = api
-        .upload(STAGING_KEY, multipart("file", "a.pdf", b"GIF89a...."))
-        .await;
-    assert_error(
-        &gif,
+    refused(
+        &api,
+        multipart("file", "a.pdf", b"GIF89a...."),
         415,
         "Unsupported file type: only JPEG, PNG and PDF are accepted",
-        "POST",
-        "/api/upload-document",
-    );
-    let missing = api
-        .upload(STAGING_KEY, multipart("document", "a.pdf", b"%PDF-1.4"))
-        .await;
-    assert_error(
-        &missing,
+    )
+    .await;
+    let missing = refused(
+        &api,
+        multipart("document", "a.pdf", b"%PDF-1.4"),
         400,
         "file: is required",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     assert_eq!(
         missing.body["errors"],
         serde_json::json!([{"field": "file", "message": "is required"}]),
         "{}",
         missing.text
     );
-    let empty = api
-        .upload(STAGING_KEY, multipart("file", "a.pdf", b""))
-        .await;
-    assert_error(&empty, 400, "File is empty", "POST", "/api/upload-document");
+    refused(&api, multipart("file", "a.pdf", b""), 400, "File is empty").await;
     let not_multipart = api.post_bytes("/api/upload-document", "{}").await;
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
 
     // The default limit is 20 MB (decimal) for the file itself.
     let mut just_over = b"%PDF-1.7\n".to_vec();
     just_over.resize(20_000_000 + 1, b'0');
-    let too_large = api
-        .upload(STAGING_KEY, multipart("file", "big.pdf", &just_over))
-        .await;
-    assert_error(
-        &too_large,
+    refused(
+        &api,
+        multipart("file", "big.pdf", &just_over),
         413,
         "File is larger than 20 MB (20000000 bytes)",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     let mut at_limit = just_over;
     at_limit.truncate(20_000_000);
     let accepted = api
@@ -109,16 +99,13 @@ async fn the_upload_limit_is_configurable() {
     let api = Api::start_with(SandboxConfig::default().with_max_upload_bytes(1024)).await;
     let mut file = b"%PDF-1.7\n".to_vec();
     file.resize(1025, b'0');
-    let too_large = api
-        .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
-        .await;
-    assert_error(
-        &too_large,
+    refused(
+        &api,
+        multipart("file", "a.pdf", &file),
         413,
         "File is larger than 1024 bytes",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     file.truncate(1024);
     let accepted = api
         .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
@@ -146,21 +133,14 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
     assert_eq!(digits.len(), 32, "{id}");
     assert!(digits.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
 
-    let fetch = |key: Option<&'static str>| {
-        let mut request = api.http.get(&link);
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        async move { reply(request.send().await.unwrap()).await }
-    };
     // The owner, with its key (without one it is 403: see
     // tests/documents_private.rs).
-    let served = fetch(Some(STAGING_KEY)).await;
+    let served = api.fetch(&link, Some(STAGING_KEY)).await;
     assert_eq!(served.status, 200, "{}", served.text);
     assert_eq!(served.text.as_bytes(), pdf.as_slice());
     // Another business, authenticated: as if the document did not exist.
     for key in [second, PRODUCTION_KEY] {
-        let refused = fetch(Some(key)).await;
+        let refused = api.fetch(&link, Some(key)).await;
         assert_error(
             &refused,
             404,
@@ -170,7 +150,7 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
         );
     }
     // A key is checked as on every other path.
-    let unknown = fetch(Some("test_not_a_key")).await;
+    let unknown = api.fetch(&link, Some("test_not_a_key")).await;
     assert_error(
         &unknown,
         401,
