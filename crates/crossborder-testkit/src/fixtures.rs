@@ -34,6 +34,17 @@ pub fn lagos_address() -> Address {
     }
 }
 
+/// The business's new address, for an update: 4B Awolowo Road, Ikoyi.
+pub fn new_office_address() -> Address {
+    Address {
+        house_number: "4B".into(),
+        street: "Awolowo Road".into(),
+        city: "Ikoyi".into(),
+        zip_code: "101233".into(),
+        ..lagos_address()
+    }
+}
+
 /// A complete LLC business whose documents all point at `link`.
 pub fn business_request(registration_number: &str, link: &str) -> CreateBusinessRequest {
     let mut documents = Documents::new();

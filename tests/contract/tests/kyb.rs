@@ -272,14 +272,7 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
     assert_field_statuses(&rejected, &BusinessStatus::Rejected);
 
     let changes = UpdateBusinessRequest {
-        business_address: Some(Address {
-            house_number: "4B".into(),
-            street: "Awolowo Road".into(),
-            city: "Ikoyi".into(),
-            state: "Lagos".into(),
-            zip_code: "101233".into(),
-            subdivision: None,
-        }),
+        business_address: Some(crossborder_testkit::fixtures::new_office_address()),
         ..UpdateBusinessRequest::default()
     };
     let update = client.businesses().update(&id, &changes).await.unwrap();

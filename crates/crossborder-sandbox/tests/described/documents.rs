@@ -3,6 +3,7 @@
 //! resolves the links a business sends.
 
 use crossborder_sandbox::{DocumentContent, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
+use crossborder_testkit::fixtures::business_json;
 use reqwest::Method;
 use serde_json::json;
 
@@ -50,24 +51,14 @@ async fn the_sandbox_resolves_the_links_a_business_sends() {
     let own_png = api.upload_link(STAGING_KEY, &png).await;
     let theirs = api.upload_link(PRODUCTION_KEY, b"%PDF-1.4\ntheirs\n").await;
     let elsewhere = "https://files.example/letter.pdf";
-    let body = json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": "RC-DOCS-1",
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": own_png, "key": "utility", "type": "Utility bill"},
-        "sourceOfFund": {"url": own, "type": "Revenue"},
-        "documents": {
-            "cac_document": {"url": own, "key": "cac"},
-            "bank_statement": {"url": theirs, "key": "statement"},
-            "application_letter": {"url": elsewhere, "key": "letter"},
-            "cac_status_report": {"url": own, "key": "status"}
-        }
+    let documents = json!({
+        "cac_document": {"url": own, "key": "cac"},
+        "bank_statement": {"url": theirs, "key": "statement"},
+        "application_letter": {"url": elsewhere, "key": "letter"},
+        "cac_status_report": {"url": own, "key": "status"}
     });
+    let mut body = business_json("RC-DOCS-1", &own_png, documents);
+    body["sourceOfFund"] = json!({"url": own, "type": "Revenue"});
     let created = api.post("/api/business", &body).await;
     assert_eq!(created.status, 200, "{}", created.text);
     let business = created.body["data"]["id"].as_str().expect("an id");

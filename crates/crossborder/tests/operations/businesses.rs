@@ -361,14 +361,7 @@ async fn get_and_update_business() {
     );
 
     let changes = UpdateBusinessRequest {
-        business_address: Some(Address {
-            house_number: "4B".into(),
-            street: "Awolowo Road".into(),
-            city: "Ikoyi".into(),
-            state: "Lagos".into(),
-            zip_code: "101233".into(),
-            subdivision: None,
-        }),
+        business_address: Some(crossborder_testkit::fixtures::new_office_address()),
         details: BusinessDetails {
             tin: Some("T-99".into()),
             ..BusinessDetails::default()
