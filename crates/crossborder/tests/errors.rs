@@ -6,7 +6,7 @@ mod common;
 use common::mock::{self, ok, refusal, Answers};
 use common::{client_for, dec, error_body, setup, KEY};
 use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
-use crossborder_testkit::open_ngn_collection;
+use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -117,15 +117,11 @@ async fn undocumented_status_with_an_api_body_is_an_api_error() {
     let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
         .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         .network("ethereum");
-    match client.payouts().create(&payout).await.unwrap_err() {
-        Error::Api {
-            status, message, ..
-        } => {
-            assert_eq!(status, 422);
-            assert_eq!(message, "Insufficient balance");
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_api_error(
+        client.payouts().create(&payout).await,
+        422,
+        "Insufficient balance",
+    );
 }
 
 #[tokio::test]
