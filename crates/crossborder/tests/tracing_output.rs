@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use common::log::LogBuffer;
 use common::mock::{self, refusal, Answers};
 use common::{client_for, closed_port, dec, fast_retries, KEY};
-use crossborder::{types::PayoutRequest, Currency, Error};
+use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
 use wiremock::{MockServer, ResponseTemplate};
@@ -99,11 +99,7 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
         .retry_policy(fast_retries())
         .build()
         .unwrap();
-    let payout = PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
+    let payout = crossborder_testkit::fixtures::ngn_bank_payout(dec("25000"), "payout-retry-1");
     let error = client.payouts().create(&payout).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
 

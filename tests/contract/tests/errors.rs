@@ -8,8 +8,9 @@ use crossborder::{
     Currency, Error,
 };
 use crossborder_contract_tests::{
-    assert_error_body, balance, business_json, d, field_errors, ngn_payout, open_ngn_collection,
-    Env, Proxy, Rewrite, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+    assert_error_body, balance, business_json, d, field_errors, fixtures, ngn_payout,
+    open_ngn_collection, Env, Proxy, Rewrite, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
+    UNKNOWN_KEY,
 };
 use serde_json::json;
 
@@ -254,13 +255,8 @@ async fn unrecognised_document_key_is_refused_by_both() {
     assert_eq!(proxy.requests_seen(), 0);
 
     // Sandbox: 400 with the API's own message, and the same violation.
-    let documents = json!({
-        "cac_document": {"url": link, "key": "cac-cert"},
-        "bank_statement": {"url": link, "key": "statement-6m"},
-        "application_letter": {"url": link, "key": "letter"},
-        "cac_status_report": {"url": link, "key": "status-report"},
-        "selfie": {"url": link, "key": "selfie"},
-    });
+    let mut documents = fixtures::documents_json(link);
+    documents["selfie"] = json!({"url": link, "key": "selfie"});
     let reply = env
         .post(
             "/api/business",

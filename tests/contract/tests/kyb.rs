@@ -6,8 +6,9 @@ use crossborder::{
     Client, Error,
 };
 use crossborder_contract_tests::{
-    assert_error_body, assert_same_violations, business_json, business_request, person_request,
-    reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
+    assert_error_body, assert_same_violations, business_json, business_request, fixtures,
+    person_request, reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY,
+    STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -398,11 +399,11 @@ async fn kyb_error_answers() {
         .violations()
         .expect("a validation error")
         .clone();
-    let documents = json!({
-        "cac_document": {"url": link, "key": "cac-cert"},
-        "application_letter": {"url": link, "key": "letter"},
-        "cac_status_report": {"url": link, "key": "status-report"},
-    });
+    let mut documents = fixtures::documents_json(&link);
+    documents
+        .as_object_mut()
+        .expect("a map")
+        .remove("bank_statement");
     let raw = env
         .post(
             "/api/business",
