@@ -35,7 +35,10 @@
 //! What it holds:
 //!
 //! * [`TestSandbox`]: a sandbox on the fixed clock with an SDK client
-//!   ([`TestSandbox::client`]) and raw HTTP requests that return a [`Reply`];
+//!   ([`TestSandbox::client`]) and raw HTTP requests that return a [`Reply`],
+//!   with the steps a test of the API itself takes (a refused request and
+//!   its error body in one step, collections, fundings, reads, the webhook,
+//!   uploads as [`multipart`] bodies, document links);
 //!   [`client_for`] makes a client for any running
 //!   [`SandboxHandle`](crossborder_sandbox::SandboxHandle);
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
