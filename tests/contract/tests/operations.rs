@@ -457,16 +457,10 @@ async fn bank_list_and_account_resolution() {
         other => panic!("{other:?}"),
     }
 
+    let unknown_bank =
+        ResolveAccountRequest::new("0123456789", "999", Currency::Ngn, Currency::Ngn);
     assert_api_error(
-        client
-            .banks()
-            .resolve(&ResolveAccountRequest::new(
-                "0123456789",
-                "999",
-                Currency::Ngn,
-                Currency::Ngn,
-            ))
-            .await,
+        client.banks().resolve(&unknown_bank).await,
         400,
         "Unknown bank code 999 for NGN",
     );
@@ -573,11 +567,9 @@ async fn collections_and_payouts_share_one_id_space() {
     open_ngn_collection(&client, "shared-0001", d("100"))
         .await
         .unwrap();
+    let same_id = ngn_payout("shared-0001", "1000");
     assert_api_error(
-        client
-            .payouts()
-            .create(&ngn_payout("shared-0001", "1000"))
-            .await,
+        client.payouts().create(&same_id).await,
         409,
         "sessionId already used by a collection: shared-0001",
     );
@@ -605,11 +597,9 @@ async fn collections_and_payouts_share_one_id_space() {
 async fn insufficient_balance_is_refused_without_debit() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
+    let too_big = ngn_payout("payout-too-big", "5000000.01");
     assert_api_error(
-        client
-            .payouts()
-            .create(&ngn_payout("payout-too-big", "5000000.01"))
-            .await,
+        client.payouts().create(&too_big).await,
         400,
         "Insufficient balance: available 5000000.00 NGN, required 5000000.01 NGN",
     );
