@@ -43,7 +43,7 @@
 //!   [`SandboxHandle`](crossborder_sandbox::SandboxHandle);
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
 //!   transaction (a collection or a payout) reaches a status, or until any
-//!   read says so;
+//!   read says so; [`within`]: one bounded await;
 //! * [`open_ngn_collection`] and [`pay_collection`]: a collection opened
 //!   and paid (in part or whole) as a payer would, in staging;
 //! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
@@ -80,6 +80,6 @@ pub use reply::{assert_error_body, read_reply, Reply};
 pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
 pub use serve::LocalServer;
 pub use upload::{multipart, BOUNDARY};
-pub use wait::{wait_for_status, wait_until, WaitError};
+pub use wait::{wait_for_status, wait_until, within, WaitError};
 
 pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

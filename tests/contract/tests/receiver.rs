@@ -15,7 +15,7 @@ use crossborder::webhook::{
     Verdict,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
-use crossborder_testkit::LocalServer;
+use crossborder_testkit::{within, LocalServer};
 use serde_json::json;
 use tokio::sync::{mpsc, Semaphore};
 
@@ -428,14 +428,13 @@ async fn receivers_sharing_a_store_hand_a_change_over_once() {
     // The first receiver got the sandbox's delivery too: of the three, one
     // is handed over. Each receiver then gets a sentinel, so all three have
     // been dealt with.
-    let handed = tokio::time::timeout(WAIT, async {
+    let handed = within(WAIT, async {
         tokio::select! {
             delivery = first.deliveries.recv() => delivery,
             delivery = second.deliveries.recv() => delivery,
         }
     })
     .await
-    .unwrap()
     .unwrap();
     assert_eq!(confirmed_in(handed).status, TransactionStatus::Completed);
     first.release();

@@ -6,7 +6,7 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use crossborder::{Client, Decimal};
-use crossborder_testkit::{open_ngn_collection, pay_collection, post_event};
+use crossborder_testkit::{open_ngn_collection, pay_collection, post_event, within};
 use tokio::sync::mpsc;
 
 use crate::{at, run, sandbox, Live, KEY};
@@ -152,9 +152,8 @@ async fn webhook_listen_forwards_each_event_unchanged() {
     );
     let report = live.until("forwarded", |line| line.contains("forward"));
     assert_eq!(report, format!("  forwarded to {target}: 200 OK"));
-    let body = tokio::time::timeout(Duration::from_secs(60), forwarded.recv())
+    let body = within(Duration::from_secs(60), forwarded.recv())
         .await
-        .unwrap()
         .unwrap();
     live.kill();
     // The body the sandbox sent, byte for byte.
