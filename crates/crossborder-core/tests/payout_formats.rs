@@ -10,25 +10,13 @@ use proptest::prelude::*;
 /// needs; `edit` replaces one field.
 fn payout<'a>(from: &'a str, to: &'a str, edit: (&str, Option<&'a str>)) -> PayoutFields<'a> {
     let base = |name: &str| -> Option<&'a str> {
-        Some(match (name, to) {
-            ("amount", _) => "10",
-            ("fromCurrency", _) => from,
-            ("toCurrency", _) => to,
-            ("sessionId", _) => "payout-1",
-            ("accountNumber", "NGN") => "0123456789",
-            ("accountNumber", "GBP") => "31926819",
-            ("accountNumber", "EUR") => "DE89370400440532013000",
-            ("accountNumber", "CAD") => "1234567",
-            ("accountNumber", _) => "1234567890",
-            ("bankCode", _) => "058",
-            ("sortCode", _) => "123456",
-            ("swiftCode", _) => "DEUTDEFF",
-            ("transitNumber", _) => "00012",
-            ("institutionNumber", _) => "003",
-            ("address", _) => "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-            ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
-            ("narration" | "recipientName", _) => return None,
-            _ => "x",
+        Some(match name {
+            "amount" => "10",
+            "fromCurrency" => from,
+            "toCurrency" => to,
+            "sessionId" => "payout-1",
+            "narration" | "recipientName" => return None,
+            _ => crossborder_testkit::fixtures::payout_sample(name, to),
         })
     };
     PayoutFields::from_fn(|name| if name == edit.0 { edit.1 } else { base(name) })

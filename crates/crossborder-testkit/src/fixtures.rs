@@ -34,6 +34,17 @@ pub fn lagos_address() -> Address {
     }
 }
 
+/// The business's new address, for an update: 4B Awolowo Road, Ikoyi.
+pub fn new_office_address() -> Address {
+    Address {
+        house_number: "4B".into(),
+        street: "Awolowo Road".into(),
+        city: "Ikoyi".into(),
+        zip_code: "101233".into(),
+        ..lagos_address()
+    }
+}
+
 /// A complete LLC business whose documents all point at `link`.
 pub fn business_request(registration_number: &str, link: &str) -> CreateBusinessRequest {
     let mut documents = Documents::new();
@@ -175,4 +186,30 @@ pub fn ngn_payout_json(session_id: &str, amount: &str) -> Value {
         "bankName": "Guaranty Trust Bank",
         "bankCode": "058"
     })
+}
+
+/// A well-formed value of the payout field `field` (its wire name) for a
+/// payout to `to` (a currency code): every field filled this way makes a
+/// valid payout for every pair, so a test can break one field at a time.
+pub fn payout_sample(field: &str, to: &str) -> &'static str {
+    match (field, to) {
+        ("accountNumber", "NGN") => "0123456789",
+        ("accountNumber", "GBP") => "31926819",
+        ("accountNumber", "EUR") => "DE89370400440532013000",
+        ("accountNumber", "CAD") => "1234567",
+        ("accountNumber", _) => "1234567890",
+        ("bankCode", _) => "058",
+        ("sortCode", _) => "12-34-56",
+        ("swiftCode", _) => "DEUTDEFF",
+        ("transitNumber", _) => "00012",
+        ("institutionNumber", _) => "003",
+        ("address", _) => "0x52908400098527886E0F7030069857D2E4169EE7",
+        ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
+        ("narration", _) => "Invoice 2291",
+        ("sessionId", _) => "payout-2026-11-21-0001",
+        ("rateKey", _) => "rk_c652412d778af3be",
+        ("accountName" | "recipientName", _) => "ADAEZE OKAFOR",
+        ("bankName", _) => "Guaranty Trust Bank",
+        _ => "x",
+    }
 }

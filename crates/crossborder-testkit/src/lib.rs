@@ -35,12 +35,15 @@
 //! What it holds:
 //!
 //! * [`TestSandbox`]: a sandbox on the fixed clock with an SDK client
-//!   ([`TestSandbox::client`]) and raw HTTP requests that return a [`Reply`];
+//!   ([`TestSandbox::client`]) and raw HTTP requests that return a [`Reply`],
+//!   with the steps a test of the API itself takes (a refused request and
+//!   its error body in one step, collections, fundings, reads, the webhook,
+//!   uploads as [`multipart`] bodies, document links);
 //!   [`client_for`] makes a client for any running
 //!   [`SandboxHandle`](crossborder_sandbox::SandboxHandle);
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
 //!   transaction (a collection or a payout) reaches a status, or until any
-//!   read says so;
+//!   read says so; [`within`]: one bounded await;
 //! * [`onboarded_business`]: a sub-business created with its document and,
 //!   when asked, submitted with a director and a UBO;
 //! * [`open_ngn_collection`] and [`pay_collection`]: a collection opened
@@ -49,7 +52,10 @@
 //!   event) to a receiver's URL and returns its answer;
 //! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
 //!   and as the API's JSON, so every suite sends the same requests;
-//! * [`assert_error_body`]: the check of the API's documented error body.
+//! * [`assert_error_body`]: the check of the API's documented error body;
+//!   [`assert_api_error`]: the check of an SDK call the API refused;
+//! * [`WebhookReceiver`]: records every webhook POST and answers 200;
+//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1.
 //!
 //! Everything listens on or connects to 127.0.0.1, and every wait is bounded.
 #![forbid(unsafe_code)]
@@ -60,16 +66,24 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod receiver;
+mod refusal;
 mod reply;
 mod sandbox;
+mod serve;
+mod upload;
 mod wait;
 
 pub use business::onboarded_business;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
+pub use receiver::{ReceivedWebhook, WebhookReceiver};
+pub use refusal::assert_api_error;
 pub use reply::{assert_error_body, read_reply, Reply};
 pub use sandbox::{client_for, sdk_client, sdk_client_with, TestSandbox, REQUEST_TIMEOUT};
-pub use wait::{wait_for_status, wait_until, WaitError};
+pub use serve::LocalServer;
+pub use upload::{multipart, BOUNDARY};
+pub use wait::{wait_for_status, wait_until, within, WaitError};
 
 pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

@@ -12,8 +12,24 @@ pub struct Reply {
     pub headers: reqwest::header::HeaderMap,
     /// The body parsed as JSON, or `Null`.
     pub body: Value,
-    /// The body as text.
+    /// The body as text (invalid UTF-8 replaced).
     pub text: String,
+    /// The body as received.
+    pub bytes: Vec<u8>,
+}
+
+impl Reply {
+    /// Asserts that the body's text has each of `parts` exactly as written
+    /// (how a number is written on the wire: `"fee":0.5,`).
+    ///
+    /// # Panics
+    ///
+    /// When a part is missing, with the whole body in the message.
+    pub fn assert_written(&self, parts: &[&str]) {
+        for part in parts {
+            assert!(self.text.contains(part), "{part} is not in {}", self.text);
+        }
+    }
 }
 
 /// Reads `response` whole.
@@ -24,16 +40,18 @@ pub struct Reply {
 pub async fn read_reply(response: reqwest::Response) -> Reply {
     let status = response.status().as_u16();
     let headers = response.headers().clone();
-    let text = match response.text().await {
-        Ok(text) => text,
+    let bytes = match response.bytes().await {
+        Ok(bytes) => bytes.to_vec(),
         Err(error) => panic!("the body is not read: {error}"),
     };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let body = serde_json::from_str(&text).unwrap_or(Value::Null);
     Reply {
         status,
         headers,
         body,
         text,
+        bytes,
     }
 }
 

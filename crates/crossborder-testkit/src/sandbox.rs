@@ -6,10 +6,10 @@ use std::time::Duration;
 use crossborder::{Client, RetryPolicy};
 use crossborder_sandbox::{Clock, Sandbox, SandboxConfig, SandboxHandle, STAGING_KEY};
 use reqwest::Method;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::clock::manual_clock;
-use crate::reply::{read_reply, Reply};
+use crate::reply::{assert_error_body, read_reply, Reply};
 
 /// How long one HTTP exchange of a test may take: generous, for a loaded
 /// machine, and still bounded.
@@ -154,6 +154,18 @@ impl TestSandbox {
         reply.body["data"]["balance"].to_string()
     }
 
+    /// The staging business's balance in `currency` as the JSON number the
+    /// sandbox writes.
+    ///
+    /// # Panics
+    ///
+    /// When the answer is not a 200.
+    pub async fn balance_json(&self, currency: &str) -> Value {
+        let reply = self.get(&format!("/api/balance/{currency}")).await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        reply.body["data"]["balance"].clone()
+    }
+
     /// The `rateKey` of a fresh quote from `from` to `to` for `amount`.
     ///
     /// # Panics
@@ -168,7 +180,102 @@ impl TestSandbox {
         }
     }
 
-    async fn answer(&self, request: reqwest::RequestBuilder) -> Reply {
+    /// A POST of `body` with the staging key that the sandbox must refuse
+    /// with `status` and `message`, in the API's documented error body
+    /// ([`assert_error_body`]); returns the reply for further checks.
+    ///
+    /// # Panics
+    ///
+    /// When the reply is anything else.
+    pub async fn post_refused(
+        &self,
+        path: &str,
+        body: &Value,
+        status: u16,
+        message: &str,
+    ) -> Reply {
+        let reply = self.post(path, body).await;
+        assert_error_body(&reply, status, message, "POST", path);
+        reply
+    }
+
+    /// A GET with the staging key that the sandbox must refuse with
+    /// `status` and `message` ([`assert_error_body`]); returns the reply.
+    ///
+    /// # Panics
+    ///
+    /// When the reply is anything else.
+    pub async fn get_refused(&self, path: &str, status: u16, message: &str) -> Reply {
+        let reply = self.get(path).await;
+        assert_error_body(&reply, status, message, "GET", path);
+        reply
+    }
+
+    /// Registers `url` as the staging business's webhook
+    /// (`PUT /api/set-webhook`) and returns the answer.
+    ///
+    /// # Panics
+    ///
+    /// When the answer is not a 200.
+    pub async fn set_webhook(&self, url: &str) -> Reply {
+        let set = self.put_webhook(&json!({ "webhookUrl": url })).await;
+        assert_eq!(set.status, 200, "{}", set.text);
+        set
+    }
+
+    /// `PUT /api/set-webhook` of `body` with the staging key, whatever the
+    /// answer.
+    pub async fn put_webhook(&self, body: &Value) -> Reply {
+        self.raw(
+            Method::PUT,
+            "/api/set-webhook",
+            Some(STAGING_KEY),
+            Some(body),
+        )
+        .await
+    }
+
+    /// Opens a collection of `amount` (as written on the wire) from `from`
+    /// to `to` for the order `reference`, with a fresh quote's `rateKey`
+    /// when the currencies differ, and returns its memo (`payRefrence`).
+    ///
+    /// # Panics
+    ///
+    /// When the answer is not a 200 with a memo.
+    pub async fn collection(&self, reference: &str, amount: Value, from: &str, to: &str) -> String {
+        let mut body = json!({"amount": amount, "fromCurrency": from, "toCurrency": to,
+                              "paymentReference": reference});
+        if from != to {
+            body["rateKey"] = json!(self.rate_key(from, to, "1").await);
+        }
+        let created = self.post("/api/initiate-payment", &body).await;
+        assert_eq!(created.status, 200, "{}", created.text);
+        match created.body["data"]["payRefrence"].as_str() {
+            Some(memo) => memo.to_owned(),
+            None => panic!("no payRefrence in {}", created.text),
+        }
+    }
+
+    /// A simulated funding of `amount` (as written on the wire) in
+    /// `currency` for the collection whose memo is `memo`, under `session`.
+    pub async fn fund(&self, currency: &str, amount: Value, memo: &str, session: &str) -> Reply {
+        let body = json!({"currency": currency, "amount": amount, "narration": memo,
+                          "sessionId": session});
+        self.post("/api/simulate-funding", &body).await
+    }
+
+    /// The `data` of the transaction `reference` as read back.
+    ///
+    /// # Panics
+    ///
+    /// When the answer is not a 200.
+    pub async fn transaction(&self, reference: &str) -> Value {
+        let read = self.get(&format!("/api/transaction/{reference}")).await;
+        assert_eq!(read.status, 200, "{}", read.text);
+        read.body["data"].clone()
+    }
+
+    pub(crate) async fn answer(&self, request: reqwest::RequestBuilder) -> Reply {
         match request.send().await {
             Ok(response) => read_reply(response).await,
             Err(error) => panic!("the sandbox does not answer: {error}"),

@@ -126,3 +126,27 @@ where
         tokio::time::sleep(POLL_INTERVAL.min(within - waited)).await;
     }
 }
+
+/// Awaits `future` for at most `bound` and returns its output: a test's
+/// wait for one event (a webhook handed over, a reconciler's next result)
+/// that must come.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use std::time::Duration;
+///
+/// let answer = crossborder_testkit::within(Duration::from_secs(5), async { 42 }).await;
+/// assert_eq!(answer, 42);
+/// # }
+/// ```
+///
+/// # Panics
+///
+/// When `bound` passes first.
+pub async fn within<F: Future>(bound: Duration, future: F) -> F::Output {
+    match tokio::time::timeout(bound, future).await {
+        Ok(output) => output,
+        Err(_) => panic!("nothing came within {bound:?}"),
+    }
+}

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossborder::{types::TransactionStatus, Currency, Decimal};
+use crossborder::{types::TransactionStatus, Client, Currency, Decimal};
 use crossborder_sandbox::{Sandbox, SandboxConfig};
 use crossborder_testkit::{
     assert_error_body, client_for, open_ngn_collection, post_event, wait_for_status, wait_until,
@@ -15,9 +15,7 @@ use crossborder_testkit::{
 async fn the_sandbox_stands_at_the_fixed_instant() {
     let sandbox = TestSandbox::start().await;
     // An error body carries the sandbox's time.
-    let reply = sandbox
-        .raw_get("/api/balance/NOPE", Some(STAGING_KEY))
-        .await;
+    let reply = sandbox.get("/api/balance/NOPE").await;
     assert_eq!(
         reply.body["timestamp"], "2026-11-21T12:00:00.000Z",
         "{}",
@@ -36,6 +34,14 @@ async fn a_client_for_a_running_sandbox_in_one_call() {
     sandbox.shutdown().await;
 }
 
+/// The error of a wait for `reference` to be COMPLETED that must fail.
+async fn never_completed(client: &Client, reference: &str, within: Duration) -> WaitError {
+    match wait_for_status(client, reference, TransactionStatus::Completed, within).await {
+        Ok(transaction) => panic!("{reference} was completed: {transaction:?}"),
+        Err(error) => error,
+    }
+}
+
 #[tokio::test]
 async fn a_wait_gives_up_at_its_bound_with_the_last_status_read() {
     let sandbox = TestSandbox::start().await;
@@ -43,14 +49,7 @@ async fn a_wait_gives_up_at_its_bound_with_the_last_status_read() {
     open_ngn_collection(&client, "order-1", Decimal::new(50_000, 0))
         .await
         .unwrap();
-    let error = wait_for_status(
-        &client,
-        "order-1",
-        TransactionStatus::Completed,
-        Duration::from_millis(30),
-    )
-    .await
-    .unwrap_err();
+    let error = never_completed(&client, "order-1", Duration::from_millis(30)).await;
     match error {
         WaitError::TimedOut { waited, last } => {
             assert!(waited >= Duration::from_millis(30), "{waited:?}");
@@ -64,14 +63,7 @@ async fn a_wait_gives_up_at_its_bound_with_the_last_status_read() {
 async fn a_transaction_not_there_yet_is_read_again() {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let error = wait_for_status(
-        &client,
-        "order-nowhere",
-        TransactionStatus::Completed,
-        Duration::from_millis(20),
-    )
-    .await
-    .unwrap_err();
+    let error = never_completed(&client, "order-nowhere", Duration::from_millis(20)).await;
     assert_eq!(
         error.to_string().split("; ").nth(1),
         Some("the last read saw no transaction \"order-nowhere\" (404)")
@@ -82,14 +74,7 @@ async fn a_transaction_not_there_yet_is_read_again() {
 async fn any_other_read_error_ends_the_wait_at_once() {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client("test_unknown_key_00000000");
-    let error = wait_for_status(
-        &client,
-        "order-1",
-        TransactionStatus::Completed,
-        Duration::from_secs(60),
-    )
-    .await
-    .unwrap_err();
+    let error = never_completed(&client, "order-1", Duration::from_secs(60)).await;
     match error {
         WaitError::Read(error) => assert_eq!(error.status(), Some(401), "{error}"),
         other => panic!("{other:?}"),

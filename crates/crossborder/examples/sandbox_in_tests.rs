@@ -15,27 +15,22 @@
 //! ```
 
 use crossborder::{
-    types::{FiatCurrency, LocalBank, LocalBankCurrency, PayoutRequest},
+    types::{FiatCurrency, LocalBank, PayoutRequest},
     Client, Currency, Decimal, Error,
 };
-use crossborder_testkit::TestSandbox;
+use crossborder_testkit::{fixtures, TestSandbox};
 
-/// Your application's code: pays a supplier their invoice in NGN and
-/// returns the payout's session id.
-async fn pay_supplier(client: &Client, invoice: &str, amount: Decimal) -> Result<String, Error> {
-    let payout = PayoutRequest::pay(
-        amount,
-        FiatCurrency::Ngn,
-        LocalBank {
-            currency: LocalBankCurrency::Ngn,
-            account_number: "0123456789".into(),
-            account_name: "ADAEZE OKAFOR".into(),
-            bank_name: "Guaranty Trust Bank".into(),
-            bank_code: "058".into(),
-        },
-    )
-    .with_session_id(format!("invoice-{invoice}"))
-    .narration(format!("Invoice {invoice}"));
+/// Your application's code: pays a supplier their invoice in NGN to their
+/// bank account and returns the payout's session id.
+async fn pay_supplier(
+    client: &Client,
+    supplier: LocalBank,
+    invoice: &str,
+    amount: Decimal,
+) -> Result<String, Error> {
+    let payout = PayoutRequest::pay(amount, FiatCurrency::Ngn, supplier)
+        .with_session_id(format!("invoice-{invoice}"))
+        .narration(format!("Invoice {invoice}"));
     Ok(client.payouts().create(&payout).await?.session_id)
 }
 
@@ -43,7 +38,13 @@ async fn pay_supplier(client: &Client, invoice: &str, amount: Decimal) -> Result
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let id = pay_supplier(&client, "2291", Decimal::new(250_000, 2)).await?;
+    let id = pay_supplier(
+        &client,
+        fixtures::ngn_bank(),
+        "2291",
+        Decimal::new(250_000, 2),
+    )
+    .await?;
     println!(
         "paid: {id}; NGN balance {}",
         client.wallet().balance(Currency::Ngn).await?
@@ -64,14 +65,24 @@ mod tests {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
 
-        let id = pay_supplier(&client, "2291", Decimal::new(250_000, 2))
-            .await
-            .unwrap();
+        let id = pay_supplier(
+            &client,
+            fixtures::ngn_bank(),
+            "2291",
+            Decimal::new(250_000, 2),
+        )
+        .await
+        .unwrap();
         // A retry of the same invoice is the same payout: no second debit.
         assert_eq!(
-            pay_supplier(&client, "2291", Decimal::new(250_000, 2))
-                .await
-                .unwrap(),
+            pay_supplier(
+                &client,
+                fixtures::ngn_bank(),
+                "2291",
+                Decimal::new(250_000, 2)
+            )
+            .await
+            .unwrap(),
             id
         );
 
@@ -120,7 +131,7 @@ mod tests {
     #[tokio::test]
     async fn a_forged_event_is_not_acted_on() {
         use crossborder::webhook::{Delivery, Receiver, Verdict};
-        use crossborder_testkit::post_event;
+        use crossborder_testkit::{post_event, within, LocalServer};
         use tokio::sync::mpsc;
 
         let sandbox = TestSandbox::start().await;
@@ -135,19 +146,14 @@ mod tests {
                 let _ = acted.send(matches!(delivery.verdict, Verdict::Confirmed(_)));
             }
         });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/hooks", listener.local_addr().unwrap());
-        let app = axum::Router::new().route("/hooks", route);
-        let server = tokio::spawn(async move { axum::serve(listener, app).await });
+        // Your app's route on 127.0.0.1, stopped when `server` is dropped.
+        let server = LocalServer::start(axum::Router::new().route("/hooks", route)).await;
 
         let forged = r#"{"reference": "order-9", "status": "COMPLETED", "amount": "50000",
                          "paidAmount": "50000", "currency": "NGN"}"#;
-        let reply = post_event(&url, forged).await.unwrap();
+        let reply = post_event(&server.url("/hooks"), forged).await.unwrap();
         assert_eq!(reply.status, 200, "{}", reply.text);
-        let verified = tokio::time::timeout(Duration::from_secs(10), actions.recv())
-            .await
-            .unwrap();
+        let verified = within(Duration::from_secs(10), actions.recv()).await;
         assert_eq!(verified, Some(false), "a forged event was confirmed");
-        server.abort();
     }
 }

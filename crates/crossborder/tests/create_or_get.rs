@@ -8,28 +8,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
+use common::mock::{self, ok, refusal, Answers};
 use common::{dec, error_body, setup, transaction_json};
 use crossborder::{
-    types::LocalBank, types::LocalBankCurrency, types::PayoutRequest, types::Quote,
-    types::QuoteRequest, types::TransactionStatus, types::TransactionType, Client, Currency, Error,
-    Outcome, RetryPolicy,
+    types::PayoutRequest, types::Quote, types::QuoteRequest, types::TransactionStatus,
+    types::TransactionType, Client, Currency, Error, Outcome, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig};
+use crossborder_testkit::fixtures::ngn_bank;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, ResponseTemplate};
-
-fn seller() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Ngn,
-        account_number: "0123456789".into(),
-        account_name: "ADAEZE OKAFOR".into(),
-        bank_name: "Guaranty Trust Bank".into(),
-        bank_code: "058".into(),
-    }
-}
+use wiremock::ResponseTemplate;
 
 /// A loopback proxy in front of the sandbox that forwards every request
 /// (one per connection) and answers it, except the first `POST
@@ -145,7 +135,7 @@ async fn a_payout_whose_answer_is_lost_is_paid_once() {
         .await
         .unwrap();
     let payout =
-        PayoutRequest::from_quote_with_session_id(&quote, "settlement-2291", seller()).unwrap();
+        PayoutRequest::from_quote_with_session_id(&quote, "settlement-2291", ngn_bank()).unwrap();
 
     // Plain `create` sees only the lost answer.
     let lost = client.payouts().create(&payout).await.unwrap_err();
@@ -181,7 +171,7 @@ async fn create_or_get_sends_the_payout_whose_answer_is_lost_once_and_reads_it_b
     let payout = PayoutRequest::pay(
         dec("2500.00"),
         crossborder::types::FiatCurrency::Ngn,
-        seller(),
+        ngn_bank(),
     )
     .with_session_id("invoice-77");
 
@@ -220,7 +210,7 @@ async fn an_expired_quote_is_not_sent_and_a_made_payout_is_still_found() {
     let stale = PayoutRequest::from_quote_with_session_id(
         &expired(quote.clone()),
         "settlement-1",
-        seller(),
+        ngn_bank(),
     )
     .unwrap();
     let error = client.payouts().create_or_get(&stale).await.unwrap_err();
@@ -240,12 +230,12 @@ async fn an_expired_quote_is_not_sent_and_a_made_payout_is_still_found() {
     // Made under a live quote; the retry's quote has expired since: the
     // payout made is returned, nothing is sent.
     let fresh =
-        PayoutRequest::from_quote_with_session_id(&quote, "settlement-2", seller()).unwrap();
+        PayoutRequest::from_quote_with_session_id(&quote, "settlement-2", ngn_bank()).unwrap();
     let paid = client.payouts().create_or_get(&fresh).await.unwrap();
     let retried = PayoutRequest::from_quote_with_session_id(
         &expired(quote.clone()),
         "settlement-2",
-        seller(),
+        ngn_bank(),
     )
     .unwrap();
     let found = client.payouts().create_or_get(&retried).await.unwrap();
@@ -264,8 +254,7 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
     made["data"]["paymentInstruction"] = json!([]);
     // First read: not there yet; the send: 409 (another process made it in
     // between); the second read: the payout.
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/settlement-9"))
+    mock::transaction("settlement-9")
         .respond_with(ResponseTemplate::new(404).set_body_json(error_body(
             404,
             "Transaction not found: settlement-9",
@@ -275,24 +264,25 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/payout"))
-        .respond_with(ResponseTemplate::new(409).set_body_json(error_body(
-            409,
-            "sessionId already used for a different payout: settlement-9",
-            "/v1/api/payout",
-        )))
-        .expect(1)
-        .mount(&server)
+    mock::payout()
+        .answers_once(
+            &server,
+            refusal(
+                409,
+                "sessionId already used for a different payout: settlement-9",
+                "/v1/api/payout",
+            ),
+        )
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/settlement-9"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(made))
-        .expect(1)
-        .mount(&server)
+    mock::transaction("settlement-9")
+        .answers_once(&server, ok(made))
         .await;
-    let payout = PayoutRequest::pay(dec("2500"), crossborder::types::FiatCurrency::Ngn, seller())
-        .with_session_id("settlement-9");
+    let payout = PayoutRequest::pay(
+        dec("2500"),
+        crossborder::types::FiatCurrency::Ngn,
+        ngn_bank(),
+    )
+    .with_session_id("settlement-9");
     let found = client.payouts().create_or_get(&payout).await.unwrap();
     assert_eq!(found.payment_reference, "settlement-9");
     assert_eq!(found.status, TransactionStatus::Processing);
@@ -301,19 +291,21 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
 #[tokio::test]
 async fn a_404_is_not_found_and_other_errors_are_not() {
     let (server, client) = setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/nope"))
-        .respond_with(ResponseTemplate::new(404).set_body_json(error_body(
-            404,
-            "Transaction not found: nope",
-            "/v1/api/transaction/nope",
-        )))
-        .mount(&server)
+    mock::transaction("nope")
+        .answers(
+            &server,
+            refusal(
+                404,
+                "Transaction not found: nope",
+                "/v1/api/transaction/nope",
+            ),
+        )
         .await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/proxy"))
-        .respond_with(ResponseTemplate::new(404).set_body_string("<html>404</html>"))
-        .mount(&server)
+    mock::transaction("proxy")
+        .answers(
+            &server,
+            ResponseTemplate::new(404).set_body_string("<html>404</html>"),
+        )
         .await;
     let error = client.payouts().get("nope").await.unwrap_err();
     assert!(error.is_not_found(), "{error:?}");
@@ -328,10 +320,8 @@ async fn an_answer_without_a_documented_field_is_missing_field_with_the_body() {
     let (server, client) = setup().await;
     let mut body = transaction_json("COMPLETED");
     body["data"].as_object_mut().unwrap().remove("fee");
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-10045"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(body.clone()))
-        .mount(&server)
+    mock::transaction("order-10045")
+        .answers(&server, ok(body.clone()))
         .await;
     let error = client.collections().get("order-10045").await.unwrap_err();
     match &error {
@@ -358,10 +348,8 @@ async fn a_valid_until_that_is_not_a_time_is_a_decode_error() {
     let (server, client) = setup().await;
     let mut body = transaction_json("PENDING");
     body["data"]["paymentInstruction"][0]["validUntil"] = json!("tomorrow");
-    Mock::given(method("GET"))
-        .and(path("/v1/api/transaction/order-10045"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(body))
-        .mount(&server)
+    mock::transaction("order-10045")
+        .answers(&server, ok(body))
         .await;
     let error = client.collections().get("order-10045").await.unwrap_err();
     match &error {

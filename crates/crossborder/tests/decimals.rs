@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::mock;
+use common::mock::{self, Answers};
 use common::{dec, setup, transaction_json};
 use crossborder::{types::QuoteRequest, Currency};
 use serde_json::json;
@@ -27,10 +27,10 @@ async fn balances_parse_exactly_from_numbers_and_strings() {
         ] {
             let (server, client) = setup().await;
             mock::balance(currency)
-                .respond_with(
+                .answers(
+                    &server,
                     ResponseTemplate::new(200).set_body_raw(body.clone(), "application/json"),
                 )
-                .mount(&server)
                 .await;
             let balance = client.wallet().balance(currency).await.unwrap();
             assert_eq!(balance.amount, dec(text), "{body}");
@@ -43,12 +43,10 @@ async fn balances_parse_exactly_from_numbers_and_strings() {
 async fn sums_of_parsed_amounts_are_exact() {
     let (server, client) = setup().await;
     mock::quote("USD", "NGN", "0.1")
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
+        .answers(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"ok","data":{"rate":"1530.25","rateKey":"rk","fromCurrency":"USD","toCurrency":"NGN","fee":0.2,"totalAmount":0.3,"toAmount":"153.025"}}"#,
             "application/json",
-        ))
-        .mount(&server)
-        .await;
+        )).await;
     let quote = client
         .quotes()
         .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec("0.1")))
@@ -70,8 +68,10 @@ async fn transaction_amounts_parse_exactly() {
         .replace(r#""amount":50000"#, r#""amount":100000000000.01"#)
         .replace(r#""fee":0"#, r#""fee":"0.000001""#);
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_raw(raw, "application/json"))
-        .mount(&server)
+        .answers(
+            &server,
+            ResponseTemplate::new(200).set_body_raw(raw, "application/json"),
+        )
         .await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.amount, dec("100000000000.01"));

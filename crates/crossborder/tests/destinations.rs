@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use common::mock;
+use common::mock::{self, Answers};
 use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
     error::Rule,
@@ -831,8 +831,7 @@ async fn quote_with(expires_at: Option<&str>, date: Option<&str>) -> Quote {
     }
     Mock::given(method("GET"))
         .and(path_regex("^/v1/api/qoutes/"))
-        .respond_with(response)
-        .mount(&server)
+        .answers(&server, response)
         .await;
     client
         .quotes()

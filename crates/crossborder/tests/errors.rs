@@ -3,12 +3,10 @@
 
 mod common;
 
-use common::mock;
+use common::mock::{self, ok, refusal, Answers};
 use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{
-    types::{CollectionRequest, PayoutRequest},
-    Currency, Error, RetryPolicy,
-};
+use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
+use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -16,11 +14,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 async fn balance_error(body: ResponseTemplate) -> Error {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, RetryPolicy::none());
-    mock::balance("NGN")
-        .respond_with(body)
-        .expect(1)
-        .mount(&server)
-        .await;
+    mock::balance("NGN").answers_once(&server, body).await;
     client.wallet().balance(Currency::Ngn).await.unwrap_err()
 }
 
@@ -62,13 +56,10 @@ async fn api_access_not_granted_is_the_other_401() {
 async fn invalid_currency_is_400() {
     let (server, client) = setup().await;
     mock::bank_list("USD", "XOF")
-        .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
-            400,
-            "Invalid currency: ABC",
-            "/v1/api/bank-list/USD/XOF",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            refusal(400, "Invalid currency: ABC", "/v1/api/bank-list/USD/XOF"),
+        )
         .await;
     let error = client
         .banks()
@@ -93,9 +84,7 @@ async fn other_api_errors_keep_their_body() {
         "request": {"method": "GET", "url": "/v1/api/transaction/order-99999"}
     });
     mock::transaction("order-99999")
-        .respond_with(ResponseTemplate::new(404).set_body_json(body))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ResponseTemplate::new(404).set_body_json(body))
         .await;
     match client.collections().get("order-99999").await.unwrap_err() {
         Error::Api {
@@ -120,26 +109,19 @@ async fn other_api_errors_keep_their_body() {
 async fn undocumented_status_with_an_api_body_is_an_api_error() {
     let (server, client) = setup().await;
     mock::payout()
-        .respond_with(ResponseTemplate::new(422).set_body_json(error_body(
-            422,
-            "Insufficient balance",
-            "/v1/api/payout",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            refusal(422, "Insufficient balance", "/v1/api/payout"),
+        )
         .await;
     let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
         .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         .network("ethereum");
-    match client.payouts().create(&payout).await.unwrap_err() {
-        Error::Api {
-            status, message, ..
-        } => {
-            assert_eq!(status, 422);
-            assert_eq!(message, "Insufficient balance");
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_api_error(
+        client.payouts().create(&payout).await,
+        422,
+        "Insufficient balance",
+    );
 }
 
 #[tokio::test]
@@ -214,20 +196,11 @@ async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
     ] {
         Mock::given(method(verb))
             .and(path(route))
-            .respond_with(ResponseTemplate::new(200).set_body_json(body.clone()))
-            .expect(1)
-            .mount(&server)
+            .answers_once(&server, ok(body.clone()))
             .await;
     }
     let read = client.collections().get("order-10045").await.unwrap();
-    let created = client
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-10045",
-            dec("50000"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    let created = open_ngn_collection(&client, "order-10045", dec("50000"))
         .await
         .unwrap();
     for transaction in [read, created] {
@@ -261,9 +234,10 @@ async fn long_bodies_are_cut_to_a_prefix() {
 async fn html_500_on_a_documented_status_is_a_decode_error() {
     let (server, client) = setup().await;
     mock::payout()
-        .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"),
+        )
         .await;
     let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
         .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
@@ -367,12 +341,12 @@ async fn connection_refused_is_a_transport_error() {
 async fn slow_server_is_a_timeout() {
     let server = MockServer::start().await;
     mock::balance("NGN")
-        .respond_with(
+        .answers(
+            &server,
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "ok", "data": {"balance": 1}}))
                 .set_delay(std::time::Duration::from_millis(500)),
         )
-        .mount(&server)
         .await;
     let client = crossborder::Client::builder()
         .api_key(KEY)

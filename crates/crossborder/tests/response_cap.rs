@@ -11,6 +11,8 @@
 
 mod common;
 
+use common::mock::{self, Answers};
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
@@ -18,8 +20,7 @@ use std::time::Duration;
 use crossborder::{
     types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome, RetryPolicy,
 };
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, ResponseTemplate};
+use wiremock::ResponseTemplate;
 
 /// What a test server answers after reading a request head.
 #[derive(Clone, Copy)]
@@ -153,14 +154,11 @@ async fn a_smaller_cap_is_kept_and_a_body_under_it_is_read() {
 
     // The same cap lets a normal answer through.
     let (server, _) = common::setup().await;
-    Mock::given(method("GET"))
-        .and(path("/v1/api/balance/NGN"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
+    mock::balance("NGN")
+        .answers(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Balance retrieved successfully","data":{"balance":1500.25},"error":false}"#,
             "application/json",
-        ))
-        .mount(&server)
-        .await;
+        )).await;
     let addr: SocketAddr = server.address().to_owned();
     let balance = client_at(addr, Some(100))
         .wallet()
@@ -195,10 +193,11 @@ async fn a_content_length_over_the_cap_is_refused_before_reading() {
 #[tokio::test]
 async fn an_error_body_over_the_cap_is_the_caps_error_with_the_status() {
     let (server, _) = common::setup().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/api/simulate-funding"))
-        .respond_with(ResponseTemplate::new(503).set_body_string("y".repeat(3000)))
-        .mount(&server)
+    mock::simulate_funding()
+        .answers(
+            &server,
+            ResponseTemplate::new(503).set_body_string("y".repeat(3000)),
+        )
         .await;
     let error = client_at(*server.address(), Some(1000))
         .sandbox()
@@ -231,15 +230,13 @@ async fn a_2xx_without_the_apis_json_leaves_a_write_maybe_applied() {
         (202, "<html>Accepted</html>"),
     ] {
         let (server, client) = common::setup().await;
-        Mock::given(method("POST"))
-            .and(path("/v1/api/simulate-funding"))
-            .respond_with(
+        mock::simulate_funding()
+            .answers_once(
+                &server,
                 ResponseTemplate::new(status)
                     .insert_header("content-type", "text/html")
                     .set_body_string(body),
             )
-            .expect(1)
-            .mount(&server)
             .await;
         let error = client
             .sandbox()

@@ -5,12 +5,13 @@ mod common;
 
 use std::time::Duration;
 
-use common::mock;
+use common::mock::{self, refusal, Answers};
 use common::{dec, error_body, setup};
 use crossborder::{
     types::{CollectionRequest, PayoutRequest},
     Currency, Error,
 };
+use crossborder_testkit::assert_api_error;
 use serde_json::json;
 use wiremock::ResponseTemplate;
 
@@ -55,16 +56,13 @@ async fn get_gives_up_after_the_last_attempt() {
 async fn get_is_not_retried_after_500() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
-            500,
-            "Internal server error",
-            "/v1/api/balance/NGN",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            refusal(500, "Internal server error", "/v1/api/balance/NGN"),
+        )
         .await;
-    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
-    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+    let answer = client.wallet().balance(Currency::Ngn).await;
+    assert_api_error(answer, 500, "Internal server error");
 }
 
 #[tokio::test]
@@ -143,24 +141,15 @@ async fn an_absurd_retry_after_on_503_does_not_panic() {
 async fn retry_after_beyond_the_cap_is_not_waited_for() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(
+        .answers_once(
+            &server,
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "3600")
                 .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
         )
-        .expect(1)
-        .mount(&server)
         .await;
-    let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
-    match error {
-        Error::Api {
-            status, message, ..
-        } => {
-            assert_eq!(status, 429);
-            assert_eq!(message, "Too many requests");
-        }
-        other => panic!("{other:?}"),
-    }
+    let answer = client.wallet().balance(Currency::Ngn).await;
+    assert_api_error(answer, 429, "Too many requests");
 }
 
 fn payout() -> PayoutRequest {
@@ -175,16 +164,13 @@ fn payout() -> PayoutRequest {
 async fn payout_is_not_retried_after_500() {
     let (server, client) = setup().await;
     mock::payout()
-        .respond_with(ResponseTemplate::new(500).set_body_json(error_body(
-            500,
-            "Internal server error",
-            "/v1/api/payout",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            refusal(500, "Internal server error", "/v1/api/payout"),
+        )
         .await;
-    let error = client.payouts().create(&payout()).await.unwrap_err();
-    assert!(matches!(error, Error::Api { status: 500, .. }), "{error:?}");
+    let answer = client.payouts().create(&payout()).await;
+    assert_api_error(answer, 500, "Internal server error");
     assert_eq!(server.received_requests().await.unwrap().len(), 1);
 }
 
@@ -192,12 +178,11 @@ async fn payout_is_not_retried_after_500() {
 async fn writes_are_not_retried_on_503_or_429() {
     let (server, client) = setup().await;
     mock::payout()
-        .respond_with(ResponseTemplate::new(503))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ResponseTemplate::new(503))
         .await;
     mock::initiate_payment()
-        .respond_with(
+        .answers_once(
+            &server,
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "0")
                 .set_body_json(error_body(
@@ -206,8 +191,6 @@ async fn writes_are_not_retried_on_503_or_429() {
                     "/v1/api/initiate-payment",
                 )),
         )
-        .expect(1)
-        .mount(&server)
         .await;
     assert_eq!(
         client
@@ -234,13 +217,12 @@ async fn writes_are_not_retried_on_503_or_429() {
 async fn payout_timeout_is_not_retried() {
     let (server, _) = setup().await;
     mock::payout()
-        .respond_with(
+        .answers_once(
+            &server,
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "ok", "sessionId": "payout-retry-1"}))
                 .set_delay(Duration::from_millis(400)),
         )
-        .expect(1)
-        .mount(&server)
         .await;
     let client = crossborder::Client::builder()
         .api_key(common::KEY)
@@ -259,9 +241,7 @@ async fn retry_policy_none_sends_once() {
     let server = wiremock::MockServer::start().await;
     let client = common::client_for(&server, common::KEY, crossborder::RetryPolicy::none());
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(503))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ResponseTemplate::new(503))
         .await;
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert_eq!(error.status(), Some(503));

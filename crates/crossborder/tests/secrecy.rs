@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::mock;
+use common::mock::{self, ok, refusal, Answers};
 use common::{client_for, closed_port, error_body, setup, KEY};
 use crossborder::{config::ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
 use wiremock::matchers::{header, header_exists};
@@ -63,13 +63,14 @@ async fn key_is_sent_but_scrubbed_from_echoed_errors() {
     let (server, client) = setup().await;
     mock::balance("NGN")
         .and(header("x-api-key", KEY))
-        .respond_with(ResponseTemplate::new(400).set_body_json(error_body(
-            400,
-            &format!("Key {KEY} is not valid here"),
-            "/v1/api/balance/NGN",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            refusal(
+                400,
+                &format!("Key {KEY} is not valid here"),
+                "/v1/api/balance/NGN",
+            ),
+        )
         .await;
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert!(matches!(error, Error::Api { status: 400, .. }), "{error:?}");
@@ -98,10 +99,7 @@ async fn error_variants_hide_the_key() {
     ];
     for response in responses {
         server.reset().await;
-        mock::balance("NGN")
-            .respond_with(response)
-            .mount(&server)
-            .await;
+        mock::balance("NGN").answers(&server, response).await;
         let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
         assert_error_hidden(&error);
     }
@@ -137,12 +135,13 @@ async fn caller_supplied_http_client_sends_the_key() {
     mock::upload_document()
         .and(header("x-api-key", KEY))
         .and(header_exists("content-type"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
-            "message": "Document uploaded successfully",
-            "data": {"link": "https://files.example/doc.pdf"}
-        })))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ok(serde_json::json!({
+                "message": "Document uploaded successfully",
+                "data": {"link": "https://files.example/doc.pdf"}
+            })),
+        )
         .await;
 
     let mut own_headers = reqwest::header::HeaderMap::new();

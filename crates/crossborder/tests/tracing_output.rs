@@ -8,45 +8,22 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
-use common::mock;
-use common::{client_for, closed_port, dec, error_body, fast_retries, KEY};
-use crossborder::{types::PayoutRequest, Currency, Error};
+use common::log::LogBuffer;
+use common::mock::{self, refusal, Answers};
+use common::{client_for, closed_port, dec, fast_retries, KEY};
+use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
 use wiremock::{MockServer, ResponseTemplate};
 
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn take(&self) -> String {
-        let mut bytes = self.0.lock().unwrap();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        bytes.clear();
-        text
-    }
-}
-
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn buffer() -> &'static Buffer {
-    static BUFFER: OnceLock<Buffer> = OnceLock::new();
+fn buffer() -> &'static LogBuffer {
+    static BUFFER: OnceLock<LogBuffer> = OnceLock::new();
     BUFFER.get_or_init(|| {
-        let buffer = Buffer::default();
+        let buffer = LogBuffer::default();
         let writer = buffer.clone();
         let subscriber = tracing_subscriber::fmt()
             .with_max_level(tracing::Level::TRACE)
@@ -89,12 +66,10 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
         .mount(&server)
         .await;
     mock::balance("USD")
-        .respond_with(ResponseTemplate::new(401).set_body_json(error_body(
-            401,
-            "Invalid api key",
-            "/v1/api/balance/USD",
-        )))
-        .mount(&server)
+        .answers(
+            &server,
+            refusal(401, "Invalid api key", "/v1/api/balance/USD"),
+        )
         .await;
 
     client.wallet().balance(Currency::Ngn).await.unwrap();
@@ -124,11 +99,7 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
         .retry_policy(fast_retries())
         .build()
         .unwrap();
-    let payout = PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
+    let payout = crossborder_testkit::fixtures::ngn_bank_payout(dec("25000"), "payout-retry-1");
     let error = client.payouts().create(&payout).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
 
@@ -151,12 +122,12 @@ async fn an_unlisted_document_key_is_sent_with_a_warning() {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, fast_retries());
     mock::update_business("biz_1")
-        .respond_with(
+        .answers(
+            &server,
             ResponseTemplate::new(200).set_body_json(
                 json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
             ),
         )
-        .mount(&server)
         .await;
     let mut documents = crossborder::types::Documents::new();
     documents.insert(

@@ -13,6 +13,7 @@ use crossborder::webhook::axum::Router;
 use crossborder::webhook::{
     Delivery, Receiver, Reconciler, Source, StatusMeaning, StatusWords, Unconfirmed, Verdict,
 };
+use crossborder_testkit::within;
 use tokio::sync::mpsc;
 use wiremock::MockServer;
 
@@ -70,10 +71,7 @@ async fn the_handler_takes_the_routers_state() {
     });
     let url = serve(app).await;
     assert_eq!(post(&url, COMPLETED).await, 200);
-    let order = tokio::time::timeout(WAIT, orders.recv())
-        .await
-        .unwrap()
-        .unwrap();
+    let order = within(WAIT, orders.recv()).await.unwrap();
     assert_eq!(order, ("the shop".to_owned(), "order-1".to_owned()));
 }
 
@@ -99,7 +97,7 @@ async fn the_receivers_status_words_reach_verify() {
     // Nothing paid, a word nobody knows: not confirmable without words.
     let bare = r#"{"reference": "order-1", "status": true}"#;
     assert_eq!(post(&plain, bare).await, 200);
-    let verdict = tokio::time::timeout(WAIT, verdicts.recv()).await.unwrap();
+    let verdict = within(WAIT, verdicts.recv()).await;
     assert!(
         matches!(
             verdict,
@@ -109,7 +107,7 @@ async fn the_receivers_status_words_reach_verify() {
     );
     // With the word mapped, the same event is confirmed.
     assert_eq!(post(&mapped, bare).await, 200);
-    match tokio::time::timeout(WAIT, verdicts.recv()).await.unwrap() {
+    match within(WAIT, verdicts.recv()).await {
         Some(Verdict::Confirmed(confirmed)) => assert_eq!(
             confirmed.transaction.status,
             TransactionStatus::Unknown("SETTLED".into())
@@ -141,10 +139,7 @@ async fn a_receiver_and_a_reconciler_read_the_transaction_once_per_event() {
     let url = serve(Router::new().route("/hook", route)).await;
     reconciler.watch("order-1");
     assert_eq!(post(&url, COMPLETED).await, 200);
-    let settled = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let settled = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(settled.source, Source::Event);
     assert_eq!(settled.result.unwrap().status, TransactionStatus::Completed);
     assert_eq!(reads(&server).await, 1);
@@ -155,10 +150,7 @@ async fn a_receiver_and_a_reconciler_read_the_transaction_once_per_event() {
     reconciler.watch("order-1");
     let event = crossborder::webhook::WebhookEvent::parse(COMPLETED).unwrap();
     assert!(reconciler.notifier().notify(&event));
-    let settled = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let settled = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(settled.source, Source::Event);
     assert_eq!(reads(&server).await, 1);
 }

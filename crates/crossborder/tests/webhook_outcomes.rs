@@ -9,6 +9,7 @@ use crossborder::webhook::{
     WebhookEvent,
 };
 use crossborder::{types::TransactionStatus, Decimal};
+use crossborder_testkit::within;
 use wiremock::ResponseTemplate;
 
 mod webhook_mock;
@@ -357,9 +358,8 @@ async fn a_reconciler_reads_status_words_as_verify_does() {
         }
         reconciler.watch("order-1");
         assert!(reconciler.notifier().notify(&event(COMPLETED)));
-        tokio::time::timeout(Duration::from_secs(10), reconciler.next())
+        within(Duration::from_secs(10), reconciler.next())
             .await
-            .unwrap()
             .unwrap()
     };
     let (_server, client) = api(transaction("SUCCESSFUL", "50000")).await;
@@ -382,9 +382,8 @@ async fn a_reconciler_reads_status_words_as_verify_does() {
         .grace(Duration::ZERO)
         .polling(polling);
     reconciler.watch("order-1");
-    let done = tokio::time::timeout(Duration::from_secs(10), reconciler.next())
+    let done = within(Duration::from_secs(10), reconciler.next())
         .await
-        .unwrap()
         .unwrap();
     assert_eq!(done.source, Source::Polling);
     match done.result {

@@ -4,9 +4,10 @@
 //! feature adds to the dependency tree (no TLS stack).
 #![cfg(feature = "axum")]
 
-use std::io::Write;
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Unconfirmed, Verdict, DEFAULT_MAX_BODY_BYTES};
@@ -15,30 +16,13 @@ use crossborder::{
     Client, Currency, Decimal, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
+use crossborder_testkit::LocalServer;
 
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
+use common::log::LogBuffer;
 
-impl Write for Buffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Serves `route` on 127.0.0.1 and returns its URL.
-async fn serve(route: axum::routing::MethodRouter) -> String {
-    let app = axum::Router::new().route("/hook", route);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/hook", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    url
+/// Serves `route` on 127.0.0.1 at `/hook` until dropped.
+async fn serve(route: axum::routing::MethodRouter) -> LocalServer {
+    LocalServer::start(axum::Router::new().route("/hook", route)).await
 }
 
 /// A client of `sandbox`, without retries.
@@ -65,7 +49,7 @@ async fn post(url: &str, body: &'static str) -> u16 {
 
 #[tokio::test]
 async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
-    let buffer = Buffer::default();
+    let buffer = LogBuffer::default();
     let writer = buffer.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_max_level(tracing::Level::TRACE)
@@ -74,7 +58,7 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     tracing::subscriber::set_global_default(subscriber).unwrap();
 
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-    let url = serve(
+    let server = serve(
         Receiver::new(client(&sandbox)).route(|delivery: Delivery| async move {
             if delivery.event.reference == "log-boom" {
                 panic!("handler bug");
@@ -82,11 +66,12 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
         }),
     )
     .await;
+    let url = server.url("/hook");
     let secret_looking = r#"{"reference": "o", "status": true, "password": "hunter2", "paidAmount": "sk_live_4242"}"#;
     assert_eq!(post(&url, secret_looking).await, 400);
     assert_eq!(post(&url, "Authorization: Bearer hunter2").await, 400);
 
-    let logged = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    let logged = buffer.text();
     assert!(
         logged.contains("webhook body refused")
             && logged.contains("`paidAmount` must be a number or a numeric string")
@@ -129,7 +114,7 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     };
     let mut logged = String::new();
     for _ in 0..1000 {
-        logged = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        logged = buffer.text();
         if expected.iter().all(|parts| found(&logged, parts)) {
             break;
         }
@@ -184,7 +169,8 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
             }
         }
     });
-    let url = serve(route).await;
+    let server = serve(route).await;
+    let url = server.url("/hook");
     let completed = r#"{"reference": "order-boom", "status": true, "paidAmount": 5000}"#;
     // Panics; handled; a repeat, dropped; an event for another reference.
     for body in [
@@ -219,7 +205,8 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
 async fn the_default_body_limit_is_64_kib() {
     assert_eq!(DEFAULT_MAX_BODY_BYTES, 64 * 1024);
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-    let url = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
+    let server = serve(Receiver::new(client(&sandbox)).route(|_: Delivery| async {})).await;
+    let url = server.url("/hook");
     let padded = |size: usize| {
         let event = r#"{"reference": "o", "status": true, "pad": ""}"#;
         let pad = "x".repeat(size - event.len());

@@ -9,18 +9,19 @@
 //! here; nothing sleeps longer than a few milliseconds.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use axum::Router;
-use crossborder::{error::Violations, types::PayoutRequest, Client, Decimal};
+use crossborder::{
+    error::Violations, types::PayoutRequest, types::Quote, types::QuoteRequest, Client, Currency,
+    Decimal,
+};
 use serde_json::{json, Map, Value};
-use tokio::net::TcpListener;
 
 /// The test kit's fixtures, for the suites that build on this one.
 pub use crossborder_testkit::fixtures;
@@ -28,8 +29,9 @@ pub use crossborder_testkit::fixtures::{
     business_json, business_request, lagos_address, person_json, person_request, PDF,
 };
 pub use crossborder_testkit::{
-    assert_error_body, read_reply as reply, Reply, TestSandbox as Env, NO_ACCESS_KEY,
-    PRODUCTION_KEY, STAGING_KEY,
+    assert_api_error, assert_error_body, open_ngn_collection, read_reply as reply, LocalServer,
+    ReceivedWebhook, Reply, TestSandbox as Env, WebhookReceiver, NO_ACCESS_KEY, PRODUCTION_KEY,
+    STAGING_KEY,
 };
 
 /// A key of the staging environment that the sandbox does not know.
@@ -227,7 +229,7 @@ impl Fail {
 pub struct Proxy {
     base_url: String,
     seen: Arc<AtomicUsize>,
-    task: tokio::task::JoinHandle<()>,
+    _server: LocalServer,
 }
 
 #[derive(Clone)]
@@ -258,18 +260,11 @@ impl Proxy {
             seen: seen.clone(),
             matched: Arc::default(),
         };
-        let app = Router::new().fallback(forward).with_state(state);
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the proxy binds");
-        let addr = listener.local_addr().expect("the proxy has an address");
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let server = LocalServer::start(Router::new().fallback(forward).with_state(state)).await;
         Proxy {
-            base_url: format!("http://{addr}/v1"),
+            base_url: server.url("/v1"),
             seen,
-            task,
+            _server: server,
         }
     }
 
@@ -281,12 +276,6 @@ impl Proxy {
     /// How many requests reached the proxy.
     pub fn requests_seen(&self) -> usize {
         self.seen.load(Ordering::SeqCst)
-    }
-}
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 
@@ -349,93 +338,39 @@ async fn forward(State(state): State<ProxyState>, request: Request) -> Response 
     }
 }
 
-/// One POST received by the [`WebhookReceiver`].
-#[derive(Debug, Clone)]
-pub struct ReceivedWebhook {
-    /// The request headers.
-    pub headers: HeaderMap,
-    /// The raw body.
-    pub body: Bytes,
-}
-
-impl ReceivedWebhook {
-    /// The body parsed as JSON.
-    pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).expect("a JSON webhook body")
-    }
-}
-
-/// A tiny webhook receiver on 127.0.0.1 that records every POST to
-/// `/hooks/crossborder` and answers 200.
-pub struct WebhookReceiver {
-    url: String,
-    received: Arc<Mutex<Vec<ReceivedWebhook>>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl WebhookReceiver {
-    /// Starts the receiver.
-    pub async fn start() -> WebhookReceiver {
-        let received: Arc<Mutex<Vec<ReceivedWebhook>>> = Arc::default();
-        let log = received.clone();
-        let app = Router::new().route(
-            "/hooks/crossborder",
-            post(move |headers: HeaderMap, body: Bytes| {
-                let log = log.clone();
-                async move {
-                    log.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(ReceivedWebhook { headers, body });
-                    StatusCode::OK
-                }
-            }),
-        );
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the receiver binds");
-        let addr = listener.local_addr().expect("the receiver has an address");
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        WebhookReceiver {
-            url: format!("http://{addr}/hooks/crossborder"),
-            received,
-            task,
-        }
-    }
-
-    /// The URL to register.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    /// Everything received so far.
-    pub fn received(&self) -> Vec<ReceivedWebhook> {
-        self.received
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// Waits (polling every 2 ms) until `count` POSTs arrived or `timeout`
-    /// passed, and returns what arrived.
-    pub async fn wait_for(&self, count: usize, timeout: Duration) -> Vec<ReceivedWebhook> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let received = self.received();
-            if received.len() >= count || tokio::time::Instant::now() >= deadline {
-                return received;
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    }
-}
-
-impl Drop for WebhookReceiver {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 /// A GIF file's bytes: not an accepted type.
 pub const GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00;";
+
+/// The balance of `client`'s business in `currency`.
+pub async fn balance(client: &Client, currency: Currency) -> Decimal {
+    match client.wallet().balance(currency).await {
+        Ok(balance) => balance.amount,
+        Err(error) => panic!("no {currency} balance: {error}"),
+    }
+}
+
+/// [`fixtures::ngn_bank_payout`] of `amount` (as written) under
+/// `session_id`.
+pub fn ngn_payout(session_id: &str, amount: &str) -> PayoutRequest {
+    fixtures::ngn_bank_payout(d(amount), session_id)
+}
+
+/// The quote `client` gets for `request`.
+pub async fn quote(client: &Client, request: QuoteRequest) -> Quote {
+    match client.quotes().get(request).await {
+        Ok(quote) => quote,
+        Err(error) => panic!("no quote: {error}"),
+    }
+}
+
+/// Uploads [`PDF`] as `name` with `client`; returns its link.
+pub async fn upload_pdf(client: &Client, name: &str) -> String {
+    match client
+        .businesses()
+        .upload_document(PDF.to_vec(), name)
+        .await
+    {
+        Ok(uploaded) => uploaded.link,
+        Err(error) => panic!("{name} is not uploaded: {error}"),
+    }
+}

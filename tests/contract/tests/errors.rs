@@ -8,8 +8,9 @@ use crossborder::{
 };
 use crossborder_api::{self as low_level, ClientState};
 use crossborder_contract_tests::{
-    assert_error_body, business_json, d, field_errors, Env, Proxy, Rewrite, NO_ACCESS_KEY,
-    PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+    assert_error_body, balance, business_json, d, field_errors, fixtures, ngn_payout,
+    open_ngn_collection, Env, Proxy, Rewrite, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY,
+    UNKNOWN_KEY,
 };
 use serde_json::json;
 
@@ -20,31 +21,15 @@ async fn missing_key_header_is_403_on_the_wire_and_in_the_sdk() {
     let env = Env::start().await;
 
     // Raw HTTP, no header at all; an empty header is the same.
-    let reply = env.raw_get("/api/balance/NGN", None).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/NGN",
-    );
-    let reply = env.raw_get("/api/balance/NGN", Some("")).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/NGN",
-    );
     // Authentication comes before anything else of the request.
-    let reply = env.raw_get("/api/balance/ABC", None).await;
-    assert_error_body(
-        &reply,
-        403,
-        "API key header needed",
-        "GET",
-        "/api/balance/ABC",
-    );
+    for (url, key) in [
+        ("/api/balance/NGN", None),
+        ("/api/balance/NGN", Some("")),
+        ("/api/balance/ABC", None),
+    ] {
+        let reply = env.raw_get(url, key).await;
+        assert_error_body(&reply, 403, "API key header needed", "GET", url);
+    }
 
     // The low-level client without a key: every error status arrives as
     // `UnexpectedResponse` with its status and raw body, which is the
@@ -157,7 +142,7 @@ async fn business_without_api_access_is_401_not_allowed() {
 #[tokio::test]
 async fn unsupported_currency_is_400_invalid_currency() {
     let env = Env::start().await;
-    let reply = env.raw_get("/api/balance/ABC", Some(STAGING_KEY)).await;
+    let reply = env.get("/api/balance/ABC").await;
     assert_error_body(
         &reply,
         400,
@@ -165,9 +150,7 @@ async fn unsupported_currency_is_400_invalid_currency() {
         "GET",
         "/api/balance/ABC",
     );
-    let reply = env
-        .raw_get("/api/qoutes/USD/ABC/100", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USD/ABC/100").await;
     assert_error_body(
         &reply,
         400,
@@ -213,14 +196,7 @@ async fn simulate_funding_is_staging_only() {
     // A real collection of the production key's business, so that the only
     // thing wrong with the request is the environment.
     let live = env.client(PRODUCTION_KEY);
-    let collection = live
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-live",
-            d("1000"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    let collection = open_ngn_collection(&live, "order-live", d("1000"))
         .await
         .unwrap();
     let memo = collection.pay_reference.unwrap();
@@ -237,10 +213,7 @@ async fn simulate_funding_is_staging_only() {
         "/api/simulate-funding",
     );
     // Nothing was credited.
-    assert_eq!(
-        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&live, Currency::Ngn).await, d("5000000"));
 
     // The SDK refuses before sending anything: through a counting proxy.
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
@@ -282,17 +255,11 @@ async fn unrecognised_document_key_is_refused_by_both() {
     assert_eq!(proxy.requests_seen(), 0);
 
     // Sandbox: 400 with the API's own message, and the same violation.
-    let documents = json!({
-        "cac_document": {"url": link, "key": "cac-cert"},
-        "bank_statement": {"url": link, "key": "statement-6m"},
-        "application_letter": {"url": link, "key": "letter"},
-        "cac_status_report": {"url": link, "key": "status-report"},
-        "selfie": {"url": link, "key": "selfie"},
-    });
+    let mut documents = fixtures::documents_json(link);
+    documents["selfie"] = json!({"url": link, "key": "selfie"});
     let reply = env
-        .raw_post(
+        .post(
             "/api/business",
-            Some(STAGING_KEY),
             &business_json("RC7000001", link, documents),
         )
         .await;
@@ -335,22 +302,12 @@ async fn each_key_sees_only_its_own_business() {
     let env = Env::start().await;
     let staging = env.client(STAGING_KEY);
     let live = env.client(PRODUCTION_KEY);
-    staging
-        .collections()
-        .create(&CollectionRequest::new(
-            "order-private",
-            d("750"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    open_ngn_collection(&staging, "order-private", d("750"))
         .await
         .unwrap();
     staging
         .payouts()
-        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
-            d("100"),
-            "payout-private",
-        ))
+        .create(&ngn_payout("payout-private", "100"))
         .await
         .unwrap();
 
@@ -366,27 +323,10 @@ async fn each_key_sees_only_its_own_business() {
         assert!(staging.collections().get(reference).await.is_ok());
     }
     // Wallets are separate too.
-    assert_eq!(
-        live.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
-    assert_eq!(
-        staging
-            .wallet()
-            .balance(Currency::Ngn)
-            .await
-            .unwrap()
-            .amount,
-        d("4999900")
-    );
+    assert_eq!(balance(&live, Currency::Ngn).await, d("5000000"));
+    assert_eq!(balance(&staging, Currency::Ngn).await, d("4999900"));
     // The same reference may be used by another business.
-    live.collections()
-        .create(&CollectionRequest::new(
-            "order-private",
-            d("1"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    open_ngn_collection(&live, "order-private", d("1"))
         .await
         .unwrap();
     assert_eq!(

@@ -6,8 +6,9 @@ use crossborder::{
     Client, Error,
 };
 use crossborder_contract_tests::{
-    assert_error_body, assert_same_violations, business_json, business_request, person_request,
-    reply, sdk_client, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
+    assert_error_body, assert_same_violations, business_json, business_request, fixtures,
+    person_request, reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY,
+    STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -28,15 +29,6 @@ const REVIEWED_FIELDS: [&str; 10] = [
     "tin",
 ];
 
-async fn upload_pdf(client: &Client) -> String {
-    client
-        .businesses()
-        .upload_document(PDF.to_vec(), "cac.pdf")
-        .await
-        .unwrap()
-        .link
-}
-
 /// Every reviewed field, and only those, has status `expected`.
 fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
     let fields: Vec<&str> = business.field_statuses.keys().map(String::as_str).collect();
@@ -49,7 +41,7 @@ fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
 /// Creates a business with `registration_number`, adds a director and a
 /// UBO, and returns its id.
 async fn submitted_business(client: &Client, registration_number: &str) -> String {
-    let link = upload_pdf(client).await;
+    let link = upload_pdf(client, "cac.pdf").await;
     let business = client
         .businesses()
         .create(&business_request(registration_number, &link))
@@ -74,7 +66,7 @@ async fn submitted_business(client: &Client, registration_number: &str) -> Strin
 async fn upload_accepts_pdf_and_refuses_other_types() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
     let prefix = format!("{}/documents/doc_", env.base_url());
     assert!(
         link.starts_with(&prefix) && link.ends_with(".pdf"),
@@ -83,28 +75,14 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
     // The link serves the bytes back to the uploading business's key
     // only (ASSUMPTIONS B55): without a key it is 403, and another
     // business gets the 404 of an unknown link.
-    let own = env
-        .http
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(own.status().as_u16(), 200);
-    assert_eq!(own.bytes().await.unwrap().as_ref(), PDF);
-    let bare = env.http.get(&link).send().await.unwrap();
-    assert_eq!(bare.status().as_u16(), 403);
-    let other = env
-        .http
-        .get(&link)
-        .header("x-api-key", PRODUCTION_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(other.status().as_u16(), 404);
+    let own = env.fetch(&link, Some(STAGING_KEY)).await;
+    assert_eq!(own.status, 200);
+    assert_eq!(own.bytes, PDF);
+    assert_eq!(env.fetch(&link, None).await.status, 403);
+    let other = env.fetch(&link, Some(PRODUCTION_KEY)).await;
+    assert_eq!(other.status, 404);
     let id = link.rsplit('/').next().unwrap();
-    let body: serde_json::Value = other.json().await.unwrap();
-    assert_eq!(body["message"], format!("Document not found: {id}"));
+    assert_eq!(other.body["message"], format!("Document not found: {id}"));
 
     // PNG and JPEG are accepted too, told by content.
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
@@ -189,7 +167,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
 
     let created = client
         .businesses()
@@ -295,14 +273,7 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
     assert_field_statuses(&rejected, &BusinessStatus::Rejected);
 
     let changes = UpdateBusinessRequest {
-        business_address: Some(Address {
-            house_number: "4B".into(),
-            street: "Awolowo Road".into(),
-            city: "Ikoyi".into(),
-            state: "Lagos".into(),
-            zip_code: "101233".into(),
-            subdivision: None,
-        }),
+        business_address: Some(crossborder_testkit::fixtures::new_office_address()),
         ..UpdateBusinessRequest::default()
     };
     let update = client.businesses().update(&id, &changes).await.unwrap();
@@ -344,7 +315,7 @@ async fn pending_marker_stays_submitted() {
 async fn kyb_error_answers() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "cac.pdf").await;
     let first = client
         .businesses()
         .create(&business_request("RC9990001", &link))
@@ -428,15 +399,14 @@ async fn kyb_error_answers() {
         .violations()
         .expect("a validation error")
         .clone();
-    let documents = json!({
-        "cac_document": {"url": link, "key": "cac-cert"},
-        "application_letter": {"url": link, "key": "letter"},
-        "cac_status_report": {"url": link, "key": "status-report"},
-    });
+    let mut documents = fixtures::documents_json(&link);
+    documents
+        .as_object_mut()
+        .expect("a map")
+        .remove("bank_statement");
     let raw = env
-        .raw_post(
+        .post(
             "/api/business",
-            Some(STAGING_KEY),
             &business_json("RC9990002", &link, documents),
         )
         .await;
@@ -501,17 +471,13 @@ async fn operating_address_and_document_references_are_checked_by_both() {
     let mut body = business_json("RC7000002", link, documents);
     body["operatingAddress"] = json!({"houseNumber": "12", "street": "Admiralty Way",
         "city": " ", "state": "Lagos", "zipCode": "106104"});
-    let raw = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let raw = env.post("/api/business", &body).await;
     assert_same_violations(&raw, &violations, "POST", "/api/business");
 
     // Complete, both are accepted.
     body["operatingAddress"]["city"] = json!("Lekki");
     body["documents"]["bank_statement"]["url"] = json!(link);
-    let raw = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let raw = env.post("/api/business", &body).await;
     assert_eq!(raw.status, 200, "{}", raw.text);
 }
 
@@ -605,9 +571,7 @@ async fn unknown_fields_and_empty_updates_are_refused_by_the_sdk_alone() {
     );
     assert_eq!(proxy.requests_seen(), 0);
 
-    let created = env
-        .raw_post("/api/business", Some(STAGING_KEY), &body)
-        .await;
+    let created = env.post("/api/business", &body).await;
     assert_eq!(created.status, 200, "{}", created.text);
     let id = created.body["data"]["id"].as_str().unwrap().to_owned();
     let unchanged = env

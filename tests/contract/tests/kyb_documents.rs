@@ -6,23 +6,14 @@
 use crossborder::{
     json::BusinessRequestKind,
     types::{BusinessType, CreateBusinessRequest, DocumentLink, Documents, UpdateBusinessRequest},
-    Client, Error,
+    Error,
 };
 use crossborder_contract_tests::{
-    assert_same_violations, business_json, business_request, sdk_client, Env, Proxy, Rewrite, PDF,
-    STAGING_KEY,
+    assert_same_violations, business_json, business_request, sdk_client, upload_pdf, Env, Proxy,
+    Rewrite, STAGING_KEY,
 };
 use crossborder_sandbox::StoredDocument;
 use serde_json::{json, Map, Value};
-
-async fn upload_pdf(client: &Client) -> String {
-    client
-        .businesses()
-        .upload_document(PDF.to_vec(), "document.pdf")
-        .await
-        .unwrap()
-        .link
-}
 
 /// The documents map as the API's JSON.
 fn documents_json(documents: &Documents) -> Value {
@@ -47,7 +38,7 @@ fn stored_keys(env: &Env, business_id: &str) -> Vec<String> {
 async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "document.pdf").await;
 
     // Typed create: keys written loosely, and this crate's own aliases.
     let mut request = business_request("RC8100001", &link);
@@ -200,7 +191,7 @@ fn raw_body(request: &CreateBusinessRequest, link: &str) -> Value {
 async fn each_business_type_needs_every_required_document() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client).await;
+    let link = upload_pdf(&client, "document.pdf").await;
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
     let counted = sdk_client(proxy.base_url(), STAGING_KEY);
 
@@ -257,13 +248,7 @@ async fn each_business_type_needs_every_required_document() {
             );
             assert_eq!(proxy.requests_seen(), seen, "nothing was sent");
 
-            let raw = env
-                .raw_post(
-                    "/api/business",
-                    Some(STAGING_KEY),
-                    &raw_body(&request, &link),
-                )
-                .await;
+            let raw = env.post("/api/business", &raw_body(&request, &link)).await;
             assert_same_violations(&raw, &violations, "POST", "/api/business");
         }
     }

@@ -11,7 +11,10 @@ use crossborder::{
     },
     Currency, Error, WaitOptions,
 };
-use crossborder_contract_tests::{d, json_decimal, Env, WebhookReceiver, STAGING_KEY};
+use crossborder_contract_tests::{
+    assert_api_error, balance, d, json_decimal, ngn_payout, open_ngn_collection, quote, Env,
+    WebhookReceiver, STAGING_KEY,
+};
 
 /// Polls every millisecond, for at most two seconds.
 fn fast_wait() -> WaitOptions {
@@ -37,25 +40,15 @@ fn is_pay_reference(memo: &str) -> bool {
             .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
 }
 
-/// A payout of `amount` NGN to ADAEZE OKAFOR at GTBank.
-fn ngn_payout(session_id: &str, amount: &str) -> PayoutRequest {
-    PayoutRequest::new(session_id, d(amount), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
-        .narration("Invoice 2291")
-}
-
 #[tokio::test]
 async fn quote_usd_to_ngn_has_the_exact_figures() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
+    )
+    .await;
     assert_eq!(quote.from_currency, Currency::Usd);
     assert_eq!(quote.to_currency, Currency::Ngn);
     assert_eq!(quote.rate, d("1530.25"));
@@ -76,11 +69,11 @@ async fn quote_with_a_rail_has_the_same_figures() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
     // GBP -> KES: 129.50 / 0.79 to 12 places; fee 0.5 % of 250.75 = 1.25375 -> 1.25.
-    let pinned = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Gbp, Currency::Kes, d("250.75")).rail(Rail::Swift))
-        .await
-        .unwrap();
+    let pinned = quote(
+        &client,
+        QuoteRequest::new(Currency::Gbp, Currency::Kes, d("250.75")).rail(Rail::Swift),
+    )
+    .await;
     assert_eq!(pinned.rate, d("163.924050632911"));
     assert_eq!(pinned.rounded_rate, Some(d("163.92")));
     assert_eq!(pinned.fee, Some(d("1.25")));
@@ -88,11 +81,11 @@ async fn quote_with_a_rail_has_the_same_figures() {
     assert_eq!(pinned.total_amount, Some(d("252.00")));
     assert!(is_rate_key(&pinned.rate_key));
 
-    let unpinned = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Gbp, Currency::Kes, d("250.75")))
-        .await
-        .unwrap();
+    let unpinned = quote(
+        &client,
+        QuoteRequest::new(Currency::Gbp, Currency::Kes, d("250.75")),
+    )
+    .await;
     assert_eq!(
         (
             unpinned.rate,
@@ -144,11 +137,11 @@ async fn collection_funding_webhook_and_balance() {
 
     // A converting collection: 200 USD paid, credited in NGN at the quote's
     // rate.
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("200")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("200")),
+    )
+    .await;
     let request = CollectionRequest::new("order-10045", d("200"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone());
     let created = client.collections().create(&request).await.unwrap();
@@ -273,11 +266,11 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
     assert_eq!(usd_before.amount, d("10000"));
     assert_eq!(ngn_before.amount, d("5000000"));
 
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Ngn, Currency::Usd, d("153025")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Ngn, Currency::Usd, d("153025")),
+    )
+    .await;
     assert_eq!(quote.rate, d("0.000653487992"));
     assert_eq!(quote.to_amount, Some(d("100")));
     let request = CollectionRequest::new("order-fx", d("153025"), Currency::Ngn, Currency::Usd)
@@ -307,18 +300,12 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
     // wallet (ASSUMPTIONS.md A14).
     for currency in [Currency::Eur, Currency::Ngn] {
         let other = SimulateFundingRequest::new(currency, d("60.79"), memo.clone(), "fx-other");
-        match client.sandbox().simulate_funding(&other).await {
-            Err(Error::Api {
-                status: 400,
-                message,
-                ..
-            }) => assert_eq!(
-                message,
-                "currency: must be USD, the wallet collection order-fx credits (its \
-                 fromCurrency NGN is what the payer sends, not a wallet to credit)"
-            ),
-            other => panic!("{other:?}"),
-        }
+        assert_api_error(
+            client.sandbox().simulate_funding(&other).await,
+            400,
+            "currency: must be USD, the wallet collection order-fx credits (its \
+                 fromCurrency NGN is what the payer sends, not a wallet to credit)",
+        );
     }
 
     // 60.79 / 0.000653487992 = 93023.8975... → 93023.90 NGN: 153025 paid.
@@ -470,23 +457,13 @@ async fn bank_list_and_account_resolution() {
         other => panic!("{other:?}"),
     }
 
-    match client
-        .banks()
-        .resolve(&ResolveAccountRequest::new(
-            "0123456789",
-            "999",
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
-        .await
-    {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(message, "Unknown bank code 999 for NGN"),
-        other => panic!("{other:?}"),
-    }
+    let unknown_bank =
+        ResolveAccountRequest::new("0123456789", "999", Currency::Ngn, Currency::Ngn);
+    assert_api_error(
+        client.banks().resolve(&unknown_bank).await,
+        400,
+        "Unknown bank code 999 for NGN",
+    );
 }
 
 #[tokio::test]
@@ -524,11 +501,11 @@ async fn same_currency_ngn_payout_is_debited_and_tracked() {
 async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
+    )
+    .await;
     let payout = PayoutRequest::new("payout-usd-0001", d("100.00"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone())
         .account_number("0123456789")
@@ -541,14 +518,8 @@ async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
     // The USD wallet is debited by the amount plus the quote's fee (0.5 %
     // of 100 = 0.50 USD); the NGN wallet is not touched.
     assert_eq!(quote.fee, Some(d("0.5")));
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("9899.5")
-    );
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&client, Currency::Usd).await, d("9899.5"));
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 
     let state = client.payouts().get("payout-usd-0001").await.unwrap();
     assert_eq!(state.kind, Some(TransactionType::Payout));
@@ -575,28 +546,16 @@ async fn payout_idempotency_by_session_id() {
     let rescaled = ngn_payout("payout-idem-0001", "2500.750");
     assert_eq!(client.payouts().create(&rescaled).await.unwrap(), first);
     // One debit only.
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("4997499.25")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("4997499.25"));
 
     // The same sessionId with a different body is a conflict.
     let different = ngn_payout("payout-idem-0001", "2500.76");
-    match client.payouts().create(&different).await {
-        Err(Error::Api {
-            status: 409,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "sessionId already used for a different payout: payout-idem-0001"
-        ),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("4997499.25")
+    assert_api_error(
+        client.payouts().create(&different).await,
+        409,
+        "sessionId already used for a different payout: payout-idem-0001",
     );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("4997499.25"));
     let state = client.payouts().get("payout-idem-0001").await.unwrap();
     assert_eq!(state.amount, d("2500.75"));
 }
@@ -605,61 +564,27 @@ async fn payout_idempotency_by_session_id() {
 async fn collections_and_payouts_share_one_id_space() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    client
-        .collections()
-        .create(&CollectionRequest::new(
-            "shared-0001",
-            d("100"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
+    open_ngn_collection(&client, "shared-0001", d("100"))
         .await
         .unwrap();
-    match client
-        .payouts()
-        .create(&ngn_payout("shared-0001", "1000"))
-        .await
-    {
-        Err(Error::Api {
-            status: 409,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "sessionId already used by a collection: shared-0001"
-        ),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
+    let same_id = ngn_payout("shared-0001", "1000");
+    assert_api_error(
+        client.payouts().create(&same_id).await,
+        409,
+        "sessionId already used by a collection: shared-0001",
     );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 
     client
         .payouts()
         .create(&ngn_payout("shared-0002", "1000"))
         .await
         .unwrap();
-    match client
-        .collections()
-        .create(&CollectionRequest::new(
-            "shared-0002",
-            d("100"),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
-        .await
-    {
-        Err(Error::Api {
-            status: 409,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "paymentReference already used by a payout: shared-0002"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_api_error(
+        open_ngn_collection(&client, "shared-0002", d("100")).await,
+        409,
+        "paymentReference already used by a payout: shared-0002",
+    );
     // Each id still tracks its own transaction.
     let collection = client.collections().get("shared-0001").await.unwrap();
     assert_eq!(collection.kind, Some(TransactionType::Collection));
@@ -672,25 +597,13 @@ async fn collections_and_payouts_share_one_id_space() {
 async fn insufficient_balance_is_refused_without_debit() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    match client
-        .payouts()
-        .create(&ngn_payout("payout-too-big", "5000000.01"))
-        .await
-    {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(
-            message,
-            "Insufficient balance: available 5000000.00 NGN, required 5000000.01 NGN"
-        ),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
+    let too_big = ngn_payout("payout-too-big", "5000000.01");
+    assert_api_error(
+        client.payouts().create(&too_big).await,
+        400,
+        "Insufficient balance: available 5000000.00 NGN, required 5000000.01 NGN",
     );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
     // A refused payout does not use up its sessionId.
     match client.payouts().get("payout-too-big").await {
         Err(Error::Api { status: 404, .. }) => {}
@@ -701,21 +614,18 @@ async fn insufficient_balance_is_refused_without_debit() {
         .create(&ngn_payout("payout-too-big", "5000000"))
         .await
         .unwrap();
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("0")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("0"));
 }
 
 #[tokio::test]
 async fn expired_rate_key_is_refused() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("10")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("10")),
+    )
+    .await;
     env.clock.advance(Duration::from_secs(301));
     let payout = PayoutRequest::new("payout-late-rate", d("10"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone())
@@ -723,29 +633,20 @@ async fn expired_rate_key_is_refused() {
         .account_name("ADAEZE OKAFOR")
         .bank_name("Guaranty Trust Bank")
         .bank_code("058");
-    match client.payouts().create(&payout).await {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(message, "rateKey is unknown or expired"),
-        other => panic!("{other:?}"),
-    }
+    assert_api_error(
+        client.payouts().create(&payout).await,
+        400,
+        "rateKey is unknown or expired",
+    );
     let collection =
         CollectionRequest::new("order-late-rate", d("10"), Currency::Usd, Currency::Ngn)
             .rate_key(quote.rate_key);
-    match client.collections().create(&collection).await {
-        Err(Error::Api {
-            status: 400,
-            message,
-            ..
-        }) => assert_eq!(message, "rateKey is unknown or expired"),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000")
+    assert_api_error(
+        client.collections().create(&collection).await,
+        400,
+        "rateKey is unknown or expired",
     );
+    assert_eq!(balance(&client, Currency::Usd).await, d("10000"));
 }
 
 #[tokio::test]
@@ -762,10 +663,7 @@ async fn payout_to_the_failing_account_is_refunded() {
     let state = client.payouts().get("payout-fails").await.unwrap();
     assert_eq!(state.status, TransactionStatus::Failed);
     assert_eq!(state.kind, Some(TransactionType::Payout));
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 }
 
 #[tokio::test]
@@ -775,14 +673,11 @@ async fn collection_reference_reused_with_a_different_body_is_409() {
     let request = CollectionRequest::new("order-reused", d("5000"), Currency::Ngn, Currency::Ngn);
     let first = client.collections().create(&request).await.unwrap();
     let different = CollectionRequest::new("order-reused", d("5001"), Currency::Ngn, Currency::Ngn);
-    match client.collections().create(&different).await {
-        Err(Error::Api {
-            status: 409,
-            message,
-            ..
-        }) => assert_eq!(message, "paymentReference already used: order-reused"),
-        other => panic!("{other:?}"),
-    }
+    assert_api_error(
+        client.collections().create(&different).await,
+        409,
+        "paymentReference already used: order-reused",
+    );
     assert_eq!(
         client.collections().get("order-reused").await.unwrap(),
         first
@@ -844,17 +739,11 @@ async fn invalid_webhook_url_is_refused_by_both() {
         let error = client.webhooks().set_url(url).await.unwrap_err();
         let violations = error.violations().expect("a validation error");
         let reply = env
-            .raw(
-                reqwest::Method::PUT,
-                "/api/set-webhook",
-                Some(STAGING_KEY),
-                Some(&serde_json::json!({ "webhookUrl": url })),
-            )
+            .put_webhook(&serde_json::json!({ "webhookUrl": url }))
             .await;
-        crossborder_contract_tests::assert_error_body(
+        crossborder_contract_tests::assert_same_violations(
             &reply,
-            400,
-            &violations.to_string(),
+            violations,
             "PUT",
             "/api/set-webhook",
         );
@@ -872,9 +761,7 @@ async fn invalid_webhook_url_is_refused_by_both() {
 async fn unknown_rail_is_refused_on_the_wire() {
     // The SDK's `Rail` has only the eight documented rails.
     let env = Env::start().await;
-    let reply = env
-        .raw_get("/api/qoutes/USD/NGN/100?rail=bogus", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USD/NGN/100?rail=bogus").await;
     crossborder_contract_tests::assert_error_body(
         &reply,
         400,
@@ -889,11 +776,11 @@ async fn quote_amount_keeps_its_digits() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
     // 0.5 % of 100.50 = 0.5025 -> 0.50; 100.50 x 1530.25 = 153790.125 -> 153790.13.
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100.50")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100.50")),
+    )
+    .await;
     assert_eq!(quote.fee, Some(d("0.50")));
     assert_eq!(quote.to_amount, Some(d("153790.13")));
     assert_eq!(quote.total_amount, Some(d("101.00")));
@@ -941,15 +828,7 @@ async fn crypto_collection_and_payout() {
     .address("0x52908400098527886E0F7030069857D2E4169EE7")
     .network("ethereum");
     client.payouts().create(&payout).await.unwrap();
-    assert_eq!(
-        client
-            .wallet()
-            .balance(Currency::Usdt)
-            .await
-            .unwrap()
-            .amount,
-        d("9987.654321")
-    );
+    assert_eq!(balance(&client, Currency::Usdt).await, d("9987.654321"));
     let state = client.payouts().get("payout-usdt-0001").await.unwrap();
     assert_eq!(state.status, TransactionStatus::Completed);
     assert_eq!(state.amount, d("12.345679"));

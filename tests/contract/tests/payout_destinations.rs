@@ -14,7 +14,7 @@ use crossborder::{
     },
     Currency, Decimal, Error,
 };
-use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_contract_tests::{balance, d, quote, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
 
 fn gtbank(account_name: &str) -> LocalBank {
@@ -194,11 +194,7 @@ async fn every_pair_kind_is_paid_to_every_destination_family() {
         let payout = if from == to {
             PayoutRequest::pay(amount, source.clone(), destination)
         } else {
-            let quote = client
-                .quotes()
-                .get(QuoteRequest::new(from, to, amount))
-                .await
-                .unwrap();
+            let quote = quote(&client, QuoteRequest::new(from, to, amount)).await;
             match source.network() {
                 Some(network) => PayoutRequest::from_crypto_quote(&quote, network, destination),
                 None => PayoutRequest::from_quote(&quote, destination),
@@ -243,19 +239,17 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
     // The sandbox's manual clock is not the real time; the quote's Date
     // header is on the sandbox's clock, so the lifetime is its 300 s.
     let env = Env::start().await;
-    let reply = env
-        .raw_get("/api/qoutes/USDT/NGN/10", Some(STAGING_KEY))
-        .await;
+    let reply = env.get("/api/qoutes/USDT/NGN/10").await;
     assert_eq!(reply.headers["date"], "Sat, 21 Nov 2026 12:00:00 GMT");
     assert_eq!(reply.body["data"]["expiresAt"], "2026-11-21T12:05:00.000Z");
 
     let client = env.client(STAGING_KEY);
     let before = SystemTime::now();
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")),
+    )
+    .await;
     assert!(!quote.is_expired());
     assert!(quote.valid_until >= before + Duration::from_secs(300));
     assert!(quote.valid_until <= SystemTime::now() + Duration::from_secs(300));
@@ -275,15 +269,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client
-            .wallet()
-            .balance(Currency::Usdt)
-            .await
-            .unwrap()
-            .amount,
-        d("10000")
-    );
+    assert_eq!(balance(&client, Currency::Usdt).await, d("10000"));
 }
 
 #[tokio::test]
@@ -294,10 +280,7 @@ async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
     client.payouts().create_verified(&payout).await.unwrap();
     let state = client.payouts().get(&payout.session_id).await.unwrap();
     assert_eq!(state.status, TransactionStatus::Completed);
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("4997500")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("4997500"));
 }
 
 #[tokio::test]
@@ -327,10 +310,7 @@ async fn a_recipient_whose_name_differs_is_never_paid() {
         Error::Api { status: 404, .. } => {}
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client.wallet().balance(Currency::Ngn).await.unwrap().amount,
-        d("5000000")
-    );
+    assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 }
 
 #[tokio::test]
@@ -346,8 +326,5 @@ async fn a_payout_without_a_bank_code_cannot_be_verified() {
         ),
         other => panic!("{other:?}"),
     }
-    assert_eq!(
-        client.wallet().balance(Currency::Usd).await.unwrap().amount,
-        d("10000")
-    );
+    assert_eq!(balance(&client, Currency::Usd).await, d("10000"));
 }

@@ -15,8 +15,8 @@ use crossborder::webhook::{
     Verdict,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_testkit::{within, LocalServer};
 use serde_json::json;
-use tokio::net::TcpListener;
 use tokio::sync::{mpsc, Semaphore};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -28,7 +28,7 @@ struct Hooked {
     deliveries: mpsc::UnboundedReceiver<Delivery>,
     gate: Arc<Semaphore>,
     finished: Arc<AtomicUsize>,
-    task: tokio::task::JoinHandle<()>,
+    _server: LocalServer,
 }
 
 impl Hooked {
@@ -51,22 +51,25 @@ impl Hooked {
                 finished.fetch_add(1, Ordering::SeqCst);
             }
         });
-        let app = axum::Router::new().route("/hooks/crossborder", route);
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!(
-            "http://{}/hooks/crossborder",
-            listener.local_addr().unwrap()
-        );
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let server =
+            LocalServer::start(axum::Router::new().route("/hooks/crossborder", route)).await;
         Hooked {
-            url,
+            url: server.url("/hooks/crossborder"),
             deliveries,
             gate,
             finished,
-            task,
+            _server: server,
         }
+    }
+
+    /// [`Hooked::start`], its URL registered as `client`'s webhook.
+    async fn registered<D: DedupeStore>(
+        receiver: Receiver<D>,
+        client: &crossborder::Client,
+    ) -> Hooked {
+        let hooked = Hooked::start(receiver).await;
+        client.webhooks().set_url(&hooked.url).await.unwrap();
+        hooked
     }
 
     /// The next delivery the handler started on.
@@ -132,12 +135,6 @@ impl Hooked {
     }
 }
 
-impl Drop for Hooked {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 use crossborder_contract_tests::{collection, fund};
 
 /// The transaction of a confirmed delivery.
@@ -157,8 +154,7 @@ fn accepted() -> (u16, serde_json::Value) {
 async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_change_once() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new(client.clone())).await;
-    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let mut hooked = Hooked::registered(Receiver::new(client.clone()), &client).await;
 
     let memo = collection(&client, "order-r1", "50000").await;
     fund(&client, &memo, "20000", "r-1").await;
@@ -217,8 +213,7 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
 async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new(client.clone())).await;
-    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let mut hooked = Hooked::registered(Receiver::new(client.clone()), &client).await;
     let memo = collection(&client, "order-f", "50000").await;
 
     let forged = json!({"reference": "order-f", "memo": memo, "amount": 50000,
@@ -314,8 +309,8 @@ async fn a_full_queue_answers_503_and_the_event_can_come_again() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
     // A capacity of 0 is taken as 1.
-    let mut hooked = Hooked::start(Receiver::new(client.clone()).queue_capacity(0)).await;
-    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let mut hooked =
+        Hooked::registered(Receiver::new(client.clone()).queue_capacity(0), &client).await;
     let memo = collection(&client, "order-q", "50000").await;
     let other = collection(&client, "order-q-other", "3000").await;
 
@@ -385,8 +380,7 @@ impl DedupeStore for Down {
 async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
     let env = Env::start().await;
     let client = env.client(STAGING_KEY);
-    let mut hooked = Hooked::start(Receiver::new(client.clone()).dedupe(Down)).await;
-    client.webhooks().set_url(&hooked.url).await.unwrap();
+    let mut hooked = Hooked::registered(Receiver::new(client.clone()).dedupe(Down), &client).await;
     let memo = collection(&client, "order-down", "5000").await;
     fund(&client, &memo, "5000", "down-1").await;
     let first = hooked.next().await;
@@ -434,14 +428,13 @@ async fn receivers_sharing_a_store_hand_a_change_over_once() {
     // The first receiver got the sandbox's delivery too: of the three, one
     // is handed over. Each receiver then gets a sentinel, so all three have
     // been dealt with.
-    let handed = tokio::time::timeout(WAIT, async {
+    let handed = within(WAIT, async {
         tokio::select! {
             delivery = first.deliveries.recv() => delivery,
             delivery = second.deliveries.recv() => delivery,
         }
     })
     .await
-    .unwrap()
     .unwrap();
     assert_eq!(confirmed_in(handed).status, TransactionStatus::Completed);
     first.release();

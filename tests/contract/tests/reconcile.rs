@@ -10,6 +10,7 @@ use crossborder::{
     Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_testkit::within;
 use tokio::net::TcpListener;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -64,10 +65,7 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
     // rest completes it, and its event settles the reference.
     fund(&client, &delivered, "2000", "d-1").await;
     fund(&client, &delivered, "3000", "d-2").await;
-    let first = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let first = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(first.reference, "order-delivered");
     assert_eq!(first.source, Source::Event);
     let transaction = first.result.unwrap();
@@ -83,10 +81,7 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
     assert!(deliveries[2].status.is_none(), "{:?}", deliveries[2]);
     assert!(deliveries[2].body.contains("order-dropped"));
 
-    let second = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let second = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(second.reference, "order-dropped");
     assert_eq!(second.source, Source::Polling);
     assert_eq!(second.result.unwrap().status, TransactionStatus::Completed);
@@ -108,7 +103,7 @@ async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
     reconciler.watch("order-open");
     reconciler.watch("order-unknown");
     let mut outcomes = Vec::new();
-    while let Some(done) = tokio::time::timeout(WAIT, reconciler.next()).await.unwrap() {
+    while let Some(done) = within(WAIT, reconciler.next()).await {
         assert_eq!(done.source, Source::Polling);
         outcomes.push(done);
     }
@@ -172,10 +167,7 @@ async fn an_event_before_the_first_next_is_kept() {
     reconciler.watch("order-early");
     let event = WebhookEvent::parse(r#"{"reference": "order-early", "status": true}"#).unwrap();
     assert!(reconciler.notifier().notify(&event));
-    let done = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let done = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(done.source, Source::Event);
     assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
 }
@@ -198,10 +190,7 @@ async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again
     )
     .unwrap();
     assert!(reconciler.notifier().notify(&forged));
-    let done = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let done = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(done.source, Source::Polling);
     match done.result {
         Err(Error::WaitTimeout { last }) => assert_eq!(last.status, TransactionStatus::Pending),
@@ -211,10 +200,7 @@ async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again
 
     fund(&client, &memo, "5000", "forged-1").await;
     reconciler.watch("order-forged");
-    let done = tokio::time::timeout(WAIT, reconciler.next())
-        .await
-        .unwrap()
-        .unwrap();
+    let done = within(WAIT, reconciler.next()).await.unwrap();
     assert_eq!(done.reference, "order-forged");
     assert_eq!(done.result.unwrap().status, TransactionStatus::Completed);
     assert!(reconciler.next().await.is_none());

@@ -244,9 +244,7 @@ async fn sdk_and_sandbox_refuse_the_same_payouts_with_the_same_violations() {
         };
         assert_eq!(proxy.requests_seen(), 0, "{label}: the SDK sent it");
 
-        let reply = env
-            .raw_post("/api/payout", Some(STAGING_KEY), &payout_json(&request))
-            .await;
+        let reply = env.post("/api/payout", &payout_json(&request)).await;
         assert_error_body(&reply, 400, &violations.to_string(), "POST", "/api/payout");
         assert_eq!(
             field_errors(&reply.body),
@@ -311,9 +309,7 @@ async fn sandbox_answers_what_the_sdks_rule_function_says_for_raw_bodies() {
     ];
     for fields in rows {
         let violations = validate_payout(&fields).expect_err("an invalid row");
-        let reply = env
-            .raw_post("/api/payout", Some(STAGING_KEY), &fields_json(&fields))
-            .await;
+        let reply = env.post("/api/payout", &fields_json(&fields)).await;
         // The API's own message for an unsupported currency; otherwise every
         // violation joined with "; ".
         let message = violations

@@ -8,7 +8,9 @@ use crossborder::{
     types::{CollectionRequest, SimulateFundingRequest, Transaction, TransactionStatus},
     Currency,
 };
-use crossborder_contract_tests::{collection, d, fund, Env, WebhookReceiver, STAGING_KEY};
+use crossborder_contract_tests::{
+    collection, d, fund, ngn_payout, quote, Env, WebhookReceiver, STAGING_KEY,
+};
 
 /// The transaction of a confirmed verdict.
 fn confirmed_in(verdict: Verdict) -> Transaction {
@@ -135,10 +137,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
     let client = env.client(STAGING_KEY);
     client
         .payouts()
-        .create(&crossborder_testkit::fixtures::ngn_bank_payout(
-            d("100"),
-            "payout-v1",
-        ))
+        .create(&ngn_payout("payout-v1", "100"))
         .await
         .unwrap();
     let forged = WebhookEvent::parse(r#"{"reference": "payout-v1", "status": true}"#).unwrap();
@@ -299,11 +298,11 @@ async fn to_currency_funding_pays_something_or_is_refused() {
     let client = env.client(STAGING_KEY);
     let receiver = WebhookReceiver::start().await;
     client.webhooks().set_url(receiver.url()).await.unwrap();
-    let quote = client
-        .quotes()
-        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-        .await
-        .unwrap();
+    let quote = quote(
+        &client,
+        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
+    )
+    .await;
     let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key);
     let memo = client

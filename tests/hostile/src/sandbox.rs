@@ -4,8 +4,9 @@
 //! must not change.
 
 use std::net::SocketAddr;
+use std::ops::Deref;
 
-use crossborder_sandbox::{Clock, Currency, SandboxConfig, SandboxHandle};
+use crossborder_sandbox::{Currency, SandboxConfig};
 use crossborder_testkit::fixtures::{business_json, documents_json, ngn_payout_json, person_json};
 use crossborder_testkit::TestSandbox;
 use serde_json::{json, Value};
@@ -68,20 +69,25 @@ impl Operation {
     }
 }
 
-/// A running sandbox with its fixtures.
+/// A running sandbox with its fixtures: the test kit's sandbox (its
+/// `sandbox`, manual `clock` and `http` client reached through it) and the
+/// references of what it was given.
 pub struct Target {
-    /// The sandbox.
-    pub sandbox: SandboxHandle,
-    /// Its clock (manual).
-    pub clock: Clock,
+    kit: TestSandbox,
     /// The fixture business's id.
     pub business_id: String,
     /// The fixture collection's `payRefrence` memo.
     pub memo: String,
     /// The link of an uploaded document.
     pub document_link: String,
-    /// A client for well-formed requests.
-    pub http: reqwest::Client,
+}
+
+impl Deref for Target {
+    type Target = TestSandbox;
+
+    fn deref(&self) -> &TestSandbox {
+        &self.kit
+    }
 }
 
 impl Target {
@@ -93,18 +99,11 @@ impl Target {
     /// A sandbox with `config` (on a manual clock) and its fixtures: a
     /// business, a collection, an uploaded document.
     pub async fn start_with(config: SandboxConfig) -> Target {
-        let TestSandbox {
-            sandbox,
-            clock,
-            http,
-        } = TestSandbox::start_with(config).await;
         let mut target = Target {
-            sandbox,
-            clock,
+            kit: TestSandbox::start_with(config).await,
             business_id: String::new(),
             memo: String::new(),
             document_link: String::new(),
-            http,
         };
         let created = target
             .post_json("/api/business", &business_body(FIXTURE_REGISTRATION))
@@ -123,32 +122,13 @@ impl Target {
             .as_str()
             .expect("a memo")
             .to_owned();
-        let upload = target
-            .http
-            .post(target.url("/api/upload-document"))
-            .header("x-api-key", KEY)
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={BOUNDARY}"),
-            )
-            .body(multipart_body(PDF))
-            .send()
-            .await
-            .expect("the upload is answered");
-        assert_eq!(upload.status(), 200);
-        let upload: Value = upload.json().await.expect("a JSON answer");
-        target.document_link = upload["data"]["link"].as_str().expect("a link").to_owned();
+        target.document_link = target.kit.upload_link(KEY, PDF).await;
         target
     }
 
     /// The sandbox's address.
     pub fn addr(&self) -> SocketAddr {
         self.sandbox.local_addr()
-    }
-
-    /// The full URL of `path` (below `/v1`).
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.sandbox.base_url())
     }
 
     /// POSTs a well-formed JSON body and returns the answer, which must be

@@ -26,6 +26,32 @@ pub fn client() -> reqwest::Client {
         .expect("the forwarding HTTP client builds")
 }
 
+/// Where a forwarder sends each request, and what it keeps of them
+/// (`state`): the axum state of the [`Recorder`] and the [`Tamper`].
+///
+/// [`Recorder`]: crate::Recorder
+/// [`Tamper`]: crate::Tamper
+#[derive(Clone)]
+pub struct Upstream<T> {
+    /// `http://HOST:PORT`, without a trailing slash.
+    pub origin: String,
+    /// The forwarding client ([`client`]).
+    pub http: reqwest::Client,
+    /// The forwarder's own state.
+    pub state: T,
+}
+
+impl<T> Upstream<T> {
+    /// Forwarding to `origin` (`http://HOST:PORT`) with `state`.
+    pub fn new(origin: &str, state: T) -> Upstream<T> {
+        Upstream {
+            origin: origin.trim_end_matches('/').to_owned(),
+            http: client(),
+            state,
+        }
+    }
+}
+
 /// A request as received.
 pub struct Incoming {
     /// The method.

@@ -15,8 +15,8 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use crossborder_contract_tests::LocalServer;
 use serde_json::Value;
-use tokio::net::TcpListener;
 
 use crate::forward;
 
@@ -106,39 +106,22 @@ impl Exchange {
 pub struct Recorder {
     base_url: String,
     exchanges: Arc<Mutex<Vec<Exchange>>>,
-    task: tokio::task::JoinHandle<()>,
+    _server: LocalServer,
 }
 
-#[derive(Clone)]
-struct Upstream {
-    origin: String,
-    http: reqwest::Client,
-    exchanges: Arc<Mutex<Vec<Exchange>>>,
-}
+type Upstream = forward::Upstream<Arc<Mutex<Vec<Exchange>>>>;
 
 impl Recorder {
     /// Starts a recorder forwarding to `prism_origin` (`http://HOST:PORT`).
     pub async fn start(prism_origin: &str) -> Recorder {
         let exchanges: Arc<Mutex<Vec<Exchange>>> = Arc::default();
-        let upstream = Upstream {
-            origin: prism_origin.trim_end_matches('/').to_owned(),
-            http: forward::client(),
-            exchanges: exchanges.clone(),
-        };
+        let upstream = Upstream::new(prism_origin, exchanges.clone());
         let app = Router::new().fallback(record).with_state(upstream);
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the recorder binds 127.0.0.1:0");
-        let addr = listener
-            .local_addr()
-            .expect("a bound socket has an address");
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let server = LocalServer::start(app).await;
         Recorder {
-            base_url: format!("http://{addr}{VERSION_PREFIX}"),
+            base_url: server.url(VERSION_PREFIX),
             exchanges,
-            task,
+            _server: server,
         }
     }
 
@@ -161,12 +144,6 @@ impl Recorder {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .len()
-    }
-}
-
-impl Drop for Recorder {
-    fn drop(&mut self) {
-        self.task.abort();
     }
 }
 
@@ -212,7 +189,7 @@ async fn record(State(upstream): State<Upstream>, request: Request) -> Response 
             .collect(),
     };
     upstream
-        .exchanges
+        .state
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .push(exchange);

@@ -11,7 +11,7 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use tokio::net::TcpListener;
+use crossborder_contract_tests::LocalServer;
 
 use crate::forward;
 
@@ -19,40 +19,23 @@ use crate::forward;
 pub struct Tamper {
     origin: String,
     next_body: Arc<Mutex<Option<String>>>,
-    task: tokio::task::JoinHandle<()>,
+    _server: LocalServer,
 }
 
-#[derive(Clone)]
-struct Upstream {
-    origin: String,
-    http: reqwest::Client,
-    next_body: Arc<Mutex<Option<String>>>,
-}
+type Upstream = forward::Upstream<Arc<Mutex<Option<String>>>>;
 
 impl Tamper {
     /// Starts a forwarder to `upstream_origin` (`http://HOST:PORT`); each
     /// request keeps its path.
     pub async fn start(upstream_origin: &str) -> Tamper {
         let next_body: Arc<Mutex<Option<String>>> = Arc::default();
-        let upstream = Upstream {
-            origin: upstream_origin.trim_end_matches('/').to_owned(),
-            http: forward::client(),
-            next_body: next_body.clone(),
-        };
+        let upstream = Upstream::new(upstream_origin, next_body.clone());
         let app = Router::new().fallback(pass).with_state(upstream);
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the forwarder binds 127.0.0.1:0");
-        let addr = listener
-            .local_addr()
-            .expect("a bound socket has an address");
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let server = LocalServer::start(app).await;
         Tamper {
-            origin: format!("http://{addr}"),
+            origin: server.url(""),
             next_body,
-            task,
+            _server: server,
         }
     }
 
@@ -71,12 +54,6 @@ impl Tamper {
     }
 }
 
-impl Drop for Tamper {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 async fn pass(State(upstream): State<Upstream>, request: Request) -> Response {
     let request = match forward::incoming(request).await {
         Ok(request) => request,
@@ -88,7 +65,7 @@ async fn pass(State(upstream): State<Upstream>, request: Request) -> Response {
         Err(refusal) => return refusal,
     };
     let replacement = upstream
-        .next_body
+        .state
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .take();

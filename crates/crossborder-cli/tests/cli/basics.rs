@@ -4,20 +4,16 @@
 
 use serde_json::{json, Value};
 
-use crate::{at, redact, run, sandbox};
+use crate::{at, cli, redact, run, sandbox};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn balance_prints_a_table_or_json() {
     let sandbox = sandbox().await;
-    let mut table = at(sandbox.base_url());
-    table.args(["balance", "NGN"]);
-    let out = run(table).await;
+    let out = cli(sandbox.base_url(), "balance NGN").await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     assert_eq!(out.stdout, "currency  NGN\nbalance   5,000,000.00 NGN\n");
 
-    let mut json = at(sandbox.base_url());
-    json.args(["balance", "USD", "--json"]);
-    let out = run(json).await;
+    let out = cli(sandbox.base_url(), "balance USD --json").await;
     assert_eq!(out.code, 0);
     assert_eq!(out.json(), json!({"currency": "USD", "balance": "10000"}));
 }
@@ -36,9 +32,7 @@ fn placeholders(mut value: Value, fields: &[&str]) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_quote_is_printed_whole_with_exact_decimals() {
     let sandbox = sandbox().await;
-    let mut command = at(sandbox.base_url());
-    command.args(["quote", "USD", "NGN", "100.10", "--json"]);
-    let out = run(command).await;
+    let out = cli(sandbox.base_url(), "quote USD NGN 100.10 --json").await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let quote = out.json();
     assert!(quote["rateKey"].as_str().unwrap().starts_with("rk_"));
@@ -49,9 +43,7 @@ async fn a_quote_is_printed_whole_with_exact_decimals() {
         placeholders(quote, &["rateKey", "expiresAt", "validUntil"])
     );
 
-    let mut table = at(sandbox.base_url());
-    table.args(["quote", "USD", "NGN", "100.10"]);
-    let out = run(table).await;
+    let out = cli(sandbox.base_url(), "quote USD NGN 100.10").await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let rows: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(
@@ -72,16 +64,11 @@ async fn a_quote_is_printed_whole_with_exact_decimals() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
     let sandbox = sandbox().await;
-    let mut collect = at(sandbox.base_url());
-    collect.args([
-        "collect",
-        "--reference",
-        "cli-order-7",
-        "--amount",
-        "5000.50",
-    ]);
-    collect.args(["--from", "NGN", "--to", "NGN", "--json"]);
-    let out = run(collect).await;
+    let out = cli(
+        sandbox.base_url(),
+        "collect --reference cli-order-7 --amount 5000.50 --from NGN --to NGN --json",
+    )
+    .await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let created = out.json();
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
@@ -92,9 +79,7 @@ async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
         .to_owned();
 
     // Plain `transaction` (no --wait): one read, as a table.
-    let mut read = at(sandbox.base_url());
-    read.args(["transaction", "cli-order-7"]);
-    let out = run(read).await;
+    let out = cli(sandbox.base_url(), "transaction cli-order-7").await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     insta::assert_snapshot!(
         "transaction_table",
@@ -134,10 +119,11 @@ async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn transaction_wait_returns_the_settled_state() {
     let sandbox = sandbox().await;
-    let mut collect = at(sandbox.base_url());
-    collect.args(["collect", "--reference", "cli-order-1", "--amount", "5000"]);
-    collect.args(["--from", "NGN", "--to", "NGN", "--json"]);
-    let out = run(collect).await;
+    let out = cli(
+        sandbox.base_url(),
+        "collect --reference cli-order-1 --amount 5000 --from NGN --to NGN --json",
+    )
+    .await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let created = out.json();
     assert_eq!(created["status"], "PENDING");
@@ -148,11 +134,13 @@ async fn transaction_wait_returns_the_settled_state() {
     fund.args(["--narration", &memo, "--session-id", "cli-fund-1"]);
     let out = run(fund).await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.starts_with("message  "), "{}", out.stdout);
+    out.stdout_starts("message  ");
 
-    let mut wait = at(sandbox.base_url());
-    wait.args(["transaction", "cli-order-1", "--wait", "--timeout", "30"]);
-    let out = run(wait).await;
+    let out = cli(
+        sandbox.base_url(),
+        "transaction cli-order-1 --wait --timeout 30",
+    )
+    .await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout
@@ -168,9 +156,7 @@ async fn transaction_wait_returns_the_settled_state() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn banks_and_resolve_bank() {
     let sandbox = sandbox().await;
-    let mut banks = at(sandbox.base_url());
-    banks.args(["banks", "NGN", "KES"]);
-    let out = run(banks).await;
+    let out = cli(sandbox.base_url(), "banks NGN KES").await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     assert_eq!(
         out.stdout,
@@ -187,32 +173,22 @@ async fn banks_and_resolve_bank() {
         json!({"name": "Guaranty Trust Bank", "code": "058"})
     );
 
-    let mut resolve = at(sandbox.base_url());
-    resolve.args([
-        "resolve-bank",
-        "--account-number",
-        "0123456789",
-        "--bank-code",
-        "058",
-    ]);
-    resolve.args(["--from", "NGN", "--to", "NGN"]);
-    let out = run(resolve).await;
+    let out = cli(
+        sandbox.base_url(),
+        "resolve-bank --account-number 0123456789 --bank-code 058 --from NGN --to NGN",
+    )
+    .await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     assert_eq!(
         out.stdout,
         "account number  0123456789\naccount name    ADAEZE OKAFOR\nbank code       058\n"
     );
 
-    let mut unknown = at(sandbox.base_url());
-    unknown.args([
-        "resolve-bank",
-        "--account-number",
-        "0000000000",
-        "--bank-code",
-        "058",
-    ]);
-    unknown.args(["--from", "NGN", "--to", "NGN", "--json"]);
-    let out = run(unknown).await;
+    let out = cli(
+        sandbox.base_url(),
+        "resolve-bank --account-number 0000000000 --bank-code 058 --from NGN --to NGN --json",
+    )
+    .await;
     assert_eq!(out.code, 1);
     assert_eq!(
         out.stderr,

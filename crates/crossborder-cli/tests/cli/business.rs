@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::{at, bare, business_body, person_body, run, sandbox, with_stdin, Run};
+use crate::{at, bare, business_body, cli, person_body, run, sandbox, with_stdin, Run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn business_validate_reports_violations_and_document_keys() {
@@ -80,15 +80,9 @@ async fn business_validate_reports_violations_and_document_keys() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn business_status_of_an_unknown_business_is_an_api_error() {
     let sandbox = sandbox().await;
-    let mut status = at(sandbox.base_url());
-    status.args(["business", "status", "biz_missing"]);
-    let out = run(status).await;
+    let out = cli(sandbox.base_url(), "business status biz_missing").await;
     assert_eq!(out.code, 1);
-    assert!(
-        out.stderr.starts_with("error: HTTP 404: "),
-        "{}",
-        out.stderr
-    );
+    out.stderr_starts("error: HTTP 404: ");
 }
 
 /// Creates a business with `registration` and its director and UBO, through

@@ -1,16 +1,9 @@
 //! Each error class: one clear line on stderr (every violation for a
 //! validation error), its exit code, never the key; as snapshots.
 
-use crate::{at, bare, redact, run, sandbox, Run, KEY, UNKNOWN_KEY};
+use crate::{bare, cli, redact, run, sandbox, KEY, UNKNOWN_KEY};
 
 /// What a snapshot of a failure holds: the exit code, stdout and stderr.
-fn shown(out: &Run) -> String {
-    format!(
-        "exit {}\n--- stdout\n{}--- stderr\n{}",
-        out.code, out.stdout, out.stderr
-    )
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_error_class_has_its_line_and_exit_code() {
     let sandbox = sandbox().await;
@@ -20,14 +13,14 @@ async fn each_error_class_has_its_line_and_exit_code() {
     missing.args(["--base-url", sandbox.base_url(), "balance", "NGN"]);
     let out = run(missing).await;
     assert_eq!(out.code, 2);
-    insta::assert_snapshot!("missing_key", shown(&out));
+    insta::assert_snapshot!("missing_key", out.shown());
 
     // No base URL (there is no default): usage, 2, nothing sent.
     let mut placeholder = bare();
     placeholder.args(["--api-key", KEY, "balance", "NGN"]);
     let out = run(placeholder).await;
     assert_eq!(out.code, 2);
-    insta::assert_snapshot!("no_base_url", shown(&out));
+    insta::assert_snapshot!("no_base_url", out.shown());
 
     // A key the API does not know: API error, 1.
     let mut bad_key = bare();
@@ -35,25 +28,17 @@ async fn each_error_class_has_its_line_and_exit_code() {
     bad_key.args(["balance", "NGN"]);
     let out = run(bad_key).await;
     assert_eq!(out.code, 1);
-    insta::assert_snapshot!("bad_key", shown(&out));
+    insta::assert_snapshot!("bad_key", out.shown());
 
     // A request the rules refuse: validation, 2, every violation listed.
-    let mut invalid = at(sandbox.base_url());
-    invalid.args(["quote", "UGX", "NGN", "10.5"]);
-    let out = run(invalid).await;
+    let out = cli(sandbox.base_url(), "quote UGX NGN 10.5").await;
     assert_eq!(out.code, 2);
-    insta::assert_snapshot!("validation", shown(&out));
+    insta::assert_snapshot!("validation", out.shown());
 
     // An argument clap refuses: usage, 2.
-    let mut usage = at(sandbox.base_url());
-    usage.args(["balance", "BTC"]);
-    let out = run(usage).await;
+    let out = cli(sandbox.base_url(), "balance BTC").await;
     assert_eq!(out.code, 2);
-    assert!(
-        out.stderr.contains("Invalid currency: BTC"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("Invalid currency: BTC");
 
     // Nothing listening: network error, 1.
     let closed = {
@@ -74,6 +59,6 @@ async fn each_error_class_has_its_line_and_exit_code() {
     let port = closed.to_string();
     insta::assert_snapshot!(
         "unreachable",
-        redact(&shown(&out), &[(port.as_str(), "[port]")])
+        redact(&out.shown(), &[(port.as_str(), "[port]")])
     );
 }

@@ -68,6 +68,14 @@ pub fn bare() -> Command {
     command
 }
 
+/// Runs the binary pointed at `base_url` with [`KEY`] and the words of
+/// `line` (split at spaces, as a shell would a line without quotes).
+pub async fn cli(base_url: &str, line: &str) -> Run {
+    let mut command = at(base_url);
+    command.args(line.split_whitespace());
+    run(command).await
+}
+
 /// The binary pointed at `base_url` with [`KEY`].
 pub fn at(base_url: &str) -> Command {
     let mut command = bare();
@@ -89,6 +97,42 @@ pub struct Run {
 }
 
 impl Run {
+    /// The exit code and both streams, for an assertion's message.
+    pub fn shown(&self) -> String {
+        format!(
+            "exit {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    /// Asserts that stdout starts with `prefix`.
+    pub fn stdout_starts(&self, prefix: &str) {
+        assert!(
+            self.stdout.starts_with(prefix),
+            "{prefix:?}?\n{}",
+            self.shown()
+        );
+    }
+
+    /// Asserts that stderr starts with `prefix`.
+    pub fn stderr_starts(&self, prefix: &str) {
+        assert!(
+            self.stderr.starts_with(prefix),
+            "{prefix:?}?\n{}",
+            self.shown()
+        );
+    }
+
+    /// Asserts that stdout has `part`.
+    pub fn stdout_has(&self, part: &str) {
+        assert!(self.stdout.contains(part), "{part:?}?\n{}", self.shown());
+    }
+
+    /// Asserts that stderr has `part`.
+    pub fn stderr_has(&self, part: &str) {
+        assert!(self.stderr.contains(part), "{part:?}?\n{}", self.shown());
+    }
+
     /// Stdout as JSON (`null` when it is not JSON).
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.stdout).unwrap_or(Value::Null)

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use crossborder_sandbox::SandboxConfig;
 use serde_json::{json, Value};
 
-use crate::{at, business_body, person_body, redact, run, sandbox_with, Run};
+use crate::{at, business_body, person_body, redact, run, sandbox_with};
 
 const PDF: &[u8] = b"%PDF-1.4\n% onboarding test\n%%EOF\n";
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n0000";
@@ -74,13 +74,6 @@ fn onboard(base_url: &str, file: &Path, resume: Option<&Path>, json: bool) -> as
     command
 }
 
-fn shown(out: &Run) -> String {
-    format!(
-        "exit {}\n--- stdout\n{}--- stderr\n{}",
-        out.code, out.stdout, out.stderr
-    )
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_application_is_checked_whole_before_anything_is_sent() {
     let log = Log::default();
@@ -103,7 +96,7 @@ async fn an_application_is_checked_whole_before_anything_is_sent() {
     let file = write_application(dir.path(), &broken);
     let out = run(onboard(sandbox.base_url(), &file, None, false)).await;
     assert_eq!(out.code, 2, "{}", out.stderr);
-    insta::assert_snapshot!("invalid_application", shown(&out));
+    insta::assert_snapshot!("invalid_application", out.shown());
 
     // Once the file reads as an application, the files its document URLs
     // name: one not there (also named where it is referenced), one not a
@@ -117,7 +110,7 @@ async fn an_application_is_checked_whole_before_anything_is_sent() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     insta::assert_snapshot!(
         "invalid_files",
-        redact(&shown(&out), &[(&dir_text, "[dir]")])
+        redact(&out.shown(), &[(&dir_text, "[dir]")])
     );
 
     // Nothing was sent, and no progress file was left.
@@ -176,7 +169,7 @@ async fn a_stopped_onboarding_is_resumed_without_doing_anything_twice() {
         (business_id.as_str(), "[businessId]"),
         (port.as_str(), "[port]"),
     ]);
-    insta::assert_snapshot!("stopped", redact(&shown(&out), &pairs));
+    insta::assert_snapshot!("stopped", redact(&out.shown(), &pairs));
     let sent = |log: &Log| {
         [
             log.count("POST /v1/api/upload-document "),
@@ -238,7 +231,7 @@ async fn a_stopped_onboarding_is_resumed_without_doing_anything_twice() {
     ))
     .await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.starts_with("id "), "{}", out.stdout);
+    out.stdout_starts("id ");
     assert!(out.stdout.contains(&business_id));
     for (name, link) in &links {
         assert!(
@@ -344,7 +337,7 @@ async fn a_progress_file_that_cannot_be_written_is_reported() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     insta::assert_snapshot!(
         "stopped_unsaved",
-        redact(&shown(&out), &[(&dir_text, "[dir]")])
+        redact(&out.shown(), &[(&dir_text, "[dir]")])
     );
     // The record is as it was.
     let kept: Value =

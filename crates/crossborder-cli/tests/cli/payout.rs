@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::{at, ngn_payout, run, sandbox, with_stdin};
+use crate::{at, cli, ngn_payout, run, sandbox, with_stdin};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn payout_dry_run_checks_files_stdin_and_batches_and_sends_nothing() {
@@ -81,11 +81,9 @@ async fn payout_dry_run_checks_files_stdin_and_batches_and_sends_nothing() {
     );
 
     // Nothing was sent.
-    let mut status = at(sandbox.base_url());
-    status.args(["payout", "status", "cli-dry-1"]);
-    let out = run(status).await;
+    let out = cli(sandbox.base_url(), "payout status cli-dry-1").await;
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("HTTP 404"), "{}", out.stderr);
+    out.stderr_has("HTTP 404");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -98,15 +96,9 @@ async fn a_payout_body_is_sent_and_tracked() {
     command.args(["payout", "--body", "-"]);
     let out = run(command).await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stdout.starts_with("sessionId  cli-send-1\n"),
-        "{}",
-        out.stdout
-    );
+    out.stdout_starts("sessionId  cli-send-1\n");
 
-    let mut status = at(sandbox.base_url());
-    status.args(["payout", "status", "cli-send-1", "--json"]);
-    let out = run(status).await;
+    let out = cli(sandbox.base_url(), "payout status cli-send-1 --json").await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let state = out.json();
     assert_eq!(state["status"], "COMPLETED");
@@ -193,7 +185,7 @@ async fn a_batch_stopped_part_way_prints_what_was_sent_and_what_was_not() {
         status.args(["payout", "status", session]);
         let out = run(status).await;
         assert_eq!(out.code, 1);
-        assert!(out.stderr.contains("HTTP 404"), "{}", out.stderr);
+        out.stderr_has("HTTP 404");
     }
 
     // A batch that is sent whole: every receipt, each with its index.

@@ -2,7 +2,7 @@
 //! A14): its help says so, a converting collection's toCurrency pays it,
 //! and its fromCurrency is refused with the sandbox's message.
 
-use crate::{at, bare, run, run_now, sandbox};
+use crate::{at, bare, cli, run, run_now, sandbox};
 
 #[test]
 fn the_help_says_currency_is_the_wallet_credited() {
@@ -30,9 +30,7 @@ fn the_help_says_currency_is_the_wallet_credited() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_converting_collection_is_funded_in_its_to_currency() {
     let sandbox = sandbox().await;
-    let mut quote = at(sandbox.base_url());
-    quote.args(["quote", "USD", "NGN", "100", "--json"]);
-    let out = run(quote).await;
+    let out = cli(sandbox.base_url(), "quote USD NGN 100 --json").await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let rate_key = out.json()["rateKey"].as_str().unwrap().to_owned();
 
@@ -78,9 +76,7 @@ async fn a_converting_collection_is_funded_in_its_to_currency() {
     funded.args(["--narration", &memo, "--session-id", "cli-fx-fund"]);
     let out = run(funded).await;
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let mut read = at(sandbox.base_url());
-    read.args(["transaction", "cli-fx-1", "--json"]);
-    let out = run(read).await;
+    let out = cli(sandbox.base_url(), "transaction cli-fx-1 --json").await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     let transaction = out.json();
     assert_eq!(transaction["status"], "COMPLETED");

@@ -5,10 +5,8 @@
 use std::net::TcpListener;
 use std::time::Duration;
 
-use crossborder::{
-    types::{CollectionRequest, SimulateFundingRequest},
-    Client, Currency, Decimal,
-};
+use crossborder::{Client, Decimal};
+use crossborder_testkit::{open_ngn_collection, pay_collection, post_event, within};
 use tokio::sync::mpsc;
 
 use crate::{at, run, sandbox, Live, KEY};
@@ -21,11 +19,9 @@ async fn webhook_set_registers_the_url_events_go_to() {
     set.args(["webhook", "set", target]);
     let out = run(set).await;
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
-    assert!(out.stdout.starts_with("message  "), "{}", out.stdout);
+    out.stdout_starts("message  ");
 
-    let client = client(sandbox.base_url());
-    let memo = collect(&client, "set-1").await;
-    fund(&client, &memo, 5000, "set-fund-1").await;
+    collect_and_pay(sandbox.base_url(), "set-1", 5000).await;
     let deliveries = sandbox
         .wait_for_webhook_deliveries(1, Duration::from_secs(60))
         .await;
@@ -35,11 +31,7 @@ async fn webhook_set_registers_the_url_events_go_to() {
     refused.args(["webhook", "set", "not a url"]);
     let out = run(refused).await;
     assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(
-        out.stderr.starts_with("error: invalid request"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_starts("error: invalid request");
 }
 
 pub(crate) fn client(base_url: &str) -> Client {
@@ -50,31 +42,24 @@ pub(crate) fn client(base_url: &str) -> Client {
         .unwrap()
 }
 
-/// A collection of 5000 NGN; returns its memo.
-pub(crate) async fn collect(client: &Client, reference: &str) -> String {
-    client
-        .collections()
-        .create(&CollectionRequest::new(
-            reference,
-            Decimal::new(5000, 0),
-            Currency::Ngn,
-            Currency::Ngn,
-        ))
-        .await
-        .unwrap()
-        .pay_reference
-        .unwrap()
+/// Opens a collection of 5000 NGN for `reference` on `base_url`'s
+/// sandbox and pays `amount` NGN into it (session `{reference}-fund`), as
+/// a payer would; returns the client and the collection's memo.
+pub(crate) async fn collect_and_pay(
+    base_url: &str,
+    reference: &str,
+    amount: i64,
+) -> (Client, String) {
+    let client = client(base_url);
+    let opened = open_ngn_collection(&client, reference, Decimal::new(5000, 0)).await;
+    let memo = opened.unwrap().pay_reference.unwrap();
+    fund(&client, &memo, amount, &format!("{reference}-fund")).await;
+    (client, memo)
 }
 
+/// Pays `amount` NGN into the collection whose memo is `memo`.
 pub(crate) async fn fund(client: &Client, memo: &str, amount: i64, session: &str) {
-    client
-        .sandbox()
-        .simulate_funding(&SimulateFundingRequest::new(
-            Currency::Ngn,
-            Decimal::new(amount, 0),
-            memo,
-            session,
-        ))
+    pay_collection(client, memo, Decimal::new(amount, 0), session)
         .await
         .unwrap();
 }
@@ -108,9 +93,7 @@ pub(crate) async fn listen(base_url: &str, more: &[&str]) -> Live {
 async fn webhook_listen_prints_each_event_verified() {
     let sandbox = sandbox().await;
     let mut live = listen(sandbox.base_url(), &[]).await;
-    let client = client(sandbox.base_url());
-    let memo = collect(&client, "listen-1").await;
-    fund(&client, &memo, 2000, "listen-fund-1").await;
+    collect_and_pay(sandbox.base_url(), "listen-1", 2000).await;
     let event = live.until("event", |line| line.starts_with("event "));
     live.kill();
     assert_eq!(
@@ -124,14 +107,8 @@ async fn a_forged_event_is_printed_as_not_confirmed() {
     let sandbox = sandbox().await;
     let mut live = listen(sandbox.base_url(), &[]).await;
     let url = Live::url_in(&live.seen[0]);
-    let forged = reqwest::Client::new()
-        .post(&url)
-        .header("content-type", "application/json")
-        .body(r#"{"reference": "forged-1", "status": true, "paidAmount": 5000}"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(forged.status(), 200);
+    let forged = r#"{"reference": "forged-1", "status": true, "paidAmount": 5000}"#;
+    assert_eq!(post_event(&url, forged).await.unwrap().status, 200);
     let event = live.until("event", |line| line.starts_with("event "));
     live.kill();
     assert!(
@@ -167,9 +144,7 @@ async fn webhook_listen_forwards_each_event_unchanged() {
     let sandbox = sandbox().await;
     let (target, mut forwarded) = forward_target().await;
     let mut live = listen(sandbox.base_url(), &["--forward-to", &target]).await;
-    let client = client(sandbox.base_url());
-    let memo = collect(&client, "forward-1").await;
-    fund(&client, &memo, 5000, "forward-fund-1").await;
+    collect_and_pay(sandbox.base_url(), "forward-1", 5000).await;
     let event = live.until("event", |line| line.starts_with("event "));
     assert_eq!(
         event,
@@ -177,9 +152,8 @@ async fn webhook_listen_forwards_each_event_unchanged() {
     );
     let report = live.until("forwarded", |line| line.contains("forward"));
     assert_eq!(report, format!("  forwarded to {target}: 200 OK"));
-    let body = tokio::time::timeout(Duration::from_secs(60), forwarded.recv())
+    let body = within(Duration::from_secs(60), forwarded.recv())
         .await
-        .unwrap()
         .unwrap();
     live.kill();
     // The body the sandbox sent, byte for byte.
@@ -214,9 +188,7 @@ async fn a_hung_forward_target_holds_up_no_event() {
         &["--forward-to", &target, "--forward-timeout", "300"],
     )
     .await;
-    let client = client(sandbox.base_url());
-    let memo = collect(&client, "hung-1").await;
-    fund(&client, &memo, 2000, "hung-fund-1").await;
+    let (client, memo) = collect_and_pay(sandbox.base_url(), "hung-1", 2000).await;
     live.until("first event", |line| {
         line.starts_with("event hung-1: partially paid")
     });
@@ -239,9 +211,7 @@ async fn a_forward_that_takes_too_long_is_given_up() {
         &["--forward-to", &target, "--forward-timeout", "1"],
     )
     .await;
-    let client = client(sandbox.base_url());
-    let memo = collect(&client, "slow-1").await;
-    fund(&client, &memo, 5000, "slow-fund-1").await;
+    collect_and_pay(sandbox.base_url(), "slow-1", 5000).await;
     let report = live.until("forward failure", |line| line.contains("forward"));
     live.kill();
     assert_eq!(

@@ -3,130 +3,62 @@
 //! resolves the links a business sends.
 
 use crossborder_sandbox::{DocumentContent, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
+use crossborder_testkit::fixtures::business_json;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, reply, Api};
+use crate::support::{assert_error, Api};
 
-const BOUNDARY: &str = "described-boundary";
 const PDF: &[u8] = b"%PDF-1.7\nprivate statement\n";
-
-/// Uploads `bytes` as the business of `key`; returns the link.
-async fn upload(api: &Api, key: &str, bytes: &[u8]) -> String {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"doc\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    let response = api
-        .client()
-        .post(api.url("/api/upload-document"))
-        .header("x-api-key", key)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .expect("answered");
-    let stored = reply(response).await;
-    assert_eq!(stored.status, 200, "{}", stored.text);
-    stored.body["data"]["link"]
-        .as_str()
-        .expect("a link")
-        .to_owned()
-}
 
 #[tokio::test]
 async fn reading_a_document_needs_the_uploaders_key() {
     let api = Api::start().await;
-    let link = upload(&api, STAGING_KEY, PDF).await;
+    let link = api.upload_link(STAGING_KEY, PDF).await;
     let id = link.rsplit('/').next().expect("an id").to_owned();
     let path = format!("/documents/{id}");
-    let fetch = |key: Option<&'static str>| {
-        let mut request = api.client().get(&link);
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        async move { reply(request.send().await.expect("answered")).await }
-    };
-
-    // No key: the description's missing-header answer, in its error shape.
-    assert_error(
-        &fetch(None).await,
-        403,
-        "API key header needed",
-        "GET",
-        &path,
-    );
-    // Another business's key: the answer of an unknown document.
-    assert_error(
-        &fetch(Some(PRODUCTION_KEY)).await,
-        404,
-        &format!("Document not found: {id}"),
-        "GET",
-        &path,
-    );
-    // Keys are checked as on every endpoint.
-    assert_error(
-        &fetch(Some("test_not_a_key")).await,
-        401,
-        "Invalid api key",
-        "GET",
-        &path,
-    );
-    assert_error(
-        &fetch(Some(NO_ACCESS_KEY)).await,
-        401,
-        "not allowed to access this resource; contact support",
-        "GET",
-        &path,
-    );
+    // No key: the description's missing-header answer, in its error shape;
+    // another business's key: the answer of an unknown document; keys are
+    // checked as on every endpoint.
+    let unknown = format!("Document not found: {id}");
+    for (key, status, message) in [
+        (None, 403, "API key header needed"),
+        (Some(PRODUCTION_KEY), 404, unknown.as_str()),
+        (Some("test_not_a_key"), 401, "Invalid api key"),
+        (
+            Some(NO_ACCESS_KEY),
+            401,
+            "not allowed to access this resource; contact support",
+        ),
+    ] {
+        assert_error(&api.fetch(&link, key).await, status, message, "GET", &path);
+    }
     // The uploader's key reads it.
-    let response = api
-        .client()
-        .get(&link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .expect("answered");
-    assert_eq!(response.status().as_u16(), 200);
+    let read = api.fetch(&link, Some(STAGING_KEY)).await;
+    assert_eq!(read.status, 200);
     assert_eq!(
-        response.headers()["content-type"].to_str().ok(),
+        read.headers["content-type"].to_str().ok(),
         Some("application/pdf")
     );
-    assert_eq!(response.bytes().await.expect("bytes").as_ref(), PDF);
+    assert_eq!(read.bytes, PDF);
 }
 
 #[tokio::test]
 async fn the_sandbox_resolves_the_links_a_business_sends() {
     let api = Api::start().await;
-    let own = upload(&api, STAGING_KEY, PDF).await;
+    let own = api.upload_link(STAGING_KEY, PDF).await;
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    let own_png = upload(&api, STAGING_KEY, &png).await;
-    let theirs = upload(&api, PRODUCTION_KEY, b"%PDF-1.4\ntheirs\n").await;
+    let own_png = api.upload_link(STAGING_KEY, &png).await;
+    let theirs = api.upload_link(PRODUCTION_KEY, b"%PDF-1.4\ntheirs\n").await;
     let elsewhere = "https://files.example/letter.pdf";
-    let body = json!({
-        "name": "Lagos Trading Ltd",
-        "businessType": "LLC",
-        "registrationNumber": "RC-DOCS-1",
-        "email": "compliance@lagostrading.ng",
-        "phoneNumber": "+2348012345678",
-        "natureOfBusiness": {"nature": "Wholesale", "code": "4652"},
-        "businessAddress": {"houseNumber": "12", "street": "Admiralty Way", "city": "Lekki",
-                            "state": "Lagos", "zipCode": "106104"},
-        "proofOfAddress": {"url": own_png, "key": "utility", "type": "Utility bill"},
-        "sourceOfFund": {"url": own, "type": "Revenue"},
-        "documents": {
-            "cac_document": {"url": own, "key": "cac"},
-            "bank_statement": {"url": theirs, "key": "statement"},
-            "application_letter": {"url": elsewhere, "key": "letter"},
-            "cac_status_report": {"url": own, "key": "status"}
-        }
+    let documents = json!({
+        "cac_document": {"url": own, "key": "cac"},
+        "bank_statement": {"url": theirs, "key": "statement"},
+        "application_letter": {"url": elsewhere, "key": "letter"},
+        "cac_status_report": {"url": own, "key": "status"}
     });
+    let mut body = business_json("RC-DOCS-1", &own_png, documents);
+    body["sourceOfFund"] = json!({"url": own, "type": "Revenue"});
     let created = api.post("/api/business", &body).await;
     assert_eq!(created.status, 200, "{}", created.text);
     let business = created.body["data"]["id"].as_str().expect("an id");
@@ -176,7 +108,7 @@ async fn the_sandbox_resolves_the_links_a_business_sends() {
 
     // An update's links replace the earlier ones, and resolve the same way.
     let updated = api
-        .send(
+        .raw(
             Method::PATCH,
             &format!("/api/business/{business}"),
             Some(STAGING_KEY),

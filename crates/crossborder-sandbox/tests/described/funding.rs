@@ -24,8 +24,8 @@ async fn funding_currency_is_the_wallet_credited() {
         json!([{"field": "currency",
                 "message": message.strip_prefix("currency: ").unwrap()}])
     );
-    assert_eq!(api.balance("USD").await, json!(10000));
-    assert_eq!(api.balance("NGN").await, json!(5000000));
+    assert_eq!(api.balance_json("USD").await, json!(10000));
+    assert_eq!(api.balance_json("NGN").await, json!(5000000));
     let pending = api.transaction("conv-1").await;
     assert_eq!(pending["status"], "PENDING");
     assert_eq!(pending["paidAmount"], json!(0));
@@ -34,8 +34,8 @@ async fn funding_currency_is_the_wallet_credited() {
     // refused sessionId was not used up.
     let funded = api.fund("NGN", json!(153025), &memo, "fund-1").await;
     assert_eq!(funded.status, 200, "{}", funded.text);
-    assert_eq!(api.balance("NGN").await, json!(5153025));
-    assert_eq!(api.balance("USD").await, json!(10000));
+    assert_eq!(api.balance_json("NGN").await, json!(5153025));
+    assert_eq!(api.balance_json("USD").await, json!(10000));
     let paid = api.transaction("conv-1").await;
     assert_eq!(paid["status"], "COMPLETED");
     assert_eq!(paid["paidAmount"], json!(100));
@@ -50,13 +50,13 @@ async fn funding_currency_is_the_wallet_credited() {
         "POST",
         "/api/simulate-funding",
     );
-    assert_eq!(api.balance("USD").await, json!(10000));
+    assert_eq!(api.balance_json("USD").await, json!(10000));
 }
 
 #[tokio::test]
 async fn one_webhook_per_status_change_and_no_other() {
     let api = Api::start().await;
-    api.register_receiver().await;
+    let _receiver = api.register_receiver().await;
     let memo = api.collection("parts-1", json!(50000), "NGN", "NGN").await;
 
     // Partial, partial again, the rest, then more after completion: two
@@ -86,13 +86,13 @@ async fn one_webhook_per_status_change_and_no_other() {
     let read = api.transaction("parts-1").await;
     assert_eq!(read["status"], "COMPLETED");
     assert_eq!(read["paidAmount"], json!(55000));
-    assert_eq!(api.balance("NGN").await, json!(5055000));
+    assert_eq!(api.balance_json("NGN").await, json!(5055000));
 }
 
 #[tokio::test]
 async fn an_overpayment_has_a_negative_remaining_amount() {
     let api = Api::start().await;
-    api.register_receiver().await;
+    let _receiver = api.register_receiver().await;
     let memo = api.collection("over-1", json!(50000), "NGN", "NGN").await;
     let funded = api.fund("NGN", json!(60000), &memo, "o-1").await;
     assert_eq!(funded.status, 200, "{}", funded.text);

@@ -25,24 +25,18 @@ async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
         .await;
     assert_eq!(usd.status, 200, "{}", usd.text);
     assert_eq!(api.transaction("usd-1").await["status"], "COMPLETED");
-    assert_eq!(api.balance("USD").await, json!(9990));
+    assert_eq!(api.balance_json("USD").await, json!(9990));
 
     // resolve-bank looks an account up at a bank, so there the code is
     // checked whatever the currency.
-    let lookup = api
-        .post(
-            "/api/resolve-bank",
-            &json!({"accountNumber": "123456789", "bankCode": "ZZ-999",
+    api.post_refused(
+        "/api/resolve-bank",
+        &json!({"accountNumber": "123456789", "bankCode": "ZZ-999",
                     "fromCurrency": "USD", "toCurrency": "USD"}),
-        )
-        .await;
-    assert_error(
-        &lookup,
         400,
         "Unknown bank code ZZ-999 for USD",
-        "POST",
-        "/api/resolve-bank",
-    );
+    )
+    .await;
 
     // NGN, KES and UGX require one, and it must be in the bank list.
     for (currency, account) in [
@@ -50,22 +44,16 @@ async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
         ("KES", "123456789"),
         ("UGX", "123456789"),
     ] {
-        let refused = api
-            .post(
-                "/api/payout",
-                &json!({"amount": "100", "fromCurrency": currency, "toCurrency": currency,
+        api.post_refused(
+            "/api/payout",
+            &json!({"amount": "100", "fromCurrency": currency, "toCurrency": currency,
                         "sessionId": format!("{currency}-1"), "accountNumber": account,
                         "accountName": "Adaeze Okafor", "bankName": "A bank",
                         "bankCode": "999"}),
-            )
-            .await;
-        assert_error(
-            &refused,
             400,
             &format!("Unknown bank code 999 for {currency}"),
-            "POST",
-            "/api/payout",
-        );
+        )
+        .await;
     }
 }
 
@@ -96,7 +84,7 @@ async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fiel
 
     // The fields the description says the update does not accept.
     let refused = api
-        .send(
+        .raw(
             Method::PATCH,
             &path,
             Some(STAGING_KEY),
@@ -113,7 +101,7 @@ async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fiel
     );
     // A field no business request has is ignored, as on every operation.
     let updated = api
-        .send(
+        .raw(
             Method::PATCH,
             &path,
             Some(STAGING_KEY),
@@ -131,20 +119,14 @@ async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fiel
 #[tokio::test]
 async fn amounts_above_ten_to_the_fifteenth_are_refused() {
     let api = Api::start().await;
-    let too_large = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 1_000_000_000_000_001_u64, "fromCurrency": "NGN",
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": 1_000_000_000_000_001_u64, "fromCurrency": "NGN",
                     "toCurrency": "NGN", "paymentReference": "huge-1"}),
-        )
-        .await;
-    assert_error(
-        &too_large,
         400,
         "amount: must be at most 1000000000000000",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
     let at_cap = api
         .post(
             "/api/initiate-payment",
@@ -153,33 +135,25 @@ async fn amounts_above_ten_to_the_fifteenth_are_refused() {
         )
         .await;
     assert_eq!(at_cap.status, 200, "{}", at_cap.text);
-    let quote = api.get("/api/qoutes/USD/NGN/1000000000000001").await;
-    assert_error(
-        &quote,
+    api.get_refused(
+        "/api/qoutes/USD/NGN/1000000000000001",
         400,
         "amount: must be at most 1000000000000000",
-        "GET",
-        "/api/qoutes/USD/NGN/1000000000000001",
-    );
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn null_is_refused_on_request_fields() {
     let api = Api::start().await;
-    let refused = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 10, "fromCurrency": "NGN", "toCurrency": "NGN",
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": 10, "fromCurrency": "NGN", "toCurrency": "NGN",
                     "paymentReference": "null-1", "network": null}),
-        )
-        .await;
-    assert_error(
-        &refused,
         400,
         "network: must be a string",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
     let missing = api.get("/api/transaction/null-1").await;
     assert_eq!(missing.status, 404, "{}", missing.text);
 }
@@ -188,7 +162,7 @@ async fn null_is_refused_on_request_fields() {
 async fn the_no_access_message_is_the_descriptions() {
     let api = Api::start().await;
     let refused = api
-        .send(Method::GET, "/api/balance/NGN", Some(NO_ACCESS_KEY), None)
+        .raw(Method::GET, "/api/balance/NGN", Some(NO_ACCESS_KEY), None)
         .await;
     assert_error(
         &refused,

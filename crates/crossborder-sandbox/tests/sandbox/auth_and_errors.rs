@@ -60,56 +60,21 @@ async fn authentication_comes_before_body_checks() {
 #[tokio::test]
 async fn invalid_currency_in_paths_and_bodies() {
     let api = Api::start().await;
-    let balance = api.get("/api/balance/ABC").await;
-    assert_error(
-        &balance,
-        400,
-        "Invalid currency: ABC",
-        "GET",
-        "/api/balance/ABC",
-    );
-    let lowercase = api.get("/api/balance/ngn").await;
-    assert_error(
-        &lowercase,
-        400,
-        "Invalid currency: ngn",
-        "GET",
-        "/api/balance/ngn",
-    );
-    let quote_from = api.get("/api/qoutes/ABC/NGN/100").await;
-    assert_error(
-        &quote_from,
-        400,
-        "Invalid currency: ABC",
-        "GET",
-        "/api/qoutes/ABC/NGN/100",
-    );
-    let quote_to = api.get("/api/qoutes/USD/ABC/100").await;
-    assert_error(
-        &quote_to,
-        400,
-        "Invalid currency: ABC",
-        "GET",
-        "/api/qoutes/USD/ABC/100",
-    );
-    let banks = api.get("/api/bank-list/USD/XYZ").await;
-    assert_error(
-        &banks,
-        400,
-        "Invalid currency: XYZ",
-        "GET",
-        "/api/bank-list/USD/XYZ",
-    );
+    api.get_refused("/api/balance/ABC", 400, "Invalid currency: ABC")
+        .await;
+    api.get_refused("/api/balance/ngn", 400, "Invalid currency: ngn")
+        .await;
+    api.get_refused("/api/qoutes/ABC/NGN/100", 400, "Invalid currency: ABC")
+        .await;
+    api.get_refused("/api/qoutes/USD/ABC/100", 400, "Invalid currency: ABC")
+        .await;
+    api.get_refused("/api/bank-list/USD/XYZ", 400, "Invalid currency: XYZ")
+        .await;
 
     let body = json!({"amount": 100, "fromCurrency": "ABC", "toCurrency": "NGN", "paymentReference": "r1"});
-    let collection = api.post("/api/initiate-payment", &body).await;
-    assert_error(
-        &collection,
-        400,
-        "Invalid currency: ABC",
-        "POST",
-        "/api/initiate-payment",
-    );
+    let collection = api
+        .post_refused("/api/initiate-payment", &body, 400, "Invalid currency: ABC")
+        .await;
     assert_eq!(
         collection.body["errors"],
         json!([{"field": "fromCurrency", "message": "Invalid currency: ABC"}])
@@ -117,8 +82,8 @@ async fn invalid_currency_in_paths_and_bodies() {
 
     let mut payout = crate::common::ngn_payout("s-abc", "100");
     payout["toCurrency"] = json!("ABC");
-    let payout = api.post("/api/payout", &payout).await;
-    assert_error(&payout, 400, "Invalid currency: ABC", "POST", "/api/payout");
+    api.post_refused("/api/payout", &payout, 400, "Invalid currency: ABC")
+        .await;
 }
 
 #[tokio::test]
@@ -142,8 +107,9 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
 
     let mut body = crate::common::ngn_payout("s-missing", "100");
     body.as_object_mut().unwrap().remove("amount");
-    let missing = api.post("/api/payout", &body).await;
-    assert_error(&missing, 400, "amount: is required", "POST", "/api/payout");
+    let missing = api
+        .post_refused("/api/payout", &body, 400, "amount: is required")
+        .await;
     assert_eq!(
         missing.body["errors"],
         json!([{"field": "amount", "message": "is required"}])
@@ -151,40 +117,22 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
 
     let mut body = crate::common::ngn_payout("s-typed", "100");
     body["amount"] = json!(100);
-    let typed = api.post("/api/payout", &body).await;
-    assert_error(
-        &typed,
-        400,
-        "amount: must be a string",
-        "POST",
-        "/api/payout",
-    );
-
-    let collection = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": "100", "fromCurrency": "NGN", "toCurrency": "NGN"}),
-        )
+    api.post_refused("/api/payout", &body, 400, "amount: must be a string")
         .await;
-    assert_error(
-        &collection,
+
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": "100", "fromCurrency": "NGN", "toCurrency": "NGN"}),
         400,
         "amount: must be a number; paymentReference: is required",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
 
     // No field is nullable: null is a value of the wrong type.
     let mut body = crate::common::ngn_payout("s-null", "100");
     body["narration"] = json!(null);
-    let null = api.post("/api/payout", &body).await;
-    assert_error(
-        &null,
-        400,
-        "narration: must be a string",
-        "POST",
-        "/api/payout",
-    );
+    api.post_refused("/api/payout", &body, 400, "narration: must be a string")
+        .await;
 
     // Unknown fields are ignored.
     let mut body = crate::common::ngn_payout("s-extra", "100");
@@ -196,14 +144,8 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
 #[tokio::test]
 async fn unknown_routes_wrong_methods_and_oversized_bodies() {
     let api = Api::start().await;
-    let unknown = api.get("/api/nothing-here").await;
-    assert_error(
-        &unknown,
-        404,
-        "Cannot GET /v1/api/nothing-here",
-        "GET",
-        "/api/nothing-here",
-    );
+    api.get_refused("/api/nothing-here", 404, "Cannot GET /v1/api/nothing-here")
+        .await;
     let outside = api
         .http
         .get(format!("http://{}/elsewhere?x=1", api.sandbox.local_addr()))

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::common::{assert_error, Api};
+use crate::common::Api;
 
 #[tokio::test]
 async fn bank_lists_per_destination_currency() {
@@ -54,32 +54,23 @@ async fn accounts_resolve_deterministically() {
 
     let unresolvable = json!({"accountNumber": "0000000000", "bankCode": "058",
                               "fromCurrency": "NGN", "toCurrency": "NGN"});
-    let reply = api.post("/api/resolve-bank", &unresolvable).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/resolve-bank",
+        &unresolvable,
         404,
         "Could not resolve account 0000000000 at bank 058",
-        "POST",
-        "/api/resolve-bank",
-    );
+    )
+    .await;
 
     let unknown_bank = json!({"accountNumber": "0123456789", "bankCode": "999",
                               "fromCurrency": "NGN", "toCurrency": "NGN"});
-    let reply = api.post("/api/resolve-bank", &unknown_bank).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/resolve-bank",
+        &unknown_bank,
         400,
         "Unknown bank code 999 for NGN",
-        "POST",
-        "/api/resolve-bank",
-    );
+    )
+    .await;
 
-    let reply = api.post("/api/resolve-bank", &json!({})).await;
-    assert_error(
-        &reply,
-        400,
-        "accountNumber: is required; bankCode: is required; fromCurrency: is required; toCurrency: is required",
-        "POST",
-        "/api/resolve-bank",
-    );
+    api.post_refused("/api/resolve-bank", &json!({}), 400, "accountNumber: is required; bankCode: is required; fromCurrency: is required; toCurrency: is required").await;
 }

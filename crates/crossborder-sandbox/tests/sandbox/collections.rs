@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{assert_error, ngn_collection, Api};
+use crate::common::{ngn_collection, Api};
 
 #[tokio::test]
 async fn same_currency_collection_lifecycle() {
@@ -72,28 +72,25 @@ async fn same_currency_collection_lifecycle() {
     assert_eq!(again.body, created.body);
     let mut different = body.clone();
     different["amount"] = json!(50001);
-    let conflict = api.post("/api/initiate-payment", &different).await;
-    assert_error(
-        &conflict,
+    api.post_refused(
+        "/api/initiate-payment",
+        &different,
         409,
         "paymentReference already used: order-10045",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
     // The same amount written otherwise is the same request.
     let mut same = body.clone();
     same["amount"] = json!(50000.00);
     let replayed = api.post("/api/initiate-payment", &same).await;
     assert_eq!(replayed.body, created.body);
 
-    let missing = api.get("/api/transaction/order-99999").await;
-    assert_error(
-        &missing,
+    api.get_refused(
+        "/api/transaction/order-99999",
         404,
         "Transaction not found: order-99999",
-        "GET",
-        "/api/transaction/order-99999",
-    );
+    )
+    .await;
 
     // Unpaid past its instruction's validity, the collection is EXPIRED.
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
@@ -147,14 +144,13 @@ async fn partly_paid_collection_expires_when_its_instruction_lapses() {
     assert_eq!(read.body["data"]["status"], "EXPIRED");
     assert_eq!(read.body["data"]["paidAmount"], json!(1000));
     let late = json!({"currency": "NGN", "amount": 4000, "narration": memo, "sessionId": "f-2"});
-    let reply = api.post("/api/simulate-funding", &late).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/simulate-funding",
+        &late,
         400,
         "Collection order-half has expired",
-        "POST",
-        "/api/simulate-funding",
-    );
+    )
+    .await;
 
     // A fully paid collection stays COMPLETED.
     let memo = ngn_collection(&api, "order-paid", 5000).await;
@@ -168,35 +164,17 @@ async fn partly_paid_collection_expires_when_its_instruction_lapses() {
 #[tokio::test]
 async fn converting_collection_needs_a_matching_live_rate_key() {
     let api = Api::start().await;
-    let without = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN", "paymentReference": "c-1"}),
-        )
-        .await;
-    assert_error(
-        &without,
-        400,
-        "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)",
-        "POST",
-        "/api/initiate-payment",
-    );
+    api.post_refused("/api/initiate-payment", &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN", "paymentReference": "c-1"}), 400, "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)").await;
 
     let rate_key = api.rate_key("USD", "NGN", "100").await;
-    let wrong_pair = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 100, "fromCurrency": "EUR", "toCurrency": "NGN",
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": 100, "fromCurrency": "EUR", "toCurrency": "NGN",
                     "paymentReference": "c-2", "rateKey": rate_key}),
-        )
-        .await;
-    assert_error(
-        &wrong_pair,
         400,
         "rateKey was issued for USD/NGN, not EUR/NGN",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
 
     let created = api
         .post(
@@ -219,52 +197,28 @@ async fn converting_collection_needs_a_matching_live_rate_key() {
     );
 
     api.clock.advance(Duration::from_secs(301));
-    let expired = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
                     "paymentReference": "c-4", "rateKey": rate_key}),
-        )
-        .await;
-    assert_error(
-        &expired,
         400,
         "rateKey is unknown or expired",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn collection_validation() {
     let api = Api::start().await;
     let long = "r".repeat(101);
-    let reply = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 0, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": long}),
-        )
-        .await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/initiate-payment",
+        &json!({"amount": 0, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": long}),
         400,
         "amount: must be greater than zero; paymentReference: must be at most 100 characters",
-        "POST",
-        "/api/initiate-payment",
-    );
-    let precise = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 10.001, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": "p"}),
-        )
-        .await;
-    assert_error(
-        &precise,
-        400,
-        "amount: has more decimal places than NGN allows (2)",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
+    api.post_refused("/api/initiate-payment", &json!({"amount": 10.001, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": "p"}), 400, "amount: has more decimal places than NGN allows (2)").await;
 }
 
 #[tokio::test]

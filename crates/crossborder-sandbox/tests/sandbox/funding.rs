@@ -12,14 +12,7 @@ use crate::common::{assert_error, ngn_collection, Api, Receiver};
 async fn partial_then_full_payment_with_one_webhook_each() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    let set = api
-        .raw(
-            Method::PUT,
-            "/api/set-webhook",
-            Some(STAGING_KEY),
-            Some(&json!({"webhookUrl": receiver.url})),
-        )
-        .await;
+    let set = api.set_webhook(receiver.url()).await;
     assert_eq!(set.body, json!({"message": "Webhook URL set successfully"}));
 
     let memo = ngn_collection(&api, "order-1", 50000).await;
@@ -41,14 +34,13 @@ async fn partial_then_full_payment_with_one_webhook_each() {
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5020000");
     let different =
         json!({"currency": "NGN", "amount": 1, "narration": memo, "sessionId": "sim-1"});
-    let conflict = api.post("/api/simulate-funding", &different).await;
-    assert_error(
-        &conflict,
+    api.post_refused(
+        "/api/simulate-funding",
+        &different,
         409,
         "sessionId already used for a different funding: sim-1",
-        "POST",
-        "/api/simulate-funding",
-    );
+    )
+    .await;
 
     let full =
         json!({"currency": "NGN", "amount": 35000.5, "narration": memo, "sessionId": "sim-2"});
@@ -70,7 +62,7 @@ async fn partial_then_full_payment_with_one_webhook_each() {
     );
     // No retry and no extra event arrive later.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let received = receiver.received();
+    let received = receiver.bodies();
     assert_eq!(received.len(), 2, "{received:?}");
     assert_eq!(
         received[0],
@@ -85,7 +77,7 @@ async fn partial_then_full_payment_with_one_webhook_each() {
                "message": "Payment completed"})
     );
     assert_eq!(deliveries[0].json(), received[0]);
-    assert_eq!(deliveries[0].url, receiver.url);
+    assert_eq!(deliveries[0].url, receiver.url());
 }
 
 #[tokio::test]
@@ -95,13 +87,7 @@ async fn an_unreachable_receiver_gets_one_attempt() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead = format!("http://{}/hook", listener.local_addr().unwrap());
     drop(listener);
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": dead})),
-    )
-    .await;
+    api.set_webhook(&dead).await;
     let memo = ngn_collection(&api, "order-dead", 100).await;
     let reply = api
         .post(
@@ -141,47 +127,30 @@ async fn funding_rules() {
         "/api/simulate-funding",
     );
 
-    let nothing = api
-        .post(
-            "/api/simulate-funding",
-            &json!({"currency": "NGN", "amount": 10, "narration": "PAY-NOPE0000", "sessionId": "n-1"}),
-        )
-        .await;
-    assert_error(
-        &nothing,
+    api.post_refused(
+        "/api/simulate-funding",
+        &json!({"currency": "NGN", "amount": 10, "narration": "PAY-NOPE0000", "sessionId": "n-1"}),
         404,
         "No collection matches narration: PAY-NOPE0000",
-        "POST",
-        "/api/simulate-funding",
-    );
+    )
+    .await;
 
-    let wrong_currency = api
-        .post(
-            "/api/simulate-funding",
-            &json!({"currency": "USD", "amount": 10, "narration": memo, "sessionId": "w-1"}),
-        )
-        .await;
-    assert_error(
-        &wrong_currency,
+    api.post_refused(
+        "/api/simulate-funding",
+        &json!({"currency": "USD", "amount": 10, "narration": memo, "sessionId": "w-1"}),
         400,
         "currency: must be NGN, the wallet collection order-2 credits",
-        "POST",
-        "/api/simulate-funding",
-    );
+    )
+    .await;
 
     let invalid = api
-        .post(
+        .post_refused(
             "/api/simulate-funding",
             &json!({"currency": "XYZ", "amount": "10"}),
+            400,
+            "Invalid currency: XYZ",
         )
         .await;
-    assert_error(
-        &invalid,
-        400,
-        "Invalid currency: XYZ",
-        "POST",
-        "/api/simulate-funding",
-    );
     assert_eq!(
         invalid.body["errors"],
         json!([
@@ -209,24 +178,10 @@ async fn funding_rules() {
 async fn webhook_url_must_be_absolute_http() {
     let api = Api::start().await;
     for url in ["", "not a url", "ftp://example.org/x", "/relative"] {
-        let reply = api
-            .raw(
-                Method::PUT,
-                "/api/set-webhook",
-                Some(STAGING_KEY),
-                Some(&json!({"webhookUrl": url})),
-            )
-            .await;
+        let reply = api.put_webhook(&json!({"webhookUrl": url})).await;
         assert_eq!(reply.status, 400, "{url}: {}", reply.text);
     }
-    let missing = api
-        .raw(
-            Method::PUT,
-            "/api/set-webhook",
-            Some(STAGING_KEY),
-            Some(&json!({})),
-        )
-        .await;
+    let missing = api.put_webhook(&json!({})).await;
     assert_error(
         &missing,
         400,
@@ -240,15 +195,7 @@ async fn webhook_url_must_be_absolute_http() {
 async fn the_delivery_log_keeps_the_last_thousand_attempts() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    let set = api
-        .raw(
-            Method::PUT,
-            "/api/set-webhook",
-            Some(STAGING_KEY),
-            Some(&json!({"webhookUrl": receiver.url})),
-        )
-        .await;
-    assert_eq!(set.status, 200, "{}", set.text);
+    api.set_webhook(receiver.url()).await;
     // One event per status change (ASSUMPTIONS B9): each collection of 1
     // NGN paid at once is one event.
     let total = MAX_WEBHOOK_DELIVERIES + 5;
@@ -263,7 +210,7 @@ async fn the_delivery_log_keeps_the_last_thousand_attempts() {
         .sandbox
         .wait_for_webhook_deliveries(total, Duration::from_secs(60))
         .await;
-    assert_eq!(receiver.received().len(), total);
+    assert_eq!(receiver.bodies().len(), total);
     assert_eq!(deliveries.len(), MAX_WEBHOOK_DELIVERIES);
     assert_eq!(
         api.sandbox.webhook_deliveries().len(),
@@ -312,21 +259,15 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
     assert_eq!(created["rate"], json!(0.000653487992));
     assert_eq!(created["toAmount"], json!(100));
     for (currency, session) in [("NGN", "fx-f1"), ("EUR", "fx-eur")] {
-        let refused = api
-            .post(
-                "/api/simulate-funding",
-                &json!({"currency": currency, "amount": 100, "narration": memo,
+        api.post_refused(
+            "/api/simulate-funding",
+            &json!({"currency": currency, "amount": 100, "narration": memo,
                         "sessionId": session}),
-            )
-            .await;
-        assert_error(
-            &refused,
             400,
             "currency: must be USD, the wallet collection fx-1 credits (its fromCurrency NGN is \
              what the payer sends, not a wallet to credit)",
-            "POST",
-            "/api/simulate-funding",
-        );
+        )
+        .await;
     }
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
@@ -343,13 +284,7 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
 async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     let (memo, _) = converting_collection(&api, "fx-to", 153_025, "NGN", "USD").await;
 
     // 39.21 USD ÷ 0.000653487992 = 60001.0983... → 60001.10 NGN paid.
@@ -380,7 +315,7 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     api.sandbox
         .wait_for_webhook_deliveries(2, Duration::from_secs(10))
         .await;
-    let received = receiver.received();
+    let received = receiver.bodies();
     assert_eq!(received.len(), 2, "{received:?}");
     assert_eq!(
         received[0],
@@ -410,13 +345,7 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
 async fn a_to_currency_funding_that_pays_nothing_is_refused() {
     let api = Api::start().await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     let (memo, created) = converting_collection(&api, "fx-tiny", 100, "USD", "NGN").await;
     assert_eq!(created["rate"], json!(1530.25));
 
@@ -427,8 +356,9 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
     for amount in [json!(1), json!(7.65), json!(0.01)] {
         let tiny =
             json!({"currency": "NGN", "amount": amount, "narration": memo, "sessionId": "tiny-1"});
-        let reply = api.post("/api/simulate-funding", &tiny).await;
-        assert_error(&reply, 400, refusal, "POST", "/api/simulate-funding");
+        let reply = api
+            .post_refused("/api/simulate-funding", &tiny, 400, refusal)
+            .await;
         assert_eq!(
             reply.body["errors"],
             json!([{"field": "amount", "message": refusal.trim_start_matches("amount: ")}]),
@@ -454,7 +384,7 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
         .wait_for_webhook_deliveries(1, Duration::from_secs(10))
         .await;
     assert_eq!(
-        receiver.received(),
+        receiver.bodies(),
         vec![
             json!({"reference": "fx-tiny", "memo": memo, "amount": 100, "paidAmount": 0.01,
                     "remainingAmount": 99.99, "currency": "USD", "status": false,
@@ -468,14 +398,13 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
     for (currency, amount) in [("NGN", json!(1)), ("EUR", json!(10))] {
         let late = json!({"currency": currency, "amount": amount, "narration": memo,
                           "sessionId": "tiny-late"});
-        let reply = api.post("/api/simulate-funding", &late).await;
-        assert_error(
-            &reply,
+        api.post_refused(
+            "/api/simulate-funding",
+            &late,
             400,
             "Collection fx-tiny has expired",
-            "POST",
-            "/api/simulate-funding",
-        );
+        )
+        .await;
     }
 }
 
@@ -490,13 +419,7 @@ async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     let memo = ngn_collection(&api, "lapsing", 5000).await;
     ngn_collection(&api, "lapsing-unpaid", 700).await;
     let partial = json!({"currency": "NGN", "amount": 1000, "narration": memo, "sessionId": "e-1"});
@@ -518,7 +441,7 @@ async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
     let read = api.get("/api/transaction/lapsing").await;
     assert_eq!(read.body["data"]["status"], "EXPIRED");
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let mut expiries: Vec<Value> = receiver.received().split_off(1);
+    let mut expiries: Vec<Value> = receiver.bodies().split_off(1);
     assert_eq!(expiries.len(), 2, "{expiries:?}");
     expiries.sort_by_key(|event| event["reference"].as_str().unwrap_or_default().to_owned());
     assert_eq!(
@@ -543,13 +466,7 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     let memo = ngn_collection(&api, "read-lapse", 5000).await;
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
     for _ in 0..2 {
@@ -563,7 +480,7 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
         .wait_for_webhook_deliveries(1, Duration::from_secs(10))
         .await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let received = receiver.received();
+    let received = receiver.bodies();
     assert_eq!(received.len(), 1, "{received:?}");
     assert_eq!(received[0]["status"], json!("EXPIRED"));
     assert_eq!(received[0]["reference"], json!("read-lapse"));
@@ -579,26 +496,19 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
     )
     .await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     let memo = ngn_collection(&api, "fund-lapse", 5000).await;
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
     for session in ["late-1", "late-2"] {
         let late =
             json!({"currency": "NGN", "amount": 10, "narration": memo, "sessionId": session});
-        let reply = api.post("/api/simulate-funding", &late).await;
-        assert_error(
-            &reply,
+        api.post_refused(
+            "/api/simulate-funding",
+            &late,
             400,
             "Collection fund-lapse has expired",
-            "POST",
-            "/api/simulate-funding",
-        );
+        )
+        .await;
     }
     let read = api.get("/api/transaction/fund-lapse").await;
     assert_eq!(read.body["data"]["status"], "EXPIRED");
@@ -610,7 +520,7 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
     api.sandbox
         .wait_for_webhook_deliveries(2, Duration::from_secs(10))
         .await;
-    let received = receiver.received();
+    let received = receiver.bodies();
     let references: Vec<_> = received
         .iter()
         .map(|event| (event["reference"].clone(), event["status"].clone()))
@@ -633,13 +543,7 @@ async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
     assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
     let api = Api::start_with(config).await;
     let receiver = Receiver::start().await;
-    api.raw(
-        Method::PUT,
-        "/api/set-webhook",
-        Some(STAGING_KEY),
-        Some(&json!({"webhookUrl": receiver.url})),
-    )
-    .await;
+    api.set_webhook(receiver.url()).await;
     ngn_collection(&api, "quiet-lapse", 5000).await;
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
     let deliveries = api

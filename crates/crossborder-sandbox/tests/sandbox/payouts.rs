@@ -6,34 +6,27 @@ use std::time::Duration;
 use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
 use serde_json::json;
 
-use crate::common::{assert_error, ngn_payout, Api};
+use crate::common::{ngn_payout, Api};
 
 #[tokio::test]
 async fn ngn_payout_without_bank_code_names_the_field() {
     let api = Api::start().await;
     let mut body = ngn_payout("s-1", "1000");
     body.as_object_mut().unwrap().remove("bankCode");
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
-        400,
-        "bankCode: is required when toCurrency is NGN",
-        "POST",
-        "/api/payout",
-    );
+    let reply = api
+        .post_refused(
+            "/api/payout",
+            &body,
+            400,
+            "bankCode: is required when toCurrency is NGN",
+        )
+        .await;
     assert_eq!(
         reply.body["errors"],
         json!([{"field": "bankCode", "message": "is required when toCurrency is NGN"}])
     );
 
-    let everything_missing = api.post("/api/payout", &json!({})).await;
-    assert_error(
-        &everything_missing,
-        400,
-        "amount: is required; fromCurrency: is required; toCurrency: is required; sessionId: is required",
-        "POST",
-        "/api/payout",
-    );
+    let everything_missing = api.post_refused("/api/payout", &json!({}), 400, "amount: is required; fromCurrency: is required; toCurrency: is required; sessionId: is required").await;
     assert_eq!(
         everything_missing.body["errors"].as_array().unwrap().len(),
         4
@@ -56,16 +49,13 @@ async fn same_currency_payout_debits_once_and_is_idempotent() {
     assert_eq!(replay.text, first.text);
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4998499.5");
 
-    let different = api
-        .post("/api/payout", &ngn_payout("payout-0001", "99"))
-        .await;
-    assert_error(
-        &different,
+    api.post_refused(
+        "/api/payout",
+        &ngn_payout("payout-0001", "99"),
         409,
         "sessionId already used for a different payout: payout-0001",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4998499.5");
 
     let transaction = api.get("/api/transaction/payout-0001").await;
@@ -111,26 +101,24 @@ async fn cross_currency_payout_uses_the_rate_key() {
     wrong_pair["fromCurrency"] = json!("EUR");
     wrong_pair["rateKey"] = json!(rate_key);
     wrong_pair["swiftCode"] = json!("DEUTDEFF");
-    let reply = api.post("/api/payout", &wrong_pair).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &wrong_pair,
         400,
         "rateKey was issued for USD/NGN, not EUR/NGN",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
 
     let mut unknown = body.clone();
     unknown["sessionId"] = json!("x-3");
     unknown["rateKey"] = json!("rk_doesnotexist");
-    let reply = api.post("/api/payout", &unknown).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &unknown,
         400,
         "rateKey is unknown or expired",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -142,14 +130,8 @@ async fn expired_rate_key_with_a_short_ttl() {
     let mut body = ngn_payout("ttl-1", "10");
     body["fromCurrency"] = json!("USD");
     body["rateKey"] = json!(rate_key);
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
-        400,
-        "rateKey is unknown or expired",
-        "POST",
-        "/api/payout",
-    );
+    api.post_refused("/api/payout", &body, 400, "rateKey is unknown or expired")
+        .await;
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
     // A refused payout does not use up its sessionId.
     let fresh = api.rate_key("USD", "NGN", "10").await;
@@ -165,27 +147,25 @@ async fn insufficient_balance_is_refused_with_both_amounts() {
     let mut body = ngn_payout("big-1", "20000");
     body["fromCurrency"] = json!("USD");
     body["rateKey"] = json!(rate_key);
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &body,
         400,
         "Insufficient balance: available 10000.00 USD, required 20100.00 USD",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
     let gbp_key = api.rate_key("GBP", "NGN", "1").await;
     body["fromCurrency"] = json!("GBP");
     body["amount"] = json!("1");
     body["rateKey"] = json!(gbp_key);
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &body,
         400,
         "Insufficient balance: available 0.00 GBP, required 1.01 GBP",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -217,14 +197,8 @@ async fn crypto_and_unknown_bank_payouts() {
 
     let mut body = ngn_payout("bank-1", "10");
     body["bankCode"] = json!("999");
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
-        400,
-        "Unknown bank code 999 for NGN",
-        "POST",
-        "/api/payout",
-    );
+    api.post_refused("/api/payout", &body, 400, "Unknown bank code 999 for NGN")
+        .await;
 }
 
 #[tokio::test]
@@ -240,16 +214,13 @@ async fn a_payout_amount_written_otherwise_is_the_same_request() {
         assert_eq!(again.text, first.text, "{written}");
     }
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999900");
-    let different = api
-        .post("/api/payout", &ngn_payout("same-1", "100.01"))
-        .await;
-    assert_error(
-        &different,
+    api.post_refused(
+        "/api/payout",
+        &ngn_payout("same-1", "100.01"),
         409,
         "sessionId already used for a different payout: same-1",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
     let transaction = api.get("/api/transaction/same-1").await;
     assert_eq!(transaction.body["data"]["amount"], json!(100));
 }
@@ -310,14 +281,13 @@ async fn the_balance_must_cover_the_amount_and_the_fee() {
     let mut body = ngn_payout("fee-1", "9990");
     body["fromCurrency"] = json!("USD");
     body["rateKey"] = json!(rate_key);
-    let reply = api.post("/api/payout", &body).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &body,
         400,
         "Insufficient balance: available 10000.00 USD, required 10039.95 USD",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
     body["amount"] = json!("9950.24");
     let reply = api.post("/api/payout", &body).await;
@@ -330,16 +300,13 @@ async fn the_balance_must_cover_the_amount_and_the_fee() {
 async fn payout_and_collection_ids_never_collide() {
     let api = Api::start().await;
     crate::common::ngn_collection(&api, "shared-1", 100).await;
-    let reply = api
-        .post("/api/payout", &ngn_payout("shared-1", "1000"))
-        .await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/payout",
+        &ngn_payout("shared-1", "1000"),
         409,
         "sessionId already used by a collection: shared-1",
-        "POST",
-        "/api/payout",
-    );
+    )
+    .await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
     let tracked = api.get("/api/transaction/shared-1").await;
     assert_eq!(
@@ -354,14 +321,13 @@ async fn payout_and_collection_ids_never_collide() {
     assert_eq!(reply.status, 200, "{}", reply.text);
     let collection = json!({"amount": 100, "fromCurrency": "NGN", "toCurrency": "NGN",
                             "paymentReference": "shared-2"});
-    let reply = api.post("/api/initiate-payment", &collection).await;
-    assert_error(
-        &reply,
+    api.post_refused(
+        "/api/initiate-payment",
+        &collection,
         409,
         "paymentReference already used by a payout: shared-2",
-        "POST",
-        "/api/initiate-payment",
-    );
+    )
+    .await;
     let tracked = api.get("/api/transaction/shared-2").await;
     assert_eq!(tracked.body["data"]["type"], "PAYOUT", "{}", tracked.text);
     assert_eq!(tracked.body["data"]["amount"], json!(1000));

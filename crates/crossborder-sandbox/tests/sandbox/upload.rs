@@ -2,43 +2,25 @@
 
 use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY};
 
-use crate::common::{assert_error, reply, Api};
+use crossborder_testkit::multipart;
 
-const BOUNDARY: &str = "sandbox-test-boundary";
+use crate::common::{assert_error, reply, Api, Reply};
 
-/// A multipart body with one part named `field`.
-fn multipart(field: &str, filename: &str, bytes: &[u8]) -> Vec<u8> {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
-async fn upload(api: &Api, body: Vec<u8>) -> crate::common::Reply {
-    let response = api
-        .http
-        .post(api.url("/api/upload-document"))
-        .header("x-api-key", STAGING_KEY)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    reply(response).await
+/// Uploads `body` with the staging key, which the sandbox must refuse
+/// with `status` and `message` in the API's error shape.
+async fn refused(api: &Api, body: Vec<u8>, status: u16, message: &str) -> Reply {
+    let reply = api.upload(STAGING_KEY, body).await;
+    assert_error(&reply, status, message, "POST", "/api/upload-document");
+    reply
 }
 
 #[tokio::test]
 async fn accepted_types_are_stored_and_served() {
     let api = Api::start().await;
     let pdf = b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n".to_vec();
-    let stored = upload(&api, multipart("file", "cac.txt", &pdf)).await;
+    let stored = api
+        .upload(STAGING_KEY, multipart("file", "cac.txt", &pdf))
+        .await;
     assert_eq!(stored.status, 200, "{}", stored.text);
     assert_eq!(stored.body["message"], "Document uploaded successfully");
     assert_eq!(stored.body["error"], false);
@@ -48,21 +30,17 @@ async fn accepted_types_are_stored_and_served() {
         "{link}"
     );
     assert!(link.ends_with(".pdf"), "{link}");
-    let served = api
-        .http
-        .get(link)
-        .header("x-api-key", STAGING_KEY)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(served.headers()["content-type"], "application/pdf");
-    assert_eq!(served.bytes().await.unwrap().to_vec(), pdf);
+    let served = api.fetch(link, Some(STAGING_KEY)).await;
+    assert_eq!(served.headers["content-type"], "application/pdf");
+    assert_eq!(served.bytes, pdf);
 
     for (bytes, extension) in [
         (vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], ".jpg"),
         (b"\x89PNG\r\n\x1a\n....".to_vec(), ".png"),
     ] {
-        let stored = upload(&api, multipart("file", "x.bin", &bytes)).await;
+        let stored = api
+            .upload(STAGING_KEY, multipart("file", "x.bin", &bytes))
+            .await;
         assert_eq!(stored.status, 200, "{}", stored.text);
         assert!(stored.body["data"]["link"]
             .as_str()
@@ -74,47 +52,45 @@ async fn accepted_types_are_stored_and_served() {
 #[tokio::test]
 async fn other_types_missing_files_and_limits() {
     let api = Api::start().await;
-    let gif = upload(&api, multipart("file", "a.pdf", b"GIF89a....")).await;
-    assert_error(
-        &gif,
+    refused(
+        &api,
+        multipart("file", "a.pdf", b"GIF89a...."),
         415,
         "Unsupported file type: only JPEG, PNG and PDF are accepted",
-        "POST",
-        "/api/upload-document",
-    );
-    let missing = upload(&api, multipart("document", "a.pdf", b"%PDF-1.4")).await;
-    assert_error(
-        &missing,
+    )
+    .await;
+    let missing = refused(
+        &api,
+        multipart("document", "a.pdf", b"%PDF-1.4"),
         400,
         "file: is required",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     assert_eq!(
         missing.body["errors"],
         serde_json::json!([{"field": "file", "message": "is required"}]),
         "{}",
         missing.text
     );
-    let empty = upload(&api, multipart("file", "a.pdf", b"")).await;
-    assert_error(&empty, 400, "File is empty", "POST", "/api/upload-document");
+    refused(&api, multipart("file", "a.pdf", b""), 400, "File is empty").await;
     let not_multipart = api.post_bytes("/api/upload-document", "{}").await;
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
 
     // The default limit is 20 MB (decimal) for the file itself.
     let mut just_over = b"%PDF-1.7\n".to_vec();
     just_over.resize(20_000_000 + 1, b'0');
-    let too_large = upload(&api, multipart("file", "big.pdf", &just_over)).await;
-    assert_error(
-        &too_large,
+    refused(
+        &api,
+        multipart("file", "big.pdf", &just_over),
         413,
         "File is larger than 20 MB (20000000 bytes)",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     let mut at_limit = just_over;
     at_limit.truncate(20_000_000);
-    let accepted = upload(&api, multipart("file", "big.pdf", &at_limit)).await;
+    let accepted = api
+        .upload(STAGING_KEY, multipart("file", "big.pdf", &at_limit))
+        .await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
 
@@ -123,16 +99,17 @@ async fn the_upload_limit_is_configurable() {
     let api = Api::start_with(SandboxConfig::default().with_max_upload_bytes(1024)).await;
     let mut file = b"%PDF-1.7\n".to_vec();
     file.resize(1025, b'0');
-    let too_large = upload(&api, multipart("file", "a.pdf", &file)).await;
-    assert_error(
-        &too_large,
+    refused(
+        &api,
+        multipart("file", "a.pdf", &file),
         413,
         "File is larger than 1024 bytes",
-        "POST",
-        "/api/upload-document",
-    );
+    )
+    .await;
     file.truncate(1024);
-    let accepted = upload(&api, multipart("file", "a.pdf", &file)).await;
+    let accepted = api
+        .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
+        .await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
 
@@ -142,7 +119,9 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
     let api =
         Api::start_with(SandboxConfig::default().with_key(ApiKeySpec::new(second).unwrap())).await;
     let pdf = b"%PDF-1.7\nmine\n".to_vec();
-    let stored = upload(&api, multipart("file", "cac.pdf", &pdf)).await;
+    let stored = api
+        .upload(STAGING_KEY, multipart("file", "cac.pdf", &pdf))
+        .await;
     assert_eq!(stored.status, 200, "{}", stored.text);
     let link = stored.body["data"]["link"].as_str().unwrap().to_owned();
     let id = link.rsplit('/').next().unwrap().to_owned();
@@ -154,21 +133,14 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
     assert_eq!(digits.len(), 32, "{id}");
     assert!(digits.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
 
-    let fetch = |key: Option<&'static str>| {
-        let mut request = api.http.get(&link);
-        if let Some(key) = key {
-            request = request.header("x-api-key", key);
-        }
-        async move { reply(request.send().await.unwrap()).await }
-    };
     // The owner, with its key (without one it is 403: see
     // tests/documents_private.rs).
-    let served = fetch(Some(STAGING_KEY)).await;
+    let served = api.fetch(&link, Some(STAGING_KEY)).await;
     assert_eq!(served.status, 200, "{}", served.text);
     assert_eq!(served.text.as_bytes(), pdf.as_slice());
     // Another business, authenticated: as if the document did not exist.
     for key in [second, PRODUCTION_KEY] {
-        let refused = fetch(Some(key)).await;
+        let refused = api.fetch(&link, Some(key)).await;
         assert_error(
             &refused,
             404,
@@ -178,7 +150,7 @@ async fn documents_belong_to_the_business_that_uploaded_them() {
         );
     }
     // A key is checked as on every other path.
-    let unknown = fetch(Some("test_not_a_key")).await;
+    let unknown = api.fetch(&link, Some("test_not_a_key")).await;
     assert_error(
         &unknown,
         401,

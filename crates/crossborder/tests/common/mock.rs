@@ -4,8 +4,9 @@
 
 use std::fmt::Display;
 
+use serde_json::Value;
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockBuilder};
+use wiremock::{Mock, MockBuilder, MockServer, ResponseTemplate};
 
 fn at(verb: &str, route: String) -> MockBuilder {
     Mock::given(method(verb)).and(path(format!("/v1/api/{route}")))
@@ -80,4 +81,33 @@ pub fn set_webhook() -> MockBuilder {
 /// `POST /api/simulate-funding` (simulateFunding).
 pub fn simulate_funding() -> MockBuilder {
     at("POST", "simulate-funding".into())
+}
+
+/// A 200 with `body` as JSON.
+pub fn ok(body: Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(body)
+}
+
+/// The API's documented error body ([`super::error_body`]) with `status`.
+pub fn refusal(status: u16, message: &str, path: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status).set_body_json(super::error_body(status, message, path))
+}
+
+/// A typed mock mounted with its answer in one step.
+pub trait Answers {
+    /// Answers every matching request with `answer`.
+    async fn answers(self, server: &MockServer, answer: ResponseTemplate);
+    /// Answers exactly one matching request with `answer`: the server
+    /// checks the count when it is dropped.
+    async fn answers_once(self, server: &MockServer, answer: ResponseTemplate);
+}
+
+impl Answers for MockBuilder {
+    async fn answers(self, server: &MockServer, answer: ResponseTemplate) {
+        self.respond_with(answer).mount(server).await;
+    }
+
+    async fn answers_once(self, server: &MockServer, answer: ResponseTemplate) {
+        self.respond_with(answer).expect(1).mount(server).await;
+    }
 }

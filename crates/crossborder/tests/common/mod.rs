@@ -2,6 +2,7 @@
 //! and a client pointed at it with tiny retry delays.
 #![allow(dead_code)]
 
+pub mod log;
 pub mod mock;
 
 use std::time::Duration;

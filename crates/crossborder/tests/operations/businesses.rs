@@ -68,9 +68,7 @@ async fn create_business_sends_the_documented_body() {
     mock::create_business()
         .and(key_header())
         .and(body_json(expected_create_body()))
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("PENDING")))
         .await;
     let business = client
         .businesses()
@@ -101,9 +99,7 @@ async fn create_business_sends_the_documented_body() {
 async fn document_keys_are_sent_canonically() {
     let (server, client) = setup().await;
     mock::create_business()
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("PENDING")))
         .await;
     let mut request = example_business();
     request.documents.clear();
@@ -297,28 +293,26 @@ async fn add_director_and_ubo() {
     mock::person("biz_3M8QK2", "director")
         .and(key_header())
         .and(body_json(person_body()))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        .answers_once(&server, ok(json!({
             "message": "Director added successfully",
             "data": {"id": "per_8XK2P1", "businessId": "biz_3M8QK2", "role": "DIRECTOR",
                      "firstName": "Adaeze", "lastName": "Okafor", "businessStatus": "PENDING", "submitted": false},
             "error": false
-        })))
-        .expect(1)
-        .mount(&server)
-        .await;
+        }))).await;
     let mut ubo_body = person_body();
     ubo_body["ownershipPercentage"] = json!("60.5");
     mock::person("biz_3M8QK2", "ubo")
         .and(key_header())
         .and(body_json(ubo_body))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "message": "UBO added successfully",
-            "data": {"id": "per_8XK2P2", "businessId": "biz_3M8QK2", "role": "UBO",
-                     "businessStatus": "SUBMITTED", "submitted": true},
-            "error": false
-        })))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ok(json!({
+                "message": "UBO added successfully",
+                "data": {"id": "per_8XK2P2", "businessId": "biz_3M8QK2", "role": "UBO",
+                         "businessStatus": "SUBMITTED", "submitted": true},
+                "error": false
+            })),
+        )
         .await;
 
     let director = client
@@ -347,9 +341,7 @@ async fn get_and_update_business() {
     let (server, client) = setup().await;
     mock::business("biz_3M8QK2")
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("REJECTED")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("REJECTED")))
         .await;
     mock::update_business("biz_3M8QK2")
         .and(key_header())
@@ -358,10 +350,7 @@ async fn get_and_update_business() {
             "TIN": "T-99",
             "tin": "T-99"
         })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
-        .await;
+        .answers_once(&server, ok(business_json("PENDING"))).await;
 
     let business = client.businesses().get("biz_3M8QK2").await.unwrap();
     assert_eq!(business.status, BusinessStatus::Rejected);
@@ -372,14 +361,7 @@ async fn get_and_update_business() {
     );
 
     let changes = UpdateBusinessRequest {
-        business_address: Some(Address {
-            house_number: "4B".into(),
-            street: "Awolowo Road".into(),
-            city: "Ikoyi".into(),
-            state: "Lagos".into(),
-            zip_code: "101233".into(),
-            subdivision: None,
-        }),
+        business_address: Some(crossborder_testkit::fixtures::new_office_address()),
         details: BusinessDetails {
             tin: Some("T-99".into()),
             ..BusinessDetails::default()
@@ -401,9 +383,7 @@ async fn get_and_update_business() {
 async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
     let (server, client) = setup().await;
     mock::create_business()
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("PENDING")))
         .await;
     let scuml = DocumentLink::new("https://files.crossborder.invalid/kyb/scuml.pdf", "scuml");
 
@@ -453,9 +433,7 @@ async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
 async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     let (server, client) = setup().await;
     mock::create_business()
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("PENDING")))
         .await;
     let statement = |id: &str| {
         DocumentLink::new(
@@ -652,9 +630,7 @@ async fn an_update_that_changes_nothing_is_refused() {
 async fn create_json_sends_the_keys_the_verdict_shows() {
     let (server, client) = setup().await;
     mock::create_business()
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(business_json("PENDING")))
         .await;
     let body = business_wire_json();
     let verdict = crossborder::json::check_business_json(
@@ -705,12 +681,13 @@ async fn a_resumed_onboarding_without_counts_adds_the_people_left() {
         .await;
     for role in ["director", "ubo"] {
         mock::person("biz_3M8QK2", role)
-            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-                "message": "ok",
-                "data": {"id": "per_1", "businessId": "biz_3M8QK2", "role": role.to_uppercase()}
-            })))
-            .expect(1)
-            .mount(&server)
+            .answers_once(
+                &server,
+                ok(json!({
+                    "message": "ok",
+                    "data": {"id": "per_1", "businessId": "biz_3M8QK2", "role": role.to_uppercase()}
+                })),
+            )
             .await;
     }
     let application = crossborder::onboard::Application {

@@ -13,9 +13,7 @@ async fn create_collection() {
             "toCurrency": "NGN",
             "paymentReference": "order-10045"
         })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(transaction_json("PENDING")))
         .await;
 
     let request =
@@ -67,9 +65,7 @@ async fn get_transaction() {
     let (server, client) = setup().await;
     mock::transaction("order-10045")
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(transaction_json("COMPLETED")))
         .await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.status, TransactionStatus::Completed);
@@ -80,8 +76,7 @@ async fn get_transaction() {
 async fn unknown_status_is_kept() {
     let (server, client) = setup().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("ON_HOLD")))
-        .mount(&server)
+        .answers(&server, ok(transaction_json("ON_HOLD")))
         .await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(
@@ -122,8 +117,7 @@ async fn wait_until_settled_polls_until_terminal() {
 async fn wait_until_settled_times_out_with_the_last_state() {
     let (server, client) = setup().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PARTIALLY_PAID")))
-        .mount(&server)
+        .answers(&server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
     // Long enough for several polls even on a loaded machine (a first
     // request slower than the whole deadline would leave only one).
@@ -179,8 +173,7 @@ async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
 async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
     let (server, client) = setup().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .mount(&server)
+        .answers(&server, ok(transaction_json("PENDING")))
         .await;
     let options = WaitOptions::default()
         .timeout(Duration::from_millis(100))
@@ -255,8 +248,7 @@ async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
     let server = wiremock::MockServer::start().await;
     let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
+        .answers(&server, ResponseTemplate::new(503))
         .await;
     let options = WaitOptions::default()
         .timeout(Duration::from_millis(60))
@@ -274,13 +266,14 @@ async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
 async fn wait_until_settled_stops_at_once_on_a_lasting_error() {
     let (server, client) = setup().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(404).set_body_json(common::error_body(
-            404,
-            "Transaction not found: order-10045",
-            "/v1/api/transaction/order-10045",
-        )))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ResponseTemplate::new(404).set_body_json(common::error_body(
+                404,
+                "Transaction not found: order-10045",
+                "/v1/api/transaction/order-10045",
+            )),
+        )
         .await;
     let error = client
         .collections()

@@ -7,13 +7,14 @@ async fn upload_document_is_multipart() {
     let (server, client) = setup().await;
     mock::upload_document()
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "message": "Document uploaded successfully",
-            "data": {"link": "https://files.crossborder.invalid/kyb/doc_5f1c2a.pdf"},
-            "error": false
-        })))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ok(json!({
+                "message": "Document uploaded successfully",
+                "data": {"link": "https://files.crossborder.invalid/kyb/doc_5f1c2a.pdf"},
+                "error": false
+            })),
+        )
         .await;
     let pdf = b"%PDF-1.7\nhello\n%%EOF".to_vec();
     let document = client
@@ -60,9 +61,7 @@ async fn upload_reads_every_answer_shape() {
     ] {
         let (server, client) = setup().await;
         mock::upload_document()
-            .respond_with(ResponseTemplate::new(200).set_body_json(&answer))
-            .expect(1)
-            .mount(&server)
+            .answers_once(&server, ok(answer.clone()))
             .await;
         let document = client
             .businesses()
@@ -73,8 +72,7 @@ async fn upload_reads_every_answer_shape() {
     }
     let (server, client) = setup().await;
     mock::upload_document()
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"message": "ok"})))
-        .mount(&server)
+        .answers(&server, ok(json!({"message": "ok"})))
         .await;
     let error = client
         .businesses()
@@ -111,12 +109,7 @@ async fn upload_refuses_other_file_types_without_sending() {
 async fn upload_checks_size_and_content_not_the_name() {
     let (server, client) = setup().await;
     mock::upload_document()
-        .respond_with(ResponseTemplate::new(200).set_body_json(
-            json!({"message": "ok", "data": {"link": "https://files.example/doc.png"}, "error": false}),
-        ))
-        .expect(1)
-        .mount(&server)
-        .await;
+        .answers_once(&server, ok(json!({"message": "ok", "data": {"link": "https://files.example/doc.png"}, "error": false}),)).await;
     let mut too_big = b"%PDF-1.4\n".to_vec();
     too_big.resize(20_000_001, b' ');
     for (bytes, message) in [
@@ -152,12 +145,9 @@ async fn upload_checks_size_and_content_not_the_name() {
 async fn upload_accepts_any_2xx() {
     let (server, client) = setup().await;
     mock::upload_document()
-        .respond_with(ResponseTemplate::new(201).set_body_json(
+        .answers_once(&server, ResponseTemplate::new(201).set_body_json(
             json!({"message": "Created", "data": {"link": "https://files.example/doc_201.pdf"}}),
-        ))
-        .expect(1)
-        .mount(&server)
-        .await;
+        )).await;
     let uploaded = client
         .businesses()
         .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")

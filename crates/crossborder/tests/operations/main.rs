@@ -15,10 +15,10 @@ mod webhooks_and_sandbox;
 
 use std::time::Duration;
 
-use common::mock;
+use common::mock::{self, ok, Answers};
 use common::{dec, setup, transaction_json, KEY};
 use crossborder::{
-    error::Rule, types::Address, types::AmountText, types::BusinessDetails, types::BusinessStatus,
+    error::Rule, types::AmountText, types::BusinessDetails, types::BusinessStatus,
     types::BusinessType, types::CollectionRequest, types::CreateBusinessRequest,
     types::DocumentLink, types::DocumentType, types::MonthlyTransactionVolume,
     types::PayoutRequest, types::PersonRequest, types::PersonRole, types::QuoteRequest,

@@ -34,21 +34,20 @@ async fn create_and_track_a_payout() {
             "bankName": "Guaranty Trust Bank",
             "bankCode": "058"
         })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "message": "Payout initiated successfully",
-            "sessionId": "payout-2026-11-21-0001"
-        })))
-        .expect(1)
-        .mount(&server)
+        .answers_once(
+            &server,
+            ok(json!({
+                "message": "Payout initiated successfully",
+                "sessionId": "payout-2026-11-21-0001"
+            })),
+        )
         .await;
     let mut payout_state = transaction_json("PROCESSING");
     payout_state["data"]["type"] = json!("PAYOUT");
     payout_state["data"]["paymentReference"] = json!("payout-2026-11-21-0001");
     mock::transaction("payout-2026-11-21-0001")
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_json(payout_state))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(payout_state))
         .await;
 
     let receipt = client.payouts().create(&example_payout()).await.unwrap();
@@ -64,9 +63,7 @@ async fn payouts_get_on_a_collection_is_not_found() {
     let (server, client) = setup().await;
     // transaction_json is a collection (`type: COLLECTION`).
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(transaction_json("PENDING")))
         .await;
     let error = client.payouts().get("order-10045").await.unwrap_err();
     match &error {
@@ -94,9 +91,7 @@ async fn payouts_get_without_a_type_returns_the_transaction() {
     let mut untyped = transaction_json("PROCESSING");
     untyped["data"].as_object_mut().unwrap().remove("type");
     mock::transaction("payout-1")
-        .respond_with(ResponseTemplate::new(200).set_body_json(untyped))
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, ok(untyped))
         .await;
     let state = client.payouts().get("payout-1").await.unwrap();
     assert_eq!(state.kind, None);

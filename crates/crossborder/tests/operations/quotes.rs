@@ -9,15 +9,12 @@ async fn quote_with_rail() {
         .and(query_param("rail", "swift"))
         .and(key_header())
         .and(header("user-agent", ClientBuilder::USER_AGENT))
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
+        .answers_once(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Quote retrieved successfully","data":{"rate":1530.25,"roundedRate":1530.25,
                "rateKey":"rk_9f2c4e1a7b3d4c5e","fromCurrency":"USD","toCurrency":"NGN","fee":1.5,
                "toAmount":153787.625,"totalAmount":102.00,"expiresAt":"2026-11-21T12:05:00Z","extra":1},"error":false}"#,
             "application/json",
-        ))
-        .expect(1)
-        .mount(&server)
-        .await;
+        )).await;
 
     let quote = client
         .quotes()
@@ -45,13 +42,10 @@ async fn quote_with_rail() {
 async fn quote_without_rail_sends_no_query() {
     let (server, client) = setup().await;
     mock::quote("NGN", "USDT", "250000")
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        .answers_once(&server, ok(json!({
             "message": "ok",
             "data": {"rate": 0.000625, "rateKey": "rk_1", "fromCurrency": "NGN", "toCurrency": "USDT"}
-        })))
-        .expect(1)
-        .mount(&server)
-        .await;
+        }))).await;
     let quote = client
         .quotes()
         .get(QuoteRequest::new(

@@ -7,13 +7,10 @@ async fn wallet_balance() {
     let (server, client) = setup().await;
     mock::balance("CNGN")
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_raw(
+        .answers_once(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Balance retrieved successfully","data":{"balance":1250000.000001},"error":false}"#,
             "application/json",
-        ))
-        .expect(1)
-        .mount(&server)
-        .await;
+        )).await;
     let balance = client.wallet().balance(Currency::Cngn).await.unwrap();
     assert_eq!(balance.currency, Currency::Cngn);
     assert_eq!(balance.amount, dec("1250000.000001"));
@@ -25,13 +22,10 @@ async fn bank_list_and_resolve() {
     let (server, client) = setup().await;
     mock::bank_list("USD", "NGN")
         .and(key_header())
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        .answers_once(&server, ok(json!({
             "message": "Banks retrieved successfully",
             "data": [{"name": "Access Bank", "code": "044"}, {"name": "Guaranty Trust Bank", "code": "058"}]
-        })))
-        .expect(1)
-        .mount(&server)
-        .await;
+        }))).await;
     mock::resolve_bank()
         .and(key_header())
         .and(body_json(json!({
@@ -40,14 +34,11 @@ async fn bank_list_and_resolve() {
             "fromCurrency": "USD",
             "toCurrency": "NGN"
         })))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+        .answers_once(&server, ok(json!({
             "message": "Account resolved successfully",
             "data": {"bankCode": "058", "accountName": "ADAEZE OKAFOR", "accountNumber": "0123456789"},
             "error": false
-        })))
-        .expect(1)
-        .mount(&server)
-        .await;
+        }))).await;
 
     let banks = client
         .banks()

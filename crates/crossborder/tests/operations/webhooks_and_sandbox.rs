@@ -10,12 +10,11 @@ async fn set_webhook_url() {
         .and(body_json(
             json!({"webhookUrl": "https://merchant.example.org/hooks/crossborder"}),
         ))
-        .respond_with(
+        .answers_once(
+            &server,
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "Webhook URL set successfully"})),
         )
-        .expect(1)
-        .mount(&server)
         .await;
     let ack = client
         .webhooks()
@@ -39,12 +38,11 @@ async fn simulate_funding_in_staging() {
             "narration": "PAY-7KQ2M9XD",
             "sessionId": "sim-2026-11-21-0001"
         })))
-        .respond_with(
+        .answers_once(
+            &server,
             ResponseTemplate::new(200)
                 .set_body_json(json!({"message": "Funding simulated successfully"})),
         )
-        .expect(1)
-        .mount(&server)
         .await;
     let ack = client
         .sandbox()

@@ -42,27 +42,9 @@ fn fields(values: &Values) -> PayoutFields<'_> {
 }
 
 /// A well-formed value of `field` for a payout to `to` (every field filled
-/// this way makes a valid payout for every pair).
+/// this way makes a valid payout for every pair): the test kit's.
 fn sample(field: &str, to: Currency) -> &'static str {
-    match (field, to.code()) {
-        ("accountNumber", "NGN") => "0123456789",
-        ("accountNumber", "GBP") => "31926819",
-        ("accountNumber", "EUR") => "DE89370400440532013000",
-        ("accountNumber", _) => "1234567890",
-        ("bankCode", _) => "058",
-        ("sortCode", _) => "12-34-56",
-        ("swiftCode", _) => "DEUTDEFF",
-        ("transitNumber", _) => "00012",
-        ("institutionNumber", _) => "003",
-        ("address", _) => "0x52908400098527886E0F7030069857D2E4169EE7",
-        ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
-        ("narration", _) => "Invoice 2291",
-        ("sessionId", _) => "payout-2026-11-21-0001",
-        ("rateKey", _) => "rk_c652412d778af3be",
-        ("accountName" | "recipientName", _) => "ADAEZE OKAFOR",
-        ("bankName", _) => "Guaranty Trust Bank",
-        _ => "x",
-    }
+    crossborder_testkit::fixtures::payout_sample(field, to.code())
 }
 
 /// Values that are valid somewhere or nearly so, for any field.

@@ -36,7 +36,7 @@ use crossborder::{
     Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{
-    business_json, business_request, d, person_request, reply, sdk_client, Env, Reply,
+    business_json, business_request, d, ngn_payout, person_request, reply, sdk_client, Env, Reply,
     WebhookReceiver, NO_ACCESS_KEY, PDF, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
 };
 use crossborder_prism_tests::server::SPEC_PATH;
@@ -222,15 +222,6 @@ fn api_error(error: &Error) -> (u16, &str) {
         } => (*status, message.as_str()),
         other => panic!("expected Error::Api, got {other:?}"),
     }
-}
-
-fn ngn_payout(session_id: &str, amount: &str) -> PayoutRequest {
-    PayoutRequest::new(session_id, d(amount), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
-        .narration("Invoice 2291")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
