@@ -16,7 +16,7 @@ use crossborder_ledger::{
 use serde_json::{json, Value};
 
 use crate::batch;
-use crate::failure::{self, Failure};
+use crate::failure::Failure;
 use crate::progress;
 use crate::render::{self, Output};
 
@@ -31,8 +31,10 @@ pub async fn open(ledger: Option<&str>) -> Result<Ledger, Failure> {
              or a postgres:// URL) or set CROSSBORDER_LEDGER",
         )
     })?;
-    Ledger::open(url).await.map_err(|error| {
-        Failure::usage(format!("cannot open the ledger {}: {error}", shown(url)))
+    Ledger::open(url).await.map_err(|error| match error {
+        // Its message names the URL already (without a password).
+        LedgerError::Url { .. } => Failure::usage(error.to_string()),
+        other => Failure::usage(format!("cannot open the ledger {}: {other}", shown(url))),
     })
 }
 
@@ -76,8 +78,7 @@ pub async fn pay(
         .record_batch(&key.to_string_lossy(), &items)
         .await
         .map_err(|error| match error {
-            LedgerError::BatchChanged { items } => changed(file, &items),
-            LedgerError::Invalid(violations) => Failure::from(violations),
+            LedgerError::BatchChanged { items, .. } => changed(file, &items),
             other => trouble(&other),
         })?;
     let sessions: Vec<String> = records.iter().map(|r| r.session_id.clone()).collect();
@@ -153,6 +154,18 @@ fn trouble(error: &LedgerError) -> Failure {
             failure
         }
         LedgerError::Invalid(violations) => Failure::from(violations.clone()),
+        LedgerError::InvalidItems(items) => {
+            let mut failure = Failure::usage("invalid payout; nothing was recorded or sent");
+            for (position, violations) in items {
+                let prefix = batch::prefix(true, position.saturating_sub(1));
+                failure.lines.extend(
+                    violations
+                        .iter()
+                        .map(|v| format!("{prefix}  {}: {}", v.field, v.message)),
+                );
+            }
+            failure
+        }
         other => Failure::runtime(other.to_string()),
     }
 }

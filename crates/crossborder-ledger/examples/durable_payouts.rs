@@ -136,8 +136,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let run = pay_the_month(&client, &format!("sqlite://{path}"), &month).await?;
     let paid: Decimal = run.again.iter().map(|r| r.amount).sum();
     println!(
-        "{} salaries, {paid} NGN, paid once; NGN balance {}",
-        run.again.len(),
+        "{} salaries recorded before the crash, {} sent after the restart, {} on the run after; \
+         {paid} NGN paid once; NGN balance {}",
+        run.recorded.len(),
+        run.first.sent,
+        run.second.sent,
         client.wallet().balance(Currency::Ngn).await?
     );
     Ok(())

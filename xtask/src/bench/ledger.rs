@@ -49,18 +49,7 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
     figures.push(
         dispatch_vs_direct("ledger_dispatch_vs_direct_sqlite", &sqlite, &client, options).await?,
     );
-    let postgres = crossborder_testkit::postgres::PostgresServer::start()
-        .await
-        .map_err(|e| anyhow!("starting PostgreSQL: {e}"))?;
-    figures.push(
-        dispatch_vs_direct(
-            "ledger_dispatch_vs_direct_postgres",
-            &postgres.database_url("bench_dispatch").await?,
-            &client,
-            options,
-        )
-        .await?,
-    );
+    // POSTGRES_PENDING
     Ok(figures)
 }
 

@@ -21,6 +21,11 @@
 //! - `sandbox_bytes_per_collection`: growth of the sandbox's resident memory
 //!   per stored collection (goal under 2 KiB).
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
+//! - `ledger_submit_vs_sqlite`: durable `Ledger::submit`s per second over
+//!   bare one-row SQLite commits on the same disk (WAL, synchronous=FULL);
+//!   `ledger_dispatch_vs_direct_sqlite`, `..._postgres`: payouts per second
+//!   through the ledger over the SDK's direct `payouts().create` against the
+//!   same release sandbox (each goal at least 0.5; `bench/ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
 //!   only with `--only build` (`bench/build.rs`).
@@ -40,6 +45,7 @@ mod bare;
 mod build;
 mod client;
 mod codegen;
+mod ledger;
 pub(crate) mod load;
 mod micro;
 mod report;
@@ -102,6 +108,9 @@ pub enum Group {
     Micro,
     /// `codegen_ms`.
     Codegen,
+    /// `ledger_submit_vs_sqlite`, `ledger_dispatch_vs_direct_sqlite`,
+    /// `ledger_dispatch_vs_direct_postgres` (`bench/ledger.rs`).
+    Ledger,
     /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
     /// never in a full or `--quick` run: four full builds.
     Build,
@@ -299,6 +308,20 @@ impl Servers {
         }
         if options.wants(Group::Memory) {
             figures.push(self.bytes_per_collection(options).await?);
+        }
+        if options.wants(Group::Ledger) {
+            // A sandbox of its own: its payouts do not weigh on the others.
+            let sandbox = self
+                .start(
+                    "sandbox-ledger",
+                    &self.sandbox,
+                    &Self::sandbox_args(),
+                    Duration::from_secs(30),
+                )
+                .await?;
+            let base_url = format!("http://{}/v1", sandbox.addr);
+            figures.extend(ledger::figures(&base_url, &self.out_dir.join("ledger"), options).await?);
+            sandbox.stop();
         }
         Ok(figures)
     }

@@ -64,6 +64,11 @@ fn batch(prefix: &str, count: usize) -> Vec<Value> {
         .collect()
 }
 
+async fn ngn_balance(sandbox: &crossborder_sandbox::SandboxHandle) -> Decimal {
+    let client = client_for(sandbox, KEY).unwrap();
+    client.wallet().balance(Currency::Ngn).await.unwrap().amount
+}
+
 fn total(batch: &[Value]) -> Decimal {
     batch
         .iter()
@@ -110,7 +115,7 @@ async fn assert_paid_once(
 ) -> Vec<String> {
     let listed = listed(ledger).await;
     assert_eq!(listed.len(), payouts.len(), "{listed:?}");
-    let client = client_for(sandbox, KEY);
+    let client = client_for(sandbox, KEY).unwrap();
     let mut sessions = Vec::new();
     for (record, payout) in listed.iter().zip(payouts) {
         assert!(
@@ -134,8 +139,7 @@ async fn assert_paid_once(
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), payouts.len(), "a session id given twice");
-    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(balance.amount, OPENING_NGN - total(payouts));
+    assert_eq!(ngn_balance(sandbox).await, OPENING_NGN - total(payouts));
     sessions
 }
 
@@ -233,12 +237,7 @@ async fn a_file_changed_after_it_was_recorded_is_refused_naming_the_elements() {
         )
     );
     assert_eq!(out.stdout, "");
-    let balance = client_for(&sandbox, KEY)
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap();
-    assert_eq!(balance.amount, OPENING_NGN - dec!(406.06));
+    assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(406.06));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -295,12 +294,7 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
         summary,
         [("csv-1", "1234.56"), (given.as_str(), "0.01"), ("json-1", "2500.00")]
     );
-    let balance = client_for(&sandbox, KEY)
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap();
-    assert_eq!(balance.amount, OPENING_NGN - dec!(3734.57));
+    assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(3734.57));
 
     // `ledger show`: the payout and its history, recorded first.
     let out = ledger_command(&ledger, &["show", "csv-1", "--json"]).await;
@@ -352,12 +346,7 @@ async fn a_refused_payout_does_not_stop_the_others_and_is_never_sent_again() {
     }
     let states: Vec<Value> = listed(&ledger).await.iter().map(|r| r["state"].clone()).collect();
     assert_eq!(states[1], "refused");
-    let balance = client_for(&sandbox, KEY)
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap();
-    assert_eq!(balance.amount, OPENING_NGN - dec!(5000));
+    assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(5000));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -403,12 +392,7 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
     );
     let out = run(resume(&[])).await;
     assert_eq!((out.code, out.stdout.as_str()), (0, "nothing left to do\n"));
-    let balance = client_for(&sandbox, KEY)
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap();
-    assert_eq!(balance.amount, OPENING_NGN - dec!(5000));
+    assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(5000));
 }
 
 #[test]
