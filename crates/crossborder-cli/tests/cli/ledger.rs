@@ -168,7 +168,7 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
         })
         .await
         .unwrap();
-        let states: Vec<Value> = listed(&ledger).await.iter().map(|r| r["state"].clone()).collect();
+        let states = states(&ledger).await;
         println!(
             "round {round}: {} after {} ms, exit {}; states {states:?}",
             if gentle { "SIGINT" } else { "SIGKILL" },
@@ -201,6 +201,86 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
     after.args(pay_args(sandbox.base_url(), file_arg, ledger_arg));
     assert_eq!(run(after).await.code, 0);
     assert_eq!(assert_paid_once(&sandbox, &ledger, &payouts).await, sessions);
+}
+
+/// The states of every payout in `ledger`, in order.
+async fn states(ledger: &Path) -> Vec<Value> {
+    listed(ledger).await.iter().map(|r| r["state"].clone()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() {
+    let sandbox = sandbox().await;
+    // An API that takes connections and never answers: the first payout
+    // stays in flight until the run is stopped.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_url = format!("http://{}/v1", silent.local_addr().unwrap());
+    let holder = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((connection, _)) = silent.accept().await {
+            held.push(connection);
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let payouts = batch("ctrl-c", 2);
+    let file = dir.path().join("batch.json");
+    std::fs::write(&file, Value::Array(payouts.clone()).to_string()).unwrap();
+    let ledger = dir.path().join("batch.db");
+    let (file_arg, ledger_arg) = (file.to_str().unwrap(), ledger.to_str().unwrap());
+
+    let live = Live::start(&pay_args(&silent_url, file_arg, ledger_arg));
+    let deadline = tokio::time::Instant::now() + crate::LINE_WAIT;
+    while !states(&ledger).await.contains(&json!("sending")) {
+        assert!(tokio::time::Instant::now() < deadline, "never sending");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // While it lives, a second run on the same SQLite file may record (the
+    // same batch) but not send.
+    let mut second = bare();
+    second.args(pay_args(sandbox.base_url(), file_arg, ledger_arg));
+    let out = run(second).await;
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (
+            1,
+            format!(
+                "error: another dispatcher is running on {}-dispatcher.lock (a SQLite ledger \
+                 has one dispatcher at a time; stop it, or use PostgreSQL for several)\n",
+                ledger.display()
+            )
+            .as_str()
+        )
+    );
+
+    let stopped = tokio::task::spawn_blocking(move || live.interrupt())
+        .await
+        .unwrap();
+    assert_eq!(
+        (stopped.code, stopped.stderr.as_str()),
+        (
+            130,
+            "error: interrupted\n  nothing is lost: run the same command again \
+             (or `crossborder ledger resume`) to finish\n"
+        )
+    );
+    holder.abort();
+
+    // The same command against the sandbox: the payout left in flight is
+    // read first (the sandbox never got it), then sent, once.
+    let mut again = bare();
+    again.args(pay_args(sandbox.base_url(), file_arg, ledger_arg));
+    let out = run(again).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_paid_once(&sandbox, &ledger, &payouts).await;
+    let out = ledger_command(&ledger, &["show", "ctrl-c-0", "--json"]).await;
+    let changes: Vec<(Value, Value)> = out.json()["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["from"].clone(), e["to"].clone()))
+        .collect();
+    assert_eq!(changes[..2], [(Value::Null, json!("recorded")), (json!("recorded"), json!("sending"))]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -285,6 +365,17 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("[0] json-1"), "{}", out.stdout);
 
+    // A plain `payout` ignores CROSSBORDER_LEDGER: only --ledger records.
+    let unused = dir.path().join("unused.db");
+    let mut plain = at(sandbox.base_url());
+    plain
+        .env("CROSSBORDER_LEDGER", &unused)
+        .args(["payout", "--body"])
+        .arg(&json_file);
+    let out = run(plain).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!unused.exists());
+
     let listed = listed(&ledger).await;
     let summary: Vec<(&str, &str)> = listed
         .iter()
@@ -344,8 +435,7 @@ async fn a_refused_payout_does_not_stop_the_others_and_is_never_sent_again() {
              balance: available 4997500.00 NGN, required 6000000.00 NGN\n"
         );
     }
-    let states: Vec<Value> = listed(&ledger).await.iter().map(|r| r["state"].clone()).collect();
-    assert_eq!(states[1], "refused");
+    assert_eq!(states(&ledger).await[1], "refused");
     assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(5000));
 }
 
@@ -362,8 +452,7 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
         .await
         .unwrap();
     drop(recorded);
-    let states: Vec<Value> = listed(&ledger).await.iter().map(|r| r["state"].clone()).collect();
-    assert_eq!(states, ["recorded", "recorded"]);
+    assert_eq!(states(&ledger).await, ["recorded", "recorded"]);
 
     let resume = |extra: &'static [&'static str]| {
         let mut command = at(sandbox.base_url());
