@@ -42,7 +42,7 @@ impl Ledger {
         );
         let event = self.pool.sql(EVENT);
         with_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.pool.begin()).await?;
             let inserted = sqlx::query(&insert)
                 .bind(&request.payment_reference)
                 .bind(request.amount.to_string())
@@ -169,7 +169,7 @@ impl Ledger {
         );
         let event = self.pool.sql(EVENT);
         with_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.pool.begin()).await?;
             sqlx::query(&update)
                 .bind(status)
                 .bind(paid.as_deref())

@@ -115,10 +115,22 @@ impl Dispatcher {
         loop {
             if running.len() < concurrency {
                 let until = now_ms().saturating_add(duration_ms(self.options.lease));
-                let claimed = self
-                    .ledger
-                    .claim(&self.options.dispatcher_id, until, concurrency - running.len(), follow)
-                    .await?;
+                let claim = self.ledger.claim(
+                    &self.options.dispatcher_id,
+                    until,
+                    concurrency - running.len(),
+                    follow,
+                );
+                tokio::pin!(claim);
+                // The payouts in flight are driven while the claim runs: one
+                // of them may hold the connection the claim waits for.
+                let claimed = loop {
+                    tokio::select! {
+                        biased;
+                        claimed = &mut claim => break claimed?,
+                        Some(step) = running.next() => tally(&mut report, step?, &mut progress),
+                    }
+                };
                 let none_claimed = claimed.is_empty();
                 running.extend(claimed.into_iter().map(|claimed| self.step(claimed)));
                 if none_claimed && running.is_empty() {
@@ -126,26 +138,15 @@ impl Dispatcher {
                         None => return Ok(report),
                         Some(due) => {
                             let wait = u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0);
-                            tokio::time::sleep(Duration::from_millis(wait).clamp(Duration::from_millis(5), IDLE_WAIT)).await;
+                            let wait = Duration::from_millis(wait).clamp(Duration::from_millis(5), IDLE_WAIT);
+                            tokio::time::sleep(wait).await;
                             continue;
                         }
                     }
                 }
             }
             if let Some(step) = running.next().await {
-                let step = step?;
-                report.sent += usize::from(step.sent);
-                report.resolved_by_reading += usize::from(step.resolved_by_reading);
-                for record in &step.changes {
-                    match record.state {
-                        PayoutState::Accepted => report.accepted += 1,
-                        PayoutState::Refused => report.refused += 1,
-                        PayoutState::Completed => report.completed += 1,
-                        PayoutState::Failed => report.failed += 1,
-                        _ => {}
-                    }
-                    progress(record);
-                }
+                tally(&mut report, step?, &mut progress);
             }
         }
     }
@@ -341,6 +342,22 @@ impl Dispatcher {
             next_at: None,
             errors: 0,
         }
+    }
+}
+
+/// Counts what a step did and passes each change to `progress`.
+fn tally(report: &mut DispatchReport, step: Step, progress: &mut impl FnMut(&PayoutRecord)) {
+    report.sent += usize::from(step.sent);
+    report.resolved_by_reading += usize::from(step.resolved_by_reading);
+    for record in &step.changes {
+        match record.state {
+            PayoutState::Accepted => report.accepted += 1,
+            PayoutState::Refused => report.refused += 1,
+            PayoutState::Completed => report.completed += 1,
+            PayoutState::Failed => report.failed += 1,
+            _ => {}
+        }
+        progress(record);
     }
 }
 

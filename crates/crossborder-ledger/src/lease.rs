@@ -142,7 +142,7 @@ impl Ledger {
             (false, next) => (None, next),
         };
         let row: Option<RecordRow> = with_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.pool.begin()).await?;
             let row: Option<RecordRow> = sqlx::query_as(&text)
                 .bind(to.as_str())
                 .bind(change.transaction_id)
