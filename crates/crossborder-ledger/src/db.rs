@@ -99,10 +99,10 @@ impl Pool {
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
                 .busy_timeout(std::time::Duration::from_secs(30));
-                // In memory, every connection would be its own database.
-                let connections = if path.is_some() { 4 } else { 1 };
+                // One connection: SQLite has one writer at a time anyway, and
+                // in memory every connection would be its own database.
                 let pool = SqlitePoolOptions::new()
-                    .max_connections(connections)
+                    .max_connections(1)
                     .connect_with(options)
                     .await?;
                 migrate(&pool, &SQLITE).await?;
@@ -137,6 +137,19 @@ impl Pool {
             ),
             #[cfg(feature = "postgres")]
             Pool::Postgres(_) => Cow::Borrowed(text),
+        }
+    }
+
+    /// The statement that opens a write transaction. SQLite's is
+    /// `BEGIN IMMEDIATE`: it takes the write lock at once, waiting for it
+    /// (the busy timeout), where a plain `BEGIN` that reads first may fail
+    /// with "database is locked" when another writer commits in between.
+    pub(crate) fn begin(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(_) => "BEGIN IMMEDIATE",
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(_) => "BEGIN",
         }
     }
 

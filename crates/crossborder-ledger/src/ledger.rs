@@ -93,7 +93,7 @@ impl Ledger {
             batch: None,
         };
         with_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.pool.begin()).await?;
             DbConnection::insert_payout(&mut tx, self, &payout).await?;
             tx.commit().await?;
         });
@@ -120,7 +120,7 @@ impl Ledger {
     ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
         with_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_with(self.pool.begin()).await?;
             let stored: Vec<(String,)> = sqlx::query_as(&self.pool.sql(
                 "SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position",
             ))

@@ -66,6 +66,7 @@ mod db;
 mod dedupe;
 mod dispatch;
 mod error;
+mod lease;
 mod ledger;
 mod options;
 mod record;

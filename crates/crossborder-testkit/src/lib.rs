@@ -47,7 +47,9 @@
 //!   event) to a receiver's URL and returns its answer;
 //! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
 //!   and as the API's JSON, so every suite sends the same requests;
-//! * [`assert_error_body`]: the check of the API's documented error body.
+//! * [`assert_error_body`]: the check of the API's documented error body;
+//! * [`postgres`]: a throwaway PostgreSQL server (Debian's `postgresql`
+//!   package), for code that keeps its state there.
 //!
 //! Everything listens on or connects to 127.0.0.1, and every wait is bounded.
 #![forbid(unsafe_code)]
@@ -57,6 +59,7 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+pub mod postgres;
 mod reply;
 mod sandbox;
 mod wait;

@@ -11,6 +11,7 @@ CREATE TABLE payouts (
     transaction_id TEXT,
     message        TEXT,
     attempts       BIGINT NOT NULL DEFAULT 0,
+    errors         BIGINT NOT NULL DEFAULT 0,
     lease_owner    TEXT,
     lease_until    BIGINT,
     batch_key      TEXT,

@@ -11,6 +11,7 @@ CREATE TABLE payouts (
     transaction_id TEXT,
     message        TEXT,
     attempts       INTEGER NOT NULL DEFAULT 0,
+    errors         INTEGER NOT NULL DEFAULT 0,
     lease_owner    TEXT,
     lease_until    INTEGER,
     batch_key      TEXT,
