@@ -170,7 +170,8 @@ fn trouble(error: &LedgerError) -> Failure {
     }
 }
 
-const HOW_TO_GO_ON: &str = "  nothing is lost: run the same command again (or `crossborder ledger resume`) to finish";
+const HOW_TO_GO_ON: &str =
+    "  nothing is lost: run the same command again (or `crossborder ledger resume`) to finish";
 
 /// Runs the dispatcher with a bar over `batch` (every unfinished payout
 /// when `None`), stopping cleanly on Ctrl-C.
@@ -200,10 +201,7 @@ async fn dispatch(
         .map(|r| r.session_id.clone())
         .collect();
     let total = open.len() as u64;
-    let bar = progress::bar(
-        total,
-        if wait { "paying" } else { "sending" }.to_owned(),
-    );
+    let bar = progress::bar(total, if wait { "paying" } else { "sending" }.to_owned());
     open.retain(|session| {
         watched
             .iter()
@@ -315,7 +313,11 @@ fn print_batch(is_batch: bool, records: &[PayoutRecord], as_json: bool) {
         say!("{}", render::pretty(&Value::Array(items)));
         return;
     }
-    let width = records.iter().map(|r| r.session_id.len()).max().unwrap_or(0);
+    let width = records
+        .iter()
+        .map(|r| r.session_id.len())
+        .max()
+        .unwrap_or(0);
     for (index, record) in records.iter().enumerate() {
         say!(
             "{}{}",
@@ -333,7 +335,11 @@ pub async fn list(url: Option<&str>, as_json: bool) -> Result<(), Failure> {
         say!("{}", render::pretty(&Value::Array(items)));
         return Ok(());
     }
-    let width = records.iter().map(|r| r.session_id.len()).max().unwrap_or(0);
+    let width = records
+        .iter()
+        .map(|r| r.session_id.len())
+        .max()
+        .unwrap_or(0);
     for record in &records {
         say!("{}", record_line(record, width));
     }

@@ -80,7 +80,9 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
     // The first process: records the payroll, then dies before it sends.
     let recorded = {
         let ledger = Ledger::open(ledger_url).await?;
-        let mut broken = payroll(month).remove(0).with_session_id(format!("salary-{month}-typo"));
+        let mut broken = payroll(month)
+            .remove(0)
+            .with_session_id(format!("salary-{month}-typo"));
         broken.account_number = Some("01234".into());
         match ledger.submit(&broken).await {
             Err(LedgerError::Invalid(violations)) => {
@@ -93,7 +95,10 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
         let mut recorded = Vec::new();
         for payout in payroll(month) {
             let record = ledger.submit(&payout).await?;
-            println!("recorded {} ({} NGN): {}", record.session_id, record.amount, record.state);
+            println!(
+                "recorded {} ({} NGN): {}",
+                record.session_id, record.amount, record.state
+            );
             recorded.push(record);
         }
         recorded
@@ -106,7 +111,10 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
     let first = dispatcher
         .run_until_idle(|record| println!("  {} is {}", record.session_id, record.state))
         .await?;
-    println!("restart: {} sent, {} completed", first.sent, first.completed);
+    println!(
+        "restart: {} sent, {} completed",
+        first.sent, first.completed
+    );
 
     // The job runs again (a retry, a second cron tick): same records, no
     // second payment.
@@ -118,7 +126,10 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
     println!("run again: {} sent", second.sent);
     for event in ledger.history(&again[0].session_id).await? {
         let from = event.from.map_or("-".to_owned(), |s| s.to_string());
-        println!("  history of {}: {from} -> {}", again[0].session_id, event.to);
+        println!(
+            "  history of {}: {from} -> {}",
+            again[0].session_id, event.to
+        );
     }
     Ok(Run {
         recorded,
@@ -131,7 +142,9 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let client = Client::from_env()?;
-    let path = std::env::args().nth(1).unwrap_or_else(|| "payroll.db".to_owned());
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "payroll.db".to_owned());
     let month = format!("m{}", std::process::id());
     let run = pay_the_month(&client, &format!("sqlite://{path}"), &month).await?;
     let paid: Decimal = run.again.iter().map(|r| r.amount).sum();
@@ -175,7 +188,11 @@ mod tests {
         let ids: Vec<&str> = run.again.iter().map(|r| r.session_id.as_str()).collect();
         assert_eq!(
             ids,
-            ["salary-2026-11-ada", "salary-2026-11-tunde", "salary-2026-11-ngozi"]
+            [
+                "salary-2026-11-ada",
+                "salary-2026-11-tunde",
+                "salary-2026-11-ngozi"
+            ]
         );
         // The invalid payout was never recorded.
         let ledger = Ledger::open(&url).await.unwrap();

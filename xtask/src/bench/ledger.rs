@@ -47,9 +47,24 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
     let mut figures = vec![submit_vs_sqlite(dir, options).await?];
     let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
     figures.push(
-        dispatch_vs_direct("ledger_dispatch_vs_direct_sqlite", &sqlite, &client, options).await?,
+        dispatch_vs_direct(
+            "ledger_dispatch_vs_direct_sqlite",
+            &sqlite,
+            &client,
+            options,
+        )
+        .await?,
     );
-    // POSTGRES_PENDING
+    // The test kit's throwaway server (Debian's package): fsync off, as
+    // for tests, so this figure is the ledger's own cost, not a disk's.
+    let postgres = crossborder_testkit::postgres::Postgres::start()
+        .map_err(|e| anyhow!("starting PostgreSQL (Debian's postgresql package): {e}"))?;
+    let url = postgres
+        .create_database("bench_dispatch")
+        .map_err(|e| anyhow!("creating the database: {e}"))?;
+    figures.push(
+        dispatch_vs_direct("ledger_dispatch_vs_direct_postgres", &url, &client, options).await?,
+    );
     Ok(figures)
 }
 
@@ -241,8 +256,7 @@ async fn send_direct(client: &Client, tag: &str, count: usize) -> Result<Duratio
                 if i >= count {
                     return anyhow::Ok(());
                 }
-                let payout =
-                    fixtures::ngn_bank_payout(Decimal::ONE, &format!("{tag}-direct-{i}"));
+                let payout = fixtures::ngn_bank_payout(Decimal::ONE, &format!("{tag}-direct-{i}"));
                 client
                     .payouts()
                     .create(&payout)

@@ -320,7 +320,8 @@ impl Servers {
                 )
                 .await?;
             let base_url = format!("http://{}/v1", sandbox.addr);
-            figures.extend(ledger::figures(&base_url, &self.out_dir.join("ledger"), options).await?);
+            figures
+                .extend(ledger::figures(&base_url, &self.out_dir.join("ledger"), options).await?);
             sandbox.stop();
         }
         Ok(figures)

@@ -3,10 +3,12 @@
 //! again pays each payout once; a file changed after it was recorded is
 //! refused naming what differs; CSV and JSON batches; a missing ledger.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
 use crossborder::{dec, Currency, Decimal};
+use crossborder_ledger::{Ledger, PayoutState};
 use crossborder_testkit::client_for;
 use serde_json::{json, Value};
 
@@ -132,7 +134,10 @@ async fn assert_paid_once(
             assert_eq!(given, &json!(session));
         }
         let paid = client.payouts().get(&session).await.unwrap();
-        assert_eq!(paid.amount.to_string(), record["amount"].as_str().unwrap());
+        assert_eq!(
+            Some(paid.amount),
+            record["amount"].as_str().and_then(|a| a.parse().ok())
+        );
         sessions.push(session);
     }
     let mut unique = sessions.clone();
@@ -143,22 +148,49 @@ async fn assert_paid_once(
     sessions
 }
 
+/// How many payouts of `ledger` have moved on from `recorded`.
+async fn moved(ledger: &Ledger) -> usize {
+    let records = ledger.payouts().await.unwrap();
+    records
+        .iter()
+        .filter(|r| r.state != PayoutState::Recorded)
+        .count()
+}
+
+/// Each state of `ledger`'s payouts with how many are in it.
+async fn tally(ledger: &Ledger) -> BTreeMap<String, usize> {
+    let mut tally = BTreeMap::new();
+    for record in ledger.payouts().await.unwrap() {
+        *tally.entry(record.state.to_string()).or_default() += 1;
+    }
+    tally
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_killed_and_run_again_pays_each_payout_once() {
     let sandbox = sandbox().await;
     let dir = tempfile::tempdir().unwrap();
-    let payouts = batch("kill", 40);
+    let payouts = batch("kill", 200);
     let file = dir.path().join("batch.json");
     std::fs::write(&file, Value::Array(payouts.clone()).to_string()).unwrap();
     let ledger = dir.path().join("batch.db");
     let (file_arg, ledger_arg) = (file.to_str().unwrap(), ledger.to_str().unwrap());
+    // The test reads the ledger while the command runs (SQLite in WAL
+    // mode: readers never block the writer).
+    let watch = Ledger::open(ledger_arg).await.unwrap();
 
+    // Each run is stopped once a seeded number of further payouts (0: at
+    // once, before or while the batch is recorded) has moved on.
     let mut moments = Moments(seed());
-    for round in 0..6 {
-        let wait = Duration::from_millis(moments.next(1_500));
+    let mut stopped_mid_batch = 0;
+    for round in 0..8 {
+        let further = moments.next(25) as usize;
         let gentle = moments.next(3) == 0;
-        let live = Live::start(&pay_args(sandbox.base_url(), file_arg, ledger_arg));
-        tokio::time::sleep(wait).await;
+        let before = moved(&watch).await;
+        let mut live = Live::start(&pay_args(sandbox.base_url(), file_arg, ledger_arg));
+        while live.running() && moved(&watch).await < before + further {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
         let stopped = tokio::task::spawn_blocking(move || {
             if gentle {
                 live.interrupt()
@@ -168,13 +200,15 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
         })
         .await
         .unwrap();
-        let states = states(&ledger).await;
+        let tally = tally(&watch).await;
         println!(
-            "round {round}: {} after {} ms, exit {}; states {states:?}",
+            "round {round}: {} after {further} more, exit {}; {tally:?}",
             if gentle { "SIGINT" } else { "SIGKILL" },
-            wait.as_millis(),
             stopped.code
         );
+        if tally.get("recorded").is_some_and(|&n| n > 0) && before + further > 0 {
+            stopped_mid_batch += 1;
+        }
         if gentle && stopped.code == 130 {
             assert_eq!(
                 stopped.stderr,
@@ -183,6 +217,7 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
             );
         }
     }
+    assert!(stopped_mid_batch > 0, "no run was stopped mid-batch");
 
     let mut again = bare();
     again.args(pay_args(sandbox.base_url(), file_arg, ledger_arg));
@@ -194,18 +229,25 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
     assert_eq!(lines.len(), payouts.len());
     assert!(lines[0].starts_with("[0] kill-0"), "{}", out.stdout);
     assert!(lines[2].starts_with(&format!("[2] {}", sessions[2])));
-    assert!(lines[39].ends_with("139.39 NGN -> NGN"), "{}", lines[39]);
+    assert!(lines[199].ends_with("299.99 NGN -> NGN"), "{}", lines[199]);
 
     // Once more, after the end: nothing is sent.
     let mut after = bare();
     after.args(pay_args(sandbox.base_url(), file_arg, ledger_arg));
     assert_eq!(run(after).await.code, 0);
-    assert_eq!(assert_paid_once(&sandbox, &ledger, &payouts).await, sessions);
+    assert_eq!(
+        assert_paid_once(&sandbox, &ledger, &payouts).await,
+        sessions
+    );
 }
 
 /// The states of every payout in `ledger`, in order.
 async fn states(ledger: &Path) -> Vec<Value> {
-    listed(ledger).await.iter().map(|r| r["state"].clone()).collect()
+    listed(ledger)
+        .await
+        .iter()
+        .map(|r| r["state"].clone())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -280,7 +322,13 @@ async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() 
         .iter()
         .map(|e| (e["from"].clone(), e["to"].clone()))
         .collect();
-    assert_eq!(changes[..2], [(Value::Null, json!("recorded")), (json!("recorded"), json!("sending"))]);
+    assert_eq!(
+        changes[..2],
+        [
+            (Value::Null, json!("recorded")),
+            (json!("recorded"), json!("sending"))
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -379,11 +427,20 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
     let listed = listed(&ledger).await;
     let summary: Vec<(&str, &str)> = listed
         .iter()
-        .map(|r| (r["sessionId"].as_str().unwrap(), r["amount"].as_str().unwrap()))
+        .map(|r| {
+            (
+                r["sessionId"].as_str().unwrap(),
+                r["amount"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         summary,
-        [("csv-1", "1234.56"), (given.as_str(), "0.01"), ("json-1", "2500.00")]
+        [
+            ("csv-1", "1234.56"),
+            (given.as_str(), "0.01"),
+            ("json-1", "2500.00")
+        ]
     );
     assert_eq!(ngn_balance(&sandbox).await, OPENING_NGN - dec!(3734.57));
 
@@ -444,11 +501,12 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
     let sandbox = sandbox().await;
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("resume.db");
-    let recorded = crossborder_ledger::Ledger::open(ledger.to_str().unwrap())
-        .await
-        .unwrap();
+    let recorded = Ledger::open(ledger.to_str().unwrap()).await.unwrap();
     recorded
-        .record_batch("recorded-elsewhere", &[ngn_payout("resume-1"), ngn_payout("resume-2")])
+        .record_batch(
+            "recorded-elsewhere",
+            &[ngn_payout("resume-1"), ngn_payout("resume-2")],
+        )
         .await
         .unwrap();
     drop(recorded);
@@ -490,7 +548,10 @@ fn every_ledger_command_needs_a_ledger_and_a_batch_needs_a_file() {
                      payouts.db, or a postgres:// URL) or set CROSSBORDER_LEDGER\n";
     for args in [&["list"][..], &["show", "x"], &["resume"]] {
         let mut command = bare();
-        command.env_remove("CROSSBORDER_LEDGER").arg("ledger").args(args);
+        command
+            .env_remove("CROSSBORDER_LEDGER")
+            .arg("ledger")
+            .args(args);
         let out = crate::run_now(command);
         assert_eq!((out.code, out.stderr.as_str()), (2, no_ledger), "{args:?}");
     }

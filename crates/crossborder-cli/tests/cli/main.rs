@@ -238,6 +238,11 @@ impl Live {
         self.finish()
     }
 
+    /// Whether the command is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// Kills the command (no graceful stop), and returns what it printed.
     pub fn kill(mut self) -> Run {
         let _ = self.child.kill();
