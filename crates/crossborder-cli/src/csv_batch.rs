@@ -151,22 +151,31 @@ mod tests {
              fromNetwork, toNetwork, transitNumber, institutionNumber, sortCode, swiftCode, \
              recipientName"
         );
-        assert_eq!(
-            message(parse(b"amount,sessionId,amount\n", "b.csv")),
-            "error: b.csv: column 3 repeats \"amount\""
-        );
-        assert_eq!(
-            message(parse(b"amount,sessionId\n1,a\n2\n", "b.csv")),
-            "error: b.csv is not CSV: line 3 has 1 cell where the header row has 2"
-        );
-        assert_eq!(
-            message(parse(b"amount,sessionId\n", "b.csv")),
-            "error: b.csv has no payouts: after its header row, each row is one payout"
-        );
-        assert_eq!(
-            message(parse(b"amount\n\xff\n", "b.csv")),
-            "error: b.csv is not CSV: line 2 is not UTF-8 text"
-        );
+        for (text, refused) in [
+            (
+                &b"amount,sessionId,amount\n"[..],
+                "column 3 repeats \"amount\"",
+            ),
+            (
+                b"amount,sessionId\n1,a\n2\n",
+                "is not CSV: line 3 has 1 cell where the header row has 2",
+            ),
+            (
+                b"amount,sessionId\n",
+                "has no payouts: after its header row, each row is one payout",
+            ),
+            (b"amount\n\xff\n", "is not CSV: line 2 is not UTF-8 text"),
+        ] {
+            let separator = if refused.starts_with("column") {
+                ":"
+            } else {
+                ""
+            };
+            assert_eq!(
+                message(parse(text, "b.csv")),
+                format!("error: b.csv{separator} {refused}")
+            );
+        }
     }
 
     #[test]

@@ -372,17 +372,24 @@ pub async fn show(url: Option<&str>, session_id: &str, as_json: bool) -> Result<
     if let Some(message) = &record.message {
         rows.push(("message".to_owned(), message.clone()));
     }
-    rows.extend(history.iter().map(event_row));
     let events: Vec<Value> = history.iter().map(event_json).collect();
-    Output {
+    let output = Output {
         rows,
         json: json!({"payout": record_json(&record), "history": events}),
+    };
+    output.print(as_json);
+    if !as_json {
+        // The history below the table: a time is wider than any label.
+        say!("history");
+        for event in &history {
+            say!("  {}", event_line(event));
+        }
     }
-    .print(as_json);
     Ok(())
 }
 
-fn event_row(event: &PayoutEvent) -> (String, String) {
+/// `<time>  <from> -> <to>  (<detail>)`.
+fn event_line(event: &PayoutEvent) -> String {
     let change = match event.from {
         Some(from) => format!("{from} -> {}", event.to),
         None => event.to.to_string(),
@@ -391,9 +398,9 @@ fn event_row(event: &PayoutEvent) -> (String, String) {
         .detail
         .as_deref()
         .map_or(String::new(), |d| format!("  ({d})"));
-    (
-        instant(event.at).unwrap_or_default(),
-        format!("{change}{detail}"),
+    format!(
+        "{}  {change}{detail}",
+        instant(event.at).unwrap_or_default()
     )
 }
 

@@ -163,16 +163,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 mod tests {
     use super::*;
     use crossborder_ledger::PayoutState;
-    use crossborder_sandbox::{Sandbox, SandboxConfig};
+    use crossborder_testkit::TestSandbox;
 
     #[tokio::test]
     async fn a_payroll_recorded_before_a_crash_is_paid_once_after_the_restart() {
-        let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-        let client = Client::builder()
-            .api_key("test_sandbox_key")
-            .base_url(sandbox.base_url())
-            .build()
-            .unwrap();
+        let sandbox = TestSandbox::start().await;
+        let client = sandbox.client(TestSandbox::KEY);
         let dir = std::env::temp_dir().join(format!("durable-payouts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}", dir.join("payroll.db").display());
@@ -205,6 +201,5 @@ mod tests {
             assert_eq!(paid.status.as_str(), "COMPLETED");
         }
         std::fs::remove_dir_all(&dir).unwrap();
-        sandbox.shutdown().await;
     }
 }

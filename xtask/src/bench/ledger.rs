@@ -6,7 +6,8 @@
 //!   per second, one at a time, over bare one-row `INSERT` commits per
 //!   second into a SQLite file on the same disk with the ledger's settings
 //!   (WAL, `synchronous=FULL`), in alternating rounds.
-//! - `ledger_dispatch_vs_direct_sqlite` and `..._postgres`: payouts per
+//! - `ledger_dispatch_vs_direct` (SQLite) and `ledger_dispatch_vs_direct_pg`
+//!   (PostgreSQL, the test kit's throwaway server): payouts per
 //!   second through the ledger (the batch recorded in one transaction, as
 //!   `crossborder payout --ledger` does, then a dispatcher sending them
 //!   until none is left) over the SDK's own `payouts().create` of as many
@@ -20,7 +21,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use crossborder::{Client, Decimal};
-use crossborder_ledger::{DispatchOptions, Ledger};
+use crossborder_ledger::{DispatchOptions, Dispatcher, Ledger};
 use crossborder_testkit::fixtures;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::ConnectOptions;
@@ -46,15 +47,7 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
         .map_err(|e| anyhow!("building the SDK client: {e}"))?;
     let mut figures = vec![submit_vs_sqlite(dir, options).await?];
     let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
-    figures.push(
-        dispatch_vs_direct(
-            "ledger_dispatch_vs_direct_sqlite",
-            &sqlite,
-            &client,
-            options,
-        )
-        .await?,
-    );
+    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct", &sqlite, &client, options).await?);
     // The test kit's throwaway server (Debian's package): fsync off, as
     // for tests, so this figure is the ledger's own cost, not a disk's.
     let postgres = crossborder_testkit::postgres::Postgres::start()
@@ -62,9 +55,7 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
     let url = postgres
         .create_database("bench_dispatch")
         .map_err(|e| anyhow!("creating the database: {e}"))?;
-    figures.push(
-        dispatch_vs_direct("ledger_dispatch_vs_direct_postgres", &url, &client, options).await?,
-    );
+    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct_pg", &url, &client, options).await?);
     Ok(figures)
 }
 
@@ -201,27 +192,22 @@ async fn dispatch_vs_direct(
     let count = if options.quick { 100 } else { 1_000 };
     let (mut through, mut direct) = (Duration::ZERO, Duration::ZERO);
     for round in 0..options.rounds() {
-        let started = Instant::now();
         let tag = format!("{name}-{round}");
-        let items: Vec<_> = (0..count)
-            .map(|i| fixtures::ngn_payout_json(&format!("{tag}-ledger-{i}"), "1.00"))
-            .collect();
-        ledger
-            .record_batch(&tag, &items)
-            .await
-            .map_err(|e| anyhow!("recording the batch: {e}"))?;
-        let report = dispatcher
-            .send_pending(|_| {})
-            .await
-            .map_err(|e| anyhow!("dispatching: {e}"))?;
-        if report.sent != count {
-            bail!("the dispatcher sent {} of {count} payouts", report.sent);
-        }
-        let ledger_time = started.elapsed();
-        let direct_time = send_direct(client, &tag, count).await?;
+        // The side that goes first alternates, as in every ratio here.
+        let (ledger_time, direct_time) = if round % 2 == 0 {
+            let ledger_time = through_ledger(&ledger, &dispatcher, &tag, count).await?;
+            (ledger_time, send_direct(client, &tag, count).await?)
+        } else {
+            let direct_time = send_direct(client, &tag, count).await?;
+            (
+                through_ledger(&ledger, &dispatcher, &tag, count).await?,
+                direct_time,
+            )
+        };
         println!(
-            "    round {}: {count} payouts through the ledger in {} ms, directly in {} ms",
+            "    round {}/{}: {count} payouts through the ledger in {} ms, directly in {} ms",
             round + 1,
+            options.rounds(),
             ledger_time.as_millis(),
             direct_time.as_millis()
         );
@@ -237,10 +223,37 @@ async fn dispatch_vs_direct(
         below: false,
         unit: "ratio",
         detail: format!(
-            "{through:.0} / {direct:.0} payouts/s, {count} per round, {CONCURRENCY} in flight, {} alternating rounds, release sandbox",
+            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {CONCURRENCY} in flight, {} alternating rounds",
             options.rounds()
         ),
     })
+}
+
+/// How long `count` payouts take through the ledger: recorded as one
+/// batch (as `crossborder payout --ledger` records a file), then sent by
+/// `dispatcher` until every one is accepted.
+async fn through_ledger(
+    ledger: &Ledger,
+    dispatcher: &Dispatcher,
+    tag: &str,
+    count: usize,
+) -> Result<Duration> {
+    let started = Instant::now();
+    let items: Vec<_> = (0..count)
+        .map(|i| fixtures::ngn_payout_json(&format!("{tag}-ledger-{i}"), "1.00"))
+        .collect();
+    ledger
+        .record_batch(tag, &items)
+        .await
+        .map_err(|e| anyhow!("recording the batch: {e}"))?;
+    let report = dispatcher
+        .send_pending(|_| {})
+        .await
+        .map_err(|e| anyhow!("dispatching: {e}"))?;
+    if report.sent != count {
+        bail!("the dispatcher sent {} of {count} payouts", report.sent);
+    }
+    Ok(started.elapsed())
 }
 
 /// `count` payouts through `payouts().create` from [`CONCURRENCY`] tasks.

@@ -23,9 +23,10 @@
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
 //! - `ledger_submit_vs_sqlite`: durable `Ledger::submit`s per second over
 //!   bare one-row SQLite commits on the same disk (WAL, synchronous=FULL);
-//!   `ledger_dispatch_vs_direct_sqlite`, `..._postgres`: payouts per second
-//!   through the ledger over the SDK's direct `payouts().create` against the
-//!   same release sandbox (each goal at least 0.5; `bench/ledger.rs`).
+//!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
+//!   payouts per second through the ledger over the SDK's direct
+//!   `payouts().create` against the same sandbox (each goal at least 0.5;
+//!   `bench/ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
 //!   only with `--only build` (`bench/build.rs`).
@@ -108,8 +109,8 @@ pub enum Group {
     Micro,
     /// `codegen_ms`.
     Codegen,
-    /// `ledger_submit_vs_sqlite`, `ledger_dispatch_vs_direct_sqlite`,
-    /// `ledger_dispatch_vs_direct_postgres` (`bench/ledger.rs`).
+    /// `ledger_submit_vs_sqlite`, `ledger_dispatch_vs_direct`,
+    /// `ledger_dispatch_vs_direct_pg` (`bench/ledger.rs`).
     Ledger,
     /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
     /// never in a full or `--quick` run: four full builds.
@@ -286,7 +287,10 @@ impl Servers {
 
     async fn measure(&self, options: &Options) -> Result<Vec<Figure>> {
         let mut figures = Vec::new();
-        if options.wants(Group::Bare) || options.wants(Group::Sdk) || options.wants(Group::Prism) {
+        if [Group::Bare, Group::Sdk, Group::Prism, Group::Ledger]
+            .into_iter()
+            .any(|group| options.wants(group))
+        {
             let sandbox = self
                 .start(
                     "sandbox",
@@ -304,25 +308,16 @@ impl Servers {
             if options.wants(Group::Prism) {
                 figures.extend(self.sandbox_vs_prism(&sandbox, options).await?);
             }
+            // Last: its payouts grow the sandbox's state.
+            if options.wants(Group::Ledger) {
+                let base_url = format!("http://{}/v1", sandbox.addr);
+                let dir = self.out_dir.join("ledger");
+                figures.extend(ledger::figures(&base_url, &dir, options).await?);
+            }
             sandbox.stop();
         }
         if options.wants(Group::Memory) {
             figures.push(self.bytes_per_collection(options).await?);
-        }
-        if options.wants(Group::Ledger) {
-            // A sandbox of its own: its payouts do not weigh on the others.
-            let sandbox = self
-                .start(
-                    "sandbox-ledger",
-                    &self.sandbox,
-                    &Self::sandbox_args(),
-                    Duration::from_secs(30),
-                )
-                .await?;
-            let base_url = format!("http://{}/v1", sandbox.addr);
-            figures
-                .extend(ledger::figures(&base_url, &self.out_dir.join("ledger"), options).await?);
-            sandbox.stop();
         }
         Ok(figures)
     }
