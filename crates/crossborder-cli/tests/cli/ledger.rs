@@ -289,14 +289,12 @@ async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() 
     let payouts = batch("ctrl-c", 2);
     let file = case.batch_file("batch.json", &payouts);
 
-    let live = Live::start(&case.pay_args(&silent_url, &file));
+    let mut live = Live::start(&case.pay_args(&silent_url, &file));
     let deadline = tokio::time::Instant::now() + crate::LINE_WAIT;
     while !case.states().await.contains(&json!("sending")) {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "never sending: {:?}",
-            case.listed().await
-        );
+        assert!(live.running(), "the run ended: {:?}", live.kill());
+        let listed = case.listed().await;
+        assert!(tokio::time::Instant::now() < deadline, "never sending: {listed:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
