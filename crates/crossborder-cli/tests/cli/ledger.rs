@@ -294,7 +294,10 @@ async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() 
     while !case.states().await.contains(&json!("sending")) {
         assert!(live.running(), "the run ended: {:?}", live.kill());
         let listed = case.listed().await;
-        assert!(tokio::time::Instant::now() < deadline, "never sending: {listed:?}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never sending: {listed:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
@@ -364,6 +367,18 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
          1234.56,NGN,NGN,csv-1,0123456789,ADAEZE OKAFOR,Guaranty Trust Bank,058,\"Rent, March\"\n\
          0.01,NGN,NGN,,0123456789,ADAEZE OKAFOR,Guaranty Trust Bank,058,\n",
     );
+    // --dry-run reads CSV too (by --csv whatever the name); without a
+    // ledger, nobody gives the second row a sessionId.
+    let txt = case.file("march.txt", &std::fs::read_to_string(&csv).unwrap());
+    let mut dry = at(case.sandbox.base_url());
+    dry.args(["payout", "--dry-run", "--csv", "--body"])
+        .arg(&txt);
+    let out = run(dry).await;
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (2, "[0] valid\n[1] invalid\n[1]   sessionId: is required\n")
+    );
+
     let mut command = case.pay(&csv);
     command.args(["--json", "--wait"]);
     let out = run(command).await;
