@@ -12,6 +12,7 @@ use crossborder::{dec, Currency, Decimal};
 use crossborder_ledger::{Ledger, PayoutState};
 use crossborder_sandbox::SandboxHandle;
 use crossborder_testkit::client_for;
+use crossborder_testkit::postgres::Postgres;
 use serde_json::{json, Value};
 
 use crate::{at, bare, ngn_payout, run, sandbox, Live, Run, KEY};
@@ -23,6 +24,7 @@ const OPENING_NGN: Decimal = dec!(5_000_000);
 struct Case {
     sandbox: SandboxHandle,
     dir: tempfile::TempDir,
+    /// The ledger: a SQLite file here, or a PostgreSQL URL.
     ledger: PathBuf,
 }
 
@@ -523,6 +525,22 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
         out.stdout
     );
     assert_eq!(case.paid_out().await, dec!(5000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_ledger_works_the_same() {
+    let Some(server) = Postgres::start_or_skip("a_postgres_ledger_works_the_same") else {
+        return;
+    };
+    let mut case = Case::new().await;
+    case.ledger = PathBuf::from(server.create_database("cli_ledger").unwrap());
+    let payouts = batch("pg", 5);
+    let file = case.batch_file("batch.json", &payouts);
+    for _ in 0..2 {
+        let out = run(case.pay(&file)).await;
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    case.assert_paid_once(&payouts).await;
 }
 
 #[test]
