@@ -159,16 +159,17 @@ pub enum Command {
     Demo,
     /// The payouts of a durable ledger (`payout --body FILE --ledger ...`):
     /// list them, show one's history, finish what is left.
+    ///
+    /// A payout in the ledger is in one of these states: recorded (not sent
+    /// yet), sending (being sent), unknown (sent, the answer lost: it is
+    /// read back before anything is sent again), accepted (the API holds
+    /// it), then completed or failed (the service's final word; a failed
+    /// payout is never sent again by itself), or refused (the API said no;
+    /// never sent again).
     Ledger(LedgerArgs),
 }
 
-/// The durable ledger's commands.
-///
-/// A payout in the ledger is in one of these states: recorded (not sent
-/// yet), sending (being sent), unknown (sent, the answer lost: it is read
-/// back before anything is sent again), accepted (the API took it), then
-/// completed or failed (the API's final word), or refused (the API said no;
-/// never sent again).
+/// The durable ledger's commands and where the ledger is.
 #[derive(Debug, Args)]
 pub struct LedgerArgs {
     /// The ledger: a SQLite file (a path or sqlite://PATH) or a
@@ -228,7 +229,8 @@ pub struct PayoutArgs {
     /// power cut), the same command again sends nothing twice and finishes
     /// the rest; a file changed since it was first recorded is refused,
     /// naming the elements that differ. A refused payout does not stop the
-    /// others. See `crossborder ledger --help`.
+    /// others. Any other payout the ledger still has to send is sent too.
+    /// See `crossborder ledger --help`.
     #[arg(
         long,
         value_name = "PATH_OR_URL",
