@@ -206,3 +206,17 @@ pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
     tokio::spawn(async move { axum::serve(listener, app).await });
     format!("http://{addr}/v1")
 }
+
+/// Runs one statement on the ledger's database behind the ledger's back:
+/// what a crash, a newer version or a hand edit leaves.
+pub async fn execute(url: &str, statement: &str) {
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query(statement).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        sqlx::query(statement).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+}
