@@ -62,7 +62,7 @@ async fn crash(test: &str, url: &str) {
     let opening = client.wallet().balance(Currency::Ngn).await.unwrap().amount;
     // Answers arrive 15 ms after the sandbox applied the request, so many
     // kills fall between a payout made and its answer recorded.
-    let api = late_proxy(sandbox.base_url(), Duration::from_millis(15)).await;
+    let api = late_proxy(sandbox.base_url(), Duration::from_millis(15), 0).await;
     let role = Role {
         test,
         ledger: url,

@@ -62,7 +62,7 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
 
     // 2. One dies holding payouts whose answers are still on the way.
     let second = ledger.record_batch("fleet-2", &batch(200)).await.unwrap();
-    let slow: &'static str = Box::leak(late_proxy(direct, Duration::from_secs(30)).await.into_boxed_str());
+    let slow: &'static str = Box::leak(late_proxy(direct, Duration::from_secs(30), 0).await.into_boxed_str());
     let mut victim = spawn_dispatcher(&role("fleet-victim", slow));
     let sending = || async {
         let records = ledger.payouts().await.unwrap().into_iter();

@@ -156,16 +156,20 @@ pub async fn finished(child: &mut Child, limit: Duration) {
 /// A proxy to `base_url` (`http://127.0.0.1:PORT/v1`) that passes each
 /// request on at once and its answer back only after `delay`: a payout
 /// applied whose answer is still on the way when its dispatcher dies.
+/// The first `pending_reads` reads of a transaction that answer
+/// `COMPLETED` answer `PROCESSING` instead: a payout that settles later.
 /// Returns the proxy's base URL.
-pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
+pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -> String {
     use axum::extract::{Request, State};
     use axum::http::{header, StatusCode};
     use axum::response::{IntoResponse, Response};
+    use std::sync::atomic::Ordering::SeqCst;
 
     struct Proxy {
         origin: String,
         delay: Duration,
         http: reqwest::Client,
+        pending_reads: std::sync::atomic::AtomicUsize,
     }
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
@@ -183,7 +187,14 @@ pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
             Ok(answer) => {
                 let status = answer.status();
                 let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
-                let body = answer.bytes().await.unwrap_or_default();
+                let mut body = answer.bytes().await.unwrap_or_default();
+                let completed = br#""status":"COMPLETED""#;
+                if body.windows(completed.len()).any(|w| w == completed)
+                    && proxy.pending_reads.fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1)).is_ok()
+                {
+                    let text = String::from_utf8_lossy(&body).replace(r#""status":"COMPLETED""#, r#""status":"PROCESSING""#);
+                    body = text.into();
+                }
                 let mut response = (status, body).into_response();
                 if let Some(kind) = kind {
                     response.headers_mut().insert(header::CONTENT_TYPE, kind);
@@ -199,6 +210,7 @@ pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
         origin,
         delay,
         http: reqwest::Client::new(),
+        pending_reads: pending_reads.into(),
     });
     let app = axum::Router::new().fallback(forward).with_state(proxy);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
