@@ -17,7 +17,16 @@ use crate::time::now_ms;
 const COLUMNS: &str = "payment_reference, amount::text, from_currency, to_currency, status, \
      paid_amount::text, transaction_id, open";
 
-type Row = (String, String, String, String, String, Option<String>, Option<String>, i64);
+type Row = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    i64,
+);
 
 /// The status of a collection recorded but not (yet) created.
 const EXPECTED: &str = "EXPECTED";
@@ -116,7 +125,10 @@ impl Ledger {
         polling: WaitOptions,
     ) -> Result<Vec<CollectionRecord>, LedgerError> {
         let open = self
-            .select_collections("WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq", None)
+            .select_collections(
+                "WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq",
+                None,
+            )
             .await?;
         let mut reconciler = Reconciler::new(client.clone())
             .grace(Duration::ZERO)
@@ -210,7 +222,8 @@ impl Ledger {
     }
 }
 
-const EVENT: &str = "INSERT INTO collection_events (payment_reference, at, status, paid_amount, source) \
+const EVENT: &str =
+    "INSERT INTO collection_events (payment_reference, at, status, paid_amount, source) \
      VALUES ($1, $2, $3, $4::numeric, $5)";
 
 fn collection(row: Row) -> Result<CollectionRecord, LedgerError> {
@@ -219,7 +232,8 @@ fn collection(row: Row) -> Result<CollectionRecord, LedgerError> {
         what: format!("collection {payment_reference}"),
         detail,
     };
-    let decimal = |text: &str| Decimal::from_str(text).map_err(|e| corrupt(format!("amount {text:?}: {e}")));
+    let decimal =
+        |text: &str| Decimal::from_str(text).map_err(|e| corrupt(format!("amount {text:?}: {e}")));
     let currency = |code: &str| Currency::from_str(code).map_err(|e| corrupt(e.to_string()));
     Ok(CollectionRecord {
         amount: decimal(&amount)?,

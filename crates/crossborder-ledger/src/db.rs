@@ -69,7 +69,12 @@ pub(crate) fn redacted(url: &str) -> String {
         (Some(scheme), Some(at)) if at > scheme => {
             let credentials = &url[scheme + 3..at];
             match credentials.find(':') {
-                Some(colon) => format!("{}{}:***{}", &url[..scheme + 3], &credentials[..colon], &url[at..]),
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme + 3],
+                    &credentials[..colon],
+                    &url[at..]
+                ),
                 None => url.to_owned(),
             }
         }
@@ -204,18 +209,32 @@ mod tests {
             ("sqlite::memory:", None),
         ] {
             match target(url) {
-                Target::Sqlite(path) => assert_eq!(path.as_deref(), file.map(std::path::Path::new), "{url}"),
+                Target::Sqlite(path) => {
+                    assert_eq!(path.as_deref(), file.map(std::path::Path::new), "{url}")
+                }
                 Target::Postgres => panic!("{url} is SQLite"),
             }
         }
-        assert!(matches!(target("postgres://u@localhost/db"), Target::Postgres));
-        assert!(matches!(target("postgresql://u@localhost/db"), Target::Postgres));
+        assert!(matches!(
+            target("postgres://u@localhost/db"),
+            Target::Postgres
+        ));
+        assert!(matches!(
+            target("postgresql://u@localhost/db"),
+            Target::Postgres
+        ));
     }
 
     #[test]
     fn a_password_never_reaches_a_message() {
-        assert_eq!(redacted("postgres://app:s3cret@db:5432/ledger"), "postgres://app:***@db:5432/ledger");
-        assert_eq!(redacted("postgres://app@db/ledger"), "postgres://app@db/ledger");
+        assert_eq!(
+            redacted("postgres://app:s3cret@db:5432/ledger"),
+            "postgres://app:***@db:5432/ledger"
+        );
+        assert_eq!(
+            redacted("postgres://app@db/ledger"),
+            "postgres://app@db/ledger"
+        );
         assert_eq!(redacted("payouts.db"), "payouts.db");
     }
 }

@@ -138,7 +138,8 @@ impl Dispatcher {
                         None => return Ok(report),
                         Some(due) => {
                             let wait = u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0);
-                            let wait = Duration::from_millis(wait).clamp(Duration::from_millis(5), IDLE_WAIT);
+                            let wait = Duration::from_millis(wait)
+                                .clamp(Duration::from_millis(5), IDLE_WAIT);
                             tokio::time::sleep(wait).await;
                             continue;
                         }
@@ -157,7 +158,14 @@ impl Dispatcher {
         match claimed.state {
             PayoutState::Recorded => {
                 let detail = format!("claimed by {}", self.options.dispatcher_id);
-                if !self.change(&mut claimed, &mut step, self.go_on(PayoutState::Sending, detail)).await? {
+                if !self
+                    .change(
+                        &mut claimed,
+                        &mut step,
+                        self.go_on(PayoutState::Sending, detail),
+                    )
+                    .await?
+                {
                     return Ok(step);
                 }
                 self.send(claimed, &mut step).await?;
@@ -173,7 +181,14 @@ impl Dispatcher {
                     Err(error) if error.is_not_found() => {
                         if claimed.state == PayoutState::Unknown {
                             let detail = "not found by reading its session id; sending again with the same session id".to_owned();
-                            if !self.change(&mut claimed, &mut step, self.go_on(PayoutState::Sending, detail)).await? {
+                            if !self
+                                .change(
+                                    &mut claimed,
+                                    &mut step,
+                                    self.go_on(PayoutState::Sending, detail),
+                                )
+                                .await?
+                            {
                                 return Ok(step);
                             }
                         }
@@ -266,16 +281,24 @@ impl Dispatcher {
     ) -> Result<(), LedgerError> {
         let status = read.status.as_str();
         let change = match read.status {
-            TransactionStatus::Completed => self.stop(PayoutState::Completed, "the service reports it COMPLETED".to_owned()),
+            TransactionStatus::Completed => self.stop(
+                PayoutState::Completed,
+                "the service reports it COMPLETED".to_owned(),
+            ),
             TransactionStatus::Failed => {
-                let message = format!("the service reports payout {} FAILED (transaction {}); it is not sent again", claimed.session_id, read.transaction_id);
+                let message = format!(
+                    "the service reports payout {} FAILED (transaction {}); it is not sent again",
+                    claimed.session_id, read.transaction_id
+                );
                 Change {
                     message: Some(message.clone()),
                     ..self.stop(PayoutState::Failed, message)
                 }
             }
             _ => {
-                let next = now_ms().saturating_add(duration_ms(self.options.poll.interval(clamp(claimed.attempts))));
+                let next = now_ms().saturating_add(duration_ms(
+                    self.options.poll.interval(clamp(claimed.attempts)),
+                ));
                 self.ledger
                     .park(&self.options.dispatcher_id, &claimed, next, None)
                     .await?;
@@ -291,7 +314,9 @@ impl Dispatcher {
     /// the next try, and ends the run when it keeps coming or cannot pass.
     async fn transient(&self, claimed: &Claimed, error: Error) -> Result<(), LedgerError> {
         let text = error.to_string();
-        let next = now_ms().saturating_add(duration_ms(self.options.retry.interval(clamp(claimed.errors))));
+        let next = now_ms().saturating_add(duration_ms(
+            self.options.retry.interval(clamp(claimed.errors)),
+        ));
         self.ledger
             .park(&self.options.dispatcher_id, claimed, next, Some(&text))
             .await?;
@@ -310,7 +335,11 @@ impl Dispatcher {
         step: &mut Step,
         change: Change<'_>,
     ) -> Result<bool, LedgerError> {
-        match self.ledger.apply(&self.options.dispatcher_id, claimed, &change).await? {
+        match self
+            .ledger
+            .apply(&self.options.dispatcher_id, claimed, &change)
+            .await?
+        {
             Some(record) => {
                 claimed.state = record.state;
                 step.changes.push(record);

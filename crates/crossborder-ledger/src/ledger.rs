@@ -121,9 +121,11 @@ impl Ledger {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
         with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let stored: Vec<(String,)> = sqlx::query_as(&self.pool.sql(
-                "SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position",
-            ))
+            let stored: Vec<(String,)> = sqlx::query_as(
+                &self
+                    .pool
+                    .sql("SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position"),
+            )
             .bind(batch_key)
             .fetch_all(&mut *tx)
             .await?;
@@ -221,7 +223,11 @@ impl Ledger {
 
     /// The records `tail` selects (`FROM payouts p ...`, one optional
     /// text parameter).
-    async fn select(&self, tail: &str, param: Option<&str>) -> Result<Vec<PayoutRecord>, LedgerError> {
+    async fn select(
+        &self,
+        tail: &str,
+        param: Option<&str>,
+    ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let text = format!("SELECT {RECORD_COLUMNS} {tail}");
         let text = self.pool.sql(&text);
         let rows: Vec<RecordRow> = with_pool!(&self.pool, |p| {
@@ -287,11 +293,25 @@ pub(crate) fn state(session_id: &str, word: &str) -> Result<PayoutState, LedgerE
 
 /// A row of [`RECORD_COLUMNS`] as a record.
 pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
-    let (session_id, state_word, amount, from, to, transaction_id, message, batch_key, position, created, updated) = row;
-    let currency = |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
+    let (
+        session_id,
+        state_word,
+        amount,
+        from,
+        to,
+        transaction_id,
+        message,
+        batch_key,
+        position,
+        created,
+        updated,
+    ) = row;
+    let currency =
+        |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
     Ok(PayoutRecord {
         state: state(&session_id, &state_word)?,
-        amount: Decimal::from_str(&amount).map_err(|e| corrupt(&session_id, format!("amount {amount:?}: {e}")))?,
+        amount: Decimal::from_str(&amount)
+            .map_err(|e| corrupt(&session_id, format!("amount {amount:?}: {e}")))?,
         from_currency: currency(&from)?,
         to_currency: currency(&to)?,
         transaction_id,
@@ -308,14 +328,22 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
 pub(crate) trait DbConnection<'c> {
     /// Inserts one payout and its first event, or checks that the session
     /// id already holds this very request.
-    async fn insert_payout(self, ledger: &Ledger, payout: &NewPayout<'_>) -> Result<(), LedgerError>;
+    async fn insert_payout(
+        self,
+        ledger: &Ledger,
+        payout: &NewPayout<'_>,
+    ) -> Result<(), LedgerError>;
 }
 
 macro_rules! impl_db_connection {
     ($feature:literal, $db:ty) => {
         #[cfg(feature = $feature)]
         impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
-            async fn insert_payout(self, ledger: &Ledger, payout: &NewPayout<'_>) -> Result<(), LedgerError> {
+            async fn insert_payout(
+                self,
+                ledger: &Ledger,
+                payout: &NewPayout<'_>,
+            ) -> Result<(), LedgerError> {
                 let request = payout.request;
                 let now = now_ms();
                 let (batch_key, position) = payout.batch.unzip();
@@ -333,7 +361,9 @@ macro_rules! impl_db_connection {
                     .rows_affected()
                     == 1;
                 if inserted {
-                    let detail = batch_key.zip(position).map(|(key, n)| format!("recorded as item {n} of batch {key}"));
+                    let detail = batch_key
+                        .zip(position)
+                        .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
                     sqlx::query(&ledger.pool.sql(INSERT_EVENT))
                         .bind(&request.session_id)
                         .bind(now)

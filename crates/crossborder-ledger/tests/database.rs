@@ -13,7 +13,10 @@ async fn a_schema_newer_than_the_code_is_refused_and_left_unchanged() {
     let dir = TempDir::new("schema");
     let url = dir.sqlite("payouts.db");
     let ledger = Ledger::open(&url).await.unwrap();
-    ledger.submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "kept-1")).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "kept-1"))
+        .await
+        .unwrap();
     drop(ledger);
     // What a newer crossborder-ledger leaves behind.
     execute(&url, "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (2, 'from a newer version', 1, x'00', 0)").await;
@@ -35,14 +38,24 @@ async fn money_is_stored_as_the_exact_decimal_text() {
     let ledger = Ledger::open(&url).await.unwrap();
     // 0.1 + 0.2 is not 0.3 in binary floating point; here it stays 0.30.
     let amount = Decimal::new(1_000_000_000_000_030, 2);
-    ledger.submit(&fixtures::ngn_bank_payout(amount, "exact-1")).await.unwrap();
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-    let (kind, text): (String, String) = sqlx::query_as("SELECT typeof(amount), amount FROM payouts")
-        .fetch_one(&pool)
+    ledger
+        .submit(&fixtures::ngn_bank_payout(amount, "exact-1"))
         .await
         .unwrap();
-    assert_eq!((kind.as_str(), text.as_str()), ("text", "10000000000000.30"));
-    assert_eq!(ledger.payout("exact-1").await.unwrap().unwrap().amount, amount);
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let (kind, text): (String, String) =
+        sqlx::query_as("SELECT typeof(amount), amount FROM payouts")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (kind.as_str(), text.as_str()),
+        ("text", "10000000000000.30")
+    );
+    assert_eq!(
+        ledger.payout("exact-1").await.unwrap().unwrap().amount,
+        amount
+    );
 }
 
 #[tokio::test]
@@ -53,8 +66,12 @@ async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_go
     let client = sandbox.client(TestSandbox::KEY);
     let first = Ledger::open(&url).await.unwrap();
     let second = Ledger::open(&url).await.unwrap();
-    let running = first.dispatcher(client.clone(), DispatchOptions::new("one")).unwrap();
-    let refused = second.dispatcher(client.clone(), DispatchOptions::new("two")).unwrap_err();
+    let running = first
+        .dispatcher(client.clone(), DispatchOptions::new("one"))
+        .unwrap();
+    let refused = second
+        .dispatcher(client.clone(), DispatchOptions::new("two"))
+        .unwrap_err();
     let lock = dir.path().join("payouts.db-dispatcher.lock");
     assert_eq!(
         refused.to_string(),
@@ -64,5 +81,7 @@ async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_go
         )
     );
     drop(running);
-    second.dispatcher(client, DispatchOptions::new("two")).unwrap();
+    second
+        .dispatcher(client, DispatchOptions::new("two"))
+        .unwrap();
 }

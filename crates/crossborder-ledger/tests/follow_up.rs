@@ -17,18 +17,26 @@ async fn a_payout_still_processing_is_read_again_with_back_off_until_it_complete
     let api = late_proxy(sandbox.base_url(), Duration::ZERO, 3).await;
     let client = sdk_client(&api, TestSandbox::KEY).unwrap();
     let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
-    ledger.submit(&fixtures::ngn_bank_payout(Decimal::new(500, 0), "later-1")).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(500, 0), "later-1"))
+        .await
+        .unwrap();
     let poll = Backoff {
         initial: Duration::from_millis(100),
         max: Duration::from_secs(1),
         factor: 2,
     };
-    let dispatcher = ledger.dispatcher(client, DispatchOptions::new("follow").poll(poll)).unwrap();
+    let dispatcher = ledger
+        .dispatcher(client, DispatchOptions::new("follow").poll(poll))
+        .unwrap();
 
     // Sending only: it returns with the payout accepted, not settled.
     let report = dispatcher.send_pending(|_| {}).await.unwrap();
     assert_eq!((report.sent, report.accepted, report.completed), (1, 1, 0));
-    assert_eq!(ledger.payout("later-1").await.unwrap().unwrap().state, PayoutState::Accepted);
+    assert_eq!(
+        ledger.payout("later-1").await.unwrap().unwrap().state,
+        PayoutState::Accepted
+    );
 
     let report = dispatcher.run_until_idle(|_| {}).await.unwrap();
     assert_eq!((report.sent, report.completed), (0, 1));
