@@ -8,7 +8,7 @@ use crossborder::types::{CollectionRequest, Transaction, TransactionStatus};
 use crossborder::webhook::Reconciler;
 use crossborder::{Client, Currency, Decimal, WaitOptions};
 
-use crate::db::with_pool;
+use crate::db::{fetch_all, with_pool};
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::record::CollectionRecord;
@@ -211,13 +211,7 @@ impl Ledger {
     ) -> Result<Vec<CollectionRecord>, LedgerError> {
         let text = format!("SELECT {COLUMNS} FROM collections {tail}");
         let text = self.pool.sql(&text);
-        let rows: Vec<Row> = with_pool!(&self.pool, |p| {
-            let query = sqlx::query_as(&text);
-            match param {
-                Some(value) => query.bind(value).fetch_all(p).await?,
-                None => query.fetch_all(p).await?,
-            }
-        });
+        let rows: Vec<Row> = fetch_all!(&self.pool, &text, param);
         rows.into_iter().map(collection).collect()
     }
 }

@@ -31,6 +31,21 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
+/// Every row of `$text` (one optional text parameter, `$param`), decoded
+/// as the type the caller's binding asks for.
+macro_rules! fetch_all {
+    ($pool:expr, $text:expr, $param:expr) => {
+        $crate::db::with_pool!($pool, |p| {
+            let query = sqlx::query_as($text);
+            match $param {
+                Some(value) => query.bind(value).fetch_all(p).await?,
+                None => query.fetch_all(p).await?,
+            }
+        })
+    };
+}
+pub(crate) use fetch_all;
+
 #[cfg(feature = "sqlite")]
 static SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
 #[cfg(feature = "postgres")]

@@ -15,13 +15,14 @@ use crate::time::now_ms;
 ///
 /// ```no_run
 /// # async fn run(client: crossborder::Client) -> Result<(), crossborder_ledger::LedgerError> {
-/// use crossborder::webhook::{Delivery, Receiver};
+/// use crossborder::webhook::{axum, Delivery, Receiver};
 ///
 /// let ledger = crossborder_ledger::Ledger::open("postgres://app@localhost/payments").await?;
 /// let route = Receiver::new(client)
 ///     .dedupe(ledger.dedupe_store())
 ///     .route(|delivery: Delivery| async move { println!("{:?}", delivery.verdict) });
-/// # let _ = route; Ok(()) }
+/// let app: axum::Router = axum::Router::new().route("/hooks/crossborder", route);
+/// # let _ = app; Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
 pub struct LedgerDedupe {

@@ -153,22 +153,12 @@ impl Dispatcher {
     }
 
     /// Takes one claimed payout as far as it goes now.
-    async fn step(&self, mut claimed: Claimed) -> Result<Step, LedgerError> {
+    async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
         let mut step = Step::default();
         match claimed.state {
             PayoutState::Recorded => {
                 let detail = format!("claimed by {}", self.options.dispatcher_id);
-                if !self
-                    .change(
-                        &mut claimed,
-                        &mut step,
-                        self.go_on(PayoutState::Sending, detail),
-                    )
-                    .await?
-                {
-                    return Ok(step);
-                }
-                self.send(claimed, &mut step).await?;
+                self.send_as(claimed, &mut step, detail).await?;
             }
             PayoutState::Sending | PayoutState::Unknown => {
                 // Left in flight: the service may hold it. Read before anything is sent.
@@ -181,18 +171,10 @@ impl Dispatcher {
                     Err(error) if error.is_not_found() => {
                         if claimed.state == PayoutState::Unknown {
                             let detail = "not found by reading its session id; sending again with the same session id".to_owned();
-                            if !self
-                                .change(
-                                    &mut claimed,
-                                    &mut step,
-                                    self.go_on(PayoutState::Sending, detail),
-                                )
-                                .await?
-                            {
-                                return Ok(step);
-                            }
+                            self.send_as(claimed, &mut step, detail).await?;
+                        } else {
+                            self.send(claimed, &mut step).await?;
                         }
-                        self.send(claimed, &mut step).await?;
                     }
                     Err(error) => self.transient(&claimed, error).await?,
                 }
@@ -205,6 +187,21 @@ impl Dispatcher {
             _ => {}
         }
         Ok(step)
+    }
+
+    /// Moves the payout to `sending`, noting why, and sends it (unless
+    /// another dispatcher took it over meanwhile).
+    async fn send_as(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        detail: String,
+    ) -> Result<(), LedgerError> {
+        let change = self.go_on(PayoutState::Sending, detail);
+        if self.change(&mut claimed, step, change).await? {
+            self.send(claimed, step).await?;
+        }
+        Ok(())
     }
 
     /// Sends a payout in state `sending` through `create_or_get`, which

@@ -7,7 +7,7 @@ use crossborder::types::PayoutRequest;
 use crossborder::{Client, Currency, Decimal};
 use serde_json::Value;
 
-use crate::db::{with_pool, Pool};
+use crate::db::{fetch_all, with_pool, Pool};
 use crate::dispatch::Dispatcher;
 use crate::error::LedgerError;
 use crate::options::DispatchOptions;
@@ -230,13 +230,7 @@ impl Ledger {
     ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let text = format!("SELECT {RECORD_COLUMNS} {tail}");
         let text = self.pool.sql(&text);
-        let rows: Vec<RecordRow> = with_pool!(&self.pool, |p| {
-            let query = sqlx::query_as(&text);
-            match param {
-                Some(value) => query.bind(value).fetch_all(p).await?,
-                None => query.fetch_all(p).await?,
-            }
-        });
+        let rows: Vec<RecordRow> = fetch_all!(&self.pool, &text, param);
         rows.into_iter().map(record).collect()
     }
 }

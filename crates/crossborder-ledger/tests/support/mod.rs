@@ -172,8 +172,9 @@ pub async fn finished(child: &mut Child, limit: Duration) {
 }
 
 /// A proxy to `base_url` (`http://127.0.0.1:PORT/v1`) that passes each
-/// request on at once and its answer back only after `delay`: a payout
-/// applied whose answer is still on the way when its dispatcher dies.
+/// request on at once, and the answer to a POST back only after `delay`:
+/// a payout applied whose answer is still on the way when its dispatcher
+/// dies.
 /// The first `pending_reads` reads of a transaction that answer
 /// `COMPLETED` answer `PROCESSING` instead: a payout that settles later.
 /// Returns the proxy's base URL.
@@ -191,6 +192,7 @@ pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -
     }
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
+        let write = parts.method == axum::http::Method::POST;
         let body = axum::body::to_bytes(body, 1 << 20)
             .await
             .unwrap_or_default();
@@ -205,7 +207,9 @@ pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -
             }
         }
         let answer = outgoing.send().await;
-        tokio::time::sleep(proxy.delay).await;
+        if write {
+            tokio::time::sleep(proxy.delay).await;
+        }
         match answer {
             Ok(answer) => {
                 let status = answer.status();
