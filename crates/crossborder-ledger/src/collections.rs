@@ -17,16 +17,8 @@ use crate::time::now_ms;
 const COLUMNS: &str = "payment_reference, amount::text, from_currency, to_currency, status, \
      paid_amount::text, transaction_id, open";
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    i64,
-);
+#[rustfmt::skip] // One line: a row is read as one tuple.
+type Row = (String, String, String, String, String, Option<String>, Option<String>, i64);
 
 /// The status of a collection recorded but not (yet) created.
 const EXPECTED: &str = "EXPECTED";
@@ -99,7 +91,7 @@ impl Ledger {
 
     /// Every collection, oldest first.
     pub async fn collections(&self) -> Result<Vec<CollectionRecord>, LedgerError> {
-        self.select_collections("ORDER BY seq", None).await
+        fetch_all!(&self.pool, &select("ORDER BY seq"), None, collection)
     }
 
     /// The collection recorded under `payment_reference`, if any.
@@ -107,10 +99,8 @@ impl Ledger {
         &self,
         payment_reference: &str,
     ) -> Result<Option<CollectionRecord>, LedgerError> {
-        Ok(self
-            .select_collections("WHERE payment_reference = $1", Some(payment_reference))
-            .await?
-            .pop())
+        let text = select("WHERE payment_reference = $1");
+        Ok(fetch_all!(&self.pool, &text, Some(payment_reference), collection)?.pop())
     }
 
     /// Reconciles every open collection (created, not in a final status)
@@ -124,12 +114,8 @@ impl Ledger {
         client: &Client,
         polling: WaitOptions,
     ) -> Result<Vec<CollectionRecord>, LedgerError> {
-        let open = self
-            .select_collections(
-                "WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq",
-                None,
-            )
-            .await?;
+        let text = select("WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq");
+        let open = fetch_all!(&self.pool, &text, None, collection)?;
         let mut reconciler = Reconciler::new(client.clone())
             .grace(Duration::ZERO)
             .polling(polling);
@@ -203,17 +189,11 @@ impl Ledger {
         });
         Ok(())
     }
+}
 
-    async fn select_collections(
-        &self,
-        tail: &str,
-        param: Option<&str>,
-    ) -> Result<Vec<CollectionRecord>, LedgerError> {
-        let text = format!("SELECT {COLUMNS} FROM collections {tail}");
-        let text = self.pool.sql(&text);
-        let rows: Vec<Row> = fetch_all!(&self.pool, &text, param);
-        rows.into_iter().map(collection).collect()
-    }
+/// The query of the collections `tail` picks.
+fn select(tail: &str) -> String {
+    format!("SELECT {COLUMNS} FROM collections {tail}")
 }
 
 const EVENT: &str =

@@ -31,18 +31,26 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
-/// Every row of `$text` (one optional text parameter, `$param`), decoded
-/// as the type the caller's binding asks for.
+/// Every row of `$text` (in PostgreSQL's dialect, one optional text
+/// parameter `$param`), each turned into a value by `$convert`:
+/// `Result<Vec<_>, LedgerError>`.
 macro_rules! fetch_all {
-    ($pool:expr, $text:expr, $param:expr) => {
-        $crate::db::with_pool!($pool, |p| {
-            let query = sqlx::query_as($text);
-            match $param {
+    ($pool:expr, $text:expr, $param:expr, $convert:expr) => {{
+        let pool = $pool;
+        let owned: &str = $text;
+        let text = pool.sql(owned);
+        let param: Option<&str> = $param;
+        let rows: Vec<_> = $crate::db::with_pool!(pool, |p| {
+            let query = sqlx::query_as(&text);
+            match param {
                 Some(value) => query.bind(value).fetch_all(p).await?,
                 None => query.fetch_all(p).await?,
             }
-        })
-    };
+        });
+        rows.into_iter()
+            .map($convert)
+            .collect::<Result<Vec<_>, LedgerError>>()
+    }};
 }
 pub(crate) use fetch_all;
 

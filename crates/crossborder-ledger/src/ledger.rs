@@ -21,19 +21,8 @@ pub(crate) const RECORD_COLUMNS: &str = "p.session_id, p.state, p.amount::text, 
      p.to_currency, p.transaction_id, p.message, p.batch_key, p.batch_position, p.created_at, p.updated_at";
 
 /// A row of [`RECORD_COLUMNS`].
-pub(crate) type RecordRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    i64,
-    i64,
-);
+#[rustfmt::skip] // One line: a row is read as one tuple.
+pub(crate) type RecordRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64);
 
 const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
      to_currency, request, batch_key, batch_position, created_at, updated_at) \
@@ -160,25 +149,30 @@ impl Ledger {
                 }
             }
         });
-        self.select(
-            "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
-             WHERE b.batch_key = $1 ORDER BY b.position",
+        let tail = "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
+             WHERE b.batch_key = $1 ORDER BY b.position";
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} {tail}"),
             Some(batch_key),
+            record
         )
-        .await
     }
 
     /// Every payout, oldest first.
     pub async fn payouts(&self) -> Result<Vec<PayoutRecord>, LedgerError> {
-        self.select("FROM payouts p ORDER BY p.seq", None).await
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} FROM payouts p ORDER BY p.seq"),
+            None,
+            record
+        )
     }
 
     /// The payout recorded under `session_id`, if any.
     pub async fn payout(&self, session_id: &str) -> Result<Option<PayoutRecord>, LedgerError> {
-        let mut found = self
-            .select("FROM payouts p WHERE p.session_id = $1", Some(session_id))
-            .await?;
-        Ok(found.pop())
+        let text = format!("SELECT {RECORD_COLUMNS} FROM payouts p WHERE p.session_id = $1");
+        Ok(fetch_all!(&self.pool, &text, Some(session_id), record)?.pop())
     }
 
     /// Every state change of the payout, oldest first: what happened to it,
@@ -219,19 +213,6 @@ impl Ledger {
         options: DispatchOptions,
     ) -> Result<Dispatcher, LedgerError> {
         Dispatcher::new(self.clone(), client, options)
-    }
-
-    /// The records `tail` selects (`FROM payouts p ...`, one optional
-    /// text parameter).
-    async fn select(
-        &self,
-        tail: &str,
-        param: Option<&str>,
-    ) -> Result<Vec<PayoutRecord>, LedgerError> {
-        let text = format!("SELECT {RECORD_COLUMNS} {tail}");
-        let text = self.pool.sql(&text);
-        let rows: Vec<RecordRow> = fetch_all!(&self.pool, &text, param);
-        rows.into_iter().map(record).collect()
     }
 }
 
