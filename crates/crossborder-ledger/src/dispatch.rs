@@ -197,7 +197,12 @@ impl Dispatcher {
         step: &mut Step,
         detail: String,
     ) -> Result<(), LedgerError> {
-        let change = self.go_on(PayoutState::Sending, detail);
+        // Errors in a row carry over a resend, so a payout whose sends keep
+        // failing ends the run after `max_errors`, never loops.
+        let change = Change {
+            errors: claimed.errors,
+            ..self.go_on(PayoutState::Sending, detail)
+        };
         if self.change(&mut claimed, step, change).await? {
             self.send(claimed, step).await?;
         }
@@ -235,14 +240,18 @@ impl Dispatcher {
                     return self.transient(&claimed, error).await;
                 }
                 let text = error.to_string();
-                let next = now_ms().saturating_add(duration_ms(self.options.retry.interval(0)));
+                let errors = claimed.errors + 1;
+                let wait = self.options.retry.interval(clamp(claimed.errors));
                 let change = Change {
                     message: Some(text.clone()),
-                    next_at: Some(next),
-                    errors: claimed.errors + 1,
+                    next_at: Some(now_ms().saturating_add(duration_ms(wait))),
+                    errors,
                     ..self.stop(PayoutState::Unknown, format!("outcome unknown: {text}"))
                 };
                 self.change(&mut claimed, step, change).await?;
+                if errors >= i64::from(self.options.max_errors) {
+                    return Err(LedgerError::Api(error));
+                }
                 Ok(())
             }
         }

@@ -338,3 +338,62 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
     let report = dispatcher.run_until_idle(|_| {}).await.unwrap();
     assert_eq!((report.sent, report.completed), (1, 1));
 }
+
+/// A service that answers every payout with a 500 and never holds one:
+/// each send's outcome is unknown, each read finds nothing, and after
+/// `max_errors` in a row the run ends instead of looping.
+#[tokio::test]
+async fn sends_that_keep_failing_end_the_run_after_max_errors() {
+    use crossborder::webhook::axum::{self, http::StatusCode, routing::get, routing::post, Json};
+
+    let not_found = || async {
+        let body = json!({"statusCode": 404, "message": "Transaction not found"});
+        (StatusCode::NOT_FOUND, Json(body))
+    };
+    let failing = || async {
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"message": "boom"})),
+        )
+    };
+    let app = axum::Router::new()
+        .route("/v1/api/transaction/{id}", get(not_found))
+        .route("/v1/api/payout", post(failing));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let dir = TempDir::new("failing");
+    let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "boom-1"))
+        .await
+        .unwrap();
+    let client = crossborder_testkit::sdk_client(&base, TestSandbox::KEY).unwrap();
+    let mut options = DispatchOptions::new("boom").retry(Backoff {
+        initial: Duration::from_millis(5),
+        max: Duration::from_millis(5),
+        factor: 1,
+    });
+    options.max_errors = 3;
+    let dispatcher = ledger.dispatcher(client, options).unwrap();
+    let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
+    assert!(
+        matches!(&stopped, LedgerError::Api(error) if error.status() == Some(500)),
+        "{stopped:?}"
+    );
+    let left = ledger.payout("boom-1").await.unwrap().unwrap();
+    assert_eq!(left.state, PayoutState::Unknown);
+    use PayoutState::*;
+    let states: Vec<_> = ledger
+        .history("boom-1")
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.to)
+        .collect();
+    assert_eq!(
+        states,
+        [Recorded, Sending, Unknown, Sending, Unknown, Sending, Unknown]
+    );
+}
