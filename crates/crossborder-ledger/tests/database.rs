@@ -80,6 +80,10 @@ async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_go
             lock.display()
         )
     );
+    // Only dispatching is one process's: others still record and read.
+    let payout = fixtures::ngn_bank_payout(Decimal::new(100, 0), "while-busy-1");
+    second.submit(&payout).await.unwrap();
+    assert_eq!(first.payouts().await.unwrap().len(), 1);
     drop(running);
     second
         .dispatcher(client, DispatchOptions::new("two"))

@@ -339,22 +339,18 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
     assert_eq!((report.sent, report.completed), (1, 1));
 }
 
-/// A service that answers every payout with a 500 and never holds one:
-/// each send's outcome is unknown, each read finds nothing, and after
-/// `max_errors` in a row the run ends instead of looping.
-#[tokio::test]
-async fn sends_that_keep_failing_end_the_run_after_max_errors() {
+/// A service that answers every payout with `status` and never holds one;
+/// returns the run's error and the payout's states.
+async fn against_a_failing_service(status: u16) -> (LedgerError, Vec<PayoutState>) {
     use crossborder::webhook::axum::{self, http::StatusCode, routing::get, routing::post, Json};
 
     let not_found = || async {
         let body = json!({"statusCode": 404, "message": "Transaction not found"});
         (StatusCode::NOT_FOUND, Json(body))
     };
-    let failing = || async {
-        (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"message": "boom"})),
-        )
+    let failing = move || async move {
+        let body = Json(json!({"statusCode": status, "message": "try later"}));
+        (StatusCode::from_u16(status).unwrap(), body)
     };
     let app = axum::Router::new()
         .route("/v1/api/transaction/{id}", get(not_found))
@@ -363,7 +359,7 @@ async fn sends_that_keep_failing_end_the_run_after_max_errors() {
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let dir = TempDir::new("failing");
+    let dir = TempDir::new(&format!("failing-{status}"));
     let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
     ledger
         .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "boom-1"))
@@ -378,22 +374,35 @@ async fn sends_that_keep_failing_end_the_run_after_max_errors() {
     options.max_errors = 3;
     let dispatcher = ledger.dispatcher(client, options).unwrap();
     let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
+    let history = ledger.history("boom-1").await.unwrap();
+    (stopped, history.iter().map(|e| e.to).collect())
+}
+
+/// Each 500 leaves the outcome unknown; each read finds nothing, so the
+/// payout is sent again; after `max_errors` in a row the run ends instead
+/// of looping, the payout left `unknown` for the next run.
+#[tokio::test]
+async fn sends_that_keep_failing_end_the_run_after_max_errors() {
+    let (stopped, states) = against_a_failing_service(500).await;
     assert!(
         matches!(&stopped, LedgerError::Api(error) if error.status() == Some(500)),
         "{stopped:?}"
     );
-    let left = ledger.payout("boom-1").await.unwrap().unwrap();
-    assert_eq!(left.state, PayoutState::Unknown);
     use PayoutState::*;
-    let states: Vec<_> = ledger
-        .history("boom-1")
-        .await
-        .unwrap()
-        .iter()
-        .map(|e| e.to)
-        .collect();
     assert_eq!(
         states,
         [Recorded, Sending, Unknown, Sending, Unknown, Sending, Unknown]
     );
+}
+
+/// A 429 is not a refusal: nothing was applied, the payout stays
+/// `sending` and is tried again (read first), until `max_errors`.
+#[tokio::test]
+async fn too_many_requests_is_retried_not_refused() {
+    let (stopped, states) = against_a_failing_service(429).await;
+    assert!(
+        matches!(&stopped, LedgerError::Api(error) if error.status() == Some(429)),
+        "{stopped:?}"
+    );
+    assert_eq!(states, [PayoutState::Recorded, PayoutState::Sending]);
 }
