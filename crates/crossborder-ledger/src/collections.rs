@@ -8,7 +8,7 @@ use crossborder::types::{CollectionRequest, Transaction, TransactionStatus};
 use crossborder::webhook::Reconciler;
 use crossborder::{Client, Currency, Decimal, WaitOptions};
 
-use crate::db::with_pool;
+use crate::db::{fetch_all, with_pool};
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::record::CollectionRecord;
@@ -17,6 +17,7 @@ use crate::time::now_ms;
 const COLUMNS: &str = "payment_reference, amount::text, from_currency, to_currency, status, \
      paid_amount::text, transaction_id, open";
 
+#[rustfmt::skip] // One line: a row is read as one tuple.
 type Row = (String, String, String, String, String, Option<String>, Option<String>, i64);
 
 /// The status of a collection recorded but not (yet) created.
@@ -90,7 +91,7 @@ impl Ledger {
 
     /// Every collection, oldest first.
     pub async fn collections(&self) -> Result<Vec<CollectionRecord>, LedgerError> {
-        self.select_collections("ORDER BY seq", None).await
+        fetch_all!(&self.pool, &select("ORDER BY seq"), None, collection)
     }
 
     /// The collection recorded under `payment_reference`, if any.
@@ -98,10 +99,8 @@ impl Ledger {
         &self,
         payment_reference: &str,
     ) -> Result<Option<CollectionRecord>, LedgerError> {
-        Ok(self
-            .select_collections("WHERE payment_reference = $1", Some(payment_reference))
-            .await?
-            .pop())
+        let text = select("WHERE payment_reference = $1");
+        Ok(fetch_all!(&self.pool, &text, Some(payment_reference), collection)?.pop())
     }
 
     /// Reconciles every open collection (created, not in a final status)
@@ -115,9 +114,8 @@ impl Ledger {
         client: &Client,
         polling: WaitOptions,
     ) -> Result<Vec<CollectionRecord>, LedgerError> {
-        let open = self
-            .select_collections("WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq", None)
-            .await?;
+        let text = select("WHERE open = 1 AND transaction_id IS NOT NULL ORDER BY seq");
+        let open = fetch_all!(&self.pool, &text, None, collection)?;
         let mut reconciler = Reconciler::new(client.clone())
             .grace(Duration::ZERO)
             .polling(polling);
@@ -191,26 +189,15 @@ impl Ledger {
         });
         Ok(())
     }
-
-    async fn select_collections(
-        &self,
-        tail: &str,
-        param: Option<&str>,
-    ) -> Result<Vec<CollectionRecord>, LedgerError> {
-        let text = format!("SELECT {COLUMNS} FROM collections {tail}");
-        let text = self.pool.sql(&text);
-        let rows: Vec<Row> = with_pool!(&self.pool, |p| {
-            let query = sqlx::query_as(&text);
-            match param {
-                Some(value) => query.bind(value).fetch_all(p).await?,
-                None => query.fetch_all(p).await?,
-            }
-        });
-        rows.into_iter().map(collection).collect()
-    }
 }
 
-const EVENT: &str = "INSERT INTO collection_events (payment_reference, at, status, paid_amount, source) \
+/// The query of the collections `tail` picks.
+fn select(tail: &str) -> String {
+    format!("SELECT {COLUMNS} FROM collections {tail}")
+}
+
+const EVENT: &str =
+    "INSERT INTO collection_events (payment_reference, at, status, paid_amount, source) \
      VALUES ($1, $2, $3, $4::numeric, $5)";
 
 fn collection(row: Row) -> Result<CollectionRecord, LedgerError> {
@@ -219,7 +206,8 @@ fn collection(row: Row) -> Result<CollectionRecord, LedgerError> {
         what: format!("collection {payment_reference}"),
         detail,
     };
-    let decimal = |text: &str| Decimal::from_str(text).map_err(|e| corrupt(format!("amount {text:?}: {e}")));
+    let decimal =
+        |text: &str| Decimal::from_str(text).map_err(|e| corrupt(format!("amount {text:?}: {e}")));
     let currency = |code: &str| Currency::from_str(code).map_err(|e| corrupt(e.to_string()));
     Ok(CollectionRecord {
         amount: decimal(&amount)?,

@@ -31,6 +31,29 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
+/// Every row of `$text` (in PostgreSQL's dialect, one optional text
+/// parameter `$param`), each turned into a value by `$convert`:
+/// `Result<Vec<_>, LedgerError>`.
+macro_rules! fetch_all {
+    ($pool:expr, $text:expr, $param:expr, $convert:expr) => {{
+        let pool = $pool;
+        let owned: &str = $text;
+        let text = pool.sql(owned);
+        let param: Option<&str> = $param;
+        let rows: Vec<_> = $crate::db::with_pool!(pool, |p| {
+            let query = sqlx::query_as(&text);
+            match param {
+                Some(value) => query.bind(value).fetch_all(p).await?,
+                None => query.fetch_all(p).await?,
+            }
+        });
+        rows.into_iter()
+            .map($convert)
+            .collect::<Result<Vec<_>, LedgerError>>()
+    }};
+}
+pub(crate) use fetch_all;
+
 #[cfg(feature = "sqlite")]
 static SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
 #[cfg(feature = "postgres")]
@@ -69,7 +92,12 @@ pub(crate) fn redacted(url: &str) -> String {
         (Some(scheme), Some(at)) if at > scheme => {
             let credentials = &url[scheme + 3..at];
             match credentials.find(':') {
-                Some(colon) => format!("{}{}:***{}", &url[..scheme + 3], &credentials[..colon], &url[at..]),
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme + 3],
+                    &credentials[..colon],
+                    &url[at..]
+                ),
                 None => url.to_owned(),
             }
         }
@@ -204,18 +232,32 @@ mod tests {
             ("sqlite::memory:", None),
         ] {
             match target(url) {
-                Target::Sqlite(path) => assert_eq!(path.as_deref(), file.map(std::path::Path::new), "{url}"),
+                Target::Sqlite(path) => {
+                    assert_eq!(path.as_deref(), file.map(std::path::Path::new), "{url}")
+                }
                 Target::Postgres => panic!("{url} is SQLite"),
             }
         }
-        assert!(matches!(target("postgres://u@localhost/db"), Target::Postgres));
-        assert!(matches!(target("postgresql://u@localhost/db"), Target::Postgres));
+        assert!(matches!(
+            target("postgres://u@localhost/db"),
+            Target::Postgres
+        ));
+        assert!(matches!(
+            target("postgresql://u@localhost/db"),
+            Target::Postgres
+        ));
     }
 
     #[test]
     fn a_password_never_reaches_a_message() {
-        assert_eq!(redacted("postgres://app:s3cret@db:5432/ledger"), "postgres://app:***@db:5432/ledger");
-        assert_eq!(redacted("postgres://app@db/ledger"), "postgres://app@db/ledger");
+        assert_eq!(
+            redacted("postgres://app:s3cret@db:5432/ledger"),
+            "postgres://app:***@db:5432/ledger"
+        );
+        assert_eq!(
+            redacted("postgres://app@db/ledger"),
+            "postgres://app@db/ledger"
+        );
         assert_eq!(redacted("payouts.db"), "payouts.db");
     }
 }

@@ -15,13 +15,14 @@ use crate::time::now_ms;
 ///
 /// ```no_run
 /// # async fn run(client: crossborder::Client) -> Result<(), crossborder_ledger::LedgerError> {
-/// use crossborder::webhook::{Delivery, Receiver};
+/// use crossborder::webhook::{axum, Delivery, Receiver};
 ///
 /// let ledger = crossborder_ledger::Ledger::open("postgres://app@localhost/payments").await?;
 /// let route = Receiver::new(client)
 ///     .dedupe(ledger.dedupe_store())
 ///     .route(|delivery: Delivery| async move { println!("{:?}", delivery.verdict) });
-/// # let _ = route; Ok(()) }
+/// let app: axum::Router = axum::Router::new().route("/hooks/crossborder", route);
+/// # let _ = app; Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
 pub struct LedgerDedupe {
@@ -57,7 +58,11 @@ impl DedupeStore for LedgerDedupe {
     async fn forget(&self, key: &str) {
         let pool = &self.ledger.pool;
         let text = pool.sql("DELETE FROM webhook_deliveries WHERE dedupe_key = $1");
-        let result = with_pool!(pool, |p| sqlx::query(&text).bind(key).execute(p).await.map(drop));
+        let result = with_pool!(pool, |p| sqlx::query(&text)
+            .bind(key)
+            .execute(p)
+            .await
+            .map(drop));
         if let Err(error) = result {
             tracing::error!(%error, "could not forget a webhook delivery; a repeat of it will be dropped");
         }

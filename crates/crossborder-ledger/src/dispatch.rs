@@ -138,7 +138,8 @@ impl Dispatcher {
                         None => return Ok(report),
                         Some(due) => {
                             let wait = u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0);
-                            let wait = Duration::from_millis(wait).clamp(Duration::from_millis(5), IDLE_WAIT);
+                            let wait = Duration::from_millis(wait)
+                                .clamp(Duration::from_millis(5), IDLE_WAIT);
                             tokio::time::sleep(wait).await;
                             continue;
                         }
@@ -152,15 +153,12 @@ impl Dispatcher {
     }
 
     /// Takes one claimed payout as far as it goes now.
-    async fn step(&self, mut claimed: Claimed) -> Result<Step, LedgerError> {
+    async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
         let mut step = Step::default();
         match claimed.state {
             PayoutState::Recorded => {
                 let detail = format!("claimed by {}", self.options.dispatcher_id);
-                if !self.change(&mut claimed, &mut step, self.go_on(PayoutState::Sending, detail)).await? {
-                    return Ok(step);
-                }
-                self.send(claimed, &mut step).await?;
+                self.send_as(claimed, &mut step, detail).await?;
             }
             PayoutState::Sending | PayoutState::Unknown => {
                 // Left in flight: the service may hold it. Read before anything is sent.
@@ -173,11 +171,10 @@ impl Dispatcher {
                     Err(error) if error.is_not_found() => {
                         if claimed.state == PayoutState::Unknown {
                             let detail = "not found by reading its session id; sending again with the same session id".to_owned();
-                            if !self.change(&mut claimed, &mut step, self.go_on(PayoutState::Sending, detail)).await? {
-                                return Ok(step);
-                            }
+                            self.send_as(claimed, &mut step, detail).await?;
+                        } else {
+                            self.send(claimed, &mut step).await?;
                         }
-                        self.send(claimed, &mut step).await?;
                     }
                     Err(error) => self.transient(&claimed, error).await?,
                 }
@@ -190,6 +187,26 @@ impl Dispatcher {
             _ => {}
         }
         Ok(step)
+    }
+
+    /// Moves the payout to `sending`, noting why, and sends it (unless
+    /// another dispatcher took it over meanwhile).
+    async fn send_as(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        detail: String,
+    ) -> Result<(), LedgerError> {
+        // Errors in a row carry over a resend, so a payout whose sends keep
+        // failing ends the run after `max_errors`, never loops.
+        let change = Change {
+            errors: claimed.errors,
+            ..self.go_on(PayoutState::Sending, detail)
+        };
+        if self.change(&mut claimed, step, change).await? {
+            self.send(claimed, step).await?;
+        }
+        Ok(())
     }
 
     /// Sends a payout in state `sending` through `create_or_get`, which
@@ -223,14 +240,18 @@ impl Dispatcher {
                     return self.transient(&claimed, error).await;
                 }
                 let text = error.to_string();
-                let next = now_ms().saturating_add(duration_ms(self.options.retry.interval(0)));
+                let errors = claimed.errors + 1;
+                let wait = self.options.retry.interval(clamp(claimed.errors));
                 let change = Change {
                     message: Some(text.clone()),
-                    next_at: Some(next),
-                    errors: claimed.errors + 1,
+                    next_at: Some(now_ms().saturating_add(duration_ms(wait))),
+                    errors,
                     ..self.stop(PayoutState::Unknown, format!("outcome unknown: {text}"))
                 };
                 self.change(&mut claimed, step, change).await?;
+                if errors >= i64::from(self.options.max_errors) {
+                    return Err(LedgerError::Api(error));
+                }
                 Ok(())
             }
         }
@@ -266,16 +287,24 @@ impl Dispatcher {
     ) -> Result<(), LedgerError> {
         let status = read.status.as_str();
         let change = match read.status {
-            TransactionStatus::Completed => self.stop(PayoutState::Completed, "the service reports it COMPLETED".to_owned()),
+            TransactionStatus::Completed => self.stop(
+                PayoutState::Completed,
+                "the service reports it COMPLETED".to_owned(),
+            ),
             TransactionStatus::Failed => {
-                let message = format!("the service reports payout {} FAILED (transaction {}); it is not sent again", claimed.session_id, read.transaction_id);
+                let message = format!(
+                    "the service reports payout {} FAILED (transaction {}); it is not sent again",
+                    claimed.session_id, read.transaction_id
+                );
                 Change {
                     message: Some(message.clone()),
                     ..self.stop(PayoutState::Failed, message)
                 }
             }
             _ => {
-                let next = now_ms().saturating_add(duration_ms(self.options.poll.interval(clamp(claimed.attempts))));
+                let next = now_ms().saturating_add(duration_ms(
+                    self.options.poll.interval(clamp(claimed.attempts)),
+                ));
                 self.ledger
                     .park(&self.options.dispatcher_id, &claimed, next, None)
                     .await?;
@@ -291,7 +320,9 @@ impl Dispatcher {
     /// the next try, and ends the run when it keeps coming or cannot pass.
     async fn transient(&self, claimed: &Claimed, error: Error) -> Result<(), LedgerError> {
         let text = error.to_string();
-        let next = now_ms().saturating_add(duration_ms(self.options.retry.interval(clamp(claimed.errors))));
+        let next = now_ms().saturating_add(duration_ms(
+            self.options.retry.interval(clamp(claimed.errors)),
+        ));
         self.ledger
             .park(&self.options.dispatcher_id, claimed, next, Some(&text))
             .await?;
@@ -310,7 +341,11 @@ impl Dispatcher {
         step: &mut Step,
         change: Change<'_>,
     ) -> Result<bool, LedgerError> {
-        match self.ledger.apply(&self.options.dispatcher_id, claimed, &change).await? {
+        match self
+            .ledger
+            .apply(&self.options.dispatcher_id, claimed, &change)
+            .await?
+        {
             Some(record) => {
                 claimed.state = record.state;
                 step.changes.push(record);

@@ -44,7 +44,9 @@ pub enum LedgerError {
 
     /// The session id is already recorded for a different payout; nothing
     /// was recorded. A session id names one payout.
-    #[error("session id {session_id} is already recorded for a different payout; nothing was recorded")]
+    #[error(
+        "session id {session_id} is already recorded for a different payout; nothing was recorded"
+    )]
     SessionConflict {
         /// The session id.
         session_id: String,
@@ -107,7 +109,11 @@ pub enum LedgerError {
 }
 
 fn join(items: &[usize]) -> String {
-    items.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn describe_items(items: &[(usize, Violations)]) -> String {

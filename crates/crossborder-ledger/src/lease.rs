@@ -102,7 +102,11 @@ impl Ledger {
         let (count, due): (i64, Option<i64>) = with_pool!(&self.pool, |p| {
             sqlx::query_as(&text).fetch_one(p).await?
         });
-        Ok(if count == 0 { None } else { Some(due.unwrap_or(0)) })
+        Ok(if count == 0 {
+            None
+        } else {
+            Some(due.unwrap_or(0))
+        })
     }
 
     /// Lets go of every lease: the SQLite dispatcher, holding the file's

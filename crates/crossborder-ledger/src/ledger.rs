@@ -7,7 +7,7 @@ use crossborder::types::PayoutRequest;
 use crossborder::{Client, Currency, Decimal};
 use serde_json::Value;
 
-use crate::db::{with_pool, Pool};
+use crate::db::{fetch_all, with_pool, Pool};
 use crate::dispatch::Dispatcher;
 use crate::error::LedgerError;
 use crate::options::DispatchOptions;
@@ -21,19 +21,8 @@ pub(crate) const RECORD_COLUMNS: &str = "p.session_id, p.state, p.amount::text, 
      p.to_currency, p.transaction_id, p.message, p.batch_key, p.batch_position, p.created_at, p.updated_at";
 
 /// A row of [`RECORD_COLUMNS`].
-pub(crate) type RecordRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-    i64,
-    i64,
-);
+#[rustfmt::skip] // One line: a row is read as one tuple.
+pub(crate) type RecordRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64);
 
 const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
      to_currency, request, batch_key, batch_position, created_at, updated_at) \
@@ -121,9 +110,11 @@ impl Ledger {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
         with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let stored: Vec<(String,)> = sqlx::query_as(&self.pool.sql(
-                "SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position",
-            ))
+            let stored: Vec<(String,)> = sqlx::query_as(
+                &self
+                    .pool
+                    .sql("SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position"),
+            )
             .bind(batch_key)
             .fetch_all(&mut *tx)
             .await?;
@@ -158,25 +149,30 @@ impl Ledger {
                 }
             }
         });
-        self.select(
-            "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
-             WHERE b.batch_key = $1 ORDER BY b.position",
+        let tail = "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
+             WHERE b.batch_key = $1 ORDER BY b.position";
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} {tail}"),
             Some(batch_key),
+            record
         )
-        .await
     }
 
     /// Every payout, oldest first.
     pub async fn payouts(&self) -> Result<Vec<PayoutRecord>, LedgerError> {
-        self.select("FROM payouts p ORDER BY p.seq", None).await
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} FROM payouts p ORDER BY p.seq"),
+            None,
+            record
+        )
     }
 
     /// The payout recorded under `session_id`, if any.
     pub async fn payout(&self, session_id: &str) -> Result<Option<PayoutRecord>, LedgerError> {
-        let mut found = self
-            .select("FROM payouts p WHERE p.session_id = $1", Some(session_id))
-            .await?;
-        Ok(found.pop())
+        let text = format!("SELECT {RECORD_COLUMNS} FROM payouts p WHERE p.session_id = $1");
+        Ok(fetch_all!(&self.pool, &text, Some(session_id), record)?.pop())
     }
 
     /// Every state change of the payout, oldest first: what happened to it,
@@ -217,21 +213,6 @@ impl Ledger {
         options: DispatchOptions,
     ) -> Result<Dispatcher, LedgerError> {
         Dispatcher::new(self.clone(), client, options)
-    }
-
-    /// The records `tail` selects (`FROM payouts p ...`, one optional
-    /// text parameter).
-    async fn select(&self, tail: &str, param: Option<&str>) -> Result<Vec<PayoutRecord>, LedgerError> {
-        let text = format!("SELECT {RECORD_COLUMNS} {tail}");
-        let text = self.pool.sql(&text);
-        let rows: Vec<RecordRow> = with_pool!(&self.pool, |p| {
-            let query = sqlx::query_as(&text);
-            match param {
-                Some(value) => query.bind(value).fetch_all(p).await?,
-                None => query.fetch_all(p).await?,
-            }
-        });
-        rows.into_iter().map(record).collect()
     }
 }
 
@@ -287,11 +268,25 @@ pub(crate) fn state(session_id: &str, word: &str) -> Result<PayoutState, LedgerE
 
 /// A row of [`RECORD_COLUMNS`] as a record.
 pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
-    let (session_id, state_word, amount, from, to, transaction_id, message, batch_key, position, created, updated) = row;
-    let currency = |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
+    let (
+        session_id,
+        state_word,
+        amount,
+        from,
+        to,
+        transaction_id,
+        message,
+        batch_key,
+        position,
+        created,
+        updated,
+    ) = row;
+    let currency =
+        |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
     Ok(PayoutRecord {
         state: state(&session_id, &state_word)?,
-        amount: Decimal::from_str(&amount).map_err(|e| corrupt(&session_id, format!("amount {amount:?}: {e}")))?,
+        amount: Decimal::from_str(&amount)
+            .map_err(|e| corrupt(&session_id, format!("amount {amount:?}: {e}")))?,
         from_currency: currency(&from)?,
         to_currency: currency(&to)?,
         transaction_id,
@@ -308,14 +303,22 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
 pub(crate) trait DbConnection<'c> {
     /// Inserts one payout and its first event, or checks that the session
     /// id already holds this very request.
-    async fn insert_payout(self, ledger: &Ledger, payout: &NewPayout<'_>) -> Result<(), LedgerError>;
+    async fn insert_payout(
+        self,
+        ledger: &Ledger,
+        payout: &NewPayout<'_>,
+    ) -> Result<(), LedgerError>;
 }
 
 macro_rules! impl_db_connection {
     ($feature:literal, $db:ty) => {
         #[cfg(feature = $feature)]
         impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
-            async fn insert_payout(self, ledger: &Ledger, payout: &NewPayout<'_>) -> Result<(), LedgerError> {
+            async fn insert_payout(
+                self,
+                ledger: &Ledger,
+                payout: &NewPayout<'_>,
+            ) -> Result<(), LedgerError> {
                 let request = payout.request;
                 let now = now_ms();
                 let (batch_key, position) = payout.batch.unzip();
@@ -333,7 +336,9 @@ macro_rules! impl_db_connection {
                     .rows_affected()
                     == 1;
                 if inserted {
-                    let detail = batch_key.zip(position).map(|(key, n)| format!("recorded as item {n} of batch {key}"));
+                    let detail = batch_key
+                        .zip(position)
+                        .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
                     sqlx::query(&ledger.pool.sql(INSERT_EVENT))
                         .bind(&request.session_id)
                         .bind(now)

@@ -74,6 +74,11 @@ mod request;
 mod state;
 mod time;
 
+/// The README's example, compiled.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use dedupe::LedgerDedupe;
 pub use dispatch::Dispatcher;
 pub use error::LedgerError;

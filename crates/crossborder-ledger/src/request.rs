@@ -3,10 +3,10 @@
 
 use std::time::SystemTime;
 
+use crossborder::error::Violations;
 use crossborder::json::payout_from_json;
 use crossborder::rules::payout::PayoutFields;
 use crossborder::types::PayoutRequest;
-use crossborder::error::Violations;
 use serde_json::{Map, Value};
 
 use crate::time::{from_ms, to_ms};
@@ -55,10 +55,7 @@ pub(crate) fn to_text(request: &PayoutRequest) -> String {
 pub(crate) fn from_text(text: &str) -> Result<PayoutRequest, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let mut request = from_value(&value).map_err(|violations| violations.to_string())?;
-    request.rate_key_valid_until = value
-        .get(VALID_UNTIL)
-        .and_then(Value::as_i64)
-        .map(from_ms);
+    request.rate_key_valid_until = value.get(VALID_UNTIL).and_then(Value::as_i64).map(from_ms);
     Ok(request)
 }
 
@@ -76,7 +73,12 @@ pub(crate) fn canonical(value: &Value) -> String {
             Value::Object(object) => {
                 let mut entries: Vec<(&String, &Value)> = object.iter().collect();
                 entries.sort_by(|a, b| a.0.cmp(b.0));
-                Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect())
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.clone(), sorted(v)))
+                        .collect(),
+                )
             }
             Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
             other => other.clone(),
@@ -101,12 +103,17 @@ mod tests {
 
     #[test]
     fn a_request_survives_the_database_whole() {
-        let request = PayoutRequest::new("p-1", Decimal::new(250_050, 2), Currency::Ngn, Currency::Ngn)
-            .account_number("0123456789")
-            .account_name("ADAEZE OKAFOR")
-            .bank_name("Guaranty Trust Bank")
-            .bank_code("058")
-            .narration("June invoice");
+        let request = PayoutRequest::new(
+            "p-1",
+            Decimal::new(250_050, 2),
+            Currency::Ngn,
+            Currency::Ngn,
+        )
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058")
+        .narration("June invoice");
         let text = to_text(&request);
         assert_eq!(
             text,

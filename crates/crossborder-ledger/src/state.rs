@@ -158,7 +158,10 @@ mod tests {
                     assert_eq!(result, Ok(to), "{from} -> {to}");
                 } else {
                     let refused = result.expect_err(&format!("{from} -> {to} must be refused"));
-                    assert_eq!(refused.to_string(), format!("a payout cannot go from {from} to {to}"));
+                    assert_eq!(
+                        refused.to_string(),
+                        format!("a payout cannot go from {from} to {to}")
+                    );
                 }
             }
         }
@@ -167,10 +170,18 @@ mod tests {
     #[test]
     fn final_states_are_never_left() {
         for from in PayoutState::ALL.into_iter().filter(|s| s.is_final()) {
-            assert!(PayoutState::ALL.iter().all(|&to| from.transition(to).is_err()), "{from}");
+            assert!(
+                PayoutState::ALL
+                    .iter()
+                    .all(|&to| from.transition(to).is_err()),
+                "{from}"
+            );
         }
         assert_eq!(
-            PayoutState::ALL.iter().filter(|s| s.is_final()).collect::<Vec<_>>(),
+            PayoutState::ALL
+                .iter()
+                .filter(|s| s.is_final())
+                .collect::<Vec<_>>(),
             [&Completed, &Failed, &Refused]
         );
     }
@@ -178,10 +189,24 @@ mod tests {
     #[test]
     fn words_round_trip_through_display_from_str_and_serde() {
         let words: Vec<String> = PayoutState::ALL.iter().map(|s| s.to_string()).collect();
-        assert_eq!(words, ["recorded", "sending", "unknown", "accepted", "completed", "failed", "refused"]);
+        assert_eq!(
+            words,
+            [
+                "recorded",
+                "sending",
+                "unknown",
+                "accepted",
+                "completed",
+                "failed",
+                "refused"
+            ]
+        );
         for state in PayoutState::ALL {
             assert_eq!(state.as_str().parse::<PayoutState>(), Ok(state));
-            assert_eq!(serde_json::to_string(&state).unwrap(), format!("\"{state}\""));
+            assert_eq!(
+                serde_json::to_string(&state).unwrap(),
+                format!("\"{state}\"")
+            );
         }
         assert_eq!(
             "Sent".parse::<PayoutState>().unwrap_err().to_string(),

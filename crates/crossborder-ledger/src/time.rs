@@ -9,8 +9,9 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 pub(crate) fn to_ms(at: SystemTime) -> i64 {
-    at.duration_since(UNIX_EPOCH)
-        .map_or(0, |since| i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
+    at.duration_since(UNIX_EPOCH).map_or(0, |since| {
+        i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+    })
 }
 
 pub(crate) fn from_ms(ms: i64) -> SystemTime {
@@ -27,7 +28,10 @@ pub(crate) mod rfc3339 {
 
     use serde::Serializer;
 
-    pub(crate) fn serialize<S: Serializer>(at: &SystemTime, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        at: &SystemTime,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let at = time::OffsetDateTime::from(*at);
         let text = at
             .format(&time::format_description::well_known::Rfc3339)

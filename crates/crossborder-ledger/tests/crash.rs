@@ -62,7 +62,7 @@ async fn crash(test: &str, url: &str) {
     let opening = client.wallet().balance(Currency::Ngn).await.unwrap().amount;
     // Answers arrive 15 ms after the sandbox applied the request, so many
     // kills fall between a payout made and its answer recorded.
-    let api = late_proxy(sandbox.base_url(), Duration::from_millis(15)).await;
+    let api = late_proxy(sandbox.base_url(), Duration::from_millis(15), 0).await;
     let role = Role {
         test,
         ledger: url,
@@ -75,7 +75,10 @@ async fn crash(test: &str, url: &str) {
     let mut runs = 0;
     while kills < KILLS {
         runs += 1;
-        assert!(runs < 200, "the dispatcher kept finishing before it was killed");
+        assert!(
+            runs < 200,
+            "the dispatcher kept finishing before it was killed"
+        );
         let mut child = spawn_dispatcher(&role);
         let moment = Duration::from_millis(rng.u64(40..400));
         tokio::time::sleep(moment).await;
@@ -90,14 +93,31 @@ async fn crash(test: &str, url: &str) {
 
     let ledger = Ledger::open(url).await.unwrap();
     let records = ledger.payouts().await.unwrap();
-    assert_eq!(records.len(), PAYOUTS, "every payout of the batch recorded once");
-    let positions: Vec<usize> = records.iter().filter_map(|r| Some(r.batch.as_ref()?.1)).collect();
-    assert_eq!(positions, (1..=PAYOUTS).collect::<Vec<_>>(), "each item recorded once, in order");
+    assert_eq!(
+        records.len(),
+        PAYOUTS,
+        "every payout of the batch recorded once"
+    );
+    let positions: Vec<usize> = records
+        .iter()
+        .filter_map(|r| Some(r.batch.as_ref()?.1))
+        .collect();
+    assert_eq!(
+        positions,
+        (1..=PAYOUTS).collect::<Vec<_>>(),
+        "each item recorded once, in order"
+    );
     assert_paid_once(&sandbox, &ledger, opening, &records).await;
     let mut read_back = 0;
     for record in &records {
         let history = ledger.history(&record.session_id).await.unwrap();
-        read_back += usize::from(history.iter().any(|e| e.detail.as_deref() == Some("found by reading its session id")));
+        read_back += usize::from(
+            history
+                .iter()
+                .any(|e| e.detail.as_deref() == Some("found by reading its session id")),
+        );
     }
-    println!("{test}: {kills} kills in {runs} runs; {read_back} payouts found by reading after a kill");
+    println!(
+        "{test}: {kills} kills in {runs} runs; {read_back} payouts found by reading after a kill"
+    );
 }

@@ -77,12 +77,24 @@ impl Postgres {
         if let Some(user) = user {
             let owner = format!("{user}:");
             let dir = server.dir.display().to_string();
-            succeeded(Command::new("chown").args(["-R", &owner, &dir]).output(), "chown")?;
+            succeeded(
+                Command::new("chown").args(["-R", &owner, &dir]).output(),
+                "chown",
+            )?;
         }
         let data = server.data().display().to_string();
         server.run(
             "initdb",
-            &["-D", &data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"],
+            &[
+                "-D",
+                &data,
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
         )?;
         // A port can be taken between the check and the start: try a few.
         let mut last = String::new();
@@ -94,10 +106,16 @@ impl Postgres {
                 server.dir.display()
             );
             let log = server.dir.join("server.log").display().to_string();
-            match server.run("pg_ctl", &["-D", &data, "-o", &options, "-l", &log, "-w", "-t", "60", "start"]) {
+            match server.run(
+                "pg_ctl",
+                &[
+                    "-D", &data, "-o", &options, "-l", &log, "-w", "-t", "60", "start",
+                ],
+            ) {
                 Ok(_) => return Ok(server),
                 Err(error) => {
-                    let log = std::fs::read_to_string(server.dir.join("server.log")).unwrap_or_default();
+                    let log =
+                        std::fs::read_to_string(server.dir.join("server.log")).unwrap_or_default();
                     last = format!("{error}\n{log}");
                 }
             }
@@ -118,7 +136,10 @@ impl Postgres {
     /// Creates database `name` and returns its URL.
     pub fn create_database(&self, name: &str) -> Result<String, String> {
         let port = self.port.to_string();
-        self.run("createdb", &["-h", "127.0.0.1", "-p", &port, "-U", "postgres", name])?;
+        self.run(
+            "createdb",
+            &["-h", "127.0.0.1", "-p", &port, "-U", "postgres", name],
+        )?;
         Ok(self.url(name))
     }
 
@@ -157,7 +178,12 @@ impl Drop for Postgres {
 fn find_bin() -> Result<PathBuf, String> {
     let root = Path::new("/usr/lib/postgresql");
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir(root)
-        .map_err(|e| format!("PostgreSQL is not installed ({}: {e}); apt-get install postgresql", root.display()))?
+        .map_err(|e| {
+            format!(
+                "PostgreSQL is not installed ({}: {e}); apt-get install postgresql",
+                root.display()
+            )
+        })?
         .filter_map(|entry| {
             let entry = entry.ok()?;
             let version: u32 = entry.file_name().to_str()?.parse().ok()?;
@@ -166,10 +192,12 @@ fn find_bin() -> Result<PathBuf, String> {
         })
         .collect();
     versions.sort();
-    versions
-        .pop()
-        .map(|(_, bin)| bin)
-        .ok_or_else(|| format!("no {}/<version>/bin with initdb and pg_ctl; apt-get install postgresql", root.display()))
+    versions.pop().map(|(_, bin)| bin).ok_or_else(|| {
+        format!(
+            "no {}/<version>/bin with initdb and pg_ctl; apt-get install postgresql",
+            root.display()
+        )
+    })
 }
 
 fn running_as_root() -> bool {

@@ -23,7 +23,8 @@ pub struct TempDir(pub PathBuf);
 
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("crossborder-ledger-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("crossborder-ledger-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
@@ -65,7 +66,12 @@ pub fn amount(i: usize) -> Decimal {
 /// What a finished batch must show: every payout once at the sandbox, in
 /// the ledger accepted or completed, and the wallet debited by exactly the
 /// payouts and their fees.
-pub async fn assert_paid_once(sandbox: &TestSandbox, ledger: &Ledger, opening: Decimal, records: &[PayoutRecord]) {
+pub async fn assert_paid_once(
+    sandbox: &TestSandbox,
+    ledger: &Ledger,
+    opening: Decimal,
+    records: &[PayoutRecord],
+) {
     let client = sandbox.client(TestSandbox::KEY);
     let mut debited = Decimal::ZERO;
     for record in records {
@@ -79,11 +85,18 @@ pub async fn assert_paid_once(sandbox: &TestSandbox, ledger: &Ledger, opening: D
         );
         let held = client.payouts().get(&record.session_id).await.unwrap();
         assert_eq!(held.amount, record.amount, "{}", record.session_id);
-        assert_eq!(now.transaction_id.as_deref(), Some(held.transaction_id.as_str()));
+        assert_eq!(
+            now.transaction_id.as_deref(),
+            Some(held.transaction_id.as_str())
+        );
         debited += held.amount + held.fee;
     }
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap().amount;
-    assert_eq!(balance, opening - debited, "the wallet is debited once per payout, to the kobo");
+    assert_eq!(
+        balance,
+        opening - debited,
+        "the wallet is debited once per payout, to the kobo"
+    );
 }
 
 /// The settings of a dispatcher run by [`spawn_dispatcher`].
@@ -128,7 +141,9 @@ pub async fn run_child() -> bool {
     }
     let client = sdk_client(&var("LEDGER_API"), TestSandbox::KEY).unwrap();
     let options = DispatchOptions::new(var("LEDGER_ID"))
-        .lease(Duration::from_millis(var("LEDGER_LEASE_MS").parse().unwrap()))
+        .lease(Duration::from_millis(
+            var("LEDGER_LEASE_MS").parse().unwrap(),
+        ))
         .concurrency(4);
     let report = ledger
         .dispatcher(client, options)
@@ -148,42 +163,69 @@ pub async fn finished(child: &mut Child, limit: Duration) {
             assert!(status.success(), "the dispatcher failed: {status}");
             return;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the dispatcher did not finish in {limit:?}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the dispatcher did not finish in {limit:?}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
 /// A proxy to `base_url` (`http://127.0.0.1:PORT/v1`) that passes each
-/// request on at once and its answer back only after `delay`: a payout
-/// applied whose answer is still on the way when its dispatcher dies.
+/// request on at once, and the answer to a POST back only after `delay`:
+/// a payout applied whose answer is still on the way when its dispatcher
+/// dies.
+/// The first `pending_reads` reads of a transaction that answer
+/// `COMPLETED` answer `PROCESSING` instead: a payout that settles later.
 /// Returns the proxy's base URL.
-pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
+pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -> String {
     use axum::extract::{Request, State};
     use axum::http::{header, StatusCode};
     use axum::response::{IntoResponse, Response};
+    use std::sync::atomic::Ordering::SeqCst;
 
     struct Proxy {
         origin: String,
         delay: Duration,
         http: reqwest::Client,
+        pending_reads: std::sync::atomic::AtomicUsize,
     }
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
-        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap_or_default();
+        let write = parts.method == axum::http::Method::POST;
+        let body = axum::body::to_bytes(body, 1 << 20)
+            .await
+            .unwrap_or_default();
         let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        let mut outgoing = proxy.http.request(parts.method, format!("{}{path}", proxy.origin)).body(body);
+        let mut outgoing = proxy
+            .http
+            .request(parts.method, format!("{}{path}", proxy.origin))
+            .body(body);
         for (name, value) in &parts.headers {
             if ![header::HOST, header::CONTENT_LENGTH, header::CONNECTION].contains(name) {
                 outgoing = outgoing.header(name, value);
             }
         }
         let answer = outgoing.send().await;
-        tokio::time::sleep(proxy.delay).await;
+        if write {
+            tokio::time::sleep(proxy.delay).await;
+        }
         match answer {
             Ok(answer) => {
                 let status = answer.status();
                 let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
-                let body = answer.bytes().await.unwrap_or_default();
+                let mut body = answer.bytes().await.unwrap_or_default();
+                let completed = br#""status":"COMPLETED""#;
+                if body.windows(completed.len()).any(|w| w == completed)
+                    && proxy
+                        .pending_reads
+                        .fetch_update(SeqCst, SeqCst, |n| n.checked_sub(1))
+                        .is_ok()
+                {
+                    let text = String::from_utf8_lossy(&body)
+                        .replace(r#""status":"COMPLETED""#, r#""status":"PROCESSING""#);
+                    body = text.into();
+                }
                 let mut response = (status, body).into_response();
                 if let Some(kind) = kind {
                     response.headers_mut().insert(header::CONTENT_TYPE, kind);
@@ -199,10 +241,25 @@ pub async fn late_proxy(base_url: &str, delay: Duration) -> String {
         origin,
         delay,
         http: reqwest::Client::new(),
+        pending_reads: pending_reads.into(),
     });
     let app = axum::Router::new().fallback(forward).with_state(proxy);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
     format!("http://{addr}/v1")
+}
+
+/// Runs one statement on the ledger's database behind the ledger's back:
+/// what a crash, a newer version or a hand edit leaves.
+pub async fn execute(url: &str, statement: &str) {
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query(statement).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        sqlx::query(statement).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
 }
