@@ -23,19 +23,40 @@ use crate::render::{self, Output};
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 const INTERRUPTED: u8 = 130;
 
-/// The ledger named by `--ledger` or `CROSSBORDER_LEDGER`, opened.
-pub async fn open(ledger: Option<&str>) -> Result<Ledger, Failure> {
+/// The ledger named by `--ledger` or `CROSSBORDER_LEDGER`, opened; a
+/// SQLite file is created only by `payout --ledger` (`create`), so a
+/// mistyped name in `ledger list` is an error, not a new empty ledger.
+pub async fn open(ledger: Option<&str>, create: bool) -> Result<Ledger, Failure> {
     let url = ledger.ok_or_else(|| {
         Failure::usage(
             "no ledger: pass --ledger PATH_OR_URL (a SQLite file such as payouts.db, \
              or a postgres:// URL) or set CROSSBORDER_LEDGER",
         )
     })?;
+    if let Some(path) = sqlite_file(url).filter(|path| !create && !path.exists()) {
+        return Err(Failure::usage(format!(
+            "no ledger at {}: `crossborder payout --body FILE --ledger {url}` creates it",
+            path.display()
+        )));
+    }
     Ledger::open(url).await.map_err(|error| match error {
         // Its message names the URL already (without a password).
         LedgerError::Url { .. } => Failure::usage(error.to_string()),
         other => Failure::usage(format!("cannot open the ledger {}: {other}", shown(url))),
     })
+}
+
+/// The file of a SQLite ledger URL (a path, `sqlite://PATH`, `sqlite:PATH`).
+fn sqlite_file(url: &str) -> Option<&Path> {
+    if url.contains("://") && !url.starts_with("sqlite://") {
+        return None;
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = path.split('?').next().unwrap_or(path);
+    (!path.is_empty() && path != ":memory:").then(|| Path::new(path))
 }
 
 /// `url` as it may be printed: a PostgreSQL URL's password masked.
@@ -72,7 +93,7 @@ pub async fn pay(
     check(is_batch, &bodies)?;
     // Before anything is recorded: a run that cannot send records nothing.
     let client = client()?;
-    let ledger = open(Some(url)).await?;
+    let ledger = open(Some(url), true).await?;
     let items: Vec<Value> = bodies.into_iter().cloned().collect();
     let records = ledger
         .record_batch(&key.to_string_lossy(), &items)
@@ -329,7 +350,11 @@ fn print_batch(is_batch: bool, records: &[PayoutRecord], as_json: bool) {
 
 /// `ledger list`.
 pub async fn list(url: Option<&str>, as_json: bool) -> Result<(), Failure> {
-    let records = open(url).await?.payouts().await.map_err(|e| trouble(&e))?;
+    let records = open(url, false)
+        .await?
+        .payouts()
+        .await
+        .map_err(|e| trouble(&e))?;
     if as_json {
         let items: Vec<Value> = records.iter().map(record_json).collect();
         say!("{}", render::pretty(&Value::Array(items)));
@@ -348,7 +373,7 @@ pub async fn list(url: Option<&str>, as_json: bool) -> Result<(), Failure> {
 
 /// `ledger show SESSION_ID`: the payout, then each change of its state.
 pub async fn show(url: Option<&str>, session_id: &str, as_json: bool) -> Result<(), Failure> {
-    let ledger = open(url).await?;
+    let ledger = open(url, false).await?;
     let record = ledger
         .payout(session_id)
         .await
@@ -420,7 +445,7 @@ pub async fn resume(
     wait: bool,
     as_json: bool,
 ) -> Result<(), Failure> {
-    let ledger = open(url).await?;
+    let ledger = open(url, false).await?;
     let client = client()?;
     let before = ledger.payouts().await.map_err(|e| trouble(&e))?;
     dispatch(&ledger, client, None, wait).await?;

@@ -291,6 +291,8 @@ async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() 
     let payouts = batch("ctrl-c", 2);
     let file = case.batch_file("batch.json", &payouts);
 
+    // Created (and migrated) first, so the test can list it at once.
+    Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
     let mut live = Live::start(&case.pay_args(&silent_url, &file));
     let deadline = tokio::time::Instant::now() + crate::LINE_WAIT;
     while !case.states().await.contains(&json!("sending")) {
@@ -556,6 +558,19 @@ fn every_ledger_command_needs_a_ledger_and_a_batch_needs_a_file() {
         let out = crate::run_now(command);
         assert_eq!((out.code, out.stderr.as_str()), (2, no_ledger), "{args:?}");
     }
+    // A ledger that does not exist is not created by reading it.
+    let dir = tempfile::tempdir().unwrap();
+    let typo = dir.path().join("payuots.db");
+    let mut list = bare();
+    list.args(["ledger", "list", "--ledger"]).arg(&typo);
+    let out = crate::run_now(list);
+    let missing = format!(
+        "error: no ledger at {0}: `crossborder payout --body FILE --ledger {0}` creates it\n",
+        typo.display()
+    );
+    assert_eq!((out.code, out.stderr), (2, missing));
+    assert!(!typo.exists());
+
     let mut stdin = crate::with_stdin(bare(), &ngn_payout("stdin-1").to_string());
     stdin.args(["payout", "--body", "-", "--ledger", "never.db"]);
     let out = crate::run_now(stdin);
