@@ -39,6 +39,22 @@ pub struct Dispatcher {
     _lock: Option<File>,
 }
 
+impl Ledger {
+    /// A dispatcher that sends this ledger's payouts through `client`.
+    ///
+    /// On SQLite it takes the database's dispatcher lock first: while one
+    /// dispatcher lives, another (in any process) is refused with
+    /// [`LedgerError::DispatcherBusy`]. On PostgreSQL any number run at once,
+    /// each payout claimed by one of them under a lease.
+    pub fn dispatcher(
+        &self,
+        client: Client,
+        options: DispatchOptions,
+    ) -> Result<Dispatcher, LedgerError> {
+        Dispatcher::new(self.clone(), client, options)
+    }
+}
+
 /// What one step on one payout did.
 #[derive(Debug, Default)]
 struct Step {

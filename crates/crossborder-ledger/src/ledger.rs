@@ -4,13 +4,11 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crossborder::types::PayoutRequest;
-use crossborder::{Client, Currency, Decimal};
+use crossborder::{Currency, Decimal};
 use serde_json::Value;
 
 use crate::db::{fetch_all, with_pool, Pool};
-use crate::dispatch::Dispatcher;
 use crate::error::LedgerError;
-use crate::options::DispatchOptions;
 use crate::record::{PayoutEvent, PayoutRecord};
 use crate::request;
 use crate::state::PayoutState;
@@ -199,20 +197,6 @@ impl Ledger {
                 })
             })
             .collect()
-    }
-
-    /// A dispatcher that sends this ledger's payouts through `client`.
-    ///
-    /// On SQLite it takes the database's dispatcher lock first: while one
-    /// dispatcher lives, another (in any process) is refused with
-    /// [`LedgerError::DispatcherBusy`]. On PostgreSQL any number run at once,
-    /// each payout claimed by one of them under a lease.
-    pub fn dispatcher(
-        &self,
-        client: Client,
-        options: DispatchOptions,
-    ) -> Result<Dispatcher, LedgerError> {
-        Dispatcher::new(self.clone(), client, options)
     }
 }
 
