@@ -2,14 +2,15 @@
 //! workspace ships, in two steps.
 //!
 //! 1. Every package that the published crates (the SDK, core, the generated
-//!    client, the sandbox and the CLI) depend on, as locked, declares a
+//!    client, the sandbox, the CLI, the test kit and the ledger) depend on, as locked, declares a
 //!    `rust-version` no newer than the workspace's (a package that declares
 //!    none is taken at its word). This names the culprit when a dependency
 //!    update raises the floor.
 //! 2. The shipped crates are compiled (`cargo check`) by that exact
 //!    toolchain, installed with rustup on first use (`--profile minimal`,
 //!    kept by rustup afterwards), with the features the rest of CI builds:
-//!    the defaults (rustls) and the SDK's `axum` receiver. `native-tls` is
+//!    the defaults (rustls, the ledger's SQLite), the SDK's `axum` receiver
+//!    and the ledger's `postgres`. `native-tls` is
 //!    left out: it only swaps the TLS crate, and checking it would need
 //!    OpenSSL's headers, which nothing else in CI needs. A check runs every
 //!    compiler pass that can refuse newer syntax or library items; code
@@ -23,14 +24,19 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 /// The crates whose dependency graphs are checked.
-const SHIPPED: [&str; 6] = [
+const SHIPPED: [&str; 7] = [
     "crossborder",
     "crossborder-core",
     "crossborder-api",
     "crossborder-sandbox",
     "crossborder-cli",
     "crossborder-testkit",
+    "crossborder-ledger",
 ];
+
+/// The features checked: the SDK's receiver and the ledger's PostgreSQL
+/// backend (SQLite is its default).
+const FEATURES: &str = "crossborder/axum crossborder-ledger/postgres";
 
 pub fn run(root: &Path) -> Result<()> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -164,7 +170,7 @@ fn check_with_toolchain(root: &Path, version: &str) -> Result<()> {
             "check",
             "--locked",
             "--features",
-            "crossborder/axum",
+            FEATURES,
         ])
         .args(SHIPPED.iter().flat_map(|name| ["-p", name]))
         // The outer `cargo xtask` sets these for its own toolchain; the
@@ -173,7 +179,7 @@ fn check_with_toolchain(root: &Path, version: &str) -> Result<()> {
         .env_remove("RUSTDOC")
         .env_remove("CARGO");
     println!(
-        "msrv: cargo +{version} check --locked --features crossborder/axum -p {}",
+        "msrv: cargo +{version} check --locked --features '{FEATURES}' -p {}",
         SHIPPED.join(" -p ")
     );
     let status = check.status().context("running cargo check")?;

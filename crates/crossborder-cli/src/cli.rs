@@ -158,6 +158,48 @@ pub enum Command {
     Sandbox(SandboxArgs),
     /// Walk the whole flow against a local sandbox, with no configuration.
     Demo,
+    /// The payouts of a durable ledger (`payout --body FILE --ledger ...`):
+    /// list them, show one's history, finish what is left.
+    ///
+    /// A payout in the ledger is in one of these states: recorded (not sent
+    /// yet), sending (being sent), unknown (sent, the answer lost: it is
+    /// read back before anything is sent again), accepted (the API holds
+    /// it), then completed or failed (the service's final word; a failed
+    /// payout is never sent again by itself), or refused (the API said no;
+    /// never sent again).
+    Ledger(LedgerArgs),
+}
+
+/// The durable ledger's commands and where the ledger is.
+#[derive(Debug, Args)]
+pub struct LedgerArgs {
+    /// The ledger: a SQLite file (a path or sqlite://PATH) or a
+    /// postgres:// URL.
+    #[arg(
+        long,
+        global = true,
+        env = "CROSSBORDER_LEDGER",
+        value_name = "PATH_OR_URL",
+        hide_env_values = true
+    )]
+    pub ledger: Option<String>,
+    #[command(subcommand)]
+    pub command: LedgerCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LedgerCommand {
+    /// Every payout with its state, oldest first.
+    List,
+    /// One payout and every change of its state, with when.
+    Show { session_id: String },
+    /// Resolve what an interrupted run left in flight (read back first),
+    /// then send every payout not sent yet.
+    Resume {
+        /// Also follow every accepted payout until it is COMPLETED or FAILED.
+        #[arg(long)]
+        wait: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -229,6 +271,33 @@ pub struct PayoutArgs {
     /// Check the body with the SDK's rules and send nothing.
     #[arg(long, requires = "body")]
     pub dry_run: bool,
+    /// Read --body as CSV whatever its name (a name ending in `.csv` is
+    /// read so anyway): a header row of the API's wire field names
+    /// (`amount,fromCurrency,toCurrency,sessionId,...`), then one payout per
+    /// row, each cell the field's text as written (an empty cell leaves the
+    /// field out).
+    #[arg(long, requires = "body")]
+    pub csv: bool,
+    /// Send the batch through a durable ledger: a SQLite file (created if
+    /// missing) or a postgres:// URL. The whole file is recorded first
+    /// (an element without a sessionId is given one, kept for good), then
+    /// each payout is sent once. Interrupted at any point (Ctrl-C, a kill, a
+    /// power cut), the same command again sends nothing twice and finishes
+    /// the rest; a file changed since it was first recorded is refused,
+    /// naming the elements that differ. A refused payout does not stop the
+    /// others. Any other payout the ledger still has to send is sent too.
+    /// See `crossborder ledger --help`.
+    #[arg(
+        long,
+        value_name = "PATH_OR_URL",
+        requires = "body",
+        conflicts_with = "dry_run"
+    )]
+    pub ledger: Option<String>,
+    /// With --ledger: also follow every accepted payout until it is
+    /// COMPLETED or FAILED.
+    #[arg(long, requires = "ledger")]
+    pub wait: bool,
 }
 
 #[derive(Debug, Subcommand)]

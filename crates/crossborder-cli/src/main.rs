@@ -14,10 +14,12 @@ macro_rules! say {
 mod application;
 mod batch;
 mod cli;
+mod csv_batch;
 mod demo;
 mod demo_kyb;
 mod failure;
 mod input;
+mod ledger;
 mod listen;
 mod onboard;
 mod payout_file;
@@ -38,7 +40,8 @@ use crossborder::{
 };
 
 use cli::{
-    BusinessCommand, Cli, Command, Global, PayoutArgs, PayoutCommand, SandboxArgs, WebhookCommand,
+    BusinessCommand, Cli, Command, Global, LedgerArgs, LedgerCommand, PayoutArgs, PayoutCommand,
+    SandboxArgs, WebhookCommand,
 };
 use failure::Failure;
 
@@ -101,6 +104,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             };
         }
         Command::Payout(args) => return payout(&global, args).await,
+        Command::Ledger(args) => return ledger_command(&global, args).await,
         Command::Balance { currency } => {
             render::balance(&client(&global)?.wallet().balance(currency).await?)
         }
@@ -293,7 +297,11 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
             "give the payout as --body FILE (the API's JSON body; `-` reads stdin)",
         ));
     };
-    let json = input::read_json(&path)?;
+    let json = if csv_batch::wanted(&path, args.csv) {
+        csv_batch::read(&path)?
+    } else {
+        input::read_json(&path)?
+    };
     let (batch, bodies) = batch::elements(&json);
     if args.dry_run {
         let verdicts = payout_file::verdicts(&bodies);
@@ -312,6 +320,10 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
         } else {
             Err(Failure::silent(failure::USAGE))
         };
+    }
+    if let Some(url) = &args.ledger {
+        let client = || client(global);
+        return ledger::pay(client, &path, &json, url, args.wait, global.json).await;
     }
     let requests = match payout_file::requests(&bodies) {
         Ok(requests) => requests,
@@ -339,6 +351,17 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
     }
     sent.print(global.json, None);
     Ok(())
+}
+
+async fn ledger_command(global: &Global, args: LedgerArgs) -> Result<(), Failure> {
+    let url = args.ledger.as_deref();
+    match args.command {
+        LedgerCommand::List => ledger::list(url, global.json).await,
+        LedgerCommand::Show { session_id } => ledger::show(url, &session_id, global.json).await,
+        LedgerCommand::Resume { wait } => {
+            ledger::resume(|| client(global), url, wait, global.json).await
+        }
+    }
 }
 
 fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> Result<(), Failure> {

@@ -56,6 +56,8 @@
 //!   [`assert_api_error`]: the check of an SDK call the API refused;
 //! * [`WebhookReceiver`]: records every webhook POST and answers 200;
 //!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1.
+//! * [`postgres`]: a throwaway PostgreSQL server (Debian's `postgresql`
+//!   package), for code that keeps its state there.
 //!
 //! Everything listens on or connects to 127.0.0.1, and every wait is bounded.
 #![forbid(unsafe_code)]
@@ -68,6 +70,7 @@ mod events;
 pub mod fixtures;
 mod receiver;
 mod refusal;
+pub mod postgres;
 mod reply;
 mod sandbox;
 mod serve;

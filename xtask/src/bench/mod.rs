@@ -21,6 +21,12 @@
 //! - `sandbox_bytes_per_collection`: growth of the sandbox's resident memory
 //!   per stored collection (goal under 2 KiB).
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
+//! - `ledger_submit_vs_sqlite`: durable `Ledger::submit`s per second over
+//!   bare one-row SQLite commits on the same disk (WAL, synchronous=FULL);
+//!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
+//!   payouts per second through the ledger over the SDK's direct
+//!   `payouts().create` against the same sandbox (each goal at least 0.5;
+//!   `bench/ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
 //!   only with `--only build` (`bench/build.rs`).
@@ -40,6 +46,7 @@ mod bare;
 mod build;
 mod client;
 mod codegen;
+mod ledger;
 pub(crate) mod load;
 mod micro;
 mod report;
@@ -102,6 +109,9 @@ pub enum Group {
     Micro,
     /// `codegen_ms`.
     Codegen,
+    /// `ledger_submit_vs_sqlite`, `ledger_dispatch_vs_direct`,
+    /// `ledger_dispatch_vs_direct_pg` (`bench/ledger.rs`).
+    Ledger,
     /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
     /// never in a full or `--quick` run: four full builds.
     Build,
@@ -277,7 +287,10 @@ impl Servers {
 
     async fn measure(&self, options: &Options) -> Result<Vec<Figure>> {
         let mut figures = Vec::new();
-        if options.wants(Group::Bare) || options.wants(Group::Sdk) || options.wants(Group::Prism) {
+        if [Group::Bare, Group::Sdk, Group::Prism, Group::Ledger]
+            .into_iter()
+            .any(|group| options.wants(group))
+        {
             let sandbox = self
                 .start(
                     "sandbox",
@@ -294,6 +307,12 @@ impl Servers {
             }
             if options.wants(Group::Prism) {
                 figures.extend(self.sandbox_vs_prism(&sandbox, options).await?);
+            }
+            // Last: its payouts grow the sandbox's state.
+            if options.wants(Group::Ledger) {
+                let base_url = format!("http://{}/v1", sandbox.addr);
+                let dir = self.out_dir.join("ledger");
+                figures.extend(ledger::figures(&base_url, &dir, options).await?);
             }
             sandbox.stop();
         }

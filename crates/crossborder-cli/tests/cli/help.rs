@@ -26,6 +26,7 @@ fn help_of_the_main_subcommands() {
         ("webhook", &["webhook"]),
         ("webhook_listen", &["webhook", "listen"]),
         ("sandbox", &["sandbox"]),
+        ("ledger", &["ledger"]),
     ] {
         insta::assert_snapshot!(name, help(args));
     }

@@ -12,6 +12,7 @@ mod business;
 mod demo;
 mod errors;
 mod help;
+mod ledger;
 mod onboard;
 mod payout;
 mod response_cap;
@@ -263,12 +264,28 @@ impl Live {
     /// the rest of stdout and stderr, their secrecy checked.
     #[cfg(unix)]
     pub fn terminate(self) -> Run {
+        self.signal("-TERM")
+    }
+
+    /// Sends SIGINT (Ctrl-C), waits, and returns what it printed.
+    #[cfg(unix)]
+    pub fn interrupt(self) -> Run {
+        self.signal("-INT")
+    }
+
+    #[cfg(unix)]
+    fn signal(self, signal: &str) -> Run {
         let status = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([signal, &self.child.id().to_string()])
             .status()
             .unwrap();
         assert!(status.success());
         self.finish()
+    }
+
+    /// Whether the command is still running.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     /// Kills the command (no graceful stop), and returns what it printed.

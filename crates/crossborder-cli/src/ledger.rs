@@ -1,0 +1,505 @@
+//! Payouts through the durable ledger (`crossborder-ledger`):
+//! `payout --body FILE --ledger ...` and `ledger list|show|resume`.
+//!
+//! The ledger does the work (records the batch before anything is sent,
+//! sends each payout once, reads back what was left in flight); this module
+//! opens it, shows its progress and its records, and says what to do next.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use crossborder::json::check_payout_json;
+use crossborder::Client;
+use crossborder_ledger::{
+    DispatchOptions, DispatchReport, Ledger, LedgerError, PayoutEvent, PayoutRecord, PayoutState,
+};
+use serde_json::{json, Value};
+
+use crate::batch;
+use crate::failure::Failure;
+use crate::progress;
+use crate::render::{self, Output};
+
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
+/// The ledger named by `--ledger` or `CROSSBORDER_LEDGER`, opened; a
+/// SQLite file is created only by `payout --ledger` (`create`), so a
+/// mistyped name in `ledger list` is an error, not a new empty ledger.
+pub async fn open(ledger: Option<&str>, create: bool) -> Result<Ledger, Failure> {
+    let url = ledger.ok_or_else(|| {
+        Failure::usage(
+            "no ledger: pass --ledger PATH_OR_URL (a SQLite file such as payouts.db, \
+             or a postgres:// URL) or set CROSSBORDER_LEDGER",
+        )
+    })?;
+    if let Some(path) = sqlite_file(url).filter(|path| !create && !path.exists()) {
+        return Err(Failure::usage(format!(
+            "no ledger at {}: `crossborder payout --body FILE --ledger {url}` creates it",
+            path.display()
+        )));
+    }
+    Ledger::open(url).await.map_err(|error| match error {
+        // Its message names the URL already (without a password).
+        LedgerError::Url { .. } => Failure::usage(error.to_string()),
+        other => Failure::usage(format!("cannot open the ledger {}: {other}", shown(url))),
+    })
+}
+
+/// The file of a SQLite ledger URL (a path, `sqlite://PATH`, `sqlite:PATH`).
+fn sqlite_file(url: &str) -> Option<&Path> {
+    if url.contains("://") && !url.starts_with("sqlite://") {
+        return None;
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = path.split('?').next().unwrap_or(path);
+    (!path.is_empty() && path != ":memory:").then(|| Path::new(path))
+}
+
+/// `url` as it may be printed: a PostgreSQL URL's password masked.
+fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((user_info, host)) = rest.rsplit_once('@') else {
+        return url.to_owned();
+    };
+    match user_info.split_once(':') {
+        Some((user, _password)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
+/// `payout --body FILE --ledger URL`: the whole file recorded, then sent.
+pub async fn pay(
+    client: impl FnOnce() -> Result<Client, Failure>,
+    file: &Path,
+    body: &Value,
+    url: &str,
+    wait: bool,
+    as_json: bool,
+) -> Result<(), Failure> {
+    if file == Path::new("-") {
+        return Err(Failure::usage(
+            "--ledger needs --body FILE: a run is recognised again by its file, and stdin has none",
+        ));
+    }
+    let key = std::fs::canonicalize(file)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
+    let (is_batch, bodies) = batch::elements(body);
+    check(is_batch, &bodies)?;
+    // Before anything is recorded: a run that cannot send records nothing.
+    let client = client()?;
+    let ledger = open(Some(url), true).await?;
+    let items: Vec<Value> = bodies.into_iter().cloned().collect();
+    let records = ledger
+        .record_batch(&key.to_string_lossy(), &items)
+        .await
+        .map_err(|error| match error {
+            LedgerError::BatchChanged { items, .. } => changed(file, &items),
+            other => trouble(&other),
+        })?;
+    let sessions: Vec<String> = records.iter().map(|r| r.session_id.clone()).collect();
+    dispatch(&ledger, client, Some(&sessions), wait).await?;
+    let mut finished = Vec::with_capacity(sessions.len());
+    for session in &sessions {
+        if let Some(record) = ledger.payout(session).await.map_err(|e| trouble(&e))? {
+            finished.push(record);
+        }
+    }
+    print_batch(is_batch, &finished, as_json);
+    outcome(&finished)
+}
+
+/// Every element valid before anything is recorded. An element without a
+/// sessionId is given one when recorded, so it is checked with a
+/// stand-in.
+fn check(is_batch: bool, bodies: &[&Value]) -> Result<(), Failure> {
+    let verdicts: Vec<_> = bodies
+        .iter()
+        .map(|body| {
+            let mut body = (*body).clone();
+            if let Value::Object(fields) = &mut body {
+                fields
+                    .entry("sessionId")
+                    .or_insert_with(|| json!("given-when-recorded"));
+            }
+            check_payout_json(&body)
+        })
+        .collect();
+    if verdicts.iter().all(|v| v.valid) {
+        return Ok(());
+    }
+    let mut failure = Failure::usage("invalid payout; nothing was recorded or sent");
+    failure
+        .lines
+        .extend(crate::payout_file::verdict_lines(is_batch, &verdicts));
+    Err(failure)
+}
+
+/// The refusal of a file changed since its batch was recorded: which
+/// elements differ (the ledger counts from 1, the command's `[index]` from
+/// 0, as `--dry-run` prints them).
+fn changed(file: &Path, positions: &[usize]) -> Failure {
+    let elements: Vec<String> = positions
+        .iter()
+        .map(|p| format!("[{}]", p.saturating_sub(1)))
+        .collect();
+    let (noun, verb) = if elements.len() == 1 {
+        ("element", "differs")
+    } else {
+        ("elements", "differ")
+    };
+    let mut failure = Failure::usage(format!(
+        "{} has changed since it was recorded in the ledger: {noun} {} {verb}; nothing was sent",
+        file.display(),
+        elements.join(", ")
+    ));
+    failure.lines.push(
+        "  put the file back as it was to finish that batch, or save new payouts as a new file"
+            .to_owned(),
+    );
+    failure
+}
+
+/// A ledger error while running: the ledger keeps everything, so the
+/// command says how to go on.
+fn trouble(error: &LedgerError) -> Failure {
+    match error {
+        LedgerError::Api(error) => {
+            let mut failure = Failure::of(error);
+            failure.lines.push(HOW_TO_GO_ON.to_owned());
+            failure
+        }
+        LedgerError::Invalid(violations) => Failure::from(violations.clone()),
+        LedgerError::InvalidItems(items) => {
+            let mut failure = Failure::usage("invalid payout; nothing was recorded or sent");
+            for (position, violations) in items {
+                let prefix = batch::prefix(true, position.saturating_sub(1));
+                failure.lines.extend(
+                    violations
+                        .iter()
+                        .map(|v| format!("{prefix}  {}: {}", v.field, v.message)),
+                );
+            }
+            failure
+        }
+        other => Failure::runtime(other.to_string()),
+    }
+}
+
+const HOW_TO_GO_ON: &str =
+    "  nothing is lost: run the same command again (or `crossborder ledger resume`) to finish";
+
+/// Runs the dispatcher with a bar over `batch` (every unfinished payout
+/// when `None`), stopping cleanly on Ctrl-C.
+async fn dispatch(
+    ledger: &Ledger,
+    client: Client,
+    batch: Option<&[String]>,
+    wait: bool,
+) -> Result<DispatchReport, Failure> {
+    let dispatcher = ledger
+        .dispatcher(client, DispatchOptions::default())
+        .map_err(|e| trouble(&e))?;
+    let watched: Vec<PayoutRecord> = match batch {
+        Some(sessions) => {
+            let mut records = Vec::new();
+            for session in sessions {
+                records.extend(ledger.payout(session).await.map_err(|e| trouble(&e))?);
+            }
+            records
+        }
+        None => ledger.payouts().await.map_err(|e| trouble(&e))?,
+    };
+    let done = |state: PayoutState| finished(state, wait);
+    let mut open: std::collections::BTreeSet<String> = watched
+        .iter()
+        .filter(|r| batch.is_some() || !done(r.state))
+        .map(|r| r.session_id.clone())
+        .collect();
+    let total = open.len() as u64;
+    let bar = progress::bar(total, if wait { "paying" } else { "sending" }.to_owned());
+    open.retain(|session| {
+        watched
+            .iter()
+            .any(|r| &r.session_id == session && !done(r.state))
+    });
+    bar.set_position(total - open.len() as u64);
+    let progress = |record: &PayoutRecord| {
+        if done(record.state) && open.remove(&record.session_id) {
+            bar.inc(1);
+        }
+    };
+    let run = async {
+        if wait {
+            dispatcher.run_until_idle(progress).await
+        } else {
+            dispatcher.send_pending(progress).await
+        }
+    };
+    let result = tokio::select! {
+        result = run => result,
+        _ = tokio::signal::ctrl_c() => {
+            bar.abandon();
+            let mut failure = Failure::runtime("interrupted");
+            failure.lines.push(HOW_TO_GO_ON.to_owned());
+            failure.code = INTERRUPTED;
+            return Err(failure);
+        }
+    };
+    bar.finish_and_clear();
+    result.map_err(|e| trouble(&e))
+}
+
+/// Whether a payout in `state` needs nothing more from this run.
+fn finished(state: PayoutState, wait: bool) -> bool {
+    match state {
+        PayoutState::Accepted => !wait,
+        PayoutState::Completed | PayoutState::Failed | PayoutState::Refused => true,
+        _ => false,
+    }
+}
+
+/// Exit 0 when every payout went through; 1 naming each refused or
+/// failed one.
+fn outcome(records: &[PayoutRecord]) -> Result<(), Failure> {
+    let bad: Vec<String> = records
+        .iter()
+        .filter(|r| matches!(r.state, PayoutState::Refused | PayoutState::Failed))
+        .map(|r| {
+            format!(
+                "  {} {}: {}",
+                r.session_id,
+                r.state,
+                r.message.as_deref().unwrap_or("no message")
+            )
+        })
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let mut failure = Failure::runtime(format!(
+        "{} of {} payouts did not go through",
+        bad.len(),
+        records.len()
+    ));
+    failure.lines.extend(bad);
+    Err(failure)
+}
+
+/// One payout as `ledger list --json` prints it: every amount an exact
+/// decimal string.
+fn record_json(record: &PayoutRecord) -> Value {
+    json!({
+        "sessionId": record.session_id,
+        "state": record.state.to_string(),
+        "amount": record.amount.to_string(),
+        "fromCurrency": record.from_currency.as_str(),
+        "toCurrency": record.to_currency.as_str(),
+        "transactionId": record.transaction_id,
+        "message": record.message,
+        "updatedAt": instant(record.updated_at),
+    })
+}
+
+/// One payout as a table row: `sessionId  state  amount FROM -> TO`.
+fn record_line(record: &PayoutRecord, width: usize) -> String {
+    let mut line = format!(
+        "{:<width$}  {:<9}  {} {} -> {}",
+        record.session_id, record.state, record.amount, record.from_currency, record.to_currency
+    );
+    if let Some(message) = &record.message {
+        line.push_str(&format!("  ({message})"));
+    }
+    line
+}
+
+fn print_batch(is_batch: bool, records: &[PayoutRecord], as_json: bool) {
+    if as_json {
+        let items: Vec<Value> = records
+            .iter()
+            .enumerate()
+            .map(|(index, record)| {
+                let mut item = record_json(record);
+                if is_batch {
+                    item["index"] = json!(index);
+                }
+                item
+            })
+            .collect();
+        say!("{}", render::pretty(&Value::Array(items)));
+        return;
+    }
+    let width = records
+        .iter()
+        .map(|r| r.session_id.len())
+        .max()
+        .unwrap_or(0);
+    for (index, record) in records.iter().enumerate() {
+        say!(
+            "{}{}",
+            batch::prefix(is_batch, index),
+            record_line(record, width)
+        );
+    }
+}
+
+/// `ledger list`.
+pub async fn list(url: Option<&str>, as_json: bool) -> Result<(), Failure> {
+    let records = open(url, false)
+        .await?
+        .payouts()
+        .await
+        .map_err(|e| trouble(&e))?;
+    if as_json {
+        let items: Vec<Value> = records.iter().map(record_json).collect();
+        say!("{}", render::pretty(&Value::Array(items)));
+        return Ok(());
+    }
+    let width = records
+        .iter()
+        .map(|r| r.session_id.len())
+        .max()
+        .unwrap_or(0);
+    for record in &records {
+        say!("{}", record_line(record, width));
+    }
+    Ok(())
+}
+
+/// `ledger show SESSION_ID`: the payout, then each change of its state.
+pub async fn show(url: Option<&str>, session_id: &str, as_json: bool) -> Result<(), Failure> {
+    let ledger = open(url, false).await?;
+    let record = ledger
+        .payout(session_id)
+        .await
+        .map_err(|e| trouble(&e))?
+        .ok_or_else(|| Failure::runtime(format!("the ledger has no payout {session_id}")))?;
+    let history = ledger.history(session_id).await.map_err(|e| trouble(&e))?;
+    let mut rows = vec![
+        ("sessionId".to_owned(), record.session_id.clone()),
+        ("state".to_owned(), record.state.to_string()),
+        (
+            "amount".to_owned(),
+            format!(
+                "{} {} -> {}",
+                record.amount, record.from_currency, record.to_currency
+            ),
+        ),
+    ];
+    if let Some(id) = &record.transaction_id {
+        rows.push(("transaction".to_owned(), id.clone()));
+    }
+    if let Some(message) = &record.message {
+        rows.push(("message".to_owned(), message.clone()));
+    }
+    let events: Vec<Value> = history.iter().map(event_json).collect();
+    let output = Output {
+        rows,
+        json: json!({"payout": record_json(&record), "history": events}),
+    };
+    output.print(as_json);
+    if !as_json {
+        // The history below the table: a time is wider than any label.
+        say!("history");
+        for event in &history {
+            say!("  {}", event_line(event));
+        }
+    }
+    Ok(())
+}
+
+/// `<time>  <from> -> <to>  (<detail>)`.
+fn event_line(event: &PayoutEvent) -> String {
+    let change = match event.from {
+        Some(from) => format!("{from} -> {}", event.to),
+        None => event.to.to_string(),
+    };
+    let detail = event
+        .detail
+        .as_deref()
+        .map_or(String::new(), |d| format!("  ({d})"));
+    format!(
+        "{}  {change}{detail}",
+        instant(event.at).unwrap_or_default()
+    )
+}
+
+fn event_json(event: &PayoutEvent) -> Value {
+    json!({
+        "at": instant(event.at),
+        "from": event.from.map(|s| s.to_string()),
+        "to": event.to.to_string(),
+        "detail": event.detail,
+    })
+}
+
+/// `ledger resume`: what an interrupted run left, finished.
+pub async fn resume(
+    client: impl FnOnce() -> Result<Client, Failure>,
+    url: Option<&str>,
+    wait: bool,
+    as_json: bool,
+) -> Result<(), Failure> {
+    let ledger = open(url, false).await?;
+    let client = client()?;
+    let before = ledger.payouts().await.map_err(|e| trouble(&e))?;
+    dispatch(&ledger, client, None, wait).await?;
+    let after = ledger.payouts().await.map_err(|e| trouble(&e))?;
+    // What this run moved on: every payout whose state changed.
+    let moved: Vec<PayoutRecord> = after
+        .into_iter()
+        .filter(|record| {
+            !before
+                .iter()
+                .any(|b| b.session_id == record.session_id && b.state == record.state)
+        })
+        .collect();
+    if moved.is_empty() && !as_json {
+        say!("nothing left to do");
+    } else {
+        print_batch(false, &moved, as_json);
+    }
+    outcome(&moved)
+}
+
+/// An instant of this machine's clock, RFC 3339 in UTC.
+fn instant(at: SystemTime) -> Option<String> {
+    time::OffsetDateTime::from(at)
+        .format(&time::format_description::well_known::Rfc3339)
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_postgres_password_is_never_printed() {
+        assert_eq!(
+            shown("postgres://app:s3cret@db.internal:5432/payouts"),
+            "postgres://app:***@db.internal:5432/payouts"
+        );
+        assert_eq!(
+            shown("postgres://app@db/payouts"),
+            "postgres://app@db/payouts"
+        );
+        assert_eq!(shown("payouts.db"), "payouts.db");
+    }
+
+    #[test]
+    fn a_changed_file_names_each_element_from_zero() {
+        let one = changed(Path::new("batch.json"), &[2]);
+        assert_eq!(
+            one.lines[0],
+            "error: batch.json has changed since it was recorded in the ledger: \
+             element [1] differs; nothing was sent"
+        );
+        let two = changed(Path::new("batch.json"), &[1, 4]);
+        assert!(two.lines[0].contains("elements [0], [3] differ"));
+    }
+}

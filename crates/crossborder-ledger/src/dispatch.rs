@@ -1,0 +1,464 @@
+//! [`Dispatcher`]: sends what is recorded, resolves what was left in
+//! flight by reading first, follows accepted payouts until they settle.
+
+use std::fs::{File, OpenOptions};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crossborder::types::{Transaction, TransactionStatus};
+use crossborder::{Client, Error, Outcome};
+use futures_util::stream::{FuturesUnordered, StreamExt};
+
+use crate::error::LedgerError;
+use crate::lease::{Change, Claimed};
+use crate::ledger::Ledger;
+use crate::options::DispatchOptions;
+use crate::record::{DispatchReport, PayoutRecord};
+use crate::request;
+use crate::state::PayoutState;
+use crate::time::{duration_ms, now_ms};
+
+/// The longest a run sleeps before looking again for work that became due
+/// (another dispatcher's lease running out, a payout to read again).
+const IDLE_WAIT: Duration = Duration::from_millis(200);
+
+/// Sends a ledger's payouts. Made by [`Ledger::dispatcher`].
+///
+/// Each payout goes `recorded` → `sending` → `accepted` (→ `completed` or
+/// `failed`), or `refused` when the API refuses it. When a send's outcome
+/// is unknown (a timeout, a 5xx, a crash between sending and recording),
+/// the payout is read by its session id before anything else: found, it is
+/// `accepted`; not found, it is sent again with the same session id. A
+/// failed payout is never sent again by the dispatcher.
+#[derive(Debug)]
+pub struct Dispatcher {
+    ledger: Ledger,
+    client: Client,
+    options: DispatchOptions,
+    /// SQLite: the database's dispatcher lock, held while this lives.
+    _lock: Option<File>,
+}
+
+impl Ledger {
+    /// A dispatcher that sends this ledger's payouts through `client`.
+    ///
+    /// On SQLite it takes the database's dispatcher lock first: while one
+    /// dispatcher lives, another (in any process) is refused with
+    /// [`LedgerError::DispatcherBusy`]. On PostgreSQL any number run at once,
+    /// each payout claimed by one of them under a lease.
+    pub fn dispatcher(
+        &self,
+        client: Client,
+        options: DispatchOptions,
+    ) -> Result<Dispatcher, LedgerError> {
+        Dispatcher::new(self.clone(), client, options)
+    }
+}
+
+/// What one step on one payout did.
+#[derive(Debug, Default)]
+struct Step {
+    changes: Vec<PayoutRecord>,
+    sent: bool,
+    resolved_by_reading: bool,
+}
+
+/// The lock file next to a SQLite database.
+fn lock_path(database: &std::path::Path) -> PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push("-dispatcher.lock");
+    PathBuf::from(name)
+}
+
+impl Dispatcher {
+    pub(crate) fn new(
+        ledger: Ledger,
+        client: Client,
+        options: DispatchOptions,
+    ) -> Result<Dispatcher, LedgerError> {
+        let lock = match &ledger.path {
+            Some(database) => Some(take_lock(&lock_path(database))?),
+            None => None,
+        };
+        Ok(Dispatcher {
+            ledger,
+            client,
+            options,
+            _lock: lock,
+        })
+    }
+
+    /// Resolves what was left in flight (reading each payout by its session
+    /// id first), sends what is recorded, and follows accepted payouts until
+    /// the service reports them `COMPLETED` or `FAILED`; returns when no
+    /// payout is left to do. `progress` is called after each state change.
+    ///
+    /// On PostgreSQL, payouts another dispatcher holds are left to it; when
+    /// its lease runs out (it died), this one takes them over, reading
+    /// each first. An error that says nothing about a payout (the service
+    /// unreachable) is retried with [`DispatchOptions::retry`]; after
+    /// [`DispatchOptions::max_errors`] in a row on one payout, or on a
+    /// refused API key (401, 403), the run ends with [`LedgerError::Api`] and
+    /// the payout stays as it is for the next run.
+    pub async fn run_until_idle(
+        &self,
+        progress: impl FnMut(&PayoutRecord),
+    ) -> Result<DispatchReport, LedgerError> {
+        self.run(true, progress).await
+    }
+
+    /// As [`run_until_idle`](Dispatcher::run_until_idle), but returns once
+    /// no payout is `recorded`, `sending` or `unknown`: accepted payouts are
+    /// not followed until they settle.
+    pub async fn send_pending(
+        &self,
+        progress: impl FnMut(&PayoutRecord),
+    ) -> Result<DispatchReport, LedgerError> {
+        self.run(false, progress).await
+    }
+
+    async fn run(
+        &self,
+        follow: bool,
+        mut progress: impl FnMut(&PayoutRecord),
+    ) -> Result<DispatchReport, LedgerError> {
+        if self.ledger.pool.is_sqlite() {
+            self.ledger.release_dead_leases().await?;
+        }
+        let mut report = DispatchReport::default();
+        let mut running = FuturesUnordered::new();
+        let concurrency = self.options.concurrency.max(1);
+        loop {
+            if running.len() < concurrency {
+                let until = now_ms().saturating_add(duration_ms(self.options.lease));
+                let claim = self.ledger.claim(
+                    &self.options.dispatcher_id,
+                    until,
+                    concurrency - running.len(),
+                    follow,
+                );
+                tokio::pin!(claim);
+                // The payouts in flight are driven while the claim runs: one
+                // of them may hold the connection the claim waits for.
+                let claimed = loop {
+                    tokio::select! {
+                        biased;
+                        claimed = &mut claim => break claimed?,
+                        Some(step) = running.next() => tally(&mut report, step?, &mut progress),
+                    }
+                };
+                let none_claimed = claimed.is_empty();
+                running.extend(claimed.into_iter().map(|claimed| self.step(claimed)));
+                if none_claimed && running.is_empty() {
+                    match self.ledger.next_due(follow).await? {
+                        None => return Ok(report),
+                        Some(due) => {
+                            let wait = u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0);
+                            let wait = Duration::from_millis(wait)
+                                .clamp(Duration::from_millis(5), IDLE_WAIT);
+                            tokio::time::sleep(wait).await;
+                            continue;
+                        }
+                    }
+                }
+            }
+            if let Some(step) = running.next().await {
+                tally(&mut report, step?, &mut progress);
+            }
+        }
+    }
+
+    /// Takes one claimed payout as far as it goes now.
+    async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
+        let mut step = Step::default();
+        match claimed.state {
+            PayoutState::Recorded => {
+                let detail = format!("claimed by {}", self.options.dispatcher_id);
+                self.send_as(claimed, &mut step, detail).await?;
+            }
+            PayoutState::Sending | PayoutState::Unknown => {
+                // Left in flight: the service may hold it. Read before anything is sent.
+                match self.client.payouts().get(&claimed.session_id).await {
+                    Ok(found) => {
+                        step.resolved_by_reading = true;
+                        let detail = "found by reading its session id".to_owned();
+                        self.accepted(claimed, &found, detail, &mut step).await?;
+                    }
+                    Err(error) if error.is_not_found() => {
+                        if claimed.state == PayoutState::Unknown {
+                            let detail = "not found by reading its session id; sending again with the same session id".to_owned();
+                            self.send_as(claimed, &mut step, detail).await?;
+                        } else {
+                            self.send(claimed, &mut step).await?;
+                        }
+                    }
+                    Err(error) => self.transient(&claimed, error).await?,
+                }
+            }
+            PayoutState::Accepted => match self.client.payouts().get(&claimed.session_id).await {
+                Ok(read) => self.settled(claimed, &read, &mut step).await?,
+                Err(error) => self.transient(&claimed, error).await?,
+            },
+            // Final states are never claimed.
+            _ => {}
+        }
+        Ok(step)
+    }
+
+    /// Moves the payout to `sending`, noting why, and sends it (unless
+    /// another dispatcher took it over meanwhile).
+    async fn send_as(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        detail: String,
+    ) -> Result<(), LedgerError> {
+        // Errors in a row carry over a resend, so a payout whose sends keep
+        // failing ends the run after `max_errors`, never loops.
+        let change = Change {
+            errors: claimed.errors,
+            ..self.go_on(PayoutState::Sending, detail)
+        };
+        if self.change(&mut claimed, step, change).await? {
+            self.send(claimed, step).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends a payout in state `sending` through `create_or_get`, which
+    /// reads before it sends.
+    async fn send(&self, mut claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
+        let request = request::from_text(&claimed.request)
+            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+        step.sent = true;
+        match self.client.payouts().create_or_get(&request).await {
+            Ok(transaction) => {
+                let detail = format!("accepted as transaction {}", transaction.transaction_id);
+                self.accepted(claimed, &transaction, detail, step).await
+            }
+            Err(error) => {
+                if let Some(message) = refusal(&error) {
+                    let change = Change {
+                        message: Some(message.clone()),
+                        ..self.stop(PayoutState::Refused, format!("refused: {message}"))
+                    };
+                    self.change(&mut claimed, step, change).await?;
+                    return Ok(());
+                }
+                if stops_the_run(&error) {
+                    self.transient(&claimed, error).await?;
+                    return Ok(());
+                }
+                if error.outcome() == Outcome::NotApplied {
+                    // A connect error: nothing reached the service. It stays
+                    // `sending`, and is read first next time all the same.
+                    step.sent = false;
+                    return self.transient(&claimed, error).await;
+                }
+                let text = error.to_string();
+                let errors = claimed.errors + 1;
+                let wait = self.options.retry.interval(clamp(claimed.errors));
+                let change = Change {
+                    message: Some(text.clone()),
+                    next_at: Some(now_ms().saturating_add(duration_ms(wait))),
+                    errors,
+                    ..self.stop(PayoutState::Unknown, format!("outcome unknown: {text}"))
+                };
+                self.change(&mut claimed, step, change).await?;
+                if errors >= i64::from(self.options.max_errors) {
+                    return Err(LedgerError::Api(error));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Records that the service holds the payout (as `transaction` shows
+    /// it), then whether it has settled already.
+    async fn accepted(
+        &self,
+        mut claimed: Claimed,
+        transaction: &Transaction,
+        detail: String,
+        step: &mut Step,
+    ) -> Result<(), LedgerError> {
+        let change = Change {
+            transaction_id: Some(&transaction.transaction_id),
+            keep_lease: true,
+            ..self.stop(PayoutState::Accepted, detail)
+        };
+        if self.change(&mut claimed, step, change).await? {
+            self.settled(claimed, transaction, step).await?;
+        }
+        Ok(())
+    }
+
+    /// An accepted payout as last read: settled, or parked until the next
+    /// read.
+    async fn settled(
+        &self,
+        mut claimed: Claimed,
+        read: &Transaction,
+        step: &mut Step,
+    ) -> Result<(), LedgerError> {
+        let status = read.status.as_str();
+        let change = match read.status {
+            TransactionStatus::Completed => self.stop(
+                PayoutState::Completed,
+                "the service reports it COMPLETED".to_owned(),
+            ),
+            TransactionStatus::Failed => {
+                let message = format!(
+                    "the service reports payout {} FAILED (transaction {}); it is not sent again",
+                    claimed.session_id, read.transaction_id
+                );
+                Change {
+                    message: Some(message.clone()),
+                    ..self.stop(PayoutState::Failed, message)
+                }
+            }
+            _ => {
+                let next = now_ms().saturating_add(duration_ms(
+                    self.options.poll.interval(clamp(claimed.attempts)),
+                ));
+                self.ledger
+                    .park(&self.options.dispatcher_id, &claimed, next, None)
+                    .await?;
+                tracing::debug!(session_id = %claimed.session_id, %status, "payout not settled yet");
+                return Ok(());
+            }
+        };
+        self.change(&mut claimed, step, change).await?;
+        Ok(())
+    }
+
+    /// An error that says nothing about the payout: it stays as it is until
+    /// the next try, and ends the run when it keeps coming or cannot pass.
+    async fn transient(&self, claimed: &Claimed, error: Error) -> Result<(), LedgerError> {
+        let text = error.to_string();
+        let next = now_ms().saturating_add(duration_ms(
+            self.options.retry.interval(clamp(claimed.errors)),
+        ));
+        self.ledger
+            .park(&self.options.dispatcher_id, claimed, next, Some(&text))
+            .await?;
+        tracing::warn!(session_id = %claimed.session_id, %error, "payout left as it is until the next try");
+        if stops_the_run(&error) || claimed.errors + 1 >= i64::from(self.options.max_errors) {
+            return Err(LedgerError::Api(error));
+        }
+        Ok(())
+    }
+
+    /// Applies `change`, keeping what it returns for `progress`; false when
+    /// the payout is no longer this dispatcher's.
+    async fn change(
+        &self,
+        claimed: &mut Claimed,
+        step: &mut Step,
+        change: Change<'_>,
+    ) -> Result<bool, LedgerError> {
+        match self
+            .ledger
+            .apply(&self.options.dispatcher_id, claimed, &change)
+            .await?
+        {
+            Some(record) => {
+                claimed.state = record.state;
+                step.changes.push(record);
+                Ok(true)
+            }
+            None => {
+                tracing::warn!(session_id = %claimed.session_id, "lease lost; the dispatcher that took the payout over reads it first");
+                Ok(false)
+            }
+        }
+    }
+
+    /// A change after which this dispatcher goes on with the payout at once.
+    fn go_on(&self, to: PayoutState, detail: String) -> Change<'static> {
+        Change {
+            keep_lease: true,
+            ..self.stop(to, detail)
+        }
+    }
+
+    /// A change after which the dispatcher lets go of the payout.
+    fn stop(&self, to: PayoutState, detail: String) -> Change<'static> {
+        Change {
+            to,
+            transaction_id: None,
+            message: None,
+            detail,
+            keep_lease: false,
+            next_at: None,
+            errors: 0,
+        }
+    }
+}
+
+/// Counts what a step did and passes each change to `progress`.
+fn tally(report: &mut DispatchReport, step: Step, progress: &mut impl FnMut(&PayoutRecord)) {
+    report.sent += usize::from(step.sent);
+    report.resolved_by_reading += usize::from(step.resolved_by_reading);
+    for record in &step.changes {
+        match record.state {
+            PayoutState::Accepted => report.accepted += 1,
+            PayoutState::Refused => report.refused += 1,
+            PayoutState::Completed => report.completed += 1,
+            PayoutState::Failed => report.failed += 1,
+            _ => {}
+        }
+        progress(record);
+    }
+}
+
+fn clamp(count: i64) -> u32 {
+    u32::try_from(count.max(0)).unwrap_or(u32::MAX)
+}
+
+/// The API's refusal message when `error` is one: a 4xx that says the
+/// payout itself is refused (not the key, not the rate), or a request the
+/// SDK would not send (an expired quote). Nothing was paid.
+fn refusal(error: &Error) -> Option<String> {
+    match error {
+        Error::QuoteExpiredUnpaid { .. } | Error::Validation(_) => Some(error.to_string()),
+        _ if error.outcome() == Outcome::NotApplied
+            && matches!(error.status(), Some(400..=499))
+            && !stops_the_run(error)
+            && !matches!(error.status(), Some(408 | 429)) =>
+        {
+            Some(match error {
+                Error::Api { message, .. } => message.clone(),
+                other => other.to_string(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A refused API key says nothing about the payouts: the run stops rather
+/// than mark each one refused.
+fn stops_the_run(error: &Error) -> bool {
+    matches!(error.status(), Some(401 | 403))
+}
+
+/// Takes the SQLite database's dispatcher lock, or says who holds it.
+fn take_lock(path: &std::path::Path) -> Result<File, LedgerError> {
+    let io = |source| LedgerError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(io)?;
+    match fs4::FileExt::try_lock(&file) {
+        Ok(()) => Ok(file),
+        Err(fs4::TryLockError::WouldBlock) => Err(LedgerError::DispatcherBusy {
+            path: path.to_owned(),
+        }),
+        Err(fs4::TryLockError::Error(source)) => Err(io(source)),
+    }
+}

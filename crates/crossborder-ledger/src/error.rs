@@ -1,0 +1,125 @@
+//! The one error type of the ledger.
+
+use std::path::PathBuf;
+
+use crossborder::error::Violations;
+
+use crate::state::InvalidTransition;
+
+/// Everything a ledger call can fail with, as variants a caller can match on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LedgerError {
+    /// The payout breaks the API's rules; nothing was recorded. Every
+    /// violation is listed, each with the wire name of its field.
+    #[error("invalid payout (nothing recorded): {0}")]
+    Invalid(Violations),
+
+    /// Items of a batch break the API's rules; nothing of the batch was
+    /// recorded. Each entry is an item's position (1-based) and its
+    /// violations.
+    #[error("invalid batch (nothing recorded): {}", describe_items(.0))]
+    InvalidItems(Vec<(usize, Violations)>),
+
+    /// The database was written by a newer `crossborder-ledger`: its schema
+    /// has migrations this code does not know. Nothing was changed.
+    #[error("the ledger's schema is at version {found}, newer than the {supported} this crossborder-ledger knows; upgrade crossborder-ledger to open it (nothing was changed)")]
+    SchemaTooNew {
+        /// The newest migration applied to the database.
+        found: i64,
+        /// The newest migration this code embeds.
+        supported: i64,
+    },
+
+    /// A batch recorded before under this key now has different items; none
+    /// of it was recorded again. `items` names every differing position
+    /// (1-based), including items added or removed.
+    #[error("batch {batch_key} differs from when it was first recorded, at item(s) {}; nothing was recorded (record the changed payouts under a new batch)", join(.items))]
+    BatchChanged {
+        /// The batch's key.
+        batch_key: String,
+        /// Every differing position, 1-based, ascending.
+        items: Vec<usize>,
+    },
+
+    /// The session id is already recorded for a different payout; nothing
+    /// was recorded. A session id names one payout.
+    #[error(
+        "session id {session_id} is already recorded for a different payout; nothing was recorded"
+    )]
+    SessionConflict {
+        /// The session id.
+        session_id: String,
+    },
+
+    /// Another dispatcher holds this SQLite database. SQLite has one writer
+    /// at a time and no row locks, so one process dispatches per file; use
+    /// PostgreSQL for a fleet.
+    #[error("another dispatcher is running on {} (a SQLite ledger has one dispatcher at a time; stop it, or use PostgreSQL for several)", .path.display())]
+    DispatcherBusy {
+        /// The lock file held by the other dispatcher.
+        path: PathBuf,
+    },
+
+    /// The URL names no database this build can open.
+    #[error("cannot open ledger {url}: {reason}")]
+    Url {
+        /// The URL given (without its password).
+        url: String,
+        /// Why.
+        reason: String,
+    },
+
+    /// A state change the lifecycle does not allow (another process changed
+    /// the payout first).
+    #[error(transparent)]
+    Transition(#[from] InvalidTransition),
+
+    /// The database failed.
+    #[error("ledger database error: {0}")]
+    Database(#[from] sqlx::Error),
+
+    /// The embedded migrations could not be applied.
+    #[error("ledger migration error: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+
+    /// A file next to the database (the SQLite dispatcher's lock) could not
+    /// be opened.
+    #[error("ledger file error on {}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+
+    /// A row holds something this code cannot read (edited by hand?).
+    #[error("ledger row {what} is unreadable: {detail}")]
+    Corrupt {
+        /// Which row and column.
+        what: String,
+        /// What is wrong.
+        detail: String,
+    },
+
+    /// The API failed in a way the dispatcher cannot settle by itself (the
+    /// payout stays in the ledger, as it was, for the next run).
+    #[error(transparent)]
+    Api(#[from] crossborder::Error),
+}
+
+fn join(items: &[usize]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_items(items: &[(usize, Violations)]) -> String {
+    items
+        .iter()
+        .map(|(position, violations)| format!("item {position}: {violations}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,215 @@
+//! The dispatcher's statements: claiming payouts under a lease, moving them
+//! from state to state with an event, and parking them until their next
+//! try.
+
+use crate::db::with_pool;
+use crate::error::LedgerError;
+use crate::ledger::{corrupt, record, state, Ledger, RecordRow, INSERT_EVENT, RECORD_COLUMNS};
+use crate::record::PayoutRecord;
+use crate::state::PayoutState;
+use crate::time::now_ms;
+
+/// A payout claimed by one dispatcher.
+#[derive(Debug, Clone)]
+pub(crate) struct Claimed {
+    pub(crate) session_id: String,
+    pub(crate) state: PayoutState,
+    pub(crate) request: String,
+    pub(crate) attempts: i64,
+    pub(crate) errors: i64,
+}
+
+/// A state change to apply to a claimed payout.
+#[derive(Debug)]
+pub(crate) struct Change<'a> {
+    pub(crate) to: PayoutState,
+    pub(crate) transaction_id: Option<&'a str>,
+    /// The record's message after the change.
+    pub(crate) message: Option<String>,
+    /// The event's detail.
+    pub(crate) detail: String,
+    /// Whether the dispatcher keeps its lease (it goes on with the payout
+    /// at once) or lets it go until `next_at`.
+    pub(crate) keep_lease: bool,
+    /// When the payout may be taken up again (none: at once, or never for a
+    /// final state).
+    pub(crate) next_at: Option<i64>,
+    pub(crate) errors: i64,
+}
+
+/// The states a run works on: sending and resolving, and following
+/// accepted payouts when `follow`.
+fn open_states(follow: bool) -> &'static str {
+    if follow {
+        "'recorded', 'sending', 'unknown', 'accepted'"
+    } else {
+        "'recorded', 'sending', 'unknown'"
+    }
+}
+
+impl Ledger {
+    /// Claims up to `limit` payouts that are due and not leased, oldest
+    /// first, for `owner` until `until`. On PostgreSQL the rows are picked
+    /// `FOR UPDATE SKIP LOCKED`, so dispatchers claiming at once never get
+    /// the same payout.
+    pub(crate) async fn claim(
+        &self,
+        owner: &str,
+        until: i64,
+        limit: usize,
+        follow: bool,
+    ) -> Result<Vec<Claimed>, LedgerError> {
+        type ClaimRow = (String, String, String, i64, i64);
+        let text = format!(
+            "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
+             SELECT seq FROM payouts WHERE state IN ({}) AND (lease_until IS NULL OR lease_until <= $3) \
+             ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED) \
+             RETURNING session_id, state, request, attempts, errors",
+            open_states(follow)
+        );
+        let text = self.pool.sql(&text);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows: Vec<ClaimRow> = with_pool!(&self.pool, |p| {
+            sqlx::query_as(&text)
+                .bind(owner)
+                .bind(until)
+                .bind(now_ms())
+                .bind(limit)
+                .fetch_all(p)
+                .await?
+        });
+        rows.into_iter()
+            .map(|(session_id, word, request, attempts, errors)| {
+                Ok(Claimed {
+                    state: state(&session_id, &word)?,
+                    session_id,
+                    request,
+                    attempts,
+                    errors,
+                })
+            })
+            .collect()
+    }
+
+    /// How many payouts a run still has to do, and the earliest time one
+    /// of them is due (`None`: none is left).
+    pub(crate) async fn next_due(&self, follow: bool) -> Result<Option<i64>, LedgerError> {
+        let text = format!(
+            "SELECT COUNT(*), MIN(COALESCE(lease_until, 0)) FROM payouts WHERE state IN ({})",
+            open_states(follow)
+        );
+        let text = self.pool.sql(&text);
+        let (count, due): (i64, Option<i64>) = with_pool!(&self.pool, |p| {
+            sqlx::query_as(&text).fetch_one(p).await?
+        });
+        Ok(if count == 0 {
+            None
+        } else {
+            Some(due.unwrap_or(0))
+        })
+    }
+
+    /// Lets go of every lease: the SQLite dispatcher, holding the file's
+    /// lock, knows their owners are gone.
+    pub(crate) async fn release_dead_leases(&self) -> Result<(), LedgerError> {
+        with_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL")
+                .execute(p)
+                .await?
+                .rows_affected()
+        });
+        Ok(())
+    }
+
+    /// Moves a payout `owner` holds from `claimed.state` by `change`, and
+    /// appends the event, in one transaction. `None` when the payout is no
+    /// longer `owner`'s (its lease ran out and another dispatcher took it:
+    /// that one reads it before doing anything).
+    pub(crate) async fn apply(
+        &self,
+        owner: &str,
+        claimed: &Claimed,
+        change: &Change<'_>,
+    ) -> Result<Option<PayoutRecord>, LedgerError> {
+        let to = claimed.state.transition(change.to)?;
+        let now = now_ms();
+        let returning = RECORD_COLUMNS.replace("p.", "");
+        let text = format!(
+            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
+             attempts = 0, errors = $4, lease_owner = $5, lease_until = CASE WHEN $5 IS NULL THEN $6 ELSE lease_until END, updated_at = $7 \
+             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
+        );
+        let text = self.pool.sql(&text);
+        let event = self.pool.sql(INSERT_EVENT);
+        let (lease_owner, lease_until) = match (change.keep_lease, change.next_at) {
+            (true, _) => (Some(owner), None),
+            (false, next) => (None, next),
+        };
+        let row: Option<RecordRow> = with_pool!(&self.pool, |p| {
+            let mut tx = p.begin_with(self.pool.begin()).await?;
+            let row: Option<RecordRow> = sqlx::query_as(&text)
+                .bind(to.as_str())
+                .bind(change.transaction_id)
+                .bind(change.message.as_deref())
+                .bind(change.errors)
+                .bind(lease_owner)
+                .bind(lease_until)
+                .bind(now)
+                .bind(&claimed.session_id)
+                .bind(claimed.state.as_str())
+                .bind(owner)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if row.is_some() {
+                sqlx::query(&event)
+                    .bind(&claimed.session_id)
+                    .bind(now)
+                    .bind(claimed.state.as_str())
+                    .bind(to.as_str())
+                    .bind(&change.detail)
+                    .bind(owner)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+            row
+        });
+        row.map(record).transpose()
+    }
+
+    /// Keeps the payout in its state and lets go of it until `next_at`:
+    /// an accepted payout not settled yet (`error`: none), or an error that
+    /// says nothing about it. Returns whether it was still `owner`'s.
+    pub(crate) async fn park(
+        &self,
+        owner: &str,
+        claimed: &Claimed,
+        next_at: i64,
+        error: Option<&str>,
+    ) -> Result<bool, LedgerError> {
+        let (attempts, errors) = match error {
+            Some(_) => (claimed.attempts, claimed.errors + 1),
+            None => (claimed.attempts + 1, 0),
+        };
+        let text = self.pool.sql(
+            "UPDATE payouts SET attempts = $1, errors = $2, message = COALESCE($3, message), \
+             lease_owner = NULL, lease_until = $4 WHERE session_id = $5 AND lease_owner = $6",
+        );
+        let done = with_pool!(&self.pool, |p| {
+            sqlx::query(&text)
+                .bind(attempts)
+                .bind(errors)
+                .bind(error)
+                .bind(next_at)
+                .bind(&claimed.session_id)
+                .bind(owner)
+                .execute(p)
+                .await?
+                .rows_affected()
+        });
+        if done > 1 {
+            return Err(corrupt(&claimed.session_id, "session id is not unique"));
+        }
+        Ok(done == 1)
+    }
+}

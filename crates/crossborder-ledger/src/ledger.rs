@@ -1,0 +1,353 @@
+//! [`Ledger`]: opening the database, recording payouts, reading them back.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use crossborder::types::PayoutRequest;
+use crossborder::{Currency, Decimal};
+use serde_json::Value;
+
+use crate::db::{fetch_all, with_pool, Pool};
+use crate::error::LedgerError;
+use crate::record::{PayoutEvent, PayoutRecord};
+use crate::request;
+use crate::state::PayoutState;
+use crate::time::{from_ms, now_ms};
+
+/// The columns of a [`PayoutRecord`], from `payouts p`.
+pub(crate) const RECORD_COLUMNS: &str = "p.session_id, p.state, p.amount::text, p.from_currency, \
+     p.to_currency, p.transaction_id, p.message, p.batch_key, p.batch_position, p.created_at, p.updated_at";
+
+/// A row of [`RECORD_COLUMNS`].
+#[rustfmt::skip] // One line: a row is read as one tuple.
+pub(crate) type RecordRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64);
+
+const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
+     to_currency, request, batch_key, batch_position, created_at, updated_at) \
+     VALUES ($1, 'recorded', $2::numeric, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (session_id) DO NOTHING";
+
+pub(crate) const INSERT_EVENT: &str = "INSERT INTO payout_events (session_id, at, from_state, \
+     to_state, detail, dispatcher) VALUES ($1, $2, $3, $4, $5, $6)";
+
+const STORED_REQUEST: &str = "SELECT request FROM payouts WHERE session_id = $1";
+
+/// A payout ledger on SQLite or PostgreSQL. Cheap to clone (a pool).
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    pub(crate) pool: Pool,
+    /// The SQLite file, for the dispatcher's lock next to it.
+    pub(crate) path: Option<PathBuf>,
+}
+
+/// One payout to insert: the request's stored text and where it came from.
+pub(crate) struct NewPayout<'a> {
+    request: &'a PayoutRequest,
+    text: String,
+    batch: Option<(&'a str, i64)>,
+}
+
+impl Ledger {
+    /// Opens the ledger at `url`: `sqlite://payouts.db` (the file is
+    /// created if missing; a bare path is taken as SQLite) or, with the
+    /// `postgres` feature, `postgres://user@host/db`. Applies the embedded
+    /// migrations; a database written by a newer version is refused with
+    /// [`LedgerError::SchemaTooNew`] and left unchanged.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), crossborder_ledger::LedgerError> {
+    /// let ledger = crossborder_ledger::Ledger::open("sqlite::memory:").await?;
+    /// assert!(ledger.payouts().await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub async fn open(url: &str) -> Result<Ledger, LedgerError> {
+        let (pool, path) = Pool::open(url).await?;
+        Ok(Ledger { pool, path })
+    }
+
+    /// Validates `request` with the API's payout rules (when any fails,
+    /// [`LedgerError::Invalid`] lists every violation and nothing is
+    /// recorded), then records it, with its session id, in state
+    /// [`recorded`](PayoutState::Recorded), in one transaction; returns at
+    /// once, without sending. Recording the same session id again with the
+    /// same request returns the record as it stands; with a different
+    /// request it is refused ([`LedgerError::SessionConflict`]).
+    pub async fn submit(&self, request: &PayoutRequest) -> Result<PayoutRecord, LedgerError> {
+        request.validate().map_err(LedgerError::Invalid)?;
+        let payout = NewPayout {
+            request,
+            text: request::to_text(request),
+            batch: None,
+        };
+        with_pool!(&self.pool, |p| {
+            let mut tx = p.begin_with(self.pool.begin()).await?;
+            DbConnection::insert_payout(&mut tx, self, &payout).await?;
+            tx.commit().await?;
+        });
+        self.payout(&request.session_id)
+            .await?
+            .ok_or_else(|| corrupt(&request.session_id, "vanished after it was recorded"))
+    }
+
+    /// Records a whole batch in one transaction before anything is sent.
+    /// `batch_key` names the source (the CLI passes the file's canonical
+    /// path); each item is one payout in the API's wire JSON, in order.
+    ///
+    /// An item without `sessionId` is given one, kept with the batch. When
+    /// any item breaks a rule, [`LedgerError::InvalidItems`] lists every
+    /// violation of every item and nothing is recorded. Recording the same
+    /// key again with the same items (whatever their keys' order) returns
+    /// the same records, with the same session ids; with changed items it
+    /// is refused with [`LedgerError::BatchChanged`] naming every differing
+    /// position (1-based).
+    pub async fn record_batch(
+        &self,
+        batch_key: &str,
+        items: &[Value],
+    ) -> Result<Vec<PayoutRecord>, LedgerError> {
+        let texts: Vec<String> = items.iter().map(request::canonical).collect();
+        with_pool!(&self.pool, |p| {
+            let mut tx = p.begin_with(self.pool.begin()).await?;
+            let stored: Vec<(String,)> = sqlx::query_as(
+                &self
+                    .pool
+                    .sql("SELECT item FROM batch_items WHERE batch_key = $1 ORDER BY position"),
+            )
+            .bind(batch_key)
+            .fetch_all(&mut *tx)
+            .await?;
+            if stored.is_empty() {
+                let requests = batch_requests(items)?;
+                for (index, (request, text)) in requests.iter().zip(&texts).enumerate() {
+                    let position = i64::try_from(index + 1).unwrap_or(i64::MAX);
+                    let payout = NewPayout {
+                        request,
+                        text: request::to_text(request),
+                        batch: Some((batch_key, position)),
+                    };
+                    DbConnection::insert_payout(&mut tx, self, &payout).await?;
+                    sqlx::query(&self.pool.sql(
+                        "INSERT INTO batch_items (batch_key, position, item, session_id) VALUES ($1, $2, $3, $4)",
+                    ))
+                    .bind(batch_key)
+                    .bind(position)
+                    .bind(text)
+                    .bind(&request.session_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+            } else {
+                let changed = changed_positions(stored.iter().map(|(item,)| item.as_str()), &texts);
+                if !changed.is_empty() {
+                    return Err(LedgerError::BatchChanged {
+                        batch_key: batch_key.to_owned(),
+                        items: changed,
+                    });
+                }
+            }
+        });
+        let tail = "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
+             WHERE b.batch_key = $1 ORDER BY b.position";
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} {tail}"),
+            Some(batch_key),
+            record
+        )
+    }
+
+    /// Every payout, oldest first.
+    pub async fn payouts(&self) -> Result<Vec<PayoutRecord>, LedgerError> {
+        fetch_all!(
+            &self.pool,
+            &format!("SELECT {RECORD_COLUMNS} FROM payouts p ORDER BY p.seq"),
+            None,
+            record
+        )
+    }
+
+    /// The payout recorded under `session_id`, if any.
+    pub async fn payout(&self, session_id: &str) -> Result<Option<PayoutRecord>, LedgerError> {
+        let text = format!("SELECT {RECORD_COLUMNS} FROM payouts p WHERE p.session_id = $1");
+        Ok(fetch_all!(&self.pool, &text, Some(session_id), record)?.pop())
+    }
+
+    /// Every state change of the payout, oldest first: what happened to it,
+    /// and when. Empty when no payout has that session id.
+    pub async fn history(&self, session_id: &str) -> Result<Vec<PayoutEvent>, LedgerError> {
+        type EventRow = (i64, Option<String>, String, Option<String>, Option<String>);
+        let rows: Vec<EventRow> = with_pool!(&self.pool, |p| {
+            sqlx::query_as(&self.pool.sql(
+                "SELECT at, from_state, to_state, detail, dispatcher FROM payout_events \
+                 WHERE session_id = $1 ORDER BY id",
+            ))
+            .bind(session_id)
+            .fetch_all(p)
+            .await?
+        });
+        rows.into_iter()
+            .map(|(at, from, to, detail, dispatcher)| {
+                Ok(PayoutEvent {
+                    at: from_ms(at),
+                    from: from.as_deref().map(|s| state(session_id, s)).transpose()?,
+                    to: state(session_id, &to)?,
+                    detail,
+                    dispatcher,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The batch's items as payouts, each without `sessionId` given a new one;
+/// every violation of every item, or the requests.
+fn batch_requests(items: &[Value]) -> Result<Vec<PayoutRequest>, LedgerError> {
+    let mut requests = Vec::with_capacity(items.len());
+    let mut invalid = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let mut item = item.clone();
+        if let Value::Object(object) = &mut item {
+            if object.get("sessionId").is_none_or(Value::is_null) {
+                object.insert("sessionId".into(), Value::from(new_session_id()));
+            }
+        }
+        match request::from_value(&item) {
+            Ok(request) => requests.push(request),
+            Err(violations) => invalid.push((index + 1, violations)),
+        }
+    }
+    if invalid.is_empty() {
+        Ok(requests)
+    } else {
+        Err(LedgerError::InvalidItems(invalid))
+    }
+}
+
+/// A session id for a batch item that has none: letters, digits and `-`.
+fn new_session_id() -> String {
+    format!("ledger-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// Every 1-based position where the stored batch and the given one differ,
+/// items added or removed included.
+fn changed_positions<'a>(stored: impl Iterator<Item = &'a str>, given: &[String]) -> Vec<usize> {
+    let stored: Vec<&str> = stored.collect();
+    (0..stored.len().max(given.len()))
+        .filter(|&i| stored.get(i).copied() != given.get(i).map(String::as_str))
+        .map(|i| i + 1)
+        .collect()
+}
+
+pub(crate) fn corrupt(session_id: &str, detail: impl Into<String>) -> LedgerError {
+    LedgerError::Corrupt {
+        what: format!("payout {session_id}"),
+        detail: detail.into(),
+    }
+}
+
+pub(crate) fn state(session_id: &str, word: &str) -> Result<PayoutState, LedgerError> {
+    PayoutState::from_str(word).map_err(|e| corrupt(session_id, e.to_string()))
+}
+
+/// A row of [`RECORD_COLUMNS`] as a record.
+pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
+    let (
+        session_id,
+        state_word,
+        amount,
+        from,
+        to,
+        transaction_id,
+        message,
+        batch_key,
+        position,
+        created,
+        updated,
+    ) = row;
+    let currency =
+        |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
+    Ok(PayoutRecord {
+        state: state(&session_id, &state_word)?,
+        amount: Decimal::from_str(&amount)
+            .map_err(|e| corrupt(&session_id, format!("amount {amount:?}: {e}")))?,
+        from_currency: currency(&from)?,
+        to_currency: currency(&to)?,
+        transaction_id,
+        message,
+        batch: batch_key.zip(position.and_then(|p| usize::try_from(p).ok())),
+        created_at: from_ms(created),
+        updated_at: from_ms(updated),
+        session_id,
+    })
+}
+
+/// A transaction of either backend, for the steps that `submit` and
+/// `record_batch` share.
+pub(crate) trait DbConnection<'c> {
+    /// Inserts one payout and its first event, or checks that the session
+    /// id already holds this very request.
+    async fn insert_payout(
+        self,
+        ledger: &Ledger,
+        payout: &NewPayout<'_>,
+    ) -> Result<(), LedgerError>;
+}
+
+macro_rules! impl_db_connection {
+    ($feature:literal, $db:ty) => {
+        #[cfg(feature = $feature)]
+        impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
+            async fn insert_payout(
+                self,
+                ledger: &Ledger,
+                payout: &NewPayout<'_>,
+            ) -> Result<(), LedgerError> {
+                let request = payout.request;
+                let now = now_ms();
+                let (batch_key, position) = payout.batch.unzip();
+                let inserted = sqlx::query(&ledger.pool.sql(INSERT_PAYOUT))
+                    .bind(&request.session_id)
+                    .bind(request.amount.to_string())
+                    .bind(request.from_currency.as_str())
+                    .bind(request.to_currency.as_str())
+                    .bind(&payout.text)
+                    .bind(batch_key)
+                    .bind(position)
+                    .bind(now)
+                    .execute(&mut **self)
+                    .await?
+                    .rows_affected()
+                    == 1;
+                if inserted {
+                    let detail = batch_key
+                        .zip(position)
+                        .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
+                    sqlx::query(&ledger.pool.sql(INSERT_EVENT))
+                        .bind(&request.session_id)
+                        .bind(now)
+                        .bind(None::<String>)
+                        .bind(PayoutState::Recorded.as_str())
+                        .bind(detail)
+                        .bind(None::<String>)
+                        .execute(&mut **self)
+                        .await?;
+                    return Ok(());
+                }
+                let (stored,): (String,) = sqlx::query_as(&ledger.pool.sql(STORED_REQUEST))
+                    .bind(&request.session_id)
+                    .fetch_one(&mut **self)
+                    .await?;
+                if stored == payout.text {
+                    Ok(())
+                } else {
+                    Err(LedgerError::SessionConflict {
+                        session_id: request.session_id.clone(),
+                    })
+                }
+            }
+        }
+    };
+}
+impl_db_connection!("sqlite", sqlx::Sqlite);
+impl_db_connection!("postgres", sqlx::Postgres);

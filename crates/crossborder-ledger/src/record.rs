@@ -1,0 +1,105 @@
+//! What the ledger returns: a payout's record, its history, a collection's
+//! record.
+
+use std::time::SystemTime;
+
+use crossborder::{Currency, Decimal};
+use serde::Serialize;
+
+use crate::state::PayoutState;
+
+/// One payout as the ledger holds it. Serialises (camelCase) as the CLI's
+/// `ledger list --json` item: `sessionId`, `state`, `amount` (a decimal
+/// string), `fromCurrency`, `toCurrency`, ...
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PayoutRecord {
+    /// The payout's session id: its idempotency key at the API.
+    pub session_id: String,
+    /// Where it stands.
+    pub state: PayoutState,
+    /// The amount debited, in `from_currency`, exactly as recorded.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+    /// The wallet debited.
+    pub from_currency: Currency,
+    /// The currency received.
+    pub to_currency: Currency,
+    /// The service's transaction id, once it holds the payout.
+    pub transaction_id: Option<String>,
+    /// The API's refusal (`refused`) or the service's failure (`failed`)
+    /// message, or the last error met while the outcome is unknown.
+    pub message: Option<String>,
+    /// The batch it was recorded with and its position there (1-based).
+    pub batch: Option<(String, usize)>,
+    /// When it was recorded.
+    #[serde(with = "crate::time::rfc3339")]
+    pub created_at: SystemTime,
+    /// When its state last changed.
+    #[serde(with = "crate::time::rfc3339")]
+    pub updated_at: SystemTime,
+}
+
+/// One state change of a payout: "what happened to payout X, and when".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PayoutEvent {
+    /// When.
+    #[serde(with = "crate::time::rfc3339")]
+    pub at: SystemTime,
+    /// The state before (none for the recording itself).
+    pub from: Option<PayoutState>,
+    /// The state after.
+    pub to: PayoutState,
+    /// What caused it (the API's message, "read back after a crash", ...).
+    pub detail: Option<String>,
+    /// The dispatcher that made the change (none for the recording).
+    pub dispatcher: Option<String>,
+}
+
+/// One collection the ledger expects money for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CollectionRecord {
+    /// The caller's payment reference.
+    pub payment_reference: String,
+    /// The amount asked for, in `from_currency`.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+    /// The currency the payer pays in.
+    pub from_currency: Currency,
+    /// The currency credited.
+    pub to_currency: Currency,
+    /// The last status the service confirmed (`PENDING`, `COMPLETED`, ...),
+    /// or `EXPECTED` before the collection was created.
+    pub status: String,
+    /// The amount paid so far, as last confirmed.
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub paid_amount: Option<Decimal>,
+    /// The service's transaction id, once created.
+    pub transaction_id: Option<String>,
+    /// Whether it still waits for a final status.
+    pub open: bool,
+}
+
+/// What a dispatcher's run did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DispatchReport {
+    /// Payouts sent (each at most once per session id at the service).
+    pub sent: usize,
+    /// Payouts in flight when a run stopped, settled by reading them.
+    pub resolved_by_reading: usize,
+    /// Payouts that became `accepted`.
+    pub accepted: usize,
+    /// Payouts the API refused.
+    pub refused: usize,
+    /// Payouts that reached `completed`.
+    pub completed: usize,
+    /// Payouts that reached `failed`.
+    pub failed: usize,
+}

@@ -1,0 +1,132 @@
+//! A payout request as the ledger stores it: the API's wire JSON, keys
+//! sorted, so the same request is always the same text.
+
+use std::time::SystemTime;
+
+use crossborder::error::Violations;
+use crossborder::json::payout_from_json;
+use crossborder::rules::payout::PayoutFields;
+use crossborder::types::PayoutRequest;
+use serde_json::{Map, Value};
+
+use crate::time::{from_ms, to_ms};
+
+/// Not a wire field: when the quote's rate key expires
+/// ([`PayoutRequest::rate_key_valid_until`]), kept so the dispatcher
+/// refuses to send a payout of an expired quote as the SDK does.
+const VALID_UNTIL: &str = "x-rateKeyValidUntilMs";
+
+/// The stored text of `request`.
+pub(crate) fn to_text(request: &PayoutRequest) -> String {
+    let amount = request.amount.to_string();
+    let fields = PayoutFields {
+        amount: Some(&amount),
+        from_currency: Some(request.from_currency.as_str()),
+        to_currency: Some(request.to_currency.as_str()),
+        narration: request.narration.as_deref(),
+        session_id: Some(&request.session_id),
+        rate_key: request.rate_key.as_deref(),
+        account_number: request.account_number.as_deref(),
+        account_name: request.account_name.as_deref(),
+        bank_name: request.bank_name.as_deref(),
+        bank_code: request.bank_code.as_deref(),
+        address: request.address.as_deref(),
+        network: request.network.as_deref(),
+        from_network: request.from_network.as_deref(),
+        to_network: request.to_network.as_deref(),
+        transit_number: request.transit_number.as_deref(),
+        institution_number: request.institution_number.as_deref(),
+        sort_code: request.sort_code.as_deref(),
+        swift_code: request.swift_code.as_deref(),
+        recipient_name: request.recipient_name.as_deref(),
+    };
+    let mut object: Map<String, Value> = fields
+        .entries()
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.to_owned(), Value::from(value?))))
+        .collect();
+    if let Some(valid_until) = request.rate_key_valid_until {
+        object.insert(VALID_UNTIL.to_owned(), Value::from(to_ms(valid_until)));
+    }
+    canonical(&Value::Object(object))
+}
+
+/// The request stored as `text`.
+pub(crate) fn from_text(text: &str) -> Result<PayoutRequest, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut request = from_value(&value).map_err(|violations| violations.to_string())?;
+    request.rate_key_valid_until = value.get(VALID_UNTIL).and_then(Value::as_i64).map(from_ms);
+    Ok(request)
+}
+
+/// A batch item (the API's wire JSON) read as a payout, with every
+/// violation.
+pub(crate) fn from_value(item: &Value) -> Result<PayoutRequest, Violations> {
+    payout_from_json(item)
+}
+
+/// `value` as text with every object's keys in order, whatever order the
+/// caller's JSON had, so equal items are equal text.
+pub(crate) fn canonical(value: &Value) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(object) => {
+                let mut entries: Vec<(&String, &Value)> = object.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.clone(), sorted(v)))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(value).to_string()
+}
+
+/// Whether `request` carries an expired quote (the SDK refuses to send it).
+#[allow(dead_code)]
+pub(crate) fn expired(request: &PayoutRequest) -> bool {
+    request
+        .rate_key_valid_until
+        .is_some_and(|until| SystemTime::now() >= until)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossborder::{Currency, Decimal};
+    use serde_json::json;
+
+    #[test]
+    fn a_request_survives_the_database_whole() {
+        let request = PayoutRequest::new(
+            "p-1",
+            Decimal::new(250_050, 2),
+            Currency::Ngn,
+            Currency::Ngn,
+        )
+        .account_number("0123456789")
+        .account_name("ADAEZE OKAFOR")
+        .bank_name("Guaranty Trust Bank")
+        .bank_code("058")
+        .narration("June invoice");
+        let text = to_text(&request);
+        assert_eq!(
+            text,
+            r#"{"accountName":"ADAEZE OKAFOR","accountNumber":"0123456789","amount":"2500.50","bankCode":"058","bankName":"Guaranty Trust Bank","fromCurrency":"NGN","narration":"June invoice","sessionId":"p-1","toCurrency":"NGN"}"#
+        );
+        assert_eq!(from_text(&text), Ok(request));
+    }
+
+    #[test]
+    fn key_order_does_not_change_the_canonical_text() {
+        assert_eq!(
+            canonical(&json!({"b": 1, "a": {"d": "x", "c": [ {"f": 1, "e": 2} ]}})),
+            r#"{"a":{"c":[{"e":2,"f":1}],"d":"x"},"b":1}"#
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! The database itself: a schema newer than the code is refused, money is
+//! stored as exact decimal text, and one dispatcher per SQLite file.
+
+mod support;
+
+use crossborder::Decimal;
+use crossborder_ledger::{DispatchOptions, Ledger};
+use crossborder_testkit::{fixtures, TestSandbox};
+use support::{execute, TempDir};
+
+#[tokio::test]
+async fn a_schema_newer_than_the_code_is_refused_and_left_unchanged() {
+    let dir = TempDir::new("schema");
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "kept-1"))
+        .await
+        .unwrap();
+    drop(ledger);
+    // What a newer crossborder-ledger leaves behind.
+    execute(&url, "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (2, 'from a newer version', 1, x'00', 0)").await;
+    execute(&url, "CREATE TABLE from_the_future (id INTEGER)").await;
+    let refused = Ledger::open(&url).await.unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "the ledger's schema is at version 2, newer than the 1 this crossborder-ledger knows; upgrade crossborder-ledger to open it (nothing was changed)"
+    );
+    execute(&url, "DELETE FROM _sqlx_migrations WHERE version = 2").await;
+    let reopened = Ledger::open(&url).await.unwrap();
+    assert_eq!(reopened.payouts().await.unwrap()[0].session_id, "kept-1");
+}
+
+#[tokio::test]
+async fn money_is_stored_as_the_exact_decimal_text() {
+    let dir = TempDir::new("money");
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    // 0.1 + 0.2 is not 0.3 in binary floating point; here it stays 0.30.
+    let amount = Decimal::new(1_000_000_000_000_030, 2);
+    ledger
+        .submit(&fixtures::ngn_bank_payout(amount, "exact-1"))
+        .await
+        .unwrap();
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let (kind, text): (String, String) =
+        sqlx::query_as("SELECT typeof(amount), amount FROM payouts")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (kind.as_str(), text.as_str()),
+        ("text", "10000000000000.30")
+    );
+    assert_eq!(
+        ledger.payout("exact-1").await.unwrap().unwrap().amount,
+        amount
+    );
+}
+
+#[tokio::test]
+async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_gone() {
+    let dir = TempDir::new("busy");
+    let url = dir.sqlite("payouts.db");
+    let sandbox = TestSandbox::start().await;
+    let client = sandbox.client(TestSandbox::KEY);
+    let first = Ledger::open(&url).await.unwrap();
+    let second = Ledger::open(&url).await.unwrap();
+    let running = first
+        .dispatcher(client.clone(), DispatchOptions::new("one"))
+        .unwrap();
+    let refused = second
+        .dispatcher(client.clone(), DispatchOptions::new("two"))
+        .unwrap_err();
+    let lock = dir.path().join("payouts.db-dispatcher.lock");
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "another dispatcher is running on {} (a SQLite ledger has one dispatcher at a time; stop it, or use PostgreSQL for several)",
+            lock.display()
+        )
+    );
+    // Only dispatching is one process's: others still record and read.
+    let payout = fixtures::ngn_bank_payout(Decimal::new(100, 0), "while-busy-1");
+    second.submit(&payout).await.unwrap();
+    assert_eq!(first.payouts().await.unwrap().len(), 1);
+    drop(running);
+    second
+        .dispatcher(client, DispatchOptions::new("two"))
+        .unwrap();
+}

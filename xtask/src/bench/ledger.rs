@@ -1,0 +1,285 @@
+//! The `ledger` group: what the durable ledger (`crossborder-ledger`)
+//! costs, each side measured against its anchor in the same run.
+//!
+//! - `ledger_submit_vs_sqlite`: `Ledger::submit` (validated, recorded with
+//!   its first history event in one transaction, durable when it returns)
+//!   per second, one at a time, over bare one-row `INSERT` commits per
+//!   second into a SQLite file on the same disk with the ledger's settings
+//!   (WAL, `synchronous=FULL`), in alternating rounds.
+//! - `ledger_dispatch_vs_direct` (SQLite) and `ledger_dispatch_vs_direct_pg`
+//!   (PostgreSQL, the test kit's throwaway server): payouts per
+//!   second through the ledger (the batch recorded in one transaction, as
+//!   `crossborder payout --ledger` does, then a dispatcher sending them
+//!   until none is left) over the SDK's own `payouts().create` of as many
+//!   payouts from as many tasks as the dispatcher's concurrency, against
+//!   the same release sandbox, in alternating rounds.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use crossborder::{Client, Decimal};
+use crossborder_ledger::{DispatchOptions, Dispatcher, Ledger};
+use crossborder_testkit::fixtures;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::ConnectOptions;
+use tokio::time::Instant;
+
+use super::load::API_KEY;
+use super::{Figure, Options};
+
+/// Payouts in flight at once, on both sides of the dispatch figures.
+const CONCURRENCY: usize = 16;
+
+/// Every figure of the group against the sandbox at `base_url`, with its
+/// files under `dir`.
+pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Result<Vec<Figure>> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).with_context(|| format!("emptying {}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let client = Client::builder()
+        .api_key(API_KEY)
+        .base_url(base_url)
+        .build()
+        .map_err(|e| anyhow!("building the SDK client: {e}"))?;
+    let mut figures = vec![submit_vs_sqlite(dir, options).await?];
+    let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
+    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct", &sqlite, &client, options).await?);
+    // The test kit's throwaway server (Debian's package): fsync off, as
+    // for tests, so this figure is the ledger's own cost, not a disk's.
+    let postgres = crossborder_testkit::postgres::Postgres::start()
+        .map_err(|e| anyhow!("starting PostgreSQL (Debian's postgresql package): {e}"))?;
+    let url = postgres
+        .create_database("bench_dispatch")
+        .map_err(|e| anyhow!("creating the database: {e}"))?;
+    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct_pg", &url, &client, options).await?);
+    Ok(figures)
+}
+
+/// `ledger_submit_vs_sqlite`.
+async fn submit_vs_sqlite(dir: &Path, options: &Options) -> Result<Figure> {
+    let ledger = Ledger::open(&format!("sqlite://{}", dir.join("submit.db").display()))
+        .await
+        .map_err(|e| anyhow!("opening the ledger: {e}"))?;
+    let mut bare = SqliteConnectOptions::new()
+        .filename(dir.join("bare.db"))
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .connect()
+        .await
+        .context("opening the bare SQLite file")?;
+    sqlx::query(
+        "CREATE TABLE rows (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL)",
+    )
+    .execute(&mut bare)
+    .await
+    .context("creating the bare table")?;
+    let mut sides = Submits {
+        ledger,
+        bare,
+        body: fixtures::ngn_payout_json("bench", "1.00").to_string(),
+        next: 0,
+    };
+    let window = options.duration;
+    sides.count(Side::Bare, options.warmup()).await?;
+    sides.count(Side::Ledger, options.warmup()).await?;
+    let (mut submits, mut inserts) = (0, 0);
+    for round in 0..options.rounds() {
+        // The side that goes first alternates: the file each side grows
+        // and the disk's cache meet both sides alike.
+        let order = if round % 2 == 0 {
+            [Side::Bare, Side::Ledger]
+        } else {
+            [Side::Ledger, Side::Bare]
+        };
+        for side in order {
+            let n = sides.count(side, window).await?;
+            match side {
+                Side::Bare => inserts += n,
+                Side::Ledger => submits += n,
+            }
+        }
+        println!(
+            "    round {}/{}: {submits} submits, {inserts} bare inserts so far",
+            round + 1,
+            options.rounds()
+        );
+    }
+    let per_sec = |n: usize| n as f64 / (window.as_secs_f64() * options.rounds() as f64);
+    Ok(Figure {
+        name: "ledger_submit_vs_sqlite",
+        value: per_sec(submits) / per_sec(inserts),
+        goal: 0.5,
+        below: false,
+        unit: "ratio",
+        detail: format!(
+            "{:.0} / {:.0} durable commits/s, one at a time, SQLite WAL synchronous=FULL on the same disk, {} alternating rounds of {} ms",
+            per_sec(submits),
+            per_sec(inserts),
+            options.rounds(),
+            window.as_millis()
+        ),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    Bare,
+    Ledger,
+}
+
+/// Both sides of `ledger_submit_vs_sqlite`.
+struct Submits {
+    ledger: Ledger,
+    bare: sqlx::SqliteConnection,
+    /// The bare row's text: a payout's JSON, as the ledger stores one.
+    body: String,
+    /// The next session id's number (unique across both sides).
+    next: usize,
+}
+
+impl Submits {
+    /// How many commits `side` makes in `window`, one at a time, as an
+    /// application records each payout before it answers its caller.
+    async fn count(&mut self, side: Side, window: Duration) -> Result<usize> {
+        let end = Instant::now() + window;
+        let mut count = 0;
+        while Instant::now() < end {
+            let session = format!("bench-{}", self.next);
+            self.next += 1;
+            match side {
+                Side::Bare => {
+                    sqlx::query("INSERT INTO rows (session_id, body) VALUES (?, ?)")
+                        .bind(session)
+                        .bind(&self.body)
+                        .execute(&mut self.bare)
+                        .await
+                        .context("a bare insert")?;
+                }
+                Side::Ledger => {
+                    self.ledger
+                        .submit(&fixtures::ngn_bank_payout(Decimal::ONE, &session))
+                        .await
+                        .map_err(|e| anyhow!("a ledger submit: {e}"))?;
+                }
+            }
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+/// `ledger_dispatch_vs_direct_*` on the ledger at `url`.
+async fn dispatch_vs_direct(
+    name: &'static str,
+    url: &str,
+    client: &Client,
+    options: &Options,
+) -> Result<Figure> {
+    let ledger = Ledger::open(url)
+        .await
+        .map_err(|e| anyhow!("opening the ledger: {e}"))?;
+    let dispatcher = ledger
+        .dispatcher(
+            client.clone(),
+            DispatchOptions::new("bench").concurrency(CONCURRENCY),
+        )
+        .map_err(|e| anyhow!("starting the dispatcher: {e}"))?;
+    let count = if options.quick { 100 } else { 1_000 };
+    let (mut through, mut direct) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..options.rounds() {
+        let tag = format!("{name}-{round}");
+        // The side that goes first alternates, as in every ratio here.
+        let (ledger_time, direct_time) = if round % 2 == 0 {
+            let ledger_time = through_ledger(&ledger, &dispatcher, &tag, count).await?;
+            (ledger_time, send_direct(client, &tag, count).await?)
+        } else {
+            let direct_time = send_direct(client, &tag, count).await?;
+            (
+                through_ledger(&ledger, &dispatcher, &tag, count).await?,
+                direct_time,
+            )
+        };
+        println!(
+            "    round {}/{}: {count} payouts through the ledger in {} ms, directly in {} ms",
+            round + 1,
+            options.rounds(),
+            ledger_time.as_millis(),
+            direct_time.as_millis()
+        );
+        through += ledger_time;
+        direct += direct_time;
+    }
+    let total = (count * options.rounds()) as f64;
+    let (through, direct) = (total / through.as_secs_f64(), total / direct.as_secs_f64());
+    Ok(Figure {
+        name,
+        value: through / direct,
+        goal: 0.5,
+        below: false,
+        unit: "ratio",
+        detail: format!(
+            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {CONCURRENCY} in flight, {} alternating rounds",
+            options.rounds()
+        ),
+    })
+}
+
+/// How long `count` payouts take through the ledger: recorded as one
+/// batch (as `crossborder payout --ledger` records a file), then sent by
+/// `dispatcher` until every one is accepted.
+async fn through_ledger(
+    ledger: &Ledger,
+    dispatcher: &Dispatcher,
+    tag: &str,
+    count: usize,
+) -> Result<Duration> {
+    let started = Instant::now();
+    let items: Vec<_> = (0..count)
+        .map(|i| fixtures::ngn_payout_json(&format!("{tag}-ledger-{i}"), "1.00"))
+        .collect();
+    ledger
+        .record_batch(tag, &items)
+        .await
+        .map_err(|e| anyhow!("recording the batch: {e}"))?;
+    let report = dispatcher
+        .send_pending(|_| {})
+        .await
+        .map_err(|e| anyhow!("dispatching: {e}"))?;
+    if report.sent != count {
+        bail!("the dispatcher sent {} of {count} payouts", report.sent);
+    }
+    Ok(started.elapsed())
+}
+
+/// `count` payouts through `payouts().create` from [`CONCURRENCY`] tasks.
+async fn send_direct(client: &Client, tag: &str, count: usize) -> Result<Duration> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..CONCURRENCY {
+        let (client, next, tag) = (client.clone(), next.clone(), tag.to_owned());
+        tasks.spawn(async move {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    return anyhow::Ok(());
+                }
+                let payout = fixtures::ngn_bank_payout(Decimal::ONE, &format!("{tag}-direct-{i}"));
+                client
+                    .payouts()
+                    .create(&payout)
+                    .await
+                    .map_err(|e| anyhow!("a direct payout: {e}"))?;
+            }
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.context("a payout task panicked")??;
+    }
+    Ok(started.elapsed())
+}
