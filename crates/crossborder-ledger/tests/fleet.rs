@@ -147,7 +147,7 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
         );
         assert!(
             accepted.at.duration_since(claimed.at).unwrap() >= LEASE,
-            "taken over only after the lease ran out: {history:?}"
+            "taken over only after the lease ran out (it starts with the claim's event): {history:?}"
         );
     }
     println!(

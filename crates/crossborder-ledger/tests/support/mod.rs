@@ -263,3 +263,30 @@ pub async fn execute(url: &str, statement: &str) {
         pool.close().await;
     }
 }
+
+/// How many state changes the ledger at a URL holds, read behind its back
+/// (another process writes them).
+pub enum EventCount {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+impl EventCount {
+    pub async fn open(url: &str) -> EventCount {
+        if url.starts_with("postgres") {
+            EventCount::Postgres(sqlx::PgPool::connect(url).await.unwrap())
+        } else {
+            EventCount::Sqlite(sqlx::SqlitePool::connect(url).await.unwrap())
+        }
+    }
+
+    pub async fn get(&self) -> i64 {
+        let count = "SELECT COUNT(*) FROM payout_events";
+        let (count,): (i64,) = match self {
+            EventCount::Sqlite(pool) => sqlx::query_as(count).fetch_one(pool).await,
+            EventCount::Postgres(pool) => sqlx::query_as(count).fetch_one(pool).await,
+        }
+        .unwrap();
+        count
+    }
+}
