@@ -284,8 +284,7 @@ impl Dispatcher {
     ) -> Result<(), LedgerError> {
         let change = Change {
             transaction_id: Some(&transaction.transaction_id),
-            keep_lease: true,
-            ..self.stop(PayoutState::Accepted, detail)
+            ..self.go_on(PayoutState::Accepted, detail)
         };
         if self.change(&mut claimed, step, change).await? {
             self.settled(claimed, transaction, step).await?;
@@ -377,7 +376,7 @@ impl Dispatcher {
     /// A change after which this dispatcher goes on with the payout at once.
     fn go_on(&self, to: PayoutState, detail: String) -> Change<'static> {
         Change {
-            keep_lease: true,
+            renew_lease: Some(duration_ms(self.options.lease)),
             ..self.stop(to, detail)
         }
     }
@@ -389,7 +388,7 @@ impl Dispatcher {
             transaction_id: None,
             message: None,
             detail,
-            keep_lease: false,
+            renew_lease: None,
             next_at: None,
             errors: 0,
         }

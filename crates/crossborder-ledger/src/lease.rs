@@ -28,9 +28,10 @@ pub(crate) struct Change<'a> {
     pub(crate) message: Option<String>,
     /// The event's detail.
     pub(crate) detail: String,
-    /// Whether the dispatcher keeps its lease (it goes on with the payout
-    /// at once) or lets it go until `next_at`.
-    pub(crate) keep_lease: bool,
+    /// When the dispatcher goes on with the payout at once: its lease,
+    /// renewed from the change (ms), so a payout starts its send with a whole
+    /// lease. None: the dispatcher lets go of it until `next_at`.
+    pub(crate) renew_lease: Option<i64>,
     /// When the payout may be taken up again (none: at once, or never for a
     /// final state).
     pub(crate) next_at: Option<i64>,
@@ -136,14 +137,14 @@ impl Ledger {
         let returning = RECORD_COLUMNS.replace("p.", "");
         let text = format!(
             "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
-             attempts = 0, errors = $4, lease_owner = $5, lease_until = CASE WHEN $5 IS NULL THEN $6 ELSE lease_until END, updated_at = $7 \
+             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
              WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
         );
         let text = self.pool.sql(&text);
         let event = self.pool.sql(INSERT_EVENT);
-        let (lease_owner, lease_until) = match (change.keep_lease, change.next_at) {
-            (true, _) => (Some(owner), None),
-            (false, next) => (None, next),
+        let (lease_owner, lease_until) = match change.renew_lease {
+            Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
+            None => (None, change.next_at),
         };
         let row: Option<RecordRow> = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;

@@ -1,5 +1,6 @@
 //! The crash test: 200 payouts dispatched by a child process that is
-//! killed with SIGKILL at seeded random moments, at least 20 times, and
+//! killed with SIGKILL at seeded random moments (a seeded number of state
+//! changes into its run, and a seeded few milliseconds more), 20 times, and
 //! restarted each time, against a sandbox in this process. At the end the
 //! sandbox holds every payout once, the ledger says each is accepted or
 //! completed, and the wallet is debited by exactly the payouts, to the kobo.
@@ -8,6 +9,7 @@
 
 mod support;
 
+use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
 use crossborder::Currency;
@@ -70,23 +72,29 @@ async fn crash(test: &str, url: &str) {
         id: "crash",
         lease: LEASE,
         record: PAYOUTS,
+        kill_after: None,
     };
     let mut kills = 0;
     let mut runs = 0;
     while kills < KILLS {
         runs += 1;
         assert!(
-            runs < 200,
+            runs < 100,
             "the dispatcher kept finishing before it was killed"
         );
-        let mut child = spawn_dispatcher(&role);
-        let moment = Duration::from_millis(rng.u64(40..400));
-        tokio::time::sleep(moment).await;
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
+        // The moment: a seeded number of state changes into the run, and a
+        // seeded few milliseconds more (mid-request, mid-transaction).
+        let moment = (rng.usize(1..=12), rng.u64(0..15));
+        let mut child = spawn_dispatcher(&Role {
+            kill_after: Some(moment),
+            ..role
+        });
+        let status = child.wait().unwrap();
+        if status.signal() == Some(9) {
             kills += 1;
+        } else {
+            assert!(status.success(), "the dispatcher failed: {status}");
         }
-        child.wait().unwrap();
     }
     let mut last = spawn_dispatcher(&role);
     finished(&mut last, Duration::from_secs(120)).await;

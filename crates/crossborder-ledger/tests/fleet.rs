@@ -44,6 +44,7 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
         id,
         lease: LEASE,
         record: 0,
+        kill_after: None,
     };
     let direct: &'static str = Box::leak(sandbox.base_url().to_owned().into_boxed_str());
 
@@ -101,22 +102,35 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
             .map(|r| r.session_id)
             .collect::<Vec<_>>()
     };
-    while sending().await.is_empty() {
+    // It claims as many payouts as its concurrency (4) and sends them; its
+    // requests reach the sandbox at once, their answers never reach it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let held = loop {
+        let held = sending().await;
+        if held.len() == 4 {
+            break held;
+        }
         assert!(
             victim.try_wait().unwrap().is_none(),
             "the victim exited early"
         );
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the victim never held 4 payouts: {held:?}"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    let client = sandbox.client(TestSandbox::KEY);
+    for session_id in &held {
+        while client.payouts().get(session_id).await.is_err() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{session_id} never reached the sandbox"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
-    // Its requests reach the sandbox at once; their answers never reach it.
-    tokio::time::sleep(Duration::from_millis(300)).await;
     victim.kill().unwrap();
-    let held = sending().await;
-    assert_eq!(
-        held.len(),
-        4,
-        "the victim held as many payouts as its concurrency"
-    );
     victim.wait().unwrap();
     let mut others: Vec<_> = ids[..3]
         .iter()
@@ -147,7 +161,7 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
         );
         assert!(
             accepted.at.duration_since(claimed.at).unwrap() >= LEASE,
-            "taken over only after the lease ran out: {history:?}"
+            "taken over only after the lease ran out (it starts with the claim's event): {history:?}"
         );
     }
     println!(

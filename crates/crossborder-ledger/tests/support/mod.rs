@@ -108,6 +108,9 @@ pub struct Role<'a> {
     pub lease: Duration,
     /// Items to record (as batch `crash`) before dispatching; 0: none.
     pub record: usize,
+    /// When to die: SIGKILL from a `kill -9` process this many milliseconds
+    /// after this many state changes; none: never.
+    pub kill_after: Option<(usize, u64)>,
 }
 
 /// Runs this test binary again as a dispatcher of `role` (see
@@ -121,6 +124,11 @@ pub fn spawn_dispatcher(role: &Role<'_>) -> Child {
         .env("LEDGER_ID", role.id)
         .env("LEDGER_LEASE_MS", role.lease.as_millis().to_string())
         .env("LEDGER_RECORD", role.record.to_string())
+        .env(
+            "LEDGER_KILL_AFTER",
+            role.kill_after
+                .map_or(String::new(), |(n, ms)| format!("{n} {ms}")),
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -145,10 +153,26 @@ pub async fn run_child() -> bool {
             var("LEDGER_LEASE_MS").parse().unwrap(),
         ))
         .concurrency(4);
+    // The kill comes from outside the process (SIGKILL cannot be caught),
+    // at a moment set by this run's progress, so it always falls mid-work
+    // however loaded the machine is.
+    let kill_after = var("LEDGER_KILL_AFTER");
+    let mut kill_after = kill_after.split(' ').filter_map(|n| n.parse::<u64>().ok());
+    let (changes, delay) = (kill_after.next(), kill_after.next().unwrap_or(0));
+    let mut seen = 0;
     let report = ledger
         .dispatcher(client, options)
         .unwrap()
-        .run_until_idle(|_| {})
+        .run_until_idle(|_| {
+            seen += 1;
+            if Some(seen) == changes {
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(delay));
+                    let pid = std::process::id().to_string();
+                    let _ = Command::new("kill").args(["-9", &pid]).status();
+                });
+            }
+        })
         .await
         .unwrap();
     println!("{report:?}");
