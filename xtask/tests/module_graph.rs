@@ -101,7 +101,7 @@ fn use_trees(code: &str) -> Vec<UsePath> {
                 .collect();
             let mut base = prefix.to_vec();
             base.extend(head);
-            let close = tree.rfind('}').unwrap_or(tree.len());
+            let close = tree.rfind('}').filter(|&close| close > open).unwrap_or(tree.len());
             let inner = &tree[open + 1..close];
             let (mut depth, mut start) = (0, 0);
             for (at, c) in inner.char_indices() {
@@ -145,12 +145,24 @@ fn use_trees(code: &str) -> Vec<UsePath> {
         let before = rest[..at].chars().last();
         let after = &rest[at + 4..];
         let Some(end) = after.find(';') else { break };
-        if before.is_none_or(|c| !c.is_alphanumeric() && c != '_') {
+        if before.is_none_or(|c| !c.is_alphanumeric() && c != '_') && starts_item(&rest[..at]) {
             expand(&[], &after[..end], &mut out);
         }
         rest = &after[end..];
     }
     out
+}
+
+/// Whether a `use` after `before` starts an item: on its own line, after a
+/// visibility, an attribute or a block's `{`. A `use ` inside a string (an
+/// error message saying "use PostgreSQL") is not an import.
+fn starts_item(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or_default().trim();
+    line.is_empty()
+        || line.ends_with('{')
+        || line.ends_with(']')
+        || line == "pub"
+        || (line.starts_with("pub(") && line.ends_with(')'))
 }
 
 /// Every path of `use` trees and of expressions that starts with `crate`,
@@ -511,6 +523,14 @@ fn a_circle_is_found_and_named() {
         circles(&graph),
         vec![vec!["a", "b", "c", "a"], vec!["e", "e"]]
     );
+}
+
+#[test]
+fn a_use_inside_a_string_is_not_an_import() {
+    let code = "#[error(\"stop it, or use PostgreSQL for several)\", .path.display())]\n\
+                Busy,\n#[error(\"cannot open {url}: {reason}\")]\nUrl;\nuse crate::a::B;";
+    let imports: Vec<Vec<String>> = use_trees(code).into_iter().map(|(path, _)| path).collect();
+    assert_eq!(imports, vec![vec!["crate", "a", "B"]]);
 }
 
 #[test]
