@@ -1,11 +1,10 @@
 //! Exchange quotes.
 
+use crossborder_api::timestamp::Timestamp;
 use crossborder_api::types as wire;
 use crossborder_core::check_amount;
 use rust_decimal::Decimal;
-use std::time::{Duration, SystemTime};
-use time::format_description::well_known::Rfc3339;
-use time::OffsetDateTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::{Currency, Rail};
 
@@ -133,8 +132,8 @@ impl Quote {
         let stated = value
             .expires_at
             .as_deref()
-            .and_then(|text| OffsetDateTime::parse(text, &Rfc3339).ok())
-            .map(SystemTime::from);
+            .and_then(|text| text.parse::<Timestamp>().ok())
+            .map(|stamp| stamp.time());
         let lifetime = match stated {
             // Before the moment it is measured from: no time left.
             Some(expires) => expires
@@ -165,16 +164,46 @@ impl Quote {
     }
 }
 
-/// `at` as RFC 3339, for messages.
+/// `at` as RFC 3339 in UTC, for messages: its fraction of a second written
+/// only as far as it goes (`2026-11-18T11:06:40Z`, `1970-01-01T00:00:01.5Z`).
 pub(crate) fn rfc3339(at: SystemTime) -> String {
-    OffsetDateTime::from(at)
-        .format(&Rfc3339)
-        .unwrap_or_else(|_| format!("{at:?}"))
+    let stamp = Timestamp::from(at);
+    // `YYYY-MM-DDTHH:MM:SS` of the millisecond form.
+    let whole = stamp.as_str().get(..19).unwrap_or(stamp.as_str());
+    let nanos = match at.duration_since(UNIX_EPOCH) {
+        Ok(after) => after.subsec_nanos(),
+        // Before the epoch the whole second is the one below.
+        Err(before) => (1_000_000_000 - before.duration().subsec_nanos()) % 1_000_000_000,
+    };
+    let fraction = format!("{nanos:09}");
+    match fraction.trim_end_matches('0') {
+        "" => format!("{whole}Z"),
+        digits => format!("{whole}.{digits}Z"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_write_the_fraction_of_a_second_as_far_as_it_goes() {
+        let at = |nanos: i128| {
+            let magnitude = Duration::from_nanos(nanos.unsigned_abs() as u64);
+            if nanos < 0 {
+                UNIX_EPOCH - magnitude
+            } else {
+                UNIX_EPOCH + magnitude
+            }
+        };
+        assert_eq!(
+            rfc3339(at(1_763_464_000_000_000_000)),
+            "2025-11-18T11:06:40Z"
+        );
+        assert_eq!(rfc3339(at(1_500_000_000)), "1970-01-01T00:00:01.5Z");
+        assert_eq!(rfc3339(at(1_000_000_007)), "1970-01-01T00:00:01.000000007Z");
+        assert_eq!(rfc3339(at(-250_000_000)), "1969-12-31T23:59:59.75Z");
+    }
 
     /// A quote answered with `expires_at`, received at a fixed instant, with
     /// the server's clock `server_now`.
