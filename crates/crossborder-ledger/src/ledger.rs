@@ -76,7 +76,7 @@ impl Ledger {
         request.validate().map_err(LedgerError::Invalid)?;
         let payout = NewPayout {
             request,
-            text: request::to_text(request),
+            text: request::to_text(request)?,
             batch: None,
         };
         with_pool!(&self.pool, |p| {
@@ -122,7 +122,7 @@ impl Ledger {
                     let position = i64::try_from(index + 1).unwrap_or(i64::MAX);
                     let payout = NewPayout {
                         request,
-                        text: request::to_text(request),
+                        text: request::to_text(request)?,
                         batch: Some((batch_key, position)),
                     };
                     DbConnection::insert_payout(&mut tx, self, &payout).await?;

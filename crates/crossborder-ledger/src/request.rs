@@ -4,10 +4,9 @@
 use std::time::SystemTime;
 
 use crossborder::error::Violations;
-use crossborder::json::payout_from_json;
-use crossborder::rules::payout::PayoutFields;
+use crossborder::json::{payout_from_json, payout_to_json};
 use crossborder::types::PayoutRequest;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::time::{from_ms, to_ms};
 
@@ -16,39 +15,16 @@ use crate::time::{from_ms, to_ms};
 /// refuses to send a payout of an expired quote as the SDK does.
 const VALID_UNTIL: &str = "x-rateKeyValidUntilMs";
 
-/// The stored text of `request`.
-pub(crate) fn to_text(request: &PayoutRequest) -> String {
-    let amount = request.amount.to_string();
-    let fields = PayoutFields {
-        amount: Some(&amount),
-        from_currency: Some(request.from_currency.as_str()),
-        to_currency: Some(request.to_currency.as_str()),
-        narration: request.narration.as_deref(),
-        session_id: Some(&request.session_id),
-        rate_key: request.rate_key.as_deref(),
-        account_number: request.account_number.as_deref(),
-        account_name: request.account_name.as_deref(),
-        bank_name: request.bank_name.as_deref(),
-        bank_code: request.bank_code.as_deref(),
-        address: request.address.as_deref(),
-        network: request.network.as_deref(),
-        from_network: request.from_network.as_deref(),
-        to_network: request.to_network.as_deref(),
-        transit_number: request.transit_number.as_deref(),
-        institution_number: request.institution_number.as_deref(),
-        sort_code: request.sort_code.as_deref(),
-        swift_code: request.swift_code.as_deref(),
-        recipient_name: request.recipient_name.as_deref(),
-    };
-    let mut object: Map<String, Value> = fields
-        .entries()
-        .into_iter()
-        .filter_map(|(name, value)| Some((name.to_owned(), Value::from(value?))))
-        .collect();
-    if let Some(valid_until) = request.rate_key_valid_until {
+/// The stored text of `request`: its wire JSON (the SDK's
+/// [`payout_to_json`], so no field is listed here), plus when its quote's
+/// rate key expires.
+pub(crate) fn to_text(request: &PayoutRequest) -> Result<String, crossborder::Error> {
+    let mut body = payout_to_json(request)?;
+    if let (Some(valid_until), Some(object)) = (request.rate_key_valid_until, body.as_object_mut())
+    {
         object.insert(VALID_UNTIL.to_owned(), Value::from(to_ms(valid_until)));
     }
-    canonical(&Value::Object(object))
+    Ok(canonical(&body))
 }
 
 /// The request stored as `text`.
@@ -114,7 +90,7 @@ mod tests {
         .bank_name("Guaranty Trust Bank")
         .bank_code("058")
         .narration("June invoice");
-        let text = to_text(&request);
+        let text = to_text(&request).unwrap();
         assert_eq!(
             text,
             r#"{"accountName":"ADAEZE OKAFOR","accountNumber":"0123456789","amount":"2500.50","bankCode":"058","bankName":"Guaranty Trust Bank","fromCurrency":"NGN","narration":"June invoice","sessionId":"p-1","toCurrency":"NGN"}"#

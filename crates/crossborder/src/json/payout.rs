@@ -60,6 +60,34 @@ pub fn payout_from_json(body: &Value) -> Result<PayoutRequest, Violations> {
     with_type_errors(reader.finish(), rules).and(result)
 }
 
+/// `request` as the API's wire JSON: the body
+/// [`Payouts::create`](crate::Payouts::create) sends, each value in the
+/// form it is sent in; [`payout_from_json`] reads it back. For code that
+/// keeps payouts as text (a queue, a database) without listing their fields.
+///
+/// ```
+/// use crossborder::json::{payout_from_json, payout_to_json};
+/// use crossborder::types::PayoutRequest;
+/// use crossborder::{dec, Currency};
+///
+/// let payout = PayoutRequest::new("payout-77", dec!(2500.00), Currency::Ngn, Currency::Ngn)
+///     .account_number("0123456789")
+///     .account_name("ADAEZE OKAFOR")
+///     .bank_name("Guaranty Trust Bank")
+///     .bank_code("058");
+/// let body = payout_to_json(&payout)?;
+/// assert_eq!(body["amount"], "2500.00");
+/// assert_eq!(body["bankCode"], "058");
+/// assert_eq!(payout_from_json(&body).unwrap(), payout);
+/// # Ok::<(), crossborder::Error>(())
+/// ```
+pub fn payout_to_json(request: &PayoutRequest) -> crate::Result<Value> {
+    let body = request.to_wire()?;
+    serde_json::to_value(body).map_err(|error| crate::Error::InvalidRequest {
+        message: error.to_string(),
+    })
+}
+
 /// Checks `body`, a payout in the API's wire JSON, as [`payout_from_json`]
 /// reads it, and returns the verdict.
 ///
