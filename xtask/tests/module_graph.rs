@@ -101,7 +101,10 @@ fn use_trees(code: &str) -> Vec<UsePath> {
                 .collect();
             let mut base = prefix.to_vec();
             base.extend(head);
-            let close = tree.rfind('}').filter(|&close| close > open).unwrap_or(tree.len());
+            let close = tree
+                .rfind('}')
+                .filter(|&close| close > open)
+                .unwrap_or(tree.len());
             let inner = &tree[open + 1..close];
             let (mut depth, mut start) = (0, 0);
             for (at, c) in inner.char_indices() {

@@ -17,13 +17,16 @@ pub(crate) struct Claimed {
     pub(crate) request: String,
     pub(crate) attempts: i64,
     pub(crate) errors: i64,
+    /// Claimed `recorded` and moved to `sending` by the claim itself: it
+    /// has provably never been sent, so its first send needs no read.
+    pub(crate) fresh: bool,
 }
 
 /// A state change to apply to a claimed payout.
-#[derive(Debug)]
-pub(crate) struct Change<'a> {
+#[derive(Debug, Clone)]
+pub(crate) struct Change {
     pub(crate) to: PayoutState,
-    pub(crate) transaction_id: Option<&'a str>,
+    pub(crate) transaction_id: Option<String>,
     /// The record's message after the change.
     pub(crate) message: Option<String>,
     /// The event's detail.
@@ -36,6 +39,60 @@ pub(crate) struct Change<'a> {
     /// final state).
     pub(crate) next_at: Option<i64>,
     pub(crate) errors: i64,
+}
+
+/// In the open transaction `$tx`: each `(claimed, change)` of `$changes`
+/// judged by [`PayoutState::transition`], applied to the payout if `$owner`
+/// still holds it in the state it was claimed in, and its event appended.
+/// `Vec<Option<RecordRow>>`, `None` where the payout is no longer
+/// `$owner`'s. A macro so that one text serves each backend's transaction.
+macro_rules! apply_in {
+    ($ledger:expr, $tx:ident, $owner:expr, $changes:expr) => {{
+        let returning = RECORD_COLUMNS.replace("p.", "");
+        let text = format!(
+            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
+             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
+             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
+        );
+        let text = $ledger.pool.sql(&text);
+        let event = $ledger.pool.sql(INSERT_EVENT);
+        let owner: &str = $owner;
+        let mut rows: Vec<Option<RecordRow>> = Vec::new();
+        for (claimed, change) in $changes {
+            let to = claimed.state.transition(change.to)?;
+            let now = now_ms();
+            let (lease_owner, lease_until) = match change.renew_lease {
+                Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
+                None => (None, change.next_at),
+            };
+            let row: Option<RecordRow> = sqlx::query_as(&text)
+                .bind(to.as_str())
+                .bind(change.transaction_id.as_deref())
+                .bind(change.message.as_deref())
+                .bind(change.errors)
+                .bind(lease_owner)
+                .bind(lease_until)
+                .bind(now)
+                .bind(&claimed.session_id)
+                .bind(claimed.state.as_str())
+                .bind(owner)
+                .fetch_optional(&mut *$tx)
+                .await?;
+            if row.is_some() {
+                sqlx::query(&event)
+                    .bind(&claimed.session_id)
+                    .bind(now)
+                    .bind(claimed.state.as_str())
+                    .bind(to.as_str())
+                    .bind(&change.detail)
+                    .bind(owner)
+                    .execute(&mut *$tx)
+                    .await?;
+            }
+            rows.push(row);
+        }
+        rows
+    }};
 }
 
 /// The states a run works on: sending and resolving, and following
@@ -53,13 +110,19 @@ impl Ledger {
     /// first, for `owner` until `until`. On PostgreSQL the rows are picked
     /// `FOR UPDATE SKIP LOCKED`, so dispatchers claiming at once never get
     /// the same payout.
+    ///
+    /// The `recorded` ones are moved to `sending` (`detail`, an event each)
+    /// in the claim's own transaction: one commit for the whole batch, and
+    /// each is durably `sending` before anything is sent. They come back
+    /// `fresh`, with the records of that change.
     pub(crate) async fn claim(
         &self,
         owner: &str,
         until: i64,
         limit: usize,
         follow: bool,
-    ) -> Result<Vec<Claimed>, LedgerError> {
+        detail: &str,
+    ) -> Result<(Vec<Claimed>, Vec<PayoutRecord>), LedgerError> {
         type ClaimRow = (String, String, String, i64, i64);
         let text = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
@@ -70,26 +133,62 @@ impl Ledger {
         );
         let text = self.pool.sql(&text);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows: Vec<ClaimRow> = with_pool!(&self.pool, |p| {
-            sqlx::query_as(&text)
+        let (mut claimed, rows) = with_pool!(&self.pool, |p| {
+            let mut tx = p.begin_with(self.pool.begin()).await?;
+            let rows: Vec<ClaimRow> = sqlx::query_as(&text)
                 .bind(owner)
                 .bind(until)
                 .bind(now_ms())
                 .bind(limit)
-                .fetch_all(p)
-                .await?
-        });
-        rows.into_iter()
-            .map(|(session_id, word, request, attempts, errors)| {
-                Ok(Claimed {
-                    state: state(&session_id, &word)?,
-                    session_id,
-                    request,
-                    attempts,
-                    errors,
+                .fetch_all(&mut *tx)
+                .await?;
+            let claimed = rows
+                .into_iter()
+                .map(|(session_id, word, request, attempts, errors)| {
+                    Ok(Claimed {
+                        state: state(&session_id, &word)?,
+                        session_id,
+                        request,
+                        attempts,
+                        errors,
+                        fresh: false,
+                    })
                 })
-            })
-            .collect()
+                .collect::<Result<Vec<_>, LedgerError>>()?;
+            let sending: Vec<(&Claimed, Change)> = claimed
+                .iter()
+                .filter(|c| c.state == PayoutState::Recorded)
+                .map(|c| {
+                    // Errors in a row carry over, as on every send.
+                    let change = Change {
+                        to: PayoutState::Sending,
+                        transaction_id: None,
+                        message: None,
+                        detail: detail.to_owned(),
+                        renew_lease: Some(until.saturating_sub(now_ms())),
+                        next_at: None,
+                        errors: c.errors,
+                    };
+                    (c, change)
+                })
+                .collect();
+            let rows = apply_in!(self, tx, owner, &sending);
+            tx.commit().await?;
+            (claimed, rows)
+        });
+        let mut records = Vec::with_capacity(rows.len());
+        for row in rows.into_iter().flatten() {
+            let record = record(row)?;
+            if let Some(c) = claimed
+                .iter_mut()
+                .find(|c| c.session_id == record.session_id)
+            {
+                c.state = record.state;
+                c.fresh = true;
+            }
+            records.push(record);
+        }
+        Ok((claimed, records))
     }
 
     /// How many payouts a run still has to do, and the earliest time one
@@ -130,63 +229,42 @@ impl Ledger {
         &self,
         owner: &str,
         claimed: &Claimed,
-        change: &Change<'_>,
+        change: &Change,
     ) -> Result<Option<PayoutRecord>, LedgerError> {
-        let to = claimed.state.transition(change.to)?;
-        let now = now_ms();
-        let returning = RECORD_COLUMNS.replace("p.", "");
-        let text = format!(
-            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
-             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
-             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
-        );
-        let text = self.pool.sql(&text);
-        let event = self.pool.sql(INSERT_EVENT);
-        let (lease_owner, lease_until) = match change.renew_lease {
-            Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
-            None => (None, change.next_at),
-        };
-        let row: Option<RecordRow> = with_pool!(&self.pool, |p| {
+        let mut records = self.apply_all(owner, &[(claimed, change.clone())]).await?;
+        Ok(records.pop().flatten())
+    }
+
+    /// [`apply`](Ledger::apply) for many payouts in one transaction (one
+    /// commit): each payout's record, or `None` where it is no longer
+    /// `owner`'s.
+    pub(crate) async fn apply_all(
+        &self,
+        owner: &str,
+        changes: &[(&Claimed, Change)],
+    ) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
+        let rows = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let row: Option<RecordRow> = sqlx::query_as(&text)
-                .bind(to.as_str())
-                .bind(change.transaction_id)
-                .bind(change.message.as_deref())
-                .bind(change.errors)
-                .bind(lease_owner)
-                .bind(lease_until)
-                .bind(now)
-                .bind(&claimed.session_id)
-                .bind(claimed.state.as_str())
-                .bind(owner)
-                .fetch_optional(&mut *tx)
-                .await?;
-            if row.is_some() {
-                sqlx::query(&event)
-                    .bind(&claimed.session_id)
-                    .bind(now)
-                    .bind(claimed.state.as_str())
-                    .bind(to.as_str())
-                    .bind(&change.detail)
-                    .bind(owner)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }
-            row
+            let rows = apply_in!(self, tx, owner, changes);
+            tx.commit().await?;
+            rows
         });
-        row.map(record).transpose()
+        rows.into_iter()
+            .map(|row| row.map(record).transpose())
+            .collect()
     }
 
     /// Keeps the payout in its state and lets go of it until `next_at`:
     /// an accepted payout not settled yet (`error`: none), or an error that
-    /// says nothing about it. Returns whether it was still `owner`'s.
+    /// says nothing about it. `transaction_id`, when the read gave it, is
+    /// kept. Returns whether it was still `owner`'s.
     pub(crate) async fn park(
         &self,
         owner: &str,
         claimed: &Claimed,
         next_at: i64,
         error: Option<&str>,
+        transaction_id: Option<&str>,
     ) -> Result<bool, LedgerError> {
         let (attempts, errors) = match error {
             Some(_) => (claimed.attempts, claimed.errors + 1),
@@ -194,13 +272,15 @@ impl Ledger {
         };
         let text = self.pool.sql(
             "UPDATE payouts SET attempts = $1, errors = $2, message = COALESCE($3, message), \
-             lease_owner = NULL, lease_until = $4 WHERE session_id = $5 AND lease_owner = $6",
+             transaction_id = COALESCE($4, transaction_id), lease_owner = NULL, lease_until = $5 \
+             WHERE session_id = $6 AND lease_owner = $7",
         );
         let done = with_pool!(&self.pool, |p| {
             sqlx::query(&text)
                 .bind(attempts)
                 .bind(errors)
                 .bind(error)
+                .bind(transaction_id)
                 .bind(next_at)
                 .bind(&claimed.session_id)
                 .bind(owner)
