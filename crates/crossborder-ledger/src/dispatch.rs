@@ -153,15 +153,25 @@ impl Dispatcher {
             }};
         }
         loop {
-            if !pending.is_empty() {
+            if running.len() < concurrency || !pending.is_empty() {
+                // One transaction records the sends that ended (a group
+                // commit) and claims as many payouts as slots are free.
                 let group = std::mem::take(&mut pending);
-                let changes: Vec<(&Claimed, Change)> = group
+                let done: Vec<(&Claimed, Change)> = group
                     .iter()
                     .map(|(c, change)| (c, change.clone()))
                     .collect();
-                let records =
-                    driving!(self.ledger.apply_all(&self.options.dispatcher_id, &changes));
-                for (record, (claimed, _)) in records.into_iter().zip(&group) {
+                let until = now_ms().saturating_add(duration_ms(self.options.lease));
+                let detail = format!("claimed by {}", self.options.dispatcher_id);
+                let claim = driving!(self.ledger.claim(
+                    &self.options.dispatcher_id,
+                    until,
+                    concurrency.saturating_sub(running.len()),
+                    follow,
+                    &detail,
+                    &done,
+                ));
+                for (record, (claimed, _)) in claim.done.into_iter().zip(&group) {
                     let step = Step {
                         changes: record.into_iter().collect(),
                         ..Step::default()
@@ -171,18 +181,8 @@ impl Dispatcher {
                     }
                     tally(&mut report, &mut pending, step, &mut progress);
                 }
-            }
-            if running.len() < concurrency {
-                let until = now_ms().saturating_add(duration_ms(self.options.lease));
-                let detail = format!("claimed by {}", self.options.dispatcher_id);
-                let (claimed, records) = driving!(self.ledger.claim(
-                    &self.options.dispatcher_id,
-                    until,
-                    concurrency - running.len(),
-                    follow,
-                    &detail,
-                ));
-                records.iter().for_each(&mut progress);
+                claim.sending.iter().for_each(&mut progress);
+                let claimed = claim.claimed;
                 let none_claimed = claimed.is_empty();
                 running.extend(claimed.into_iter().map(|claimed| self.step(claimed)));
                 if none_claimed && running.is_empty() {
@@ -201,8 +201,11 @@ impl Dispatcher {
                     }
                 }
             }
-            if let Some(step) = running.next().await {
-                tally(&mut report, &mut pending, step?, &mut progress);
+            // Sends that ended during the claim are recorded at once.
+            if pending.is_empty() {
+                if let Some(step) = running.next().await {
+                    tally(&mut report, &mut pending, step?, &mut progress);
+                }
             }
         }
     }

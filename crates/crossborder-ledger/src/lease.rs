@@ -22,6 +22,24 @@ pub(crate) struct Claimed {
     pub(crate) fresh: bool,
 }
 
+/// What [`Ledger::claim`] did.
+#[derive(Debug)]
+pub(crate) struct Claim {
+    /// The payouts claimed.
+    pub(crate) claimed: Vec<Claimed>,
+    /// The records of those moved from `recorded` to `sending`.
+    pub(crate) sending: Vec<PayoutRecord>,
+    /// The records of the `done` changes, `None` where the lease was lost.
+    pub(crate) done: Vec<Option<PayoutRecord>>,
+}
+
+/// The records of rows `apply_in!` returned.
+fn records_of(rows: Vec<Option<RecordRow>>) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
+    rows.into_iter()
+        .map(|row| row.map(record).transpose())
+        .collect()
+}
+
 /// A state change to apply to a claimed payout.
 #[derive(Debug, Clone)]
 pub(crate) struct Change {
@@ -114,7 +132,9 @@ impl Ledger {
     /// The `recorded` ones are moved to `sending` (`detail`, an event each)
     /// in the claim's own transaction: one commit for the whole batch, and
     /// each is durably `sending` before anything is sent. They come back
-    /// `fresh`, with the records of that change.
+    /// `fresh`, with the records of that change. `done`, the changes of the
+    /// payouts whose sends ended since the last claim, are applied first in
+    /// the same transaction (as [`apply_all`](Ledger::apply_all) would).
     pub(crate) async fn claim(
         &self,
         owner: &str,
@@ -122,7 +142,8 @@ impl Ledger {
         limit: usize,
         follow: bool,
         detail: &str,
-    ) -> Result<(Vec<Claimed>, Vec<PayoutRecord>), LedgerError> {
+        done: &[(&Claimed, Change)],
+    ) -> Result<Claim, LedgerError> {
         type ClaimRow = (String, String, String, i64, i64);
         let text = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
@@ -133,8 +154,9 @@ impl Ledger {
         );
         let text = self.pool.sql(&text);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let (mut claimed, rows) = with_pool!(&self.pool, |p| {
+        let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
+            let done = apply_in!(self, tx, owner, done);
             let rows: Vec<ClaimRow> = sqlx::query_as(&text)
                 .bind(owner)
                 .bind(until)
@@ -174,7 +196,7 @@ impl Ledger {
                 .collect();
             let rows = apply_in!(self, tx, owner, &sending);
             tx.commit().await?;
-            (claimed, rows)
+            (claimed, rows, done)
         });
         let mut records = Vec::with_capacity(rows.len());
         for row in rows.into_iter().flatten() {
@@ -188,7 +210,11 @@ impl Ledger {
             }
             records.push(record);
         }
-        Ok((claimed, records))
+        Ok(Claim {
+            claimed,
+            sending: records,
+            done: records_of(done)?,
+        })
     }
 
     /// How many payouts a run still has to do, and the earliest time one
