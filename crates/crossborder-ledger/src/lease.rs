@@ -4,7 +4,7 @@
 
 use crate::db::with_pool;
 use crate::error::LedgerError;
-use crate::ledger::{corrupt, record, state, Ledger, RecordRow, INSERT_EVENT, RECORD_COLUMNS};
+use crate::ledger::{corrupt, record, state, Ledger, RecordRow, RECORD_COLUMNS};
 use crate::record::PayoutRecord;
 use crate::state::PayoutState;
 use crate::time::now_ms;
@@ -21,6 +21,11 @@ pub(crate) struct Claimed {
     /// has provably never been sent, so its first send needs no read.
     pub(crate) fresh: bool,
 }
+
+/// The head of a multi-row insert into the events table (the columns of
+/// `ledger::INSERT_EVENT`, in its order).
+const EVENT_COLUMNS: &str =
+    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher) ";
 
 /// What [`Ledger::claim`] did.
 #[derive(Debug)]
@@ -73,9 +78,10 @@ macro_rules! apply_in {
              WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
         );
         let text = $ledger.pool.sql(&text);
-        let event = $ledger.pool.sql(INSERT_EVENT);
         let owner: &str = $owner;
         let mut rows: Vec<Option<RecordRow>> = Vec::new();
+        // The events of the changes made: one multi-row INSERT after them.
+        let mut events = Vec::new();
         for (claimed, change) in $changes {
             let to = claimed.state.transition(change.to)?;
             let now = now_ms();
@@ -97,17 +103,22 @@ macro_rules! apply_in {
                 .fetch_optional(&mut *$tx)
                 .await?;
             if row.is_some() {
-                sqlx::query(&event)
-                    .bind(&claimed.session_id)
-                    .bind(now)
-                    .bind(claimed.state.as_str())
-                    .bind(to.as_str())
-                    .bind(&change.detail)
-                    .bind(owner)
-                    .execute(&mut *$tx)
-                    .await?;
+                events.push((&claimed.session_id, now, claimed.state.as_str(), to.as_str(), &change.detail));
             }
             rows.push(row);
+        }
+        if !events.is_empty() {
+            let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+            insert.push_values(&events, |mut values, (session_id, at, from, to, detail)| {
+                values
+                    .push_bind(*session_id)
+                    .push_bind(*at)
+                    .push_bind(*from)
+                    .push_bind(*to)
+                    .push_bind(*detail)
+                    .push_bind(owner);
+            });
+            insert.build().execute(&mut *$tx).await?;
         }
         rows
     }};
