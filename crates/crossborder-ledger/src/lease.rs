@@ -165,6 +165,8 @@ impl Ledger {
         );
         let text = self.pool.sql(&text);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let returning = format!(") RETURNING {}", RECORD_COLUMNS.replace("p.", ""));
+        let returning = self.pool.sql(&returning).into_owned();
         let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             let done = apply_in!(self, tx, owner, done);
@@ -188,29 +190,54 @@ impl Ledger {
                     })
                 })
                 .collect::<Result<Vec<_>, LedgerError>>()?;
-            let sending: Vec<(&Claimed, Change)> = claimed
+            // The recorded ones, made `sending` by one statement and their
+            // events by another: the lease is the claim's, and errors in a
+            // row carry over, as on every send.
+            let fresh: Vec<&str> = claimed
                 .iter()
                 .filter(|c| c.state == PayoutState::Recorded)
-                .map(|c| {
-                    // Errors in a row carry over, as on every send.
-                    let change = Change {
-                        to: PayoutState::Sending,
-                        transaction_id: None,
-                        message: None,
-                        detail: detail.to_owned(),
-                        renew_lease: Some(until.saturating_sub(now_ms())),
-                        next_at: None,
-                        errors: c.errors,
-                    };
-                    (c, change)
-                })
+                .map(|c| c.session_id.as_str())
                 .collect();
-            let rows = apply_in!(self, tx, owner, &sending);
+            let mut rows: Vec<RecordRow> = Vec::new();
+            if !fresh.is_empty() {
+                let from = PayoutState::Recorded;
+                let to = from.transition(PayoutState::Sending)?;
+                let now = now_ms();
+                let mut update = sqlx::QueryBuilder::new("UPDATE payouts SET state = ");
+                update
+                    .push_bind(to.as_str())
+                    .push(", message = NULL, attempts = 0, updated_at = ")
+                    .push_bind(now)
+                    .push(" WHERE state = ")
+                    .push_bind(from.as_str())
+                    .push(" AND lease_owner = ")
+                    .push_bind(owner)
+                    .push(" AND session_id IN (");
+                let mut ids = update.separated(", ");
+                for id in &fresh {
+                    ids.push_bind(*id);
+                }
+                update.push(&returning);
+                rows = update.build_query_as().fetch_all(&mut *tx).await?;
+                let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+                insert.push_values(&rows, |mut values, row: &RecordRow| {
+                    values
+                        .push_bind(&row.0)
+                        .push_bind(now)
+                        .push_bind(from.as_str())
+                        .push_bind(to.as_str())
+                        .push_bind(detail)
+                        .push_bind(owner);
+                });
+                if !rows.is_empty() {
+                    insert.build().execute(&mut *tx).await?;
+                }
+            }
             tx.commit().await?;
             (claimed, rows, done)
         });
         let mut records = Vec::with_capacity(rows.len());
-        for row in rows.into_iter().flatten() {
+        for row in rows {
             let record = record(row)?;
             if let Some(c) = claimed
                 .iter_mut()
