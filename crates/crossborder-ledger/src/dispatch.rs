@@ -161,11 +161,10 @@ impl Dispatcher {
                     .iter()
                     .map(|(c, change)| (c, change.clone()))
                     .collect();
-                let until = now_ms().saturating_add(duration_ms(self.options.lease));
                 let detail = format!("claimed by {}", self.options.dispatcher_id);
                 let claim = driving!(self.ledger.claim(
                     &self.options.dispatcher_id,
-                    until,
+                    duration_ms(self.options.lease),
                     concurrency.saturating_sub(running.len()),
                     follow,
                     &detail,

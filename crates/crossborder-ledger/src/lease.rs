@@ -136,7 +136,7 @@ fn open_states(follow: bool) -> &'static str {
 
 impl Ledger {
     /// Claims up to `limit` payouts that are due and not leased, oldest
-    /// first, for `owner` until `until`. On PostgreSQL the rows are picked
+    /// first, for `owner` for `lease` ms. On PostgreSQL the rows are picked
     /// `FOR UPDATE SKIP LOCKED`, so dispatchers claiming at once never get
     /// the same payout.
     ///
@@ -149,7 +149,7 @@ impl Ledger {
     pub(crate) async fn claim(
         &self,
         owner: &str,
-        until: i64,
+        lease: i64,
         limit: usize,
         follow: bool,
         detail: &str,
@@ -172,7 +172,7 @@ impl Ledger {
             let done = apply_in!(self, tx, owner, done);
             let rows: Vec<ClaimRow> = sqlx::query_as(&text)
                 .bind(owner)
-                .bind(until)
+                .bind(now_ms().saturating_add(lease))
                 .bind(now_ms())
                 .bind(limit)
                 .fetch_all(&mut *tx)
@@ -191,8 +191,8 @@ impl Ledger {
                 })
                 .collect::<Result<Vec<_>, LedgerError>>()?;
             // The recorded ones, made `sending` by one statement and their
-            // events by another: the lease is the claim's, and errors in a
-            // row carry over, as on every send.
+            // events by another; errors in a row carry over, as on every
+            // send.
             let fresh: Vec<&str> = claimed
                 .iter()
                 .filter(|c| c.state == PayoutState::Recorded)
@@ -208,6 +208,10 @@ impl Ledger {
                     .push_bind(to.as_str())
                     .push(", message = NULL, attempts = 0, updated_at = ")
                     .push_bind(now)
+                    // A whole lease from the event's time, as on any change
+                    // after which the dispatcher goes on with the payout.
+                    .push(", lease_until = ")
+                    .push_bind(now.saturating_add(lease))
                     .push(" WHERE state = ")
                     .push_bind(from.as_str())
                     .push(" AND lease_owner = ")
