@@ -5,6 +5,7 @@ use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crossborder::types::Created;
 use crossborder::types::{Transaction, TransactionStatus};
 use crossborder::{Client, Error, Outcome};
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -59,6 +60,9 @@ impl Ledger {
 #[derive(Debug, Default)]
 struct Step {
     changes: Vec<PayoutRecord>,
+    /// A change to apply with the others that ended at about the same
+    /// time, in one transaction (a fresh payout's accepted send).
+    pending: Option<(Claimed, Change)>,
     sent: bool,
     resolved_by_reading: bool,
 }
@@ -127,29 +131,63 @@ impl Dispatcher {
         }
         let mut report = DispatchReport::default();
         let mut running = FuturesUnordered::new();
+        // Changes waiting for their group's commit: the sends that ended
+        // while the previous commit ran.
+        let mut pending: Vec<(Claimed, Change)> = Vec::new();
         let concurrency = self.options.concurrency.max(1);
-        loop {
-            if running.len() < concurrency {
-                let until = now_ms().saturating_add(duration_ms(self.options.lease));
-                let claim = self.ledger.claim(
-                    &self.options.dispatcher_id,
-                    until,
-                    concurrency - running.len(),
-                    follow,
-                );
-                tokio::pin!(claim);
-                // The payouts in flight are driven while the claim runs: one
-                // of them may hold the connection the claim waits for.
-                let claimed = loop {
+        // The payouts in flight are driven while a statement runs: one of
+        // them may hold the connection the statement waits for.
+        macro_rules! driving {
+            ($statement:expr) => {{
+                let statement = $statement;
+                tokio::pin!(statement);
+                loop {
                     tokio::select! {
                         biased;
-                        claimed = &mut claim => break claimed?,
-                        Some(step) = running.next() => tally(&mut report, step?, &mut progress),
+                        done = &mut statement => break done?,
+                        Some(step) = running.next() => {
+                            tally(&mut report, &mut pending, step?, &mut progress)
+                        }
                     }
-                };
+                }
+            }};
+        }
+        loop {
+            if running.len() < concurrency || !pending.is_empty() {
+                // One transaction records the sends that ended (a group
+                // commit) and claims as many payouts as slots are free.
+                let group = std::mem::take(&mut pending);
+                let done: Vec<(&Claimed, Change)> = group
+                    .iter()
+                    .map(|(c, change)| (c, change.clone()))
+                    .collect();
+                let detail = format!("claimed by {}", self.options.dispatcher_id);
+                let claim = driving!(self.ledger.claim(
+                    &self.options.dispatcher_id,
+                    duration_ms(self.options.lease),
+                    concurrency.saturating_sub(running.len()),
+                    follow,
+                    &detail,
+                    &done,
+                ));
+                for (record, (claimed, _)) in claim.done.into_iter().zip(&group) {
+                    let step = Step {
+                        changes: record.into_iter().collect(),
+                        ..Step::default()
+                    };
+                    if step.changes.is_empty() {
+                        lease_lost(claimed);
+                    }
+                    tally(&mut report, &mut pending, step, &mut progress);
+                }
+                claim.sending.iter().for_each(&mut progress);
+                let claimed = claim.claimed;
                 let none_claimed = claimed.is_empty();
                 running.extend(claimed.into_iter().map(|claimed| self.step(claimed)));
                 if none_claimed && running.is_empty() {
+                    if !pending.is_empty() {
+                        continue;
+                    }
                     match self.ledger.next_due(follow).await? {
                         None => return Ok(report),
                         Some(due) => {
@@ -162,8 +200,11 @@ impl Dispatcher {
                     }
                 }
             }
-            if let Some(step) = running.next().await {
-                tally(&mut report, step?, &mut progress);
+            // Sends that ended during the claim are recorded at once.
+            if pending.is_empty() {
+                if let Some(step) = running.next().await {
+                    tally(&mut report, &mut pending, step?, &mut progress);
+                }
             }
         }
     }
@@ -172,10 +213,8 @@ impl Dispatcher {
     async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
         let mut step = Step::default();
         match claimed.state {
-            PayoutState::Recorded => {
-                let detail = format!("claimed by {}", self.options.dispatcher_id);
-                self.send_as(claimed, &mut step, detail).await?;
-            }
+            // Claimed `recorded` and made `sending` by the claim: never sent.
+            PayoutState::Sending if claimed.fresh => self.send_new(claimed, &mut step).await?,
             PayoutState::Sending | PayoutState::Unknown => {
                 // Left in flight: the service may hold it. Read before anything is sent.
                 match self.client.payouts().get(&claimed.session_id).await {
@@ -227,7 +266,7 @@ impl Dispatcher {
 
     /// Sends a payout in state `sending` through `create_or_get`, which
     /// reads before it sends.
-    async fn send(&self, mut claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
+    async fn send(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
         let request = request::from_text(&claimed.request)
             .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
         step.sent = true;
@@ -236,41 +275,84 @@ impl Dispatcher {
                 let detail = format!("accepted as transaction {}", transaction.transaction_id);
                 self.accepted(claimed, &transaction, detail, step).await
             }
-            Err(error) => {
-                if let Some(message) = refusal(&error) {
-                    let change = Change {
-                        message: Some(message.clone()),
-                        ..self.stop(PayoutState::Refused, format!("refused: {message}"))
-                    };
-                    self.change(&mut claimed, step, change).await?;
-                    return Ok(());
-                }
-                if stops_the_run(&error) {
-                    self.transient(&claimed, error).await?;
-                    return Ok(());
-                }
-                if error.outcome() == Outcome::NotApplied {
-                    // A connect error: nothing reached the service. It stays
-                    // `sending`, and is read first next time all the same.
-                    step.sent = false;
-                    return self.transient(&claimed, error).await;
-                }
-                let text = error.to_string();
-                let errors = claimed.errors + 1;
-                let wait = self.options.retry.interval(clamp(claimed.errors));
-                let change = Change {
-                    message: Some(text.clone()),
-                    next_at: Some(now_ms().saturating_add(duration_ms(wait))),
-                    errors,
-                    ..self.stop(PayoutState::Unknown, format!("outcome unknown: {text}"))
-                };
-                self.change(&mut claimed, step, change).await?;
-                if errors >= i64::from(self.options.max_errors) {
-                    return Err(LedgerError::Api(error));
-                }
+            Err(error) => self.not_sent(claimed, step, error).await,
+        }
+    }
+
+    /// Sends a payout the claim moved from `recorded` to `sending`, which
+    /// no one has sent before, through `create_new`: no read before the
+    /// send (a 409 or an unknown outcome is read). Its acceptance is left
+    /// in `step.pending`, to be recorded with others in one transaction;
+    /// until then it is `sending`, which a restart resolves by reading.
+    async fn send_new(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
+        let request = request::from_text(&claimed.request)
+            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+        step.sent = true;
+        match self.client.payouts().create_new(&request).await {
+            Ok(Created::Sent(receipt)) => {
+                // No read-back: the transaction id and the status come with
+                // the first follow-up read, due at once.
+                let detail = format!("accepted: {}", receipt.message);
+                let change = self.stop(PayoutState::Accepted, detail);
+                step.pending = Some((claimed, change));
                 Ok(())
             }
+            Ok(Created::Found(transaction)) => {
+                step.resolved_by_reading = true;
+                let change = Change {
+                    transaction_id: Some(transaction.transaction_id),
+                    ..self.stop(
+                        PayoutState::Accepted,
+                        "found by reading its session id".to_owned(),
+                    )
+                };
+                step.pending = Some((claimed, change));
+                Ok(())
+            }
+            Err(error) => self.not_sent(claimed, step, error).await,
         }
+    }
+
+    /// A send of a payout in state `sending` that failed: refused, its
+    /// outcome unknown, or nothing said about the payout.
+    async fn not_sent(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        error: Error,
+    ) -> Result<(), LedgerError> {
+        if let Some(message) = refusal(&error) {
+            let change = Change {
+                message: Some(message.clone()),
+                ..self.stop(PayoutState::Refused, format!("refused: {message}"))
+            };
+            self.change(&mut claimed, step, change).await?;
+            return Ok(());
+        }
+        if stops_the_run(&error) {
+            self.transient(&claimed, error).await?;
+            return Ok(());
+        }
+        if error.outcome() == Outcome::NotApplied {
+            // A connect error: nothing reached the service. It stays
+            // `sending`, and is read first next time all the same.
+            step.sent = false;
+            return self.transient(&claimed, error).await;
+        }
+        let text = error.to_string();
+        let errors = claimed.errors + 1;
+        let wait = self.options.retry.interval(clamp(claimed.errors));
+        let change = Change {
+            message: Some(text.clone()),
+            next_at: Some(now_ms().saturating_add(duration_ms(wait))),
+            errors,
+            ..self.stop(PayoutState::Unknown, format!("outcome unknown: {text}"))
+        };
+        self.change(&mut claimed, step, change).await?;
+        if errors >= i64::from(self.options.max_errors) {
+            return Err(LedgerError::Api(error));
+        }
+        Ok(())
     }
 
     /// Records that the service holds the payout (as `transaction` shows
@@ -283,7 +365,7 @@ impl Dispatcher {
         step: &mut Step,
     ) -> Result<(), LedgerError> {
         let change = Change {
-            transaction_id: Some(&transaction.transaction_id),
+            transaction_id: Some(transaction.transaction_id.clone()),
             ..self.go_on(PayoutState::Accepted, detail)
         };
         if self.change(&mut claimed, step, change).await? {
@@ -320,12 +402,18 @@ impl Dispatcher {
                 let next = now_ms().saturating_add(duration_ms(
                     self.options.poll.interval(clamp(claimed.attempts)),
                 ));
+                let id = Some(read.transaction_id.as_str());
                 self.ledger
-                    .park(&self.options.dispatcher_id, &claimed, next, None)
+                    .park(&self.options.dispatcher_id, &claimed, next, None, id)
                     .await?;
                 tracing::debug!(session_id = %claimed.session_id, %status, "payout not settled yet");
                 return Ok(());
             }
+        };
+        // A payout accepted without a read-back gets its transaction id here.
+        let change = Change {
+            transaction_id: Some(read.transaction_id.clone()),
+            ..change
         };
         self.change(&mut claimed, step, change).await?;
         Ok(())
@@ -339,7 +427,13 @@ impl Dispatcher {
             self.options.retry.interval(clamp(claimed.errors)),
         ));
         self.ledger
-            .park(&self.options.dispatcher_id, claimed, next, Some(&text))
+            .park(
+                &self.options.dispatcher_id,
+                claimed,
+                next,
+                Some(&text),
+                None,
+            )
             .await?;
         tracing::warn!(session_id = %claimed.session_id, %error, "payout left as it is until the next try");
         if stops_the_run(&error) || claimed.errors + 1 >= i64::from(self.options.max_errors) {
@@ -354,7 +448,7 @@ impl Dispatcher {
         &self,
         claimed: &mut Claimed,
         step: &mut Step,
-        change: Change<'_>,
+        change: Change,
     ) -> Result<bool, LedgerError> {
         match self
             .ledger
@@ -367,14 +461,14 @@ impl Dispatcher {
                 Ok(true)
             }
             None => {
-                tracing::warn!(session_id = %claimed.session_id, "lease lost; the dispatcher that took the payout over reads it first");
+                lease_lost(claimed);
                 Ok(false)
             }
         }
     }
 
     /// A change after which this dispatcher goes on with the payout at once.
-    fn go_on(&self, to: PayoutState, detail: String) -> Change<'static> {
+    fn go_on(&self, to: PayoutState, detail: String) -> Change {
         Change {
             renew_lease: Some(duration_ms(self.options.lease)),
             ..self.stop(to, detail)
@@ -382,7 +476,7 @@ impl Dispatcher {
     }
 
     /// A change after which the dispatcher lets go of the payout.
-    fn stop(&self, to: PayoutState, detail: String) -> Change<'static> {
+    fn stop(&self, to: PayoutState, detail: String) -> Change {
         Change {
             to,
             transaction_id: None,
@@ -395,8 +489,21 @@ impl Dispatcher {
     }
 }
 
-/// Counts what a step did and passes each change to `progress`.
-fn tally(report: &mut DispatchReport, step: Step, progress: &mut impl FnMut(&PayoutRecord)) {
+/// A change not made: the payout's lease ran out and another dispatcher
+/// took it over.
+fn lease_lost(claimed: &Claimed) {
+    tracing::warn!(session_id = %claimed.session_id, "lease lost; the dispatcher that took the payout over reads it first");
+}
+
+/// Counts what a step did, passes each change to `progress`, and keeps
+/// its pending change for the next group commit.
+fn tally(
+    report: &mut DispatchReport,
+    pending: &mut Vec<(Claimed, Change)>,
+    step: Step,
+    progress: &mut impl FnMut(&PayoutRecord),
+) {
+    pending.extend(step.pending);
     report.sent += usize::from(step.sent);
     report.resolved_by_reading += usize::from(step.resolved_by_reading);
     for record in &step.changes {

@@ -4,7 +4,7 @@
 
 use crate::db::with_pool;
 use crate::error::LedgerError;
-use crate::ledger::{corrupt, record, state, Ledger, RecordRow, INSERT_EVENT, RECORD_COLUMNS};
+use crate::ledger::{corrupt, record, state, Ledger, RecordRow, RECORD_COLUMNS};
 use crate::record::PayoutRecord;
 use crate::state::PayoutState;
 use crate::time::now_ms;
@@ -17,13 +17,39 @@ pub(crate) struct Claimed {
     pub(crate) request: String,
     pub(crate) attempts: i64,
     pub(crate) errors: i64,
+    /// Claimed `recorded` and moved to `sending` by the claim itself: it
+    /// has provably never been sent, so its first send needs no read.
+    pub(crate) fresh: bool,
+}
+
+/// The head of a multi-row insert into the events table (the columns of
+/// `ledger::INSERT_EVENT`, in its order).
+const EVENT_COLUMNS: &str =
+    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher) ";
+
+/// What [`Ledger::claim`] did.
+#[derive(Debug)]
+pub(crate) struct Claim {
+    /// The payouts claimed.
+    pub(crate) claimed: Vec<Claimed>,
+    /// The records of those moved from `recorded` to `sending`.
+    pub(crate) sending: Vec<PayoutRecord>,
+    /// The records of the `done` changes, `None` where the lease was lost.
+    pub(crate) done: Vec<Option<PayoutRecord>>,
+}
+
+/// The records of rows `apply_in!` returned.
+fn records_of(rows: Vec<Option<RecordRow>>) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
+    rows.into_iter()
+        .map(|row| row.map(record).transpose())
+        .collect()
 }
 
 /// A state change to apply to a claimed payout.
-#[derive(Debug)]
-pub(crate) struct Change<'a> {
+#[derive(Debug, Clone)]
+pub(crate) struct Change {
     pub(crate) to: PayoutState,
-    pub(crate) transaction_id: Option<&'a str>,
+    pub(crate) transaction_id: Option<String>,
     /// The record's message after the change.
     pub(crate) message: Option<String>,
     /// The event's detail.
@@ -38,6 +64,66 @@ pub(crate) struct Change<'a> {
     pub(crate) errors: i64,
 }
 
+/// In the open transaction `$tx`: each `(claimed, change)` of `$changes`
+/// judged by [`PayoutState::transition`], applied to the payout if `$owner`
+/// still holds it in the state it was claimed in, and its event appended.
+/// `Vec<Option<RecordRow>>`, `None` where the payout is no longer
+/// `$owner`'s. A macro so that one text serves each backend's transaction.
+macro_rules! apply_in {
+    ($ledger:expr, $tx:ident, $owner:expr, $changes:expr) => {{
+        let returning = RECORD_COLUMNS.replace("p.", "");
+        let text = format!(
+            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
+             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
+             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
+        );
+        let text = $ledger.pool.sql(&text);
+        let owner: &str = $owner;
+        let mut rows: Vec<Option<RecordRow>> = Vec::new();
+        // The events of the changes made: one multi-row INSERT after them.
+        let mut events = Vec::new();
+        for (claimed, change) in $changes {
+            let to = claimed.state.transition(change.to)?;
+            let now = now_ms();
+            let (lease_owner, lease_until) = match change.renew_lease {
+                Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
+                None => (None, change.next_at),
+            };
+            let row: Option<RecordRow> = sqlx::query_as(&text)
+                .bind(to.as_str())
+                .bind(change.transaction_id.as_deref())
+                .bind(change.message.as_deref())
+                .bind(change.errors)
+                .bind(lease_owner)
+                .bind(lease_until)
+                .bind(now)
+                .bind(&claimed.session_id)
+                .bind(claimed.state.as_str())
+                .bind(owner)
+                .fetch_optional(&mut *$tx)
+                .await?;
+            if row.is_some() {
+                events.push((&claimed.session_id, now, claimed.state.as_str(), to.as_str(), &change.detail));
+            }
+            rows.push(row);
+        }
+        if !events.is_empty() {
+            let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+            insert.push_values(&events, |mut values, (session_id, at, from, to, detail)| {
+                values
+                    .push_bind(*session_id)
+                    .push_bind(*at)
+                    .push_bind(*from)
+                    .push_bind(*to)
+                    .push_bind(*detail)
+                    .push_bind(owner);
+            });
+            insert.build().execute(&mut *$tx).await?;
+        }
+        rows
+    }};
+}
+
 /// The states a run works on: sending and resolving, and following
 /// accepted payouts when `follow`.
 fn open_states(follow: bool) -> &'static str {
@@ -50,16 +136,25 @@ fn open_states(follow: bool) -> &'static str {
 
 impl Ledger {
     /// Claims up to `limit` payouts that are due and not leased, oldest
-    /// first, for `owner` until `until`. On PostgreSQL the rows are picked
+    /// first, for `owner` for `lease` ms. On PostgreSQL the rows are picked
     /// `FOR UPDATE SKIP LOCKED`, so dispatchers claiming at once never get
     /// the same payout.
+    ///
+    /// The `recorded` ones are moved to `sending` (`detail`, an event each)
+    /// in the claim's own transaction: one commit for the whole batch, and
+    /// each is durably `sending` before anything is sent. They come back
+    /// `fresh`, with the records of that change. `done`, the changes of the
+    /// payouts whose sends ended since the last claim, are applied first in
+    /// the same transaction (as [`apply_all`](Ledger::apply_all) would).
     pub(crate) async fn claim(
         &self,
         owner: &str,
-        until: i64,
+        lease: i64,
         limit: usize,
         follow: bool,
-    ) -> Result<Vec<Claimed>, LedgerError> {
+        detail: &str,
+        done: &[(&Claimed, Change)],
+    ) -> Result<Claim, LedgerError> {
         type ClaimRow = (String, String, String, i64, i64);
         let text = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
@@ -70,26 +165,98 @@ impl Ledger {
         );
         let text = self.pool.sql(&text);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows: Vec<ClaimRow> = with_pool!(&self.pool, |p| {
-            sqlx::query_as(&text)
+        let returning = format!(") RETURNING {}", RECORD_COLUMNS.replace("p.", ""));
+        let returning = self.pool.sql(&returning).into_owned();
+        let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
+            let mut tx = p.begin_with(self.pool.begin()).await?;
+            let done = apply_in!(self, tx, owner, done);
+            let rows: Vec<ClaimRow> = sqlx::query_as(&text)
                 .bind(owner)
-                .bind(until)
+                .bind(now_ms().saturating_add(lease))
                 .bind(now_ms())
                 .bind(limit)
-                .fetch_all(p)
-                .await?
-        });
-        rows.into_iter()
-            .map(|(session_id, word, request, attempts, errors)| {
-                Ok(Claimed {
-                    state: state(&session_id, &word)?,
-                    session_id,
-                    request,
-                    attempts,
-                    errors,
+                .fetch_all(&mut *tx)
+                .await?;
+            let claimed = rows
+                .into_iter()
+                .map(|(session_id, word, request, attempts, errors)| {
+                    Ok(Claimed {
+                        state: state(&session_id, &word)?,
+                        session_id,
+                        request,
+                        attempts,
+                        errors,
+                        fresh: false,
+                    })
                 })
-            })
-            .collect()
+                .collect::<Result<Vec<_>, LedgerError>>()?;
+            // The recorded ones, made `sending` by one statement and their
+            // events by another; errors in a row carry over, as on every
+            // send.
+            let fresh: Vec<&str> = claimed
+                .iter()
+                .filter(|c| c.state == PayoutState::Recorded)
+                .map(|c| c.session_id.as_str())
+                .collect();
+            let mut rows: Vec<RecordRow> = Vec::new();
+            if !fresh.is_empty() {
+                let from = PayoutState::Recorded;
+                let to = from.transition(PayoutState::Sending)?;
+                let now = now_ms();
+                let mut update = sqlx::QueryBuilder::new("UPDATE payouts SET state = ");
+                update
+                    .push_bind(to.as_str())
+                    .push(", message = NULL, attempts = 0, updated_at = ")
+                    .push_bind(now)
+                    // A whole lease from the event's time, as on any change
+                    // after which the dispatcher goes on with the payout.
+                    .push(", lease_until = ")
+                    .push_bind(now.saturating_add(lease))
+                    .push(" WHERE state = ")
+                    .push_bind(from.as_str())
+                    .push(" AND lease_owner = ")
+                    .push_bind(owner)
+                    .push(" AND session_id IN (");
+                let mut ids = update.separated(", ");
+                for id in &fresh {
+                    ids.push_bind(*id);
+                }
+                update.push(&returning);
+                rows = update.build_query_as().fetch_all(&mut *tx).await?;
+                let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+                insert.push_values(&rows, |mut values, row: &RecordRow| {
+                    values
+                        .push_bind(&row.0)
+                        .push_bind(now)
+                        .push_bind(from.as_str())
+                        .push_bind(to.as_str())
+                        .push_bind(detail)
+                        .push_bind(owner);
+                });
+                if !rows.is_empty() {
+                    insert.build().execute(&mut *tx).await?;
+                }
+            }
+            tx.commit().await?;
+            (claimed, rows, done)
+        });
+        let mut records = Vec::with_capacity(rows.len());
+        for row in rows {
+            let record = record(row)?;
+            if let Some(c) = claimed
+                .iter_mut()
+                .find(|c| c.session_id == record.session_id)
+            {
+                c.state = record.state;
+                c.fresh = true;
+            }
+            records.push(record);
+        }
+        Ok(Claim {
+            claimed,
+            sending: records,
+            done: records_of(done)?,
+        })
     }
 
     /// How many payouts a run still has to do, and the earliest time one
@@ -130,63 +297,42 @@ impl Ledger {
         &self,
         owner: &str,
         claimed: &Claimed,
-        change: &Change<'_>,
+        change: &Change,
     ) -> Result<Option<PayoutRecord>, LedgerError> {
-        let to = claimed.state.transition(change.to)?;
-        let now = now_ms();
-        let returning = RECORD_COLUMNS.replace("p.", "");
-        let text = format!(
-            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
-             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
-             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
-        );
-        let text = self.pool.sql(&text);
-        let event = self.pool.sql(INSERT_EVENT);
-        let (lease_owner, lease_until) = match change.renew_lease {
-            Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
-            None => (None, change.next_at),
-        };
-        let row: Option<RecordRow> = with_pool!(&self.pool, |p| {
+        let mut records = self.apply_all(owner, &[(claimed, change.clone())]).await?;
+        Ok(records.pop().flatten())
+    }
+
+    /// [`apply`](Ledger::apply) for many payouts in one transaction (one
+    /// commit): each payout's record, or `None` where it is no longer
+    /// `owner`'s.
+    pub(crate) async fn apply_all(
+        &self,
+        owner: &str,
+        changes: &[(&Claimed, Change)],
+    ) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
+        let rows = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let row: Option<RecordRow> = sqlx::query_as(&text)
-                .bind(to.as_str())
-                .bind(change.transaction_id)
-                .bind(change.message.as_deref())
-                .bind(change.errors)
-                .bind(lease_owner)
-                .bind(lease_until)
-                .bind(now)
-                .bind(&claimed.session_id)
-                .bind(claimed.state.as_str())
-                .bind(owner)
-                .fetch_optional(&mut *tx)
-                .await?;
-            if row.is_some() {
-                sqlx::query(&event)
-                    .bind(&claimed.session_id)
-                    .bind(now)
-                    .bind(claimed.state.as_str())
-                    .bind(to.as_str())
-                    .bind(&change.detail)
-                    .bind(owner)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }
-            row
+            let rows = apply_in!(self, tx, owner, changes);
+            tx.commit().await?;
+            rows
         });
-        row.map(record).transpose()
+        rows.into_iter()
+            .map(|row| row.map(record).transpose())
+            .collect()
     }
 
     /// Keeps the payout in its state and lets go of it until `next_at`:
     /// an accepted payout not settled yet (`error`: none), or an error that
-    /// says nothing about it. Returns whether it was still `owner`'s.
+    /// says nothing about it. `transaction_id`, when the read gave it, is
+    /// kept. Returns whether it was still `owner`'s.
     pub(crate) async fn park(
         &self,
         owner: &str,
         claimed: &Claimed,
         next_at: i64,
         error: Option<&str>,
+        transaction_id: Option<&str>,
     ) -> Result<bool, LedgerError> {
         let (attempts, errors) = match error {
             Some(_) => (claimed.attempts, claimed.errors + 1),
@@ -194,13 +340,15 @@ impl Ledger {
         };
         let text = self.pool.sql(
             "UPDATE payouts SET attempts = $1, errors = $2, message = COALESCE($3, message), \
-             lease_owner = NULL, lease_until = $4 WHERE session_id = $5 AND lease_owner = $6",
+             transaction_id = COALESCE($4, transaction_id), lease_owner = NULL, lease_until = $5 \
+             WHERE session_id = $6 AND lease_owner = $7",
         );
         let done = with_pool!(&self.pool, |p| {
             sqlx::query(&text)
                 .bind(attempts)
                 .bind(errors)
                 .bind(error)
+                .bind(transaction_id)
                 .bind(next_at)
                 .bind(&claimed.session_id)
                 .bind(owner)

@@ -9,8 +9,10 @@
 //! * [`Ledger::submit`] validates a payout (every violation, nothing
 //!   recorded) and records it, with its session id, in one transaction;
 //!   [`Ledger::record_batch`] records a whole batch before anything is sent.
-//! * A [`Dispatcher`] sends what is recorded through
-//!   `payouts().create_or_get` (which reads before it sends), and follows
+//! * A [`Dispatcher`] claims recorded payouts in batches, making them
+//!   `sending` in one transaction before it sends any, sends each once
+//!   through `payouts().create_new` (never sent before, so no read first),
+//!   records the outcomes of the sends that ended together, and follows
 //!   accepted payouts until the service reports them `COMPLETED` or
 //!   `FAILED`. A payout whose outcome is unknown (a timeout, a 5xx, a crash
 //!   in the middle) is read by its session id before it is sent again, so

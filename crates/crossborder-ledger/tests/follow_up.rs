@@ -13,7 +13,8 @@ use support::{late_proxy, TempDir};
 async fn a_payout_still_processing_is_read_again_with_back_off_until_it_completes() {
     let dir = TempDir::new("follow");
     let sandbox = TestSandbox::start().await;
-    // The read-back after the send and the next two reads say PROCESSING.
+    // The first three reads say PROCESSING (no read-back follows the send:
+    // the first follow-up read comes at once).
     let api = late_proxy(sandbox.base_url(), Duration::ZERO, 3).await;
     let client = sdk_client(&api, TestSandbox::KEY).unwrap();
     let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
@@ -44,7 +45,7 @@ async fn a_payout_still_processing_is_read_again_with_back_off_until_it_complete
     let states: Vec<_> = history.iter().map(|e| e.to).collect();
     use PayoutState::*;
     assert_eq!(states, [Recorded, Sending, Accepted, Completed]);
-    // Two reads said PROCESSING after the read-back: waits of 100, 200 and
+    // Three reads said PROCESSING: waits of 100, 200 and
     // 400 ms came between acceptance and completion.
     let waited = history[3].at.duration_since(history[2].at).unwrap();
     assert!(waited >= Duration::from_millis(700), "{waited:?}");

@@ -9,8 +9,8 @@ use crate::error::Error;
 use crate::resources::collections::get_transaction;
 use crate::types::rfc3339;
 use crate::{
-    Client, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Result, Rule, Transaction,
-    TransactionType, Violation,
+    Client, Created, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Result, Rule,
+    Transaction, TransactionType, Violation,
 };
 
 /// Payouts. Obtained with [`Client::payouts`].
@@ -81,6 +81,31 @@ impl Payouts<'_> {
             Err(error) if error.is_not_found() => {}
             Err(error) => return Err(error),
         }
+        match self.create_new(request).await? {
+            Created::Sent(_) => self.get(&request.session_id).await,
+            Created::Found(existing) => Ok(*existing),
+        }
+    }
+
+    /// [`create_or_get`](Payouts::create_or_get) without its first read,
+    /// for a payout the caller knows was never sent: steps 2 and 3 of
+    /// `create_or_get`, without the read-back after an accepted send.
+    ///
+    /// Use it only when the caller has durably recorded, before this call,
+    /// that the payout is being sent, and so knows no earlier call sent it
+    /// (`crossborder-ledger` marks a payout `sending` in its database before
+    /// its first send, and reads first whenever it finds one left
+    /// `sending`). Otherwise use `create_or_get`, which reads first.
+    ///
+    /// - Accepted: [`Created::Sent`] with the receipt (no transaction id;
+    ///   read the payout for it).
+    /// - Refused with 409 (the session id is taken), or the outcome unknown
+    ///   ([`Outcome::MayHaveBeenApplied`](crate::Outcome)): the payout is
+    ///   read by its session id, and [`Created::Found`] when it exists;
+    ///   otherwise the send's error, never a second send.
+    /// - An expired quote: [`Error::QuoteExpiredUnpaid`], nothing sent; any
+    ///   other refusal: the API's error.
+    pub async fn create_new(&self, request: &PayoutRequest) -> Result<Created> {
         let body = match checked(request) {
             Ok((_, body)) => body,
             Err(Error::QuoteExpired {
@@ -96,13 +121,16 @@ impl Payouts<'_> {
             Err(error) => return Err(error),
         };
         match self.send(body).await {
-            Ok(_) => self.get(&request.session_id).await,
+            Ok(receipt) => Ok(Created::Sent(receipt)),
             Err(error)
                 if error.outcome() != crate::Outcome::NotApplied || error.status() == Some(409) =>
             {
                 // Whatever kept the read from finding it, the send's error
                 // is the one whose outcome says what became of the payout.
-                self.get(&request.session_id).await.or(Err(error))
+                self.get(&request.session_id)
+                    .await
+                    .map(|found| Created::Found(Box::new(found)))
+                    .or(Err(error))
             }
             Err(error) => Err(error),
         }

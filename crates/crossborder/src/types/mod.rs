@@ -62,7 +62,7 @@ pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
 };
-pub use payout::{PayoutReceipt, PayoutRequest};
+pub use payout::{Created, PayoutReceipt, PayoutRequest};
 pub(crate) use quote::rfc3339;
 pub use quote::{Quote, QuoteRequest};
 pub use sandbox::SimulateFundingRequest;
