@@ -140,6 +140,12 @@ pub fn operations() -> Vec<SdkOperation> {
             .payouts()
             .create_verified(&ngn_payout())
             .await)),
+        // Its first request is the send; a read follows only on a 409 or an
+        // unknown outcome, and the send's error is the one returned.
+        op!("payouts.create_new", true, |c| sdk(c
+            .payouts()
+            .create_new(&ngn_payout())
+            .await)),
         // Its first request is the read by session id, so it ends as a read.
         op!("payouts.create_or_get", false, |c| sdk(c
             .payouts()

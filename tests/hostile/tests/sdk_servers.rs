@@ -272,9 +272,9 @@ fn every_resource_operation_faces_the_hostile_servers() {
         .collect();
     covered.sort();
     assert_eq!(covered, in_source);
-    assert_eq!(in_source.len(), 25);
+    assert_eq!(in_source.len(), 26);
     assert!(in_source.contains(&"businesses.upload_document".to_owned()));
-    assert_eq!(listed.len(), 26);
+    assert_eq!(listed.len(), 27);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
