@@ -21,6 +21,23 @@ pub async fn post_ok(api: &Api, path: &str, body: &Value) -> Reply {
     reply
 }
 
+/// A POST of `body` that the sandbox must refuse 400 for one field only:
+/// the message `<field>: <problem>`, and `errors` naming that field alone.
+pub async fn refused_field(
+    api: &Api,
+    path: &str,
+    body: &Value,
+    field: &str,
+    problem: &str,
+) -> Reply {
+    let reply = api
+        .post_refused(path, body, 400, &format!("{field}: {problem}"))
+        .await;
+    let errors = json!([{"field": field, "message": problem}]);
+    assert_eq!(reply.body["errors"], errors, "{body}: {}", reply.text);
+    reply
+}
+
 /// The body of a simulated funding of `amount` (as written on the wire) in
 /// `currency` for the collection whose memo is `memo`, under `session`.
 pub fn funding(currency: &str, amount: Value, memo: &str, session: &str) -> Value {

@@ -4,27 +4,17 @@
 use std::time::Duration;
 
 use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::common::{ngn_collection, ngn_payout, post_ok, usd_to_ngn_payout, Api};
+use crate::common::{ngn_collection, ngn_payout, post_ok, refused_field, usd_to_ngn_payout, Api};
 
 #[tokio::test]
 async fn ngn_payout_without_bank_code_names_the_field() {
     let api = Api::start().await;
     let mut body = ngn_payout("s-1", "1000");
     body.as_object_mut().unwrap().remove("bankCode");
-    let reply = api
-        .post_refused(
-            "/api/payout",
-            &body,
-            400,
-            "bankCode: is required when toCurrency is NGN",
-        )
-        .await;
-    assert_eq!(
-        reply.body["errors"],
-        json!([{"field": "bankCode", "message": "is required when toCurrency is NGN"}])
-    );
+    let problem = "is required when toCurrency is NGN";
+    refused_field(&api, "/api/payout", &body, "bankCode", problem).await;
 
     let everything_missing = api.post_refused("/api/payout", &json!({}), 400, "amount: is required; fromCurrency: is required; toCurrency: is required; sessionId: is required").await;
     assert_eq!(
@@ -131,18 +121,19 @@ async fn expired_rate_key_with_a_short_ttl() {
     post_ok(&api, "/api/payout", &body).await;
 }
 
+/// Asserts that the payout `body` is refused because the staging
+/// business's 10000 USD do not cover `required` USD, and debits nothing.
+async fn assert_usd_not_covered(api: &Api, body: &Value, required: &str) {
+    let message = format!("Insufficient balance: available 10000.00 USD, required {required} USD");
+    api.post_refused("/api/payout", body, 400, &message).await;
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+}
+
 #[tokio::test]
 async fn insufficient_balance_is_refused_with_both_amounts() {
     let api = Api::start().await;
     let mut body = usd_to_ngn_payout(&api, "big-1", "20000").await;
-    api.post_refused(
-        "/api/payout",
-        &body,
-        400,
-        "Insufficient balance: available 10000.00 USD, required 20100.00 USD",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    assert_usd_not_covered(&api, &body, "20100.00").await;
     let gbp_key = api.rate_key("GBP", "NGN", "1").await;
     body["fromCurrency"] = json!("GBP");
     body["amount"] = json!("1");
@@ -255,14 +246,7 @@ async fn a_converting_payout_debits_the_quote_fee_too() {
 async fn the_balance_must_cover_the_amount_and_the_fee() {
     let api = Api::start().await;
     let mut body = usd_to_ngn_payout(&api, "fee-1", "9990").await;
-    api.post_refused(
-        "/api/payout",
-        &body,
-        400,
-        "Insufficient balance: available 10000.00 USD, required 10039.95 USD",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    assert_usd_not_covered(&api, &body, "10039.95").await;
     body["amount"] = json!("9950.24");
     post_ok(&api, "/api/payout", &body).await;
     // 9950.24 + 49.75 (0.5 % = 49.7512, rounded) = 9999.99.
