@@ -14,9 +14,11 @@ use std::time::Duration;
 
 use crossborder::Currency;
 use crossborder_ledger::Ledger;
-use crossborder_testkit::postgres::Postgres;
 use crossborder_testkit::TestSandbox;
-use support::{assert_paid_once, finished, late_proxy, run_child, spawn_dispatcher, Role, TempDir};
+use support::{
+    assert_paid_once, finished, late_proxy, parent_postgres, run_child, spawn_dispatcher, Role,
+    TempDir,
+};
 
 const PAYOUTS: usize = 200;
 const KILLS: usize = 20;
@@ -39,10 +41,7 @@ async fn killed_twenty_times_on_sqlite_every_payout_is_made_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_twenty_times_on_postgres_every_payout_is_made_once() {
-    if run_child().await {
-        return;
-    }
-    let Some(server) = Postgres::start_or_skip("the PostgreSQL crash test") else {
+    let Some(server) = parent_postgres("the PostgreSQL crash test").await else {
         return;
     };
     crash(

@@ -12,19 +12,17 @@ use std::time::Duration;
 
 use crossborder::Currency;
 use crossborder_ledger::{Ledger, PayoutState};
-use crossborder_testkit::postgres::Postgres;
 use crossborder_testkit::TestSandbox;
-use support::{assert_paid_once, batch, finished, late_proxy, run_child, spawn_dispatcher, Role};
+use support::{
+    assert_paid_once, batch, finished, late_proxy, parent_postgres, spawn_dispatcher, Role,
+};
 
 const TEST: &str = "four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease";
 const LEASE: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
-    if run_child().await {
-        return;
-    }
-    let Some(server) = Postgres::start_or_skip("the fleet test") else {
+    let Some(server) = parent_postgres("the fleet test").await else {
         return;
     };
     let url = server.create_database("fleet").unwrap();

@@ -340,8 +340,9 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
 }
 
 /// A service that answers every payout with `status` and never holds one;
-/// returns the run's error and the payout's states.
-async fn against_a_failing_service(status: u16) -> (LedgerError, Vec<PayoutState>) {
+/// asserts that the run ends with that answer as its error, and returns the
+/// payout's states.
+async fn against_a_failing_service(status: u16) -> Vec<PayoutState> {
     use crossborder::webhook::axum::{self, http::StatusCode, routing::get, routing::post, Json};
 
     let not_found = || async {
@@ -374,8 +375,12 @@ async fn against_a_failing_service(status: u16) -> (LedgerError, Vec<PayoutState
     options.max_errors = 3;
     let dispatcher = ledger.dispatcher(client, options).unwrap();
     let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
+    assert!(
+        matches!(&stopped, LedgerError::Api(error) if error.status() == Some(status)),
+        "{stopped:?}"
+    );
     let history = ledger.history("boom-1").await.unwrap();
-    (stopped, history.iter().map(|e| e.to).collect())
+    history.iter().map(|e| e.to).collect()
 }
 
 /// Each 500 leaves the outcome unknown; each read finds nothing, so the
@@ -383,11 +388,7 @@ async fn against_a_failing_service(status: u16) -> (LedgerError, Vec<PayoutState
 /// of looping, the payout left `unknown` for the next run.
 #[tokio::test]
 async fn sends_that_keep_failing_end_the_run_after_max_errors() {
-    let (stopped, states) = against_a_failing_service(500).await;
-    assert!(
-        matches!(&stopped, LedgerError::Api(error) if error.status() == Some(500)),
-        "{stopped:?}"
-    );
+    let states = against_a_failing_service(500).await;
     use PayoutState::*;
     assert_eq!(
         states,
@@ -399,10 +400,6 @@ async fn sends_that_keep_failing_end_the_run_after_max_errors() {
 /// `sending` and is tried again (read first), until `max_errors`.
 #[tokio::test]
 async fn too_many_requests_is_retried_not_refused() {
-    let (stopped, states) = against_a_failing_service(429).await;
-    assert!(
-        matches!(&stopped, LedgerError::Api(error) if error.status() == Some(429)),
-        "{stopped:?}"
-    );
+    let states = against_a_failing_service(429).await;
     assert_eq!(states, [PayoutState::Recorded, PayoutState::Sending]);
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 use crossborder::webhook::axum;
 use crossborder::{Currency, Decimal};
 use crossborder_ledger::{DispatchOptions, Ledger, PayoutRecord};
+use crossborder_testkit::postgres::Postgres;
 use crossborder_testkit::{fixtures, sdk_client, TestSandbox};
 use serde_json::Value;
 
@@ -133,6 +134,17 @@ pub fn spawn_dispatcher(role: &Role<'_>) -> Child {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap()
+}
+
+/// The PostgreSQL server of a test that runs dispatchers as child
+/// processes, in the test's own process; `None` in a child dispatcher
+/// (once [`run_child`] has done its work) or where PostgreSQL cannot start
+/// (the test is skipped, saying `what` it skips).
+pub async fn parent_postgres(what: &str) -> Option<Postgres> {
+    if run_child().await {
+        return None;
+    }
+    Postgres::start_or_skip(what)
 }
 
 /// Whether this process is a child dispatcher; when it is, does its work

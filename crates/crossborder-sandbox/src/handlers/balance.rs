@@ -1,19 +1,16 @@
 //! Wallet balances: `GET /api/balance/{currency}`.
 
-use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Balance, BalanceResponse};
 
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::params::{currency_param, PathParams};
-use crate::store::state::AppState;
 use crate::wire;
 
 /// `GET /api/balance/{currency}`: the caller's wallet in one currency
 /// (400 `Invalid currency: <code>` for an unsupported code).
 pub(crate) async fn get_balance(
-    State(_state): State<AppState>,
     caller: Caller,
     PathParams(currency): PathParams<String>,
 ) -> Result<Json<BalanceResponse>, ApiError> {

@@ -4,7 +4,6 @@
 //! live below the handlers so that payouts check bank codes without
 //! importing a handler.
 
-use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::{Bank, BankListResponse, ResolveBankResponse, ResolvedAccount};
 use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
@@ -14,12 +13,10 @@ use crate::http::body::Body;
 use crate::http::error::ApiError;
 use crate::http::params::{currency_param, PathParams};
 use crate::store::banks::{account_name, bank_name, banks};
-use crate::store::state::AppState;
 
 /// `GET /api/bank-list/{fromCurrency}/{toCurrency}`: the banks of
 /// `toCurrency` (the source currency does not change the list).
 pub(crate) async fn bank_list(
-    State(_state): State<AppState>,
     _caller: Caller,
     PathParams((from, to)): PathParams<(String, String)>,
 ) -> Result<Json<BankListResponse>, ApiError> {
@@ -39,7 +36,6 @@ pub(crate) async fn bank_list(
 
 /// `POST /api/resolve-bank`.
 pub(crate) async fn resolve_bank(
-    State(_state): State<AppState>,
     _caller: Caller,
     body: Body,
 ) -> Result<Json<ResolveBankResponse>, ApiError> {

@@ -13,7 +13,6 @@
 //!
 //! [`WebhookEvent`]: crossborder_api::types::WebhookEvent
 
-use axum::extract::State;
 use axum::Json;
 use crossborder_api::types::MessageResponse;
 use crossborder_core::webhook::{
@@ -24,14 +23,12 @@ use crate::config::Environment;
 use crate::http::auth::Caller;
 use crate::http::body::Body;
 use crate::http::error::ApiError;
-use crate::store::state::AppState;
 
 /// `PUT /api/set-webhook`: registers the account's one webhook URL
 /// (`webhookUrl`, an absolute http or https URL; with a production key
 /// https unless the host is loopback, ASSUMPTIONS.md C25), replacing the
 /// earlier one.
 pub(crate) async fn set_webhook(
-    State(_state): State<AppState>,
     caller: Caller,
     body: Body,
 ) -> Result<Json<MessageResponse>, ApiError> {

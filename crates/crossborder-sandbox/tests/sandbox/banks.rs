@@ -45,32 +45,35 @@ async fn accounts_resolve_deterministically() {
         json!({"message": "Account resolved successfully", "error": false,
                "data": {"bankCode": "058", "accountName": "ADAEZE OKAFOR", "accountNumber": "0123456789"}})
     );
-    let other = json!({"accountNumber": "2233445566", "bankCode": "044",
-                       "fromCurrency": "NGN", "toCurrency": "NGN"});
+    let ngn_account = |number: &str, bank: &str| {
+        json!({"accountNumber": number, "bankCode": bank,
+               "fromCurrency": "NGN", "toCurrency": "NGN"})
+    };
+    let other = ngn_account("2233445566", "044");
     let first = api.post("/api/resolve-bank", &other).await;
     let second = api.post("/api/resolve-bank", &other).await;
     assert_eq!(first.status, 200);
     assert_eq!(first.body, second.body);
 
-    let unresolvable = json!({"accountNumber": "0000000000", "bankCode": "058",
-                              "fromCurrency": "NGN", "toCurrency": "NGN"});
-    api.post_refused(
-        "/api/resolve-bank",
-        &unresolvable,
-        404,
-        "Could not resolve account 0000000000 at bank 058",
-    )
-    .await;
-
-    let unknown_bank = json!({"accountNumber": "0123456789", "bankCode": "999",
-                              "fromCurrency": "NGN", "toCurrency": "NGN"});
-    api.post_refused(
-        "/api/resolve-bank",
-        &unknown_bank,
-        400,
-        "Unknown bank code 999 for NGN",
-    )
-    .await;
-
-    api.post_refused("/api/resolve-bank", &json!({}), 400, "accountNumber: is required; bankCode: is required; fromCurrency: is required; toCurrency: is required").await;
+    for (body, status, message) in [
+        (
+            ngn_account("0000000000", "058"),
+            404,
+            "Could not resolve account 0000000000 at bank 058",
+        ),
+        (
+            ngn_account("0123456789", "999"),
+            400,
+            "Unknown bank code 999 for NGN",
+        ),
+        (
+            json!({}),
+            400,
+            "accountNumber: is required; bankCode: is required; fromCurrency: is required; \
+             toCurrency: is required",
+        ),
+    ] {
+        api.post_refused("/api/resolve-bank", &body, status, message)
+            .await;
+    }
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::{ngn_collection, Api};
+use crate::common::{assert_paid, fund_ok, funding, ngn_collection, post_ok, Api};
 
 #[tokio::test]
 async fn same_currency_collection_lifecycle() {
@@ -15,8 +15,7 @@ async fn same_currency_collection_lifecycle() {
         "toCurrency": "NGN",
         "paymentReference": "order-10045"
     });
-    let created = api.post("/api/initiate-payment", &body).await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let created = post_ok(&api, "/api/initiate-payment", &body).await;
     let data = &created.body["data"];
     let memo = data["payRefrence"].as_str().unwrap();
     assert!(
@@ -67,8 +66,7 @@ async fn same_currency_collection_lifecycle() {
 
     // An identical repeat gets the original response and creates nothing;
     // a different request with the same paymentReference is 409.
-    let again = api.post("/api/initiate-payment", &body).await;
-    assert_eq!(again.status, 200, "{}", again.text);
+    let again = post_ok(&api, "/api/initiate-payment", &body).await;
     assert_eq!(again.body, created.body);
     let mut different = body.clone();
     different["amount"] = json!(50001);
@@ -94,8 +92,7 @@ async fn same_currency_collection_lifecycle() {
 
     // Unpaid past its instruction's validity, the collection is EXPIRED.
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    let expired = api.get("/api/transaction/order-10045").await;
-    assert_eq!(expired.body["data"]["status"], "EXPIRED");
+    assert_eq!(api.transaction("order-10045").await["status"], "EXPIRED");
 }
 
 #[tokio::test]
@@ -103,25 +100,18 @@ async fn a_repeat_replays_the_creation_answer_whatever_happened_since() {
     let api = Api::start().await;
     let body = json!({"amount": 5000, "fromCurrency": "NGN", "toCurrency": "NGN",
                       "paymentReference": "order-replay"});
-    let created = api.post("/api/initiate-payment", &body).await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let created = post_ok(&api, "/api/initiate-payment", &body).await;
     assert_eq!(created.body["data"]["status"], "PENDING");
     assert_eq!(created.body["data"]["paidAmount"], json!(0));
     let memo = created.body["data"]["payRefrence"].as_str().unwrap();
 
     // Partly paid, then lapsed: the collection moves on, a repeat of its
     // creation still gets the creation's answer, word for word.
-    let funding = json!({"currency": "NGN", "amount": 1200, "narration": memo, "sessionId": "f-r"});
-    assert_eq!(
-        api.post("/api/simulate-funding", &funding).await.status,
-        200
-    );
+    fund_ok(&api, "NGN", json!(1200), memo, "f-r").await;
     let again = api.post("/api/initiate-payment", &body).await;
     assert_eq!(again.body, created.body);
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    let read = api.get("/api/transaction/order-replay").await;
-    assert_eq!(read.body["data"]["status"], "EXPIRED");
-    assert_eq!(read.body["data"]["paidAmount"], json!(1200));
+    assert_paid(&api, "order-replay", "EXPIRED", json!(1200)).await;
     let again = api.post("/api/initiate-payment", &body).await;
     assert_eq!(again.body, created.body);
 }
@@ -130,23 +120,20 @@ async fn a_repeat_replays_the_creation_answer_whatever_happened_since() {
 async fn partly_paid_collection_expires_when_its_instruction_lapses() {
     let api = Api::start().await;
     let memo = ngn_collection(&api, "order-half", 5000).await;
-    let funding = json!({"currency": "NGN", "amount": 1000, "narration": memo, "sessionId": "f-1"});
-    let reply = api.post("/api/simulate-funding", &funding).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    fund_ok(&api, "NGN", json!(1000), &memo, "f-1").await;
 
     // Still payable up to the last instant of its instruction.
     api.clock.advance(Duration::from_secs(24 * 3600));
-    let read = api.get("/api/transaction/order-half").await;
-    assert_eq!(read.body["data"]["status"], "PARTIALLY_PAID");
+    assert_eq!(
+        api.transaction("order-half").await["status"],
+        "PARTIALLY_PAID"
+    );
 
     api.clock.advance(Duration::from_secs(1));
-    let read = api.get("/api/transaction/order-half").await;
-    assert_eq!(read.body["data"]["status"], "EXPIRED");
-    assert_eq!(read.body["data"]["paidAmount"], json!(1000));
-    let late = json!({"currency": "NGN", "amount": 4000, "narration": memo, "sessionId": "f-2"});
+    assert_paid(&api, "order-half", "EXPIRED", json!(1000)).await;
     api.post_refused(
         "/api/simulate-funding",
-        &late,
+        &funding("NGN", json!(4000), &memo, "f-2"),
         400,
         "Collection order-half has expired",
     )
@@ -154,11 +141,9 @@ async fn partly_paid_collection_expires_when_its_instruction_lapses() {
 
     // A fully paid collection stays COMPLETED.
     let memo = ngn_collection(&api, "order-paid", 5000).await;
-    let funding = json!({"currency": "NGN", "amount": 5000, "narration": memo, "sessionId": "f-3"});
-    api.post("/api/simulate-funding", &funding).await;
+    fund_ok(&api, "NGN", json!(5000), &memo, "f-3").await;
     api.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    let read = api.get("/api/transaction/order-paid").await;
-    assert_eq!(read.body["data"]["status"], "COMPLETED");
+    assert_eq!(api.transaction("order-paid").await["status"], "COMPLETED");
 }
 
 #[tokio::test]
@@ -176,14 +161,9 @@ async fn converting_collection_needs_a_matching_live_rate_key() {
     )
     .await;
 
-    let created = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 250.75, "fromCurrency": "USD", "toCurrency": "NGN",
-                    "paymentReference": "c-3", "rateKey": rate_key}),
-        )
-        .await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let body = json!({"amount": 250.75, "fromCurrency": "USD", "toCurrency": "NGN",
+                      "paymentReference": "c-3", "rateKey": rate_key});
+    let created = post_ok(&api, "/api/initiate-payment", &body).await;
     // 250.75 * 1530.25 = 383710.1875 -> 383710.19
     assert!(
         created.text.contains("\"toAmount\":383710.19,"),
@@ -224,14 +204,9 @@ async fn collection_validation() {
 #[tokio::test]
 async fn crypto_collection_has_a_wallet_address() {
     let api = Api::start().await;
-    let created = api
-        .post(
-            "/api/initiate-payment",
-            &json!({"amount": 25.5, "fromCurrency": "USDT", "toCurrency": "USDT",
-                    "paymentReference": "crypto-1", "network": "tron"}),
-        )
-        .await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let body = json!({"amount": 25.5, "fromCurrency": "USDT", "toCurrency": "USDT",
+                      "paymentReference": "crypto-1", "network": "tron"});
+    let created = post_ok(&api, "/api/initiate-payment", &body).await;
     let data = &created.body["data"];
     let address = data["address"].as_str().unwrap();
     assert!(

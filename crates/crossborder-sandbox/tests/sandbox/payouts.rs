@@ -4,27 +4,17 @@
 use std::time::Duration;
 
 use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::common::{ngn_payout, Api};
+use crate::common::{ngn_collection, ngn_payout, post_ok, refused_field, usd_to_ngn_payout, Api};
 
 #[tokio::test]
 async fn ngn_payout_without_bank_code_names_the_field() {
     let api = Api::start().await;
     let mut body = ngn_payout("s-1", "1000");
     body.as_object_mut().unwrap().remove("bankCode");
-    let reply = api
-        .post_refused(
-            "/api/payout",
-            &body,
-            400,
-            "bankCode: is required when toCurrency is NGN",
-        )
-        .await;
-    assert_eq!(
-        reply.body["errors"],
-        json!([{"field": "bankCode", "message": "is required when toCurrency is NGN"}])
-    );
+    let problem = "is required when toCurrency is NGN";
+    refused_field(&api, "/api/payout", &body, "bankCode", problem).await;
 
     let everything_missing = api.post_refused("/api/payout", &json!({}), 400, "amount: is required; fromCurrency: is required; toCurrency: is required; sessionId: is required").await;
     assert_eq!(
@@ -58,9 +48,7 @@ async fn same_currency_payout_debits_once_and_is_idempotent() {
     .await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4998499.5");
 
-    let transaction = api.get("/api/transaction/payout-0001").await;
-    assert_eq!(transaction.status, 200, "{}", transaction.text);
-    let data = &transaction.body["data"];
+    let data = api.transaction("payout-0001").await;
     assert_eq!(data["type"], "PAYOUT");
     assert_eq!(data["status"], "COMPLETED");
     assert_eq!(data["paymentReference"], "payout-0001");
@@ -76,12 +64,9 @@ async fn same_currency_payout_debits_once_and_is_idempotent() {
 #[tokio::test]
 async fn cross_currency_payout_uses_the_rate_key() {
     let api = Api::start().await;
-    let rate_key = api.rate_key("USD", "NGN", "100").await;
-    let mut body = ngn_payout("x-1", "100.00");
-    body["fromCurrency"] = json!("USD");
-    body["rateKey"] = json!(rate_key);
-    let reply = api.post("/api/payout", &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    let body = usd_to_ngn_payout(&api, "x-1", "100.00").await;
+    let rate_key = body["rateKey"].clone();
+    post_ok(&api, "/api/payout", &body).await;
     // The quote's 0.5 % fee is charged on top of the amount, in USD.
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "9899.5");
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
@@ -92,14 +77,14 @@ async fn cross_currency_payout_uses_the_rate_key() {
         transaction.text
     );
     let data = &transaction.body["data"];
-    assert_eq!(data["rateKey"], json!(rate_key));
+    assert_eq!(data["rateKey"], rate_key);
     assert_eq!(data["amount"], json!(100));
     assert_eq!(data["fee"], json!(0.5));
     assert_eq!(data["totalAmount"], json!(100.5));
 
     let mut wrong_pair = ngn_payout("x-2", "100");
     wrong_pair["fromCurrency"] = json!("EUR");
-    wrong_pair["rateKey"] = json!(rate_key);
+    wrong_pair["rateKey"] = rate_key;
     wrong_pair["swiftCode"] = json!("DEUTDEFF");
     api.post_refused(
         "/api/payout",
@@ -125,36 +110,30 @@ async fn cross_currency_payout_uses_the_rate_key() {
 async fn expired_rate_key_with_a_short_ttl() {
     let api =
         Api::start_with(SandboxConfig::default().with_quote_ttl(Duration::from_secs(2))).await;
-    let rate_key = api.rate_key("USD", "NGN", "10").await;
+    let mut body = usd_to_ngn_payout(&api, "ttl-1", "10").await;
     api.clock.advance(Duration::from_secs(3));
-    let mut body = ngn_payout("ttl-1", "10");
-    body["fromCurrency"] = json!("USD");
-    body["rateKey"] = json!(rate_key);
     api.post_refused("/api/payout", &body, 400, "rateKey is unknown or expired")
         .await;
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
     // A refused payout does not use up its sessionId.
     let fresh = api.rate_key("USD", "NGN", "10").await;
     body["rateKey"] = json!(fresh);
-    let reply = api.post("/api/payout", &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &body).await;
+}
+
+/// Asserts that the payout `body` is refused because the staging
+/// business's 10000 USD do not cover `required` USD, and debits nothing.
+async fn assert_usd_not_covered(api: &Api, body: &Value, required: &str) {
+    let message = format!("Insufficient balance: available 10000.00 USD, required {required} USD");
+    api.post_refused("/api/payout", body, 400, &message).await;
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
 }
 
 #[tokio::test]
 async fn insufficient_balance_is_refused_with_both_amounts() {
     let api = Api::start().await;
-    let rate_key = api.rate_key("USD", "NGN", "20000").await;
-    let mut body = ngn_payout("big-1", "20000");
-    body["fromCurrency"] = json!("USD");
-    body["rateKey"] = json!(rate_key);
-    api.post_refused(
-        "/api/payout",
-        &body,
-        400,
-        "Insufficient balance: available 10000.00 USD, required 20100.00 USD",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    let mut body = usd_to_ngn_payout(&api, "big-1", "20000").await;
+    assert_usd_not_covered(&api, &body, "20100.00").await;
     let gbp_key = api.rate_key("GBP", "NGN", "1").await;
     body["fromCurrency"] = json!("GBP");
     body["amount"] = json!("1");
@@ -173,10 +152,8 @@ async fn unresolvable_account_fails_and_refunds() {
     let api = Api::start().await;
     let mut body = ngn_payout("fail-1", "2500");
     body["accountNumber"] = json!("0000000000");
-    let reply = api.post("/api/payout", &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    let transaction = api.get("/api/transaction/fail-1").await;
-    assert_eq!(transaction.body["data"]["status"], "FAILED");
+    post_ok(&api, "/api/payout", &body).await;
+    assert_eq!(api.transaction("fail-1").await["status"], "FAILED");
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
 }
 
@@ -185,15 +162,11 @@ async fn crypto_and_unknown_bank_payouts() {
     let api = Api::start().await;
     let crypto = json!({"amount": "12.345678", "fromCurrency": "USDT", "toCurrency": "USDT",
                         "sessionId": "c-1", "address": "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", "network": "tron"});
-    let reply = api.post("/api/payout", &crypto).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &crypto).await;
     assert_eq!(api.balance(STAGING_KEY, "USDT").await, "9987.654322");
-    let transaction = api.get("/api/transaction/c-1").await;
-    assert_eq!(
-        transaction.body["data"]["address"],
-        "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
-    );
-    assert_eq!(transaction.body["data"]["network"], "tron");
+    let data = api.transaction("c-1").await;
+    assert_eq!(data["address"], "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8");
+    assert_eq!(data["network"], "tron");
 
     let mut body = ngn_payout("bank-1", "10");
     body["bankCode"] = json!("999");
@@ -204,8 +177,7 @@ async fn crypto_and_unknown_bank_payouts() {
 #[tokio::test]
 async fn a_payout_amount_written_otherwise_is_the_same_request() {
     let api = Api::start().await;
-    let first = api.post("/api/payout", &ngn_payout("same-1", "100")).await;
-    assert_eq!(first.status, 200, "{}", first.text);
+    let first = post_ok(&api, "/api/payout", &ngn_payout("same-1", "100")).await;
     for written in ["100.00", "100.0"] {
         let again = api
             .post("/api/payout", &ngn_payout("same-1", written))
@@ -221,8 +193,7 @@ async fn a_payout_amount_written_otherwise_is_the_same_request() {
         "sessionId already used for a different payout: same-1",
     )
     .await;
-    let transaction = api.get("/api/transaction/same-1").await;
-    assert_eq!(transaction.body["data"]["amount"], json!(100));
+    assert_eq!(api.transaction("same-1").await["amount"], json!(100));
 }
 
 #[tokio::test]
@@ -245,10 +216,9 @@ async fn a_converting_payout_debits_the_quote_fee_too() {
                       "sessionId": "gbp-kes-1", "rateKey": rate_key, "narration": "Rent",
                       "accountNumber": "0123456789", "accountName": "ADAEZE OKAFOR",
                       "bankName": "KCB", "bankCode": "01"});
-    let reply = api.post("/api/payout", &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &body).await;
     assert_eq!(api.balance(STAGING_KEY, "GBP").await, "748");
-    let data = &api.get("/api/transaction/gbp-kes-1").await.body["data"];
+    let data = api.transaction("gbp-kes-1").await;
     assert_eq!(data["fee"], json!(1.25));
     assert_eq!(data["totalAmount"], json!(252));
     assert_eq!(data["toAmount"], quote.body["data"]["toAmount"]);
@@ -258,17 +228,15 @@ async fn a_converting_payout_debits_the_quote_fee_too() {
     let mut small = body.clone();
     small["sessionId"] = json!("gbp-kes-2");
     small["amount"] = json!("1");
-    let reply = api.post("/api/payout", &small).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &small).await;
     assert_eq!(api.balance(STAGING_KEY, "GBP").await, "746.99");
 
     // A failed converting payout refunds the amount and the fee.
     let mut failing = body.clone();
     failing["sessionId"] = json!("gbp-kes-3");
     failing["accountNumber"] = json!("0000000000");
-    let reply = api.post("/api/payout", &failing).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    let data = &api.get("/api/transaction/gbp-kes-3").await.body["data"];
+    post_ok(&api, "/api/payout", &failing).await;
+    let data = api.transaction("gbp-kes-3").await;
     assert_eq!(data["status"], "FAILED");
     assert_eq!(data["fee"], json!(1.25));
     assert_eq!(api.balance(STAGING_KEY, "GBP").await, "746.99");
@@ -277,21 +245,10 @@ async fn a_converting_payout_debits_the_quote_fee_too() {
 #[tokio::test]
 async fn the_balance_must_cover_the_amount_and_the_fee() {
     let api = Api::start().await;
-    let rate_key = api.rate_key("USD", "NGN", "9990").await;
-    let mut body = ngn_payout("fee-1", "9990");
-    body["fromCurrency"] = json!("USD");
-    body["rateKey"] = json!(rate_key);
-    api.post_refused(
-        "/api/payout",
-        &body,
-        400,
-        "Insufficient balance: available 10000.00 USD, required 10039.95 USD",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    let mut body = usd_to_ngn_payout(&api, "fee-1", "9990").await;
+    assert_usd_not_covered(&api, &body, "10039.95").await;
     body["amount"] = json!("9950.24");
-    let reply = api.post("/api/payout", &body).await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &body).await;
     // 9950.24 + 49.75 (0.5 % = 49.7512, rounded) = 9999.99.
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "0.01");
 }
@@ -299,7 +256,7 @@ async fn the_balance_must_cover_the_amount_and_the_fee() {
 #[tokio::test]
 async fn payout_and_collection_ids_never_collide() {
     let api = Api::start().await;
-    crate::common::ngn_collection(&api, "shared-1", 100).await;
+    ngn_collection(&api, "shared-1", 100).await;
     api.post_refused(
         "/api/payout",
         &ngn_payout("shared-1", "1000"),
@@ -308,17 +265,10 @@ async fn payout_and_collection_ids_never_collide() {
     )
     .await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
-    let tracked = api.get("/api/transaction/shared-1").await;
-    assert_eq!(
-        tracked.body["data"]["type"], "COLLECTION",
-        "{}",
-        tracked.text
-    );
+    let tracked = api.transaction("shared-1").await;
+    assert_eq!(tracked["type"], "COLLECTION", "{tracked}");
 
-    let reply = api
-        .post("/api/payout", &ngn_payout("shared-2", "1000"))
-        .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
+    post_ok(&api, "/api/payout", &ngn_payout("shared-2", "1000")).await;
     let collection = json!({"amount": 100, "fromCurrency": "NGN", "toCurrency": "NGN",
                             "paymentReference": "shared-2"});
     api.post_refused(
@@ -328,15 +278,12 @@ async fn payout_and_collection_ids_never_collide() {
         "paymentReference already used by a payout: shared-2",
     )
     .await;
-    let tracked = api.get("/api/transaction/shared-2").await;
-    assert_eq!(tracked.body["data"]["type"], "PAYOUT", "{}", tracked.text);
-    assert_eq!(tracked.body["data"]["amount"], json!(1000));
+    let tracked = api.transaction("shared-2").await;
+    assert_eq!(tracked["type"], "PAYOUT", "{tracked}");
+    assert_eq!(tracked["amount"], json!(1000));
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999000");
 
     // Identical repeats of each still replay.
-    let again = api
-        .post("/api/payout", &ngn_payout("shared-2", "1000"))
-        .await;
-    assert_eq!(again.status, 200, "{}", again.text);
+    post_ok(&api, "/api/payout", &ngn_payout("shared-2", "1000")).await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999000");
 }

@@ -14,6 +14,19 @@ async fn refused(api: &Api, body: Vec<u8>, status: u16, message: &str) -> Reply 
     reply
 }
 
+/// Asserts the file size limit: a PDF of `limit` bytes is stored, and one
+/// a byte larger is refused 413 with `message`.
+async fn assert_upload_limit(api: &Api, limit: usize, message: &str) {
+    let mut file = b"%PDF-1.7\n".to_vec();
+    file.resize(limit + 1, b'0');
+    refused(api, multipart("file", "big.pdf", &file), 413, message).await;
+    file.truncate(limit);
+    let accepted = api
+        .upload(STAGING_KEY, multipart("file", "big.pdf", &file))
+        .await;
+    assert_eq!(accepted.status, 200, "{}", accepted.text);
+}
+
 #[tokio::test]
 async fn accepted_types_are_stored_and_served() {
     let api = Api::start().await;
@@ -77,40 +90,18 @@ async fn other_types_missing_files_and_limits() {
     assert_eq!(not_multipart.status, 400, "{}", not_multipart.text);
 
     // The default limit is 20 MB (decimal) for the file itself.
-    let mut just_over = b"%PDF-1.7\n".to_vec();
-    just_over.resize(20_000_000 + 1, b'0');
-    refused(
+    assert_upload_limit(
         &api,
-        multipart("file", "big.pdf", &just_over),
-        413,
+        20_000_000,
         "File is larger than 20 MB (20000000 bytes)",
     )
     .await;
-    let mut at_limit = just_over;
-    at_limit.truncate(20_000_000);
-    let accepted = api
-        .upload(STAGING_KEY, multipart("file", "big.pdf", &at_limit))
-        .await;
-    assert_eq!(accepted.status, 200, "{}", accepted.text);
 }
 
 #[tokio::test]
 async fn the_upload_limit_is_configurable() {
     let api = Api::start_with(SandboxConfig::default().with_max_upload_bytes(1024)).await;
-    let mut file = b"%PDF-1.7\n".to_vec();
-    file.resize(1025, b'0');
-    refused(
-        &api,
-        multipart("file", "a.pdf", &file),
-        413,
-        "File is larger than 1024 bytes",
-    )
-    .await;
-    file.truncate(1024);
-    let accepted = api
-        .upload(STAGING_KEY, multipart("file", "a.pdf", &file))
-        .await;
-    assert_eq!(accepted.status, 200, "{}", accepted.text);
+    assert_upload_limit(&api, 1024, "File is larger than 1024 bytes").await;
 }
 
 #[tokio::test]
