@@ -108,6 +108,22 @@ impl Client {
         Ok(response.into_inner())
     }
 
+    /// Runs a read operation `id` (`GET`, retried as reads are) and returns
+    /// the decoded answer.
+    pub(crate) async fn read<'a, T, E, Fut>(
+        &'a self,
+        id: &'static str,
+        send: impl Fn(&'a crossborder_api::Client) -> Fut,
+    ) -> Result<T, Error>
+    where
+        E: serde::Serialize,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
+    {
+        let api = self.api();
+        let response = self.send(Operation::get(id), || send(api)).await?;
+        Ok(response.into_inner())
+    }
+
     pub(crate) fn api(&self) -> &crossborder_api::Client {
         &self.inner.api
     }
