@@ -62,19 +62,13 @@ fn main() -> ExitCode {
 }
 
 fn client(global: &Global) -> Result<Client, Failure> {
-    let key = global.api_key.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
-        )
-    })?;
+    let key = global.require_api_key("or try `crossborder demo`")?;
     // The API's spec names no host: say how to give one here.
-    let base_url = global.base_url.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no base URL (the API's spec names no host): pass --base-url \
-             https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
-             (for `crossborder sandbox`: http://127.0.0.1:8080/v1)",
-        )
-    })?;
+    let base_url = global.require_base_url(
+        "no base URL (the API's spec names no host): pass --base-url \
+         https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
+         (for `crossborder sandbox`: http://127.0.0.1:8080/v1)",
+    )?;
     Client::builder()
         .api_key(key)
         .base_url(base_url)
