@@ -24,7 +24,8 @@ impl Banks<'_> {
                     .to_currency(to)
                     .send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into_iter().map(Bank::from).collect())
     }
 

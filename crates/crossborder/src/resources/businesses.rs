@@ -133,7 +133,8 @@ impl Businesses<'_> {
             .read("getBusiness", |api| {
                 api.get_business().business_id(business_id).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into())
     }
 

@@ -79,7 +79,8 @@ pub(crate) async fn get_transaction(client: &Client, reference: &str) -> Result<
         .read("getTransaction", |api| {
             api.get_transaction().payment_reference(reference).send()
         })
-        .await?;
+        .await?
+        .into_inner();
     Ok(answer.data.into())
 }
 

@@ -16,7 +16,8 @@ impl Wallet<'_> {
             .read("getBalance", |api| {
                 api.get_balance().currency(currency).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(Balance {
             currency,
             amount: answer.data.balance.get(),
