@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use crossborder::{types::Rail, Currency, Decimal};
 
+use crate::failure::Failure;
+
 /// The staging sandbox key the local sandbox accepts; the default of `demo`
 /// and `sandbox`, never of a command that talks to a real service.
 pub use crossborder_sandbox::STAGING_KEY as SANDBOX_KEY;
@@ -49,6 +51,26 @@ pub struct Global {
     /// Print the response as JSON on stdout (amounts as exact decimal strings).
     #[arg(long, global = true)]
     pub json: bool,
+}
+
+impl Global {
+    /// `--api-key`, or the usage failure that says how to give one; `fits`
+    /// says which key this command wants.
+    pub fn require_api_key(&self, fits: &str) -> Result<&str, Failure> {
+        self.api_key.as_deref().ok_or_else(|| {
+            Failure::usage(format!(
+                "no API key: pass --api-key or set CROSSBORDER_API_KEY ({fits})"
+            ))
+        })
+    }
+
+    /// `--base-url`, or the usage failure `missing`, which says which URL
+    /// this command wants.
+    pub fn require_base_url(&self, missing: &str) -> Result<&str, Failure> {
+        self.base_url
+            .as_deref()
+            .ok_or_else(|| Failure::usage(missing))
+    }
 }
 
 #[derive(Debug, Subcommand)]

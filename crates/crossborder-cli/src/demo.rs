@@ -45,10 +45,7 @@ pub async fn run() -> Result<(), Failure> {
 /// once, as the spec asks of receivers, confirms each event against the
 /// sandbox at `base_url` and sends it to `events`.
 async fn start_receiver(base_url: &str, events: mpsc::Sender<Delivery>) -> Result<String, Failure> {
-    let client = Client::builder()
-        .api_key(SANDBOX_KEY)
-        .base_url(base_url)
-        .build()?;
+    let client = sandbox_client(base_url)?;
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .map_err(|e| Failure::runtime(format!("cannot start the webhook receiver: {e}")))?;
@@ -67,6 +64,23 @@ async fn start_receiver(base_url: &str, events: mpsc::Sender<Delivery>) -> Resul
     Ok(format!("http://{addr}{}", crate::listen::PATH))
 }
 
+/// A client of the demo's sandbox at `base_url`, with its staging key.
+fn sandbox_client(base_url: &str) -> Result<Client, Failure> {
+    Ok(Client::builder()
+        .api_key(SANDBOX_KEY)
+        .base_url(base_url)
+        .build()?)
+}
+
+/// The NGN and USD wallets, one line each: before and after the flow.
+async fn show_balances(client: &Client) -> Result<(), Failure> {
+    for currency in [Currency::Ngn, Currency::Usd] {
+        let balance = client.wallet().balance(currency).await?;
+        say!("   {balance}");
+    }
+    Ok(())
+}
+
 fn step(number: u32, title: &str) {
     say!();
     say!("{number}. {title}");
@@ -77,18 +91,12 @@ async fn walk(
     receiver: &str,
     received: &mut mpsc::Receiver<Delivery>,
 ) -> Result<(), Failure> {
-    let client = Client::builder()
-        .api_key(SANDBOX_KEY)
-        .base_url(base_url)
-        .build()?;
+    let client = sandbox_client(base_url)?;
     say!("crossborder demo: a sandbox of the API is running at {base_url}");
     say!("(staging key {SANDBOX_KEY}; nothing here touches real money)");
 
     step(1, "Wallet balances (GET /api/balance/{currency})");
-    for currency in [Currency::Ngn, Currency::Usd] {
-        let balance = client.wallet().balance(currency).await?;
-        say!("   {balance}");
-    }
+    show_balances(&client).await?;
 
     step(2, "A quote: 100 USD into NGN (GET /api/qoutes/USD/NGN/100)");
     let quote = client
@@ -219,10 +227,7 @@ async fn walk(
     );
 
     step(8, "Balances after");
-    for currency in [Currency::Ngn, Currency::Usd] {
-        let balance = client.wallet().balance(currency).await?;
-        say!("   {balance}");
-    }
+    show_balances(&client).await?;
 
     step(
         9,

@@ -27,6 +27,7 @@ mod progress;
 mod render;
 mod sandbox_control;
 
+use std::future::Future;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -61,19 +62,13 @@ fn main() -> ExitCode {
 }
 
 fn client(global: &Global) -> Result<Client, Failure> {
-    let key = global.api_key.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no API key: pass --api-key or set CROSSBORDER_API_KEY (or try `crossborder demo`)",
-        )
-    })?;
+    let key = global.require_api_key("or try `crossborder demo`")?;
     // The API's spec names no host: say how to give one here.
-    let base_url = global.base_url.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no base URL (the API's spec names no host): pass --base-url \
-             https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
-             (for `crossborder sandbox`: http://127.0.0.1:8080/v1)",
-        )
-    })?;
+    let base_url = global.require_base_url(
+        "no base URL (the API's spec names no host): pass --base-url \
+         https://<your API host>/v1 or set CROSSBORDER_BASE_URL \
+         (for `crossborder sandbox`: http://127.0.0.1:8080/v1)",
+    )?;
     Client::builder()
         .api_key(key)
         .base_url(base_url)
@@ -143,16 +138,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             timeout,
         } => {
             let client = client(&global)?;
-            let transaction = if wait {
-                let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
-                progress::while_waiting(
-                    format!("waiting for {reference} to settle"),
-                    client.collections().wait_until_settled(&reference, options),
-                )
-                .await?
-            } else {
-                client.collections().get(&reference).await?
-            };
+            let collections = client.collections();
+            let transaction = read_or_wait(
+                wait.then(|| (timeout, format!("waiting for {reference} to settle"))),
+                || collections.get(&reference),
+                |options| collections.wait_until_settled(&reference, options),
+            )
+            .await?;
             render::transaction(&transaction)
         }
         Command::Upload { file } => {
@@ -188,16 +180,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 },
         } => {
             let client = client(&global)?;
-            let business = if wait {
-                let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
-                progress::while_waiting(
-                    format!("waiting for a decision on {business_id}"),
-                    client.businesses().wait_for_decision(&business_id, options),
-                )
-                .await?
-            } else {
-                client.businesses().get(&business_id).await?
-            };
+            let businesses = client.businesses();
+            let business = read_or_wait(
+                wait.then(|| (timeout, format!("waiting for a decision on {business_id}"))),
+                || businesses.get(&business_id),
+                |options| businesses.wait_for_decision(&business_id, options),
+            )
+            .await?;
             render::business(&business)
         }
         Command::Business {
@@ -284,6 +273,26 @@ async fn run(cli: Cli) -> Result<(), Failure> {
     };
     output.print(global.json);
     Ok(())
+}
+
+/// One read, or with `--wait` (`wait` holds its `--timeout` in seconds and
+/// the spinner's message) the polling one until done.
+async fn read_or_wait<T, R, W>(
+    wait: Option<(u64, String)>,
+    read: impl FnOnce() -> R,
+    poll: impl FnOnce(WaitOptions) -> W,
+) -> crossborder::Result<T>
+where
+    R: Future<Output = crossborder::Result<T>>,
+    W: Future<Output = crossborder::Result<T>>,
+{
+    match wait {
+        Some((timeout, message)) => {
+            let options = WaitOptions::default().timeout(Duration::from_secs(timeout));
+            progress::while_waiting(message, poll(options)).await
+        }
+        None => read().await,
+    }
 }
 
 async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {

@@ -123,17 +123,11 @@ pub async fn run(global: &Global, command: SandboxCommand) -> Result<Output, Fai
 
 /// The sandbox's root (`--base-url` without its `/v1`) and the key.
 fn target(global: &Global) -> Result<(reqwest::Url, &str), Failure> {
-    let key = global.api_key.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no API key: pass --api-key or set CROSSBORDER_API_KEY (the sandbox's: test_sandbox_key)",
-        )
-    })?;
-    let base = global.base_url.as_deref().ok_or_else(|| {
-        Failure::usage(
-            "no base URL: pass --base-url or set CROSSBORDER_BASE_URL to the running sandbox's \
-             (http://127.0.0.1:8080/v1)",
-        )
-    })?;
+    let key = global.require_api_key("the sandbox's: test_sandbox_key")?;
+    let base = global.require_base_url(
+        "no base URL: pass --base-url or set CROSSBORDER_BASE_URL to the running sandbox's \
+         (http://127.0.0.1:8080/v1)",
+    )?;
     let root = base.trim_end_matches('/').trim_end_matches("/v1");
     let url = reqwest::Url::parse(root)
         .ok()

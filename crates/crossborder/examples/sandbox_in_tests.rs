@@ -65,26 +65,17 @@ mod tests {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
 
-        let id = pay_supplier(
-            &client,
-            fixtures::ngn_bank(),
-            "2291",
-            Decimal::new(250_000, 2),
-        )
-        .await
-        .unwrap();
-        // A retry of the same invoice is the same payout: no second debit.
-        assert_eq!(
+        let pay = || {
             pay_supplier(
                 &client,
                 fixtures::ngn_bank(),
                 "2291",
-                Decimal::new(250_000, 2)
+                Decimal::new(250_000, 2),
             )
-            .await
-            .unwrap(),
-            id
-        );
+        };
+        let id = pay().await.unwrap();
+        // A retry of the same invoice is the same payout: no second debit.
+        assert_eq!(pay().await.unwrap(), id);
 
         let state = wait_for_status(
             &client,

@@ -108,6 +108,24 @@ impl Client {
         Ok(response.into_inner())
     }
 
+    /// Runs a read operation `id` (`GET`, retried as reads are).
+    ///
+    /// Not an `async fn`, for the reason [`Client::send`] is not: the
+    /// balance and the quote are the calls `cargo xtask bench` times.
+    pub(crate) fn read<'a, T, E, Fut>(
+        &'a self,
+        id: &'static str,
+        send: impl Fn(&'a crossborder_api::Client) -> Fut + 'a,
+    ) -> impl Future<Output = Result<ResponseValue<T>, Error>> + 'a
+    where
+        T: 'a,
+        E: serde::Serialize + 'a,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>> + 'a,
+    {
+        let api = self.api();
+        self.send(Operation::get(id), move || send(api))
+    }
+
     pub(crate) fn api(&self) -> &crossborder_api::Client {
         &self.inner.api
     }

@@ -386,33 +386,35 @@ mod tests {
         }
     }
 
-    #[test]
-    fn from_lookup_reads_both_variables() {
-        let client = ClientBuilder::from_lookup(|name| match name {
-            ClientBuilder::API_KEY_ENV => Some("live_abc".to_owned()),
-            ClientBuilder::BASE_URL_ENV => Some("https://api.example.org/v1/".to_owned()),
-            _ => None,
+    /// A client built from these environment variables alone.
+    fn built_from(variables: &[(&str, &str)]) -> Result<Client, Error> {
+        ClientBuilder::from_lookup(|name| {
+            variables
+                .iter()
+                .find(|(variable, _)| *variable == name)
+                .map(|(_, value)| (*value).to_owned())
         })
         .build()
+    }
+
+    #[test]
+    fn from_lookup_reads_both_variables() {
+        let client = built_from(&[
+            (ClientBuilder::API_KEY_ENV, "live_abc"),
+            (ClientBuilder::BASE_URL_ENV, "https://api.example.org/v1/"),
+        ])
         .unwrap();
         assert_eq!(client.environment(), Environment::Production);
         assert_eq!(client.base_url(), "https://api.example.org/v1");
 
-        let no_base_url = ClientBuilder::from_lookup(|name| {
-            (name == ClientBuilder::API_KEY_ENV).then(|| "test_x".to_owned())
-        })
-        .build()
-        .unwrap_err();
+        let no_base_url = built_from(&[(ClientBuilder::API_KEY_ENV, "test_x")]).unwrap_err();
         assert_eq!(
             no_base_url.to_string(),
             format!("configuration error: {PLACEHOLDER}")
         );
 
-        let missing = ClientBuilder::from_lookup(|name| {
-            (name == ClientBuilder::BASE_URL_ENV).then(|| "https://api.example.org/v1".to_owned())
-        })
-        .build()
-        .unwrap_err();
+        let missing =
+            built_from(&[(ClientBuilder::BASE_URL_ENV, "https://api.example.org/v1")]).unwrap_err();
         assert_eq!(
             missing.to_string(),
             "configuration error: no API key: call ClientBuilder::api_key or set CROSSBORDER_API_KEY"

@@ -4,7 +4,6 @@ use crossborder_api::types as wire;
 
 use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
 
-use crate::execute::Operation;
 use crate::{Bank, Client, Currency, Error, ResolveAccountRequest, ResolvedAccount, Result};
 
 /// Bank lists and account resolution. Obtained with [`Client::banks`].
@@ -17,22 +16,17 @@ impl Banks<'_> {
     /// The banks a payout from `from` to `to` can be sent to
     /// (`GET /api/bank-list/{from}/{to}`).
     pub async fn list(&self, from: Currency, to: Currency) -> Result<Vec<Bank>> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::get("getBankList"), || {
+            .read("getBankList", |api| {
                 api.get_bank_list()
                     .from_currency(from)
                     .to_currency(to)
                     .send()
             })
-            .await?;
-        Ok(response
-            .into_inner()
-            .data
-            .into_iter()
-            .map(Bank::from)
-            .collect())
+            .await?
+            .into_inner();
+        Ok(answer.data.into_iter().map(Bank::from).collect())
     }
 
     /// Verifies an account number against a bank and returns the name on the

@@ -102,11 +102,7 @@ impl Businesses<'_> {
     /// business then has a director and a UBO, it is submitted for
     /// verification automatically.
     pub async fn add_director(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
-        check_id(business_id)?;
-        person
-            .validate(PersonRole::Director)
-            .map_err(Error::Validation)?;
-        self.send_person(business_id, PersonRole::Director, person.to_wire())
+        self.add_person(business_id, PersonRole::Director, person)
             .await
     }
 
@@ -114,26 +110,32 @@ impl Businesses<'_> {
     /// When the business then has a director and a UBO, it is submitted for
     /// verification automatically.
     pub async fn add_ubo(&self, business_id: &str, person: &PersonRequest) -> Result<Person> {
+        self.add_person(business_id, PersonRole::Ubo, person).await
+    }
+
+    async fn add_person(
+        &self,
+        business_id: &str,
+        role: PersonRole,
+        person: &PersonRequest,
+    ) -> Result<Person> {
         check_id(business_id)?;
-        person
-            .validate(PersonRole::Ubo)
-            .map_err(Error::Validation)?;
-        self.send_person(business_id, PersonRole::Ubo, person.to_wire())
-            .await
+        person.validate(role.clone()).map_err(Error::Validation)?;
+        self.send_person(business_id, role, person.to_wire()).await
     }
 
     /// The business and its verification status, with the rejection reason
     /// when it was rejected (`GET /api/business/{businessId}`).
     pub async fn get(&self, business_id: &str) -> Result<Business> {
         check_id(business_id)?;
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::get("getBusiness"), || {
+            .read("getBusiness", |api| {
                 api.get_business().business_id(business_id).send()
             })
-            .await?;
-        Ok(response.into_inner().data.into())
+            .await?
+            .into_inner();
+        Ok(answer.data.into())
     }
 
     /// Polls [`Businesses::get`] until the business is decided

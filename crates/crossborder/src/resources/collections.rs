@@ -4,7 +4,6 @@ use crossborder_api::decimal::Amount;
 use crossborder_api::types as wire;
 
 use crate::error::{violation, Error};
-use crate::execute::Operation;
 use crate::wait::poll;
 use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
 
@@ -76,13 +75,13 @@ pub(crate) async fn get_transaction(client: &Client, reference: &str) -> Result<
     if reference.trim().is_empty() {
         return Err(violation("paymentReference", Rule::Required, "is required"));
     }
-    let api = client.api();
-    let response = client
-        .send(Operation::get("getTransaction"), || {
+    let answer = client
+        .read("getTransaction", |api| {
             api.get_transaction().payment_reference(reference).send()
         })
-        .await?;
-    Ok(response.into_inner().data.into())
+        .await?
+        .into_inner();
+    Ok(answer.data.into())
 }
 
 pub(crate) async fn wait_until_settled(

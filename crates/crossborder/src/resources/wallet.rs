@@ -1,6 +1,5 @@
 //! `client.wallet()`.
 
-use crate::execute::Operation;
 use crate::{Balance, Client, Currency, Result};
 
 /// Wallet balances. Obtained with [`Client::wallet`].
@@ -12,16 +11,16 @@ pub struct Wallet<'a> {
 impl Wallet<'_> {
     /// The balance of the wallet in `currency` (`GET /api/balance/{currency}`).
     pub async fn balance(&self, currency: Currency) -> Result<Balance> {
-        let api = self.client.api();
-        let response = self
+        let answer = self
             .client
-            .send(Operation::get("getBalance"), || {
+            .read("getBalance", |api| {
                 api.get_balance().currency(currency).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(Balance {
             currency,
-            amount: response.into_inner().data.balance.get(),
+            amount: answer.data.balance.get(),
         })
     }
 }
