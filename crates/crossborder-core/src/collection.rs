@@ -115,6 +115,7 @@ pub fn validate_collection(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support;
 
     fn ngn() -> CollectionFields<'static> {
         CollectionFields {
@@ -127,13 +128,7 @@ mod tests {
     }
 
     fn rules(fields: &CollectionFields<'_>) -> Vec<(String, Rule, String)> {
-        match validate_collection(fields) {
-            Ok(_) => Vec::new(),
-            Err(violations) => violations
-                .into_iter()
-                .map(|v| (v.field.into_owned(), v.rule, v.message))
-                .collect(),
-        }
+        test_support::violations(validate_collection(fields))
     }
 
     #[test]

@@ -357,6 +357,7 @@ fn check_session_id(collector: &mut Collector, value: Option<&str>) {
 mod tests {
     use super::*;
     use crate::money::parse_amount;
+    use crate::test_support::{self, one};
     use crossborder_testkit::fixtures::payout_sample;
     use Currency::*;
 
@@ -387,17 +388,7 @@ mod tests {
     }
 
     fn violations(fields: &PayoutFields<'_>) -> Vec<(String, Rule, String)> {
-        match validate_payout(fields) {
-            Ok(_) => Vec::new(),
-            Err(violations) => violations
-                .into_iter()
-                .map(|v| (v.field.into_owned(), v.rule, v.message))
-                .collect(),
-        }
-    }
-
-    fn one(field: &str, rule: Rule, message: &str) -> Vec<(String, Rule, String)> {
-        vec![(field.to_owned(), rule, message.to_owned())]
+        test_support::violations(validate_payout(fields))
     }
 
     #[test]
