@@ -173,17 +173,13 @@ impl schemars::JsonSchema for Amount {
     }
 
     fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::Number.into()),
-            // The spec's format (ASSUMPTIONS B65): an exact decimal.
-            format: Some("decimal".to_string()),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some("An exact decimal amount sent as a JSON number.".to_string()),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
+        // The spec's format (ASSUMPTIONS B65): an exact decimal.
+        crate::schema::scalar(
+            schemars::schema::InstanceType::Number,
+            "decimal",
+            None,
+            Some("An exact decimal amount sent as a JSON number."),
+        )
     }
 }
 
@@ -217,20 +213,12 @@ impl schemars::JsonSchema for DecimalString {
     }
 
     fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::String.into()),
-            format: Some("decimal".to_string()),
-            string: Some(Box::new(schemars::schema::StringValidation {
-                pattern: Some(r"^[0-9]+(\.[0-9]+)?$".to_string()),
-                ..Default::default()
-            })),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some("An exact decimal amount sent as a JSON string.".to_string()),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
+        crate::schema::scalar(
+            schemars::schema::InstanceType::String,
+            "decimal",
+            Some(r"^[0-9]+(\.[0-9]+)?$"),
+            Some("An exact decimal amount sent as a JSON string."),
+        )
     }
 }
 

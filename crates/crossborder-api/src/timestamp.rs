@@ -270,12 +270,12 @@ impl schemars::JsonSchema for Timestamp {
     }
 
     fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::String.into()),
-            format: Some("date-time".to_string()),
-            ..Default::default()
-        }
-        .into()
+        crate::schema::scalar(
+            schemars::schema::InstanceType::String,
+            "date-time",
+            None,
+            None,
+        )
     }
 }
 
