@@ -148,11 +148,7 @@ struct Field {
 /// Generates the views file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
 
     let mut out = String::new();
     out.push_str(HEADER);
@@ -183,6 +179,13 @@ fn component_schemas(spec_text: &str) -> Result<Mapping> {
         .context("the spec has no components.schemas")
 }
 
+/// The component schema `name` of `schemas`, or an error naming it.
+fn component_schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
+    schemas
+        .get(name)
+        .with_context(|| format!("component schema `{name}` not found"))
+}
+
 /// An optional text field with no rule of its own: its Rust name, wire name
 /// and documentation.
 pub struct TextField {
@@ -196,11 +199,7 @@ pub struct TextField {
 /// holds once for both spellings).
 pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
     let mut lists = Vec::new();
     for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
         let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
@@ -236,11 +235,7 @@ pub struct SdkField {
 /// of its own (`ownershipPercentage` is a decimal string, held exact).
 pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
     fields_of(name, schema(name)?, &schema)?
         .into_iter()
         .map(|f| {
