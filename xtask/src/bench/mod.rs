@@ -63,7 +63,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
 
 use self::codegen::codegen_ms;
-use self::load::{API_KEY, API_KEY_HEADER};
+use self::load::{Outcome, API_KEY, API_KEY_HEADER};
 use self::report::report;
 use self::rounds::{alternate, pick_path};
 use self::runtime::{reexec_release, Signals};
@@ -167,6 +167,26 @@ struct Figure {
     below: bool,
     unit: &'static str,
     detail: String,
+}
+
+/// The sandbox's throughput over another server's (`sandbox, other`) on
+/// GET [`BALANCE_PATH`] at `connections`, which must reach `goal`; `setting`
+/// ends the detail (how the two were run).
+fn throughput_ratio(
+    name: &'static str,
+    (sandbox, other): (&Outcome, &Outcome),
+    connections: usize,
+    goal: f64,
+    setting: &str,
+) -> Figure {
+    let (ours, theirs) = (sandbox.requests_per_sec(), other.requests_per_sec());
+    Figure::ratio(
+        name,
+        ours,
+        theirs,
+        goal,
+        format!("{ours:.0} / {theirs:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {setting}"),
+    )
 }
 
 impl Figure {
@@ -375,18 +395,8 @@ impl Servers {
                 options,
             )
             .await?;
-            figures.push(Figure::ratio(
-                name,
-                s.requests_per_sec(),
-                b.requests_per_sec(),
-                0.7,
-                format!(
-                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {rounds} alternating rounds of {} ms",
-                    s.requests_per_sec(),
-                    b.requests_per_sec(),
-                    window.as_millis()
-                ),
-            ));
+            let setting = format!("{rounds} alternating rounds of {} ms", window.as_millis());
+            figures.push(throughput_ratio(name, (&s, &b), connections, 0.7, &setting));
             if connections == 64 {
                 let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
                 for (name, q, what) in [
@@ -440,17 +450,8 @@ impl Servers {
                 options,
             )
             .await?;
-            figures.push(Figure::ratio(
-                name,
-                s.requests_per_sec(),
-                p.requests_per_sec(),
-                20.0,
-                format!(
-                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, Prism with default settings",
-                    s.requests_per_sec(),
-                    p.requests_per_sec()
-                ),
-            ));
+            let setting = "Prism with default settings";
+            figures.push(throughput_ratio(name, (&s, &p), connections, 20.0, setting));
         }
         prism.stop();
         Ok(figures)
