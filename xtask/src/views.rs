@@ -421,6 +421,15 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The wire-name constants of `fields` as the items of an array:
+/// `Self::AMOUNT, Self::FROM_CURRENCY`.
+fn constants<'f>(fields: impl Iterator<Item = &'f Field>) -> String {
+    fields
+        .map(|f| format!("Self::{}", f.constant))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<()> {
     let view = spec.view;
     let schema = spec.schema;
@@ -472,22 +481,14 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
         out,
         "    /// Every wire name, in the order of the specification.\n    pub const WIRE_NAMES: [&'static str; {}] = [{}];",
         fields.len(),
-        fields
-            .iter()
-            .map(|f| format!("Self::{}", f.constant))
-            .collect::<Vec<_>>()
-            .join(", ")
+        constants(fields.iter())
     )?;
     let required: Vec<&Field> = fields.iter().filter(|f| f.required).collect();
     writeln!(
         out,
         "    /// The wire names the specification requires.\n    pub const REQUIRED: [&'static str; {}] = [{}];",
         required.len(),
-        required
-            .iter()
-            .map(|f| format!("Self::{}", f.constant))
-            .collect::<Vec<_>>()
-            .join(", ")
+        constants(required.into_iter())
     )?;
 
     writeln!(out, "    /// Reads the view field by field from `reader`.")?;
@@ -570,22 +571,14 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spec() -> String {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap()
-    }
+    use crate::test_spec::{spec, spec_with_purpose_code};
 
     /// A plain text field added to the payout request reaches the view, its
     /// wire-name list and reader, and the list the SDK's typed request is
     /// generated from: no other edit is needed.
     #[test]
     fn a_new_payout_field_reaches_every_list() {
-        let text = spec().replacen(
-            "        recipientName:\n",
-            "        purposeCode:\n          type: string\n        recipientName:\n",
-            1,
-        );
+        let text = spec_with_purpose_code();
         let views = generate(&text).unwrap();
         assert!(views.contains("    pub purpose_code: Option<&'a str>,\n"));
         assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));
