@@ -27,6 +27,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use crate::schema::impl_scalar_schema;
+
 /// Why a JSON value could not be read as an exact decimal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseDecimalError {
@@ -167,21 +169,13 @@ impl Serialize for Amount {
     }
 }
 
-impl schemars::JsonSchema for Amount {
-    fn schema_name() -> String {
-        "Amount".to_string()
-    }
-
-    fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        // The spec's format (ASSUMPTIONS B65): an exact decimal.
-        crate::schema::scalar(
-            schemars::schema::InstanceType::Number,
-            "decimal",
-            None,
-            Some("An exact decimal amount sent as a JSON number."),
-        )
-    }
-}
+// The spec's format (ASSUMPTIONS B65): an exact decimal.
+impl_scalar_schema!(
+    Amount,
+    Number,
+    format = "decimal",
+    description = "An exact decimal amount sent as a JSON number.",
+);
 
 /// A decimal amount carried as a JSON **string** (spec schema
 /// `DecimalString`, e.g. the payout `amount`), held exactly as a [`Decimal`].
@@ -207,20 +201,13 @@ impl Serialize for DecimalString {
     }
 }
 
-impl schemars::JsonSchema for DecimalString {
-    fn schema_name() -> String {
-        "DecimalString".to_string()
-    }
-
-    fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        crate::schema::scalar(
-            schemars::schema::InstanceType::String,
-            "decimal",
-            Some(r"^[0-9]+(\.[0-9]+)?$"),
-            Some("An exact decimal amount sent as a JSON string."),
-        )
-    }
-}
+impl_scalar_schema!(
+    DecimalString,
+    String,
+    format = "decimal",
+    pattern = r"^[0-9]+(\.[0-9]+)?$",
+    description = "An exact decimal amount sent as a JSON string.",
+);
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! The JSON Schema of the hand-written wire scalars ([`Amount`],
 //! [`DecimalString`], [`Timestamp`]), which carry the spec's `format`
-//! rather than a Rust type's shape.
+//! rather than a Rust type's shape: each type implements
+//! `schemars::JsonSchema` with [`impl_scalar_schema!`].
 //!
 //! [`Amount`]: crate::decimal::Amount
 //! [`DecimalString`]: crate::decimal::DecimalString
@@ -35,3 +36,41 @@ pub(crate) fn scalar(
     }
     .into()
 }
+
+/// Implements `schemars::JsonSchema` for the wire scalar `$ty`: a schema
+/// named after the type, of JSON type `$instance_type`
+/// (`schemars::schema::InstanceType`), with the spec's `format`, and its
+/// `pattern` and `description` where given.
+macro_rules! impl_scalar_schema {
+    (
+        $ty:ident,
+        $instance_type:ident,
+        format = $format:literal
+        $(, pattern = $pattern:literal)?
+        $(, description = $description:literal)?
+        $(,)?
+    ) => {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> String {
+                stringify!($ty).to_string()
+            }
+
+            fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+                $crate::schema::scalar(
+                    schemars::schema::InstanceType::$instance_type,
+                    $format,
+                    $crate::schema::impl_scalar_schema!(@option $($pattern)?),
+                    $crate::schema::impl_scalar_schema!(@option $($description)?),
+                )
+            }
+        }
+    };
+    (@option) => {
+        None
+    };
+    (@option $value:literal) => {
+        Some($value)
+    };
+}
+
+pub(crate) use impl_scalar_schema;
