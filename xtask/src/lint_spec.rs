@@ -4,7 +4,7 @@
 //! task; warnings are printed and counted.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use anyhow::{bail, Result};
 
@@ -21,6 +21,21 @@ struct Outcome {
     ok: bool,
     errors: usize,
     warnings: usize,
+}
+
+impl Outcome {
+    /// The outcome of a linter that ends its output with a summary such as
+    /// "(1 error, 2 warnings)": the counts are read from it.
+    fn from_summary(tool: &'static str, spec: &'static str, out: &Output) -> Outcome {
+        let text = output_text(out);
+        Outcome {
+            tool,
+            spec,
+            ok: out.status.success(),
+            errors: count_before(&text, "error"),
+            warnings: count_before(&text, "warning"),
+        }
+    }
 }
 
 /// The sandbox's control API (`/_sandbox`), linted beside the API's spec
@@ -84,14 +99,7 @@ fn lint(
             ]),
         "redocly",
     )?;
-    let text = output_text(&out);
-    outcomes.push(Outcome {
-        tool: "redocly",
-        spec,
-        ok: out.status.success(),
-        errors: count_before(&text, "error"),
-        warnings: count_before(&text, "warning"),
-    });
+    outcomes.push(Outcome::from_summary("redocly", spec, &out));
 
     println!("==> spectral lint {spec} ({SPECTRAL_RULESET})");
     let out = run_captured(
@@ -105,14 +113,7 @@ fn lint(
         ]),
         "spectral",
     )?;
-    let text = output_text(&out);
-    outcomes.push(Outcome {
-        tool: "spectral",
-        spec,
-        ok: out.status.success(),
-        errors: count_before(&text, "error"),
-        warnings: count_before(&text, "warning"),
-    });
+    outcomes.push(Outcome::from_summary("spectral", spec, &out));
 
     println!("==> openapi-spec-validator {spec}");
     let out = run_captured(

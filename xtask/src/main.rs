@@ -31,6 +31,8 @@ mod process;
 mod schemathesis;
 mod sdk_types;
 mod spec_reuse;
+#[cfg(test)]
+mod test_spec;
 mod tools;
 mod views;
 

@@ -233,6 +233,7 @@ fn substitute(body: &str, field: &Item) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_spec::{spec, spec_with_purpose_code};
 
     fn field(ident: &str, wire: &str) -> Item {
         Item {
@@ -271,11 +272,6 @@ mod tests {
             expand("$field", &fields).unwrap_err().to_string(),
             "a `$` is left outside the repeated groups"
         );
-    }
-
-    fn spec() -> String {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap()
     }
 
     /// Where the create's and the update's properties start in the spec.
@@ -350,11 +346,7 @@ mod tests {
     /// typed request: its field, its setter, its validation and its wire body.
     #[test]
     fn a_new_spec_field_reaches_the_sdk_request() {
-        let spec = spec().replacen(
-            "        recipientName:\n",
-            "        purposeCode:\n          type: string\n        recipientName:\n",
-            1,
-        );
+        let spec = spec_with_purpose_code();
         let files = generate(&spec).unwrap();
         let (path, payout) = &files[0];
         assert_eq!(*path, "crates/crossborder/src/types/payout_request.rs");

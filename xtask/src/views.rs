@@ -148,11 +148,7 @@ struct Field {
 /// Generates the views file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
 
     let mut out = String::new();
     out.push_str(HEADER);
@@ -183,6 +179,13 @@ fn component_schemas(spec_text: &str) -> Result<Mapping> {
         .context("the spec has no components.schemas")
 }
 
+/// The component schema `name` of `schemas`, or an error naming it.
+fn component_schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
+    schemas
+        .get(name)
+        .with_context(|| format!("component schema `{name}` not found"))
+}
+
 /// An optional text field with no rule of its own: its Rust name, wire name
 /// and documentation.
 pub struct TextField {
@@ -196,11 +199,7 @@ pub struct TextField {
 /// holds once for both spellings).
 pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
     let mut lists = Vec::new();
     for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
         let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
@@ -236,11 +235,7 @@ pub struct SdkField {
 /// of its own (`ownershipPercentage` is a decimal string, held exact).
 pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
     let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| -> Result<&Value> {
-        schemas
-            .get(name)
-            .with_context(|| format!("component schema `{name}` not found"))
-    };
+    let schema = |name: &str| component_schema(&schemas, name);
     fields_of(name, schema(name)?, &schema)?
         .into_iter()
         .map(|f| {
@@ -426,6 +421,15 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// The wire-name constants of `fields` as the items of an array:
+/// `Self::AMOUNT, Self::FROM_CURRENCY`.
+fn constants<'f>(fields: impl Iterator<Item = &'f Field>) -> String {
+    fields
+        .map(|f| format!("Self::{}", f.constant))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<()> {
     let view = spec.view;
     let schema = spec.schema;
@@ -477,22 +481,14 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
         out,
         "    /// Every wire name, in the order of the specification.\n    pub const WIRE_NAMES: [&'static str; {}] = [{}];",
         fields.len(),
-        fields
-            .iter()
-            .map(|f| format!("Self::{}", f.constant))
-            .collect::<Vec<_>>()
-            .join(", ")
+        constants(fields.iter())
     )?;
     let required: Vec<&Field> = fields.iter().filter(|f| f.required).collect();
     writeln!(
         out,
         "    /// The wire names the specification requires.\n    pub const REQUIRED: [&'static str; {}] = [{}];",
         required.len(),
-        required
-            .iter()
-            .map(|f| format!("Self::{}", f.constant))
-            .collect::<Vec<_>>()
-            .join(", ")
+        constants(required.into_iter())
     )?;
 
     writeln!(out, "    /// Reads the view field by field from `reader`.")?;
@@ -575,22 +571,14 @@ fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn spec() -> String {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        std::fs::read_to_string(root.join(crate::SPEC_PATH)).unwrap()
-    }
+    use crate::test_spec::{spec, spec_with_purpose_code};
 
     /// A plain text field added to the payout request reaches the view, its
     /// wire-name list and reader, and the list the SDK's typed request is
     /// generated from: no other edit is needed.
     #[test]
     fn a_new_payout_field_reaches_every_list() {
-        let text = spec().replacen(
-            "        recipientName:\n",
-            "        purposeCode:\n          type: string\n        recipientName:\n",
-            1,
-        );
+        let text = spec_with_purpose_code();
         let views = generate(&text).unwrap();
         assert!(views.contains("    pub purpose_code: Option<&'a str>,\n"));
         assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));

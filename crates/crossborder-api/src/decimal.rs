@@ -27,6 +27,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use crate::schema::impl_scalar_schema;
+
 /// Why a JSON value could not be read as an exact decimal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseDecimalError {
@@ -167,25 +169,13 @@ impl Serialize for Amount {
     }
 }
 
-impl schemars::JsonSchema for Amount {
-    fn schema_name() -> String {
-        "Amount".to_string()
-    }
-
-    fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::Number.into()),
-            // The spec's format (ASSUMPTIONS B65): an exact decimal.
-            format: Some("decimal".to_string()),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some("An exact decimal amount sent as a JSON number.".to_string()),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
-    }
-}
+// The spec's format (ASSUMPTIONS B65): an exact decimal.
+impl_scalar_schema!(
+    Amount,
+    Number,
+    format = "decimal",
+    description = "An exact decimal amount sent as a JSON number.",
+);
 
 /// A decimal amount carried as a JSON **string** (spec schema
 /// `DecimalString`, e.g. the payout `amount`), held exactly as a [`Decimal`].
@@ -211,28 +201,13 @@ impl Serialize for DecimalString {
     }
 }
 
-impl schemars::JsonSchema for DecimalString {
-    fn schema_name() -> String {
-        "DecimalString".to_string()
-    }
-
-    fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::String.into()),
-            format: Some("decimal".to_string()),
-            string: Some(Box::new(schemars::schema::StringValidation {
-                pattern: Some(r"^[0-9]+(\.[0-9]+)?$".to_string()),
-                ..Default::default()
-            })),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some("An exact decimal amount sent as a JSON string.".to_string()),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
-    }
-}
+impl_scalar_schema!(
+    DecimalString,
+    String,
+    format = "decimal",
+    pattern = r"^[0-9]+(\.[0-9]+)?$",
+    description = "An exact decimal amount sent as a JSON string.",
+);
 
 #[cfg(test)]
 mod tests {

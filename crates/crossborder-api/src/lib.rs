@@ -20,6 +20,7 @@
 
 pub mod decimal;
 pub mod response;
+mod schema;
 mod state;
 pub mod timestamp;
 

@@ -13,6 +13,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::schema::impl_scalar_schema;
+
 /// Why a text is not an RFC 3339 date-time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseTimestampError {
@@ -264,20 +266,7 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
-impl schemars::JsonSchema for Timestamp {
-    fn schema_name() -> String {
-        "Timestamp".to_string()
-    }
-
-    fn json_schema(_gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::String.into()),
-            format: Some("date-time".to_string()),
-            ..Default::default()
-        }
-        .into()
-    }
-}
+impl_scalar_schema!(Timestamp, String, format = "date-time");
 
 #[cfg(test)]
 mod tests {

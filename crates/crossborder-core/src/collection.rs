@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 
 use crate::amount::AmountWire;
 use crate::currency::Currency;
-use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
+use crate::field_rules::{check_amount, known, parse_currency, report_currency, require_max_chars};
 use crate::money::Money;
 pub use crate::views::CollectionFields;
 use crate::violation::{Collector, Rule, Violations};
@@ -80,17 +80,12 @@ pub fn validate_collection(
     );
     report_currency(&mut collector, CollectionFields::FROM_CURRENCY, &from);
     report_currency(&mut collector, CollectionFields::TO_CURRENCY, &to);
-    if let Some(reference) = collector.require(
+    require_max_chars(
+        &mut collector,
         CollectionFields::PAYMENT_REFERENCE,
         fields.payment_reference,
-    ) {
-        check_max_chars(
-            &mut collector,
-            CollectionFields::PAYMENT_REFERENCE,
-            reference,
-            MAX_PAYMENT_REFERENCE_CHARS,
-        );
-    }
+        MAX_PAYMENT_REFERENCE_CHARS,
+    );
     // Optional fields are never blank when sent (the spec's minLength 1).
     let rate_key = collector.optional(CollectionFields::RATE_KEY, fields.rate_key);
     collector.optional(CollectionFields::NETWORK, fields.network);
@@ -115,6 +110,7 @@ pub fn validate_collection(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support;
 
     fn ngn() -> CollectionFields<'static> {
         CollectionFields {
@@ -127,13 +123,7 @@ mod tests {
     }
 
     fn rules(fields: &CollectionFields<'_>) -> Vec<(String, Rule, String)> {
-        match validate_collection(fields) {
-            Ok(_) => Vec::new(),
-            Err(violations) => violations
-                .into_iter()
-                .map(|v| (v.field.into_owned(), v.rule, v.message))
-                .collect(),
-        }
+        test_support::violations(validate_collection(fields))
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! The 13 currencies the API accepts in every currency parameter and field.
 
-use std::str::FromStr;
-
-use crate::wire_enum::{lookup, wire_enum};
+use crate::wire_enum::wire_enum;
 
 wire_enum! {
     /// A currency supported by the API: ten fiat currencies and three
@@ -48,6 +46,12 @@ wire_enum! {
         /// Naira stablecoin.
         Cngn = "CNGN",
     }
+
+    /// A currency code that is not one of the 13 supported codes.
+    ///
+    /// Its message is the API's own: `Invalid currency: <code>`.
+    #[error("Invalid currency: {0}")]
+    pub struct UnknownCurrency(pub String);
 }
 
 /// Whether a currency is a fiat currency or a cryptocurrency.
@@ -87,22 +91,6 @@ impl Currency {
             Currency::Usdt | Currency::Usdc | Currency::Cngn => 6,
             _ => 2,
         }
-    }
-}
-
-/// A currency code that is not one of the 13 supported codes.
-///
-/// Its message is the API's own: `Invalid currency: <code>`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid currency: {0}")]
-pub struct UnknownCurrency(pub String);
-
-impl FromStr for Currency {
-    type Err = UnknownCurrency;
-
-    fn from_str(code: &str) -> Result<Self, Self::Err> {
-        lookup(&Currency::ALL, Currency::as_str, code)
-            .ok_or_else(|| UnknownCurrency(code.to_owned()))
     }
 }
 

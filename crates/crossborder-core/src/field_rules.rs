@@ -52,18 +52,21 @@ pub(crate) fn report_currency(
     }
 }
 
-/// Reports a text longer than `max` characters.
-pub(crate) fn check_max_chars(
+/// Reports a required text field: `is required` when it is absent or blank,
+/// `must be at most <max> characters` when it is longer than that.
+pub(crate) fn require_max_chars(
     collector: &mut Collector,
     field: &'static str,
-    value: &str,
+    value: Option<&str>,
     max: usize,
 ) {
-    if value.chars().count() > max {
-        collector.push(
-            field,
-            Rule::TooLong,
-            format!("must be at most {max} characters"),
-        );
+    if let Some(value) = collector.require(field, value) {
+        if value.chars().count() > max {
+            collector.push(
+                field,
+                Rule::TooLong,
+                format!("must be at most {max} characters"),
+            );
+        }
     }
 }

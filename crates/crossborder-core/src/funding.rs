@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 
 use crate::amount::AmountWire;
 use crate::currency::Currency;
-use crate::field_rules::{check_amount, check_max_chars, known, parse_currency, report_currency};
+use crate::field_rules::{check_amount, known, parse_currency, report_currency, require_max_chars};
 use crate::money::Money;
 pub use crate::views::SimulateFundingFields;
 use crate::violation::{Collector, Violations};
@@ -65,16 +65,12 @@ pub fn validate_simulate_funding(
         AmountWire::Number,
     );
     collector.require(SimulateFundingFields::NARRATION, fields.narration);
-    if let Some(session_id) =
-        collector.require(SimulateFundingFields::SESSION_ID, fields.session_id)
-    {
-        check_max_chars(
-            &mut collector,
-            SimulateFundingFields::SESSION_ID,
-            session_id,
-            MAX_FUNDING_SESSION_ID_CHARS,
-        );
-    }
+    require_max_chars(
+        &mut collector,
+        SimulateFundingFields::SESSION_ID,
+        fields.session_id,
+        MAX_FUNDING_SESSION_ID_CHARS,
+    );
     match (known_currency, amount) {
         (Some(currency), Some(amount)) => {
             collector.finish(|| ValidatedFunding { currency, amount })

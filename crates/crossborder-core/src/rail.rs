@@ -1,8 +1,6 @@
 //! Settlement rails, accepted as an optional pin on a quote.
 
-use std::str::FromStr;
-
-use crate::wire_enum::{lookup, one_of, wire_enum};
+use crate::wire_enum::{one_of, wire_enum};
 
 wire_enum! {
     /// A settlement rail a quote can be pinned to. Spelled in lowercase on the
@@ -32,19 +30,10 @@ wire_enum! {
         /// NIBSS Instant Payment, Nigeria's interbank transfer system.
         Nip = "nip",
     }
-}
 
-/// A rail name that is not one of the eight supported rails.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid rail: {0} (expected one of {expected})", expected = one_of(&Rail::ALL, Rail::as_str))]
-pub struct UnknownRail(pub String);
-
-impl FromStr for Rail {
-    type Err = UnknownRail;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&Rail::ALL, Rail::as_str, text).ok_or_else(|| UnknownRail(text.to_owned()))
-    }
+    /// A rail name that is not one of the eight supported rails.
+    #[error("Invalid rail: {0} (expected one of {expected})", expected = one_of(&Rail::ALL, Rail::as_str))]
+    pub struct UnknownRail(pub String);
 }
 
 #[cfg(test)]

@@ -4,14 +4,69 @@
 //! Each enumeration is written once as a list of `Variant = "wire spelling"`
 //! pairs; the macro derives everything that must agree with that list: `ALL`,
 //! `as_str`, `Display`, serde (serialised as the wire string, deserialised
-//! through the type's own `FromStr` so serde reports the API's own message)
-//! and a JSON schema.
+//! through the type's own `FromStr` so serde reports the API's own message),
+//! a JSON schema and, for most types, `FromStr` and its error type.
 
 /// Declares a closed string enumeration of the API.
 ///
-/// The type must implement `FromStr` by hand (usually with [`lookup`]); the
-/// macro uses it for deserialisation.
+/// Followed by a `pub struct UnknownX(pub String);` declaration (with its own
+/// doc comment and `#[error("...")]` message), the macro also declares that
+/// error type and implements `FromStr` as an exact, case-sensitive match of
+/// the wire spellings that fails with it. Without one, the type must
+/// implement `FromStr` by hand (a type that accepts aliases, say); the macro
+/// uses it for deserialisation either way.
+///
+/// ```ignore
+/// wire_enum! {
+///     /// A settlement rail.
+///     pub enum Rail {
+///         /// US Automated Clearing House.
+///         Ach = "ach",
+///         /// IBAN (SEPA) transfer.
+///         Iban = "iban",
+///     }
+///
+///     /// A rail name that is not one of the supported rails.
+///     #[error("Invalid rail: {0}")]
+///     pub struct UnknownRail(pub String);
+/// }
+/// ```
 macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident = $wire:literal,
+            )+
+        }
+
+        $(#[$error_meta:meta])*
+        pub struct $error:ident(pub String);
+    ) => {
+        $crate::wire_enum::wire_enum! {
+            $(#[$meta])*
+            pub enum $name {
+                $(
+                    $(#[$vmeta])*
+                    $variant = $wire,
+                )+
+            }
+        }
+
+        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+        $(#[$error_meta])*
+        pub struct $error(pub String);
+
+        impl std::str::FromStr for $name {
+            type Err = $error;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                $crate::wire_enum::lookup(&$name::ALL, $name::as_str, text)
+                    .ok_or_else(|| $error(text.to_owned()))
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         pub enum $name:ident {

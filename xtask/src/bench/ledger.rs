@@ -110,20 +110,19 @@ async fn submit_vs_sqlite(dir: &Path, options: &Options) -> Result<Figure> {
         );
     }
     let per_sec = |n: usize| n as f64 / (window.as_secs_f64() * options.rounds() as f64);
-    Ok(Figure {
-        name: "ledger_submit_vs_sqlite",
-        value: per_sec(submits) / per_sec(inserts),
-        goal: 0.5,
-        below: false,
-        unit: "ratio",
-        detail: format!(
+    Ok(Figure::ratio(
+        "ledger_submit_vs_sqlite",
+        per_sec(submits),
+        per_sec(inserts),
+        0.5,
+        format!(
             "{:.0} / {:.0} durable commits/s, one at a time, SQLite WAL synchronous=FULL on the same disk, {} alternating rounds of {} ms",
             per_sec(submits),
             per_sec(inserts),
             options.rounds(),
             window.as_millis()
         ),
-    })
+    ))
 }
 
 #[derive(Clone, Copy)]
@@ -216,17 +215,16 @@ async fn dispatch_vs_direct(
     }
     let total = (count * options.rounds()) as f64;
     let (through, direct) = (total / through.as_secs_f64(), total / direct.as_secs_f64());
-    Ok(Figure {
+    Ok(Figure::ratio(
         name,
-        value: through / direct,
-        goal: 0.5,
-        below: false,
-        unit: "ratio",
-        detail: format!(
+        through,
+        direct,
+        0.5,
+        format!(
             "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {CONCURRENCY} in flight, {} alternating rounds",
             options.rounds()
         ),
-    })
+    ))
 }
 
 /// How long `count` payouts take through the ledger: recorded as one

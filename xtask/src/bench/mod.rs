@@ -63,7 +63,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
 
 use self::codegen::codegen_ms;
-use self::load::{API_KEY, API_KEY_HEADER};
+use self::load::{Outcome, API_KEY, API_KEY_HEADER};
 use self::report::report;
 use self::rounds::{alternate, pick_path};
 use self::runtime::{reexec_release, Signals};
@@ -169,7 +169,40 @@ struct Figure {
     detail: String,
 }
 
+/// The sandbox's throughput over another server's (`sandbox, other`) on
+/// GET [`BALANCE_PATH`] at `connections`, which must reach `goal`; `setting`
+/// ends the detail (how the two were run).
+fn throughput_ratio(
+    name: &'static str,
+    (sandbox, other): (&Outcome, &Outcome),
+    connections: usize,
+    goal: f64,
+    setting: &str,
+) -> Figure {
+    let (ours, theirs) = (sandbox.requests_per_sec(), other.requests_per_sec());
+    Figure::ratio(
+        name,
+        ours,
+        theirs,
+        goal,
+        format!("{ours:.0} / {theirs:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {setting}"),
+    )
+}
+
 impl Figure {
+    /// A ratio of our throughput to another's (`ours / theirs`) that must
+    /// reach `goal`.
+    fn ratio(name: &'static str, ours: f64, theirs: f64, goal: f64, detail: String) -> Figure {
+        Figure {
+            name,
+            value: ours / theirs,
+            goal,
+            below: false,
+            unit: "ratio",
+            detail,
+        }
+    }
+
     fn met(&self) -> bool {
         if self.below {
             self.value < self.goal
@@ -362,19 +395,8 @@ impl Servers {
                 options,
             )
             .await?;
-            figures.push(Figure {
-                name,
-                value: s.requests_per_sec() / b.requests_per_sec(),
-                goal: 0.7,
-                below: false,
-                unit: "ratio",
-                detail: format!(
-                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {rounds} alternating rounds of {} ms",
-                    s.requests_per_sec(),
-                    b.requests_per_sec(),
-                    window.as_millis()
-                ),
-            });
+            let setting = format!("{rounds} alternating rounds of {} ms", window.as_millis());
+            figures.push(throughput_ratio(name, (&s, &b), connections, 0.7, &setting));
             if connections == 64 {
                 let ms = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0);
                 for (name, q, what) in [
@@ -428,18 +450,8 @@ impl Servers {
                 options,
             )
             .await?;
-            figures.push(Figure {
-                name,
-                value: s.requests_per_sec() / p.requests_per_sec(),
-                goal: 20.0,
-                below: false,
-                unit: "ratio",
-                detail: format!(
-                    "{:.0} / {:.0} req/s, GET {BALANCE_PATH}, {connections} connections, Prism with default settings",
-                    s.requests_per_sec(),
-                    p.requests_per_sec()
-                ),
-            });
+            let setting = "Prism with default settings";
+            figures.push(throughput_ratio(name, (&s, &p), connections, 20.0, setting));
         }
         prism.stop();
         Ok(figures)
@@ -573,13 +585,12 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
             raw_cpu.extend(r.cpu_us_per_call);
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-        figures.push(Figure {
+        figures.push(Figure::ratio(
             name,
-            value: sdk_rate / raw_rate,
-            goal: 0.95,
-            below: false,
-            unit: "ratio",
-            detail: format!(
+            sdk_rate,
+            raw_rate,
+            0.95,
+            format!(
                 "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds of {} ms; client CPU {:.1} / {:.1} us per call",
                 sdk_rate / rounds as f64,
                 raw_rate / rounds as f64,
@@ -587,7 +598,7 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
                 mean(&sdk_cpu),
                 mean(&raw_cpu)
             ),
-        });
+        ));
     }
     Ok(figures)
 }

@@ -38,15 +38,7 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
     let dec = |(mantissa, scale): (i64, u32)| Decimal::new(mantissa, scale);
     let run = std::process::id();
 
-    for (currency, name) in [
-        (Currency::Ngn, "balance.NGN.start"),
-        (Currency::Usd, "balance.USD.start"),
-    ] {
-        put(
-            name,
-            client.wallet().balance(currency).await?.amount.exact(),
-        )?;
-    }
+    balances(&client, &mut put, "start").await?;
 
     let quote = client
         .quotes()
@@ -103,15 +95,7 @@ pub async fn run(base_url: &str, api_key: &str) -> Result<Readings> {
         let read_back = client.payouts().get(&receipt.session_id).await?;
         transaction(&mut put, &format!("payout.{kind}"), &read_back)?;
     }
-    for (currency, name) in [
-        (Currency::Ngn, "balance.NGN.end"),
-        (Currency::Usd, "balance.USD.end"),
-    ] {
-        put(
-            name,
-            client.wallet().balance(currency).await?.amount.exact(),
-        )?;
-    }
+    balances(&client, &mut put, "end").await?;
     Ok(read)
 }
 
@@ -131,6 +115,23 @@ impl ReadAmount for Option<Decimal> {
     fn exact(self) -> Option<Decimal> {
         self
     }
+}
+
+/// The NGN and USD balances, as `balance.NGN.<when>` and
+/// `balance.USD.<when>`.
+async fn balances(
+    client: &Client,
+    put: &mut impl FnMut(&str, Option<Decimal>) -> Result<()>,
+    when: &str,
+) -> Result<()> {
+    for currency in [Currency::Ngn, Currency::Usd] {
+        let balance = client.wallet().balance(currency).await?;
+        put(
+            &format!("balance.{currency}.{when}"),
+            balance.amount.exact(),
+        )?;
+    }
+    Ok(())
 }
 
 /// The amounts of a transaction both examples compare, under `prefix`.

@@ -199,14 +199,34 @@ impl Parser<'_> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Object, Stop> {
+    /// Steps over the opening bracket of an object or list at `depth`
+    /// (refused when nested deeper than allowed); true when the container
+    /// is empty, its `close` bracket following at once.
+    fn enter(&mut self, depth: usize, close: u8) -> Result<bool, Stop> {
         if depth > self.max_depth {
             return Err(Stop::TooDeep);
         }
         self.at += 1;
-        let mut object = BTreeMap::new();
         self.skip_whitespace();
-        if self.eat(b'}') {
+        Ok(self.eat(close))
+    }
+
+    /// After a member or an item: false after a `,` (another one follows),
+    /// true after the container's `close` bracket; anything else is invalid.
+    fn closes_after_item(&mut self, close: u8) -> Result<bool, Stop> {
+        self.skip_whitespace();
+        if self.eat(b',') {
+            Ok(false)
+        } else if self.eat(close) {
+            Ok(true)
+        } else {
+            Err(Stop::Invalid)
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Object, Stop> {
+        let mut object = BTreeMap::new();
+        if self.enter(depth, b'}')? {
             return Ok(object);
         }
         loop {
@@ -236,26 +256,15 @@ impl Parser<'_> {
                 }
             }
             self.path.truncate(outer);
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(object);
-                }
-                _ => return Err(Stop::Invalid),
+            if self.closes_after_item(b'}')? {
+                return Ok(object);
             }
         }
     }
 
     fn list(&mut self, depth: usize) -> Result<Json, Stop> {
-        if depth > self.max_depth {
-            return Err(Stop::TooDeep);
-        }
-        self.at += 1;
         let mut items = Vec::new();
-        self.skip_whitespace();
-        if self.eat(b']') {
+        if self.enter(depth, b']')? {
             return Ok(Json::List(items));
         }
         loop {
@@ -265,14 +274,8 @@ impl Parser<'_> {
             self.path.push(']');
             items.push(self.value(depth + 1)?);
             self.path.truncate(outer);
-            self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(Json::List(items));
-                }
-                _ => return Err(Stop::Invalid),
+            if self.closes_after_item(b']')? {
+                return Ok(Json::List(items));
             }
         }
     }

@@ -286,6 +286,7 @@ pub fn nothing_to_update() -> Violation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{messages, one, violations};
     use crate::views::{AddressFields, NatureOfBusinessFields, ProofOfAddressFields};
 
     /// Documents map entries with both parts of each `{ url, key }`.
@@ -335,22 +336,6 @@ mod tests {
             has_website: Some(false),
             ..BusinessFields::default()
         }
-    }
-
-    fn violations(result: Result<(), Violations>) -> Vec<(String, Rule, String)> {
-        result
-            .err()
-            .map(|violations| {
-                violations
-                    .into_iter()
-                    .map(|v| (v.field.into_owned(), v.rule, v.message))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn one(field: &str, rule: Rule, message: &str) -> Vec<(String, Rule, String)> {
-        vec![(field.to_owned(), rule, message.to_owned())]
     }
 
     #[test]
@@ -526,13 +511,8 @@ mod tests {
             documents: Vec::new(),
             ..complete()
         };
-        let messages: Vec<String> = validate_business_create(&fields)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
         assert_eq!(
-            messages,
+            messages(validate_business_create(&fields)),
             [
                 "documents: missing a certificate of incorporation (cac_document, cac, certificate_of_incorporation) or a business license (business_license)",
                 "documents: missing a six-month bank statement (bank_statement)",
@@ -590,13 +570,8 @@ mod tests {
             business_website: Some(""),
             ..BusinessFields::default()
         };
-        let messages: Vec<String> = validate_business_update(&fields)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
         assert_eq!(
-            messages,
+            messages(validate_business_update(&fields)),
             [
                 "name: cannot be changed after creation",
                 "businessType: must be one of LLC, LLP, SoleProprietorship",

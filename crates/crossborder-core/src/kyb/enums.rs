@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::wire_enum::{lookup, one_of, wire_enum};
+use crate::wire_enum::{one_of, wire_enum};
 
 wire_enum! {
     /// The legal form of a business; it decides the required documents.
@@ -24,20 +24,10 @@ wire_enum! {
         /// Sole proprietorship (registered with a BN number).
         SoleProprietorship = "SoleProprietorship",
     }
-}
 
-/// A business type that is not LLC, LLP or SoleProprietorship.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid business type: {0} (expected one of {expected})", expected = one_of(&BusinessType::ALL, BusinessType::as_str))]
-pub struct UnknownBusinessType(pub String);
-
-impl FromStr for BusinessType {
-    type Err = UnknownBusinessType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&BusinessType::ALL, BusinessType::as_str, text)
-            .ok_or_else(|| UnknownBusinessType(text.to_owned()))
-    }
+    /// A business type that is not LLC, LLP or SoleProprietorship.
+    #[error("Invalid business type: {0} (expected one of {expected})", expected = one_of(&BusinessType::ALL, BusinessType::as_str))]
+    pub struct UnknownBusinessType(pub String);
 }
 
 wire_enum! {
@@ -59,20 +49,10 @@ wire_enum! {
         /// `Council tax bill`.
         CouncilTaxBill = "Council tax bill",
     }
-}
 
-/// A proof-of-address type that is not one of the seven accepted strings.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid proof of address type: {0} (expected one of {expected})", expected = one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
-pub struct UnknownProofOfAddressType(pub String);
-
-impl FromStr for ProofOfAddressType {
-    type Err = UnknownProofOfAddressType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&ProofOfAddressType::ALL, ProofOfAddressType::as_str, text)
-            .ok_or_else(|| UnknownProofOfAddressType(text.to_owned()))
-    }
+    /// A proof-of-address type that is not one of the seven accepted strings.
+    #[error("Invalid proof of address type: {0} (expected one of {expected})", expected = one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
+    pub struct UnknownProofOfAddressType(pub String);
 }
 
 wire_enum! {
@@ -94,19 +74,10 @@ wire_enum! {
         /// `nationalId`.
         NationalId = "nationalId",
     }
-}
 
-/// An ID type that is not one of the seven accepted strings.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Invalid ID type: {0} (expected one of {expected})", expected = one_of(&IdType::ALL, IdType::as_str))]
-pub struct UnknownIdType(pub String);
-
-impl FromStr for IdType {
-    type Err = UnknownIdType;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup(&IdType::ALL, IdType::as_str, text).ok_or_else(|| UnknownIdType(text.to_owned()))
-    }
+    /// An ID type that is not one of the seven accepted strings.
+    #[error("Invalid ID type: {0} (expected one of {expected})", expected = one_of(&IdType::ALL, IdType::as_str))]
+    pub struct UnknownIdType(pub String);
 }
 
 /// Whether a person is added as a director or as an ultimate beneficial

@@ -147,6 +147,7 @@ fn check_percentage(text: &str) -> Result<(), Rule> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support;
     use crate::views::{AddressFields, DocumentRefFields};
 
     fn complete() -> PersonFields<'static> {
@@ -176,15 +177,7 @@ mod tests {
     }
 
     fn violations(fields: &PersonFields<'_>) -> Vec<(String, Rule, String)> {
-        validate_person(fields, PersonRole::Director)
-            .err()
-            .map(|violations| {
-                violations
-                    .into_iter()
-                    .map(|v| (v.field.into_owned(), v.rule, v.message))
-                    .collect()
-            })
-            .unwrap_or_default()
+        test_support::violations(validate_person(fields, PersonRole::Director))
     }
 
     #[test]
@@ -264,6 +257,8 @@ mod tests {
 
     #[test]
     fn date_of_birth_rules() {
+        const NOT_A_DATE: Option<(Rule, &str)> =
+            Some((Rule::OutOfRange, "is not a real calendar date"));
         let table = [
             ("1990-04-25", None),
             ("2000-02-29", None),
@@ -278,30 +273,12 @@ mod tests {
             ),
             ("199a-04-25", Some((Rule::InvalidFormat, DATE_MESSAGE))),
             ("+990-04-25", Some((Rule::InvalidFormat, DATE_MESSAGE))),
-            (
-                "1990-13-01",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
-            (
-                "1990-00-10",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
-            (
-                "1990-04-31",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
-            (
-                "1990-04-00",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
-            (
-                "1900-02-29",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
-            (
-                "2023-02-29",
-                Some((Rule::OutOfRange, "is not a real calendar date")),
-            ),
+            ("1990-13-01", NOT_A_DATE),
+            ("1990-00-10", NOT_A_DATE),
+            ("1990-04-31", NOT_A_DATE),
+            ("1990-04-00", NOT_A_DATE),
+            ("1900-02-29", NOT_A_DATE),
+            ("2023-02-29", NOT_A_DATE),
             (
                 "1899-12-31",
                 Some((Rule::OutOfRange, "must not be before 1900-01-01")),

@@ -166,6 +166,18 @@ fn check_solana(address: &str, network: &str) -> Result<(), FormatError> {
 mod tests {
     use super::*;
 
+    /// Each of `addresses` is refused on `network` with the shape message
+    /// `shape` (not a checksum message: these are not addresses at all).
+    fn assert_malformed(network: &str, shape: &str, addresses: &[&str]) {
+        for address in addresses {
+            assert_eq!(
+                check_address(address, Some(network)),
+                Err((Rule::InvalidFormat, shape.to_owned())),
+                "{address} on {network}"
+            );
+        }
+    }
+
     #[test]
     fn every_known_network_has_one_family_and_no_duplicate_name() {
         for (i, (name, _)) in KNOWN_NETWORKS.iter().enumerate() {
@@ -205,19 +217,17 @@ mod tests {
         );
         let shape = "must be an address on Ethereum: 0x followed by 40 hexadecimal digits, \
                      such as 0x52908400098527886E0F7030069857D2E4169EE7";
-        for bad in [
-            "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
-            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAedd",
-            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg",
-            "0X5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-        ] {
-            assert_eq!(
-                check_address(bad, Some("Ethereum")),
-                Err((Rule::InvalidFormat, shape.to_owned())),
-                "{bad}"
-            );
-        }
+        assert_malformed(
+            "Ethereum",
+            shape,
+            &[
+                "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe",
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAedd",
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg",
+                "0X5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            ],
+        );
     }
 
     #[test]
@@ -237,18 +247,16 @@ mod tests {
         );
         let shape = "must be an address on tron: base58check, 34 characters starting with T, \
                      such as TJRabPrwbZy45sbavfcjinPJC18kjpRTv8";
-        for bad in [
-            "TJRabPrwbZy45sbavfcjinPJC18kjpRTv",
-            "AJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
-            "TJRabPrwbZy45sbavfcjinPJC18kjpRT0l",
-            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-        ] {
-            assert_eq!(
-                check_address(bad, Some("tron")),
-                Err((Rule::InvalidFormat, shape.to_owned())),
-                "{bad}"
-            );
-        }
+        assert_malformed(
+            "tron",
+            shape,
+            &[
+                "TJRabPrwbZy45sbavfcjinPJC18kjpRTv",
+                "AJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
+                "TJRabPrwbZy45sbavfcjinPJC18kjpRT0l",
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            ],
+        );
     }
 
     #[test]
@@ -261,13 +269,11 @@ mod tests {
         }
         let shape = "must be an address on SOL: base58 of a 32-byte public key, \
                      such as 7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
-        for bad in ["7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL", "0OIl", "abc"] {
-            assert_eq!(
-                check_address(bad, Some("SOL")),
-                Err((Rule::InvalidFormat, shape.to_owned())),
-                "{bad}"
-            );
-        }
+        assert_malformed(
+            "SOL",
+            shape,
+            &["7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFL", "0OIl", "abc"],
+        );
     }
 
     #[test]

@@ -357,6 +357,8 @@ fn check_session_id(collector: &mut Collector, value: Option<&str>) {
 mod tests {
     use super::*;
     use crate::money::parse_amount;
+    use crate::test_support::{self, one};
+    use crossborder_testkit::fixtures::payout_sample;
     use Currency::*;
 
     /// A valid NGN to NGN bank payout, the base every case edits.
@@ -381,40 +383,12 @@ mod tests {
             amount: Some(amount),
             from_currency: Some(from),
             to_currency: Some(to),
-            ..PayoutFields::from_fn(|name| Some(sample(name, to)))
-        }
-    }
-
-    /// A well-formed value of `field` for a payout to `to`.
-    fn sample(field: &str, to: &str) -> &'static str {
-        match (field, to) {
-            ("accountNumber", "NGN") => "0123456789",
-            ("accountNumber", "GBP") => "31926819",
-            ("accountNumber", "EUR") => "DE89370400440532013000",
-            ("accountNumber", _) => "1234567890",
-            ("bankCode", _) => "058",
-            ("sortCode", _) => "123456",
-            ("swiftCode", _) => "DEUTDEFF",
-            ("transitNumber", _) => "00012",
-            ("institutionNumber", _) => "003",
-            ("address", _) => "0x52908400098527886e0f7030069857d2e4169ee7",
-            ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
-            _ => "x",
+            ..PayoutFields::from_fn(|name| Some(payout_sample(name, to)))
         }
     }
 
     fn violations(fields: &PayoutFields<'_>) -> Vec<(String, Rule, String)> {
-        match validate_payout(fields) {
-            Ok(_) => Vec::new(),
-            Err(violations) => violations
-                .into_iter()
-                .map(|v| (v.field.into_owned(), v.rule, v.message))
-                .collect(),
-        }
-    }
-
-    fn one(field: &str, rule: Rule, message: &str) -> Vec<(String, Rule, String)> {
-        vec![(field.to_owned(), rule, message.to_owned())]
+        test_support::violations(validate_payout(fields))
     }
 
     #[test]
@@ -811,7 +785,7 @@ mod tests {
                             "amount" => "1",
                             "fromCurrency" => from.code(),
                             "toCurrency" => to.code(),
-                            _ => sample(name, to.code()),
+                            _ => payout_sample(name, to.code()),
                         })
                 });
                 let payout = validate_payout(&complete).unwrap();
