@@ -16,7 +16,10 @@
 /// implement `FromStr` by hand (a type that accepts aliases, say); the macro
 /// uses it for deserialisation either way.
 ///
-/// ```ignore
+/// A private macro, so the example is shown, not run (`rail.rs` holds the
+/// same declaration, compiled):
+///
+/// ```text
 /// wire_enum! {
 ///     /// A settlement rail.
 ///     pub enum Rail {
