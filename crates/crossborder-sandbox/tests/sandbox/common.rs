@@ -1,13 +1,20 @@
 //! Helpers shared by the tests: the test kit's sandbox (raw requests with
 //! the staging key by default), and what only these tests need.
 
+use std::time::Duration;
+
 use crossborder_sandbox::STAGING_KEY;
 pub use crossborder_testkit::fixtures::ngn_payout_json as ngn_payout;
 pub use crossborder_testkit::{
     assert_error_body as assert_error, read_reply as reply, Reply, TestSandbox as Api,
     WebhookReceiver as Receiver,
 };
+use reqwest::Method;
 use serde_json::{json, Value};
+
+/// A collection's payment instruction is valid for 24 hours: one second
+/// more and it has lapsed.
+pub const PAST_VALIDITY: Duration = Duration::from_secs(24 * 3600 + 1);
 
 /// Creates an NGN collection and returns its memo (`payRefrence`).
 pub async fn ngn_collection(api: &Api, reference: &str, amount: u64) -> String {
@@ -18,6 +25,36 @@ pub async fn ngn_collection(api: &Api, reference: &str, amount: u64) -> String {
 pub async fn post_ok(api: &Api, path: &str, body: &Value) -> Reply {
     let reply = api.post(path, body).await;
     assert_eq!(reply.status, 200, "{path}: {}", reply.text);
+    reply
+}
+
+/// One case of a table of refusals, named `case` in a failure message: a
+/// request with the staging key (a POST of `body`, or a GET of `path` when
+/// there is none) that the sandbox must refuse with `status` and
+/// `message` in the API's error shape. Returns the reply for further
+/// checks.
+pub async fn refused(
+    api: &Api,
+    case: &str,
+    path: &str,
+    body: Option<&Value>,
+    status: u16,
+    message: &str,
+) -> Reply {
+    let method = if body.is_some() {
+        Method::POST
+    } else {
+        Method::GET
+    };
+    let reply = api.raw(method.clone(), path, Some(STAGING_KEY), body).await;
+    let answer = (reply.status, reply.body["message"].as_str());
+    assert_eq!(
+        answer,
+        (status, Some(message)),
+        "case {case}: {}",
+        reply.text
+    );
+    assert_error(&reply, status, message, method.as_str(), path);
     reply
 }
 
@@ -78,4 +115,15 @@ pub async fn assert_balances(api: &Api, expected: &[(&str, &str)]) {
             "{currency}"
         );
     }
+}
+
+/// The bodies `receiver` took once the sandbox has sent `count` webhooks,
+/// checked to be exactly `count`.
+pub async fn received(api: &Api, receiver: &Receiver, count: usize) -> Vec<Value> {
+    api.sandbox
+        .wait_for_webhook_deliveries(count, Duration::from_secs(10))
+        .await;
+    let received = receiver.bodies();
+    assert_eq!(received.len(), count, "{received:?}");
+    received
 }
