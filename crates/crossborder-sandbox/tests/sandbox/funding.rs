@@ -207,13 +207,17 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
     let created = api.transaction("fx-1").await;
     assert_eq!(created["rate"], json!(0.000653487992));
     assert_eq!(created["toAmount"], json!(100));
+    let message = "currency: must be USD, the wallet collection fx-1 credits (its fromCurrency \
+                   NGN is what the payer sends, not a wallet to credit)";
     for (currency, session) in [("NGN", "fx-f1"), ("EUR", "fx-eur")] {
-        api.post_refused(
+        let other = funding(currency, json!(100), &memo, session);
+        refused(
+            &api,
+            currency,
             "/api/simulate-funding",
-            &funding(currency, json!(100), &memo, session),
+            Some(&other),
             400,
-            "currency: must be USD, the wallet collection fx-1 credits (its fromCurrency NGN is \
-             what the payer sends, not a wallet to credit)",
+            message,
         )
         .await;
     }
