@@ -9,8 +9,11 @@ pub use crossborder_testkit::{
     assert_error_body as assert_error, read_reply as reply, Reply, TestSandbox as Api,
     WebhookReceiver as Receiver,
 };
-use reqwest::Method;
 use serde_json::{json, Value};
+
+#[path = "../shared/steps.rs"]
+mod steps;
+pub use steps::{funding, post_ok, refused};
 
 /// A collection's payment instruction is valid for 24 hours: one second
 /// more and it has lapsed.
@@ -19,43 +22,6 @@ pub const PAST_VALIDITY: Duration = Duration::from_secs(24 * 3600 + 1);
 /// Creates an NGN collection and returns its memo (`payRefrence`).
 pub async fn ngn_collection(api: &Api, reference: &str, amount: u64) -> String {
     api.collection(reference, amount.into(), "NGN", "NGN").await
-}
-
-/// A POST of `body` with the staging key that the sandbox must answer 200.
-pub async fn post_ok(api: &Api, path: &str, body: &Value) -> Reply {
-    let reply = api.post(path, body).await;
-    assert_eq!(reply.status, 200, "{path}: {}", reply.text);
-    reply
-}
-
-/// One case of a table of refusals, named `case` in a failure message: a
-/// request with the staging key (a POST of `body`, or a GET of `path` when
-/// there is none) that the sandbox must refuse with `status` and
-/// `message` in the API's error shape. Returns the reply for further
-/// checks.
-pub async fn refused(
-    api: &Api,
-    case: &str,
-    path: &str,
-    body: Option<&Value>,
-    status: u16,
-    message: &str,
-) -> Reply {
-    let method = if body.is_some() {
-        Method::POST
-    } else {
-        Method::GET
-    };
-    let reply = api.raw(method.clone(), path, Some(STAGING_KEY), body).await;
-    let answer = (reply.status, reply.body["message"].as_str());
-    assert_eq!(
-        answer,
-        (status, Some(message)),
-        "case {case}: {}",
-        reply.text
-    );
-    assert_error(&reply, status, message, method.as_str(), path);
-    reply
 }
 
 /// A POST of `body` that the sandbox must refuse 400 for one field only:
@@ -73,12 +39,6 @@ pub async fn refused_field(
     let errors = json!([{"field": field, "message": problem}]);
     assert_eq!(reply.body["errors"], errors, "{body}: {}", reply.text);
     reply
-}
-
-/// The body of a simulated funding of `amount` (as written on the wire) in
-/// `currency` for the collection whose memo is `memo`, under `session`.
-pub fn funding(currency: &str, amount: Value, memo: &str, session: &str) -> Value {
-    json!({"currency": currency, "amount": amount, "narration": memo, "sessionId": session})
 }
 
 /// A simulated funding (see [`funding`]) that the sandbox must accept.
