@@ -5,7 +5,9 @@
 
 use serde_json::json;
 
-use crate::support::{funded, funding, refused, Api};
+use crossborder_sandbox::SandboxConfig;
+
+use crate::support::{funded, funding, refused, with_receiver, Api};
 
 /// Where every funding goes.
 const FUND: &str = "/api/simulate-funding";
@@ -52,8 +54,7 @@ async fn funding_currency_is_the_wallet_credited() {
 
 #[tokio::test]
 async fn one_webhook_per_status_change_and_no_other() {
-    let api = Api::start().await;
-    let _receiver = api.register_receiver().await;
+    let (api, _receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("parts-1", json!(50000), "NGN", "NGN").await;
 
     // Partial, partial again, the rest, then more after completion: two
@@ -87,8 +88,7 @@ async fn one_webhook_per_status_change_and_no_other() {
 
 #[tokio::test]
 async fn an_overpayment_has_a_negative_remaining_amount() {
-    let api = Api::start().await;
-    let _receiver = api.register_receiver().await;
+    let (api, _receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("over-1", json!(50000), "NGN", "NGN").await;
     funded(&api, "NGN", json!(60000), &memo, "o-1").await;
 

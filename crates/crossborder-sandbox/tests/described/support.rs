@@ -9,7 +9,7 @@ use serde_json::Value;
 
 #[path = "../shared/steps.rs"]
 mod steps;
-pub use steps::{funding, post_ok, refused};
+pub use steps::{funding, post_ok, refused, with_receiver};
 
 /// The API's error shape with this status and message, for `method` on
 /// `path` (under /v1).

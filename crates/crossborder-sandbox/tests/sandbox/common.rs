@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 #[path = "../shared/steps.rs"]
 mod steps;
-pub use steps::{funding, post_ok, refused};
+pub use steps::{funding, post_ok, refused, with_receiver};
 
 /// A collection's payment instruction is valid for 24 hours: one second
 /// more and it has lapsed.

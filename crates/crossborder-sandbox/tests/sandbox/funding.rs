@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::common::{
     assert_balances, assert_error, assert_paid, fund_ok, funding, ngn_collection, post_ok,
-    received, refused, refused_field, Api, Receiver, PAST_VALIDITY,
+    received, refused, refused_field, with_receiver, Api, Receiver, PAST_VALIDITY,
 };
 
 #[tokio::test]
@@ -169,8 +169,7 @@ async fn webhook_url_must_be_absolute_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_delivery_log_keeps_the_last_thousand_attempts() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
     // One event per status change (ASSUMPTIONS B9): each collection of 1
     // NGN paid at once is one event.
     let total = MAX_WEBHOOK_DELIVERIES + 5;
@@ -231,8 +230,7 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
 /// the amount divided by the rate, rounded to fromCurrency's minor unit.
 #[tokio::test]
 async fn a_converting_collection_can_be_funded_in_its_to_currency() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("fx-to", json!(153_025), "NGN", "USD").await;
 
     // 39.21 USD ÷ 0.000653487992 = 60001.0983... → 60001.10 NGN paid.
@@ -277,8 +275,7 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
 /// event is sent, and the sessionId stays free.
 #[tokio::test]
 async fn a_to_currency_funding_that_pays_nothing_is_refused() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("fx-tiny", json!(100), "USD", "NGN").await;
     assert_eq!(api.transaction("fx-tiny").await["rate"], json!(1530.25));
 
@@ -330,10 +327,7 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
 /// A sandbox that sweeps for lapsed collections every `interval`, and the
 /// webhook receiver registered with it.
 async fn sweeping_every(interval: Duration) -> (Api, Receiver) {
-    let config = SandboxConfig::default().with_expiry_sweep_interval(interval);
-    let api = Api::start_with(config).await;
-    let receiver = api.register_receiver().await;
-    (api, receiver)
+    with_receiver(SandboxConfig::default().with_expiry_sweep_interval(interval)).await
 }
 
 /// Every status change is announced, expiry included: the sweep announces
@@ -440,9 +434,9 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
 async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
     let config = SandboxConfig::default();
     assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
-    let api = Api::start_with(config).await;
-    // Kept alive to take the event; the sandbox's own log is what is checked.
-    let _receiver = api.register_receiver().await;
+    // The receiver is kept alive to take the event; the sandbox's own log
+    // is what is checked.
+    let (api, _receiver) = with_receiver(config).await;
     ngn_collection(&api, "quiet-lapse", 5000).await;
     api.clock.advance(PAST_VALIDITY);
     let deliveries = api

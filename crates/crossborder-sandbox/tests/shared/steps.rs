@@ -1,10 +1,18 @@
 //! Steps shared by the test binaries that include this file (`#[path]`):
 //! the sandbox tests and the described ones.
 
-use crossborder_sandbox::STAGING_KEY;
-use crossborder_testkit::{assert_error_body, Reply, TestSandbox};
+use crossborder_sandbox::{SandboxConfig, STAGING_KEY};
+use crossborder_testkit::{assert_error_body, Reply, TestSandbox, WebhookReceiver};
 use reqwest::Method;
 use serde_json::{json, Value};
+
+/// A sandbox with `config` whose staging business sends its webhooks to
+/// the returned receiver (kept alive as long as it is held).
+pub async fn with_receiver(config: SandboxConfig) -> (TestSandbox, WebhookReceiver) {
+    let api = TestSandbox::start_with(config).await;
+    let receiver = api.register_receiver().await;
+    (api, receiver)
+}
 
 /// A POST of `body` with the staging key that the sandbox must answer 200.
 pub async fn post_ok(api: &TestSandbox, path: &str, body: &Value) -> Reply {
