@@ -7,7 +7,7 @@ use crossborder_testkit::fixtures::business_json;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, Api};
+use crate::support::{assert_error, post_ok, Api};
 
 const PDF: &[u8] = b"%PDF-1.7\nprivate statement\n";
 
@@ -59,8 +59,7 @@ async fn the_sandbox_resolves_the_links_a_business_sends() {
     });
     let mut body = business_json("RC-DOCS-1", &own_png, documents);
     body["sourceOfFund"] = json!({"url": own, "type": "Revenue"});
-    let created = api.post("/api/business", &body).await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let created = post_ok(&api, "/api/business", &body).await;
     let business = created.body["data"]["id"].as_str().expect("an id");
 
     let pdf = Some(DocumentContent {

@@ -5,7 +5,12 @@
 
 use serde_json::json;
 
-use crate::support::{assert_error, Api};
+use crossborder_sandbox::SandboxConfig;
+
+use crate::support::{funded, funding, refused, with_receiver, Api};
+
+/// Where every funding goes.
+const FUND: &str = "/api/simulate-funding";
 
 #[tokio::test]
 async fn funding_currency_is_the_wallet_credited() {
@@ -15,12 +20,12 @@ async fn funding_currency_is_the_wallet_credited() {
 
     // The payer's currency is not a wallet to credit: refused, naming the
     // wallet, and nothing changes.
-    let refused = api.fund("USD", json!(100), &memo, "fund-1").await;
+    let payer_currency = funding("USD", json!(100), &memo, "fund-1");
     let message = "currency: must be NGN, the wallet collection conv-1 credits (its \
                    fromCurrency USD is what the payer sends, not a wallet to credit)";
-    assert_error(&refused, 400, message, "POST", "/api/simulate-funding");
+    let refusal = refused(&api, "USD", FUND, Some(&payer_currency), 400, message).await;
     assert_eq!(
-        refused.body["errors"],
+        refusal.body["errors"],
         json!([{"field": "currency",
                 "message": message.strip_prefix("currency: ").unwrap()}])
     );
@@ -32,8 +37,7 @@ async fn funding_currency_is_the_wallet_credited() {
 
     // The NGN wallet, named: credited with the amount itself, and the
     // refused sessionId was not used up.
-    let funded = api.fund("NGN", json!(153025), &memo, "fund-1").await;
-    assert_eq!(funded.status, 200, "{}", funded.text);
+    funded(&api, "NGN", json!(153025), &memo, "fund-1").await;
     assert_eq!(api.balance_json("NGN").await, json!(5153025));
     assert_eq!(api.balance_json("USD").await, json!(10000));
     let paid = api.transaction("conv-1").await;
@@ -42,21 +46,15 @@ async fn funding_currency_is_the_wallet_credited() {
 
     // A same-currency collection credits its one currency.
     let memo = api.collection("same-1", json!(5000), "NGN", "NGN").await;
-    let refused = api.fund("USD", json!(10), &memo, "fund-2").await;
-    assert_error(
-        &refused,
-        400,
-        "currency: must be NGN, the wallet collection same-1 credits",
-        "POST",
-        "/api/simulate-funding",
-    );
+    let other = funding("USD", json!(10), &memo, "fund-2");
+    let message = "currency: must be NGN, the wallet collection same-1 credits";
+    refused(&api, "same-currency USD", FUND, Some(&other), 400, message).await;
     assert_eq!(api.balance_json("USD").await, json!(10000));
 }
 
 #[tokio::test]
 async fn one_webhook_per_status_change_and_no_other() {
-    let api = Api::start().await;
-    let _receiver = api.register_receiver().await;
+    let (api, _receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("parts-1", json!(50000), "NGN", "NGN").await;
 
     // Partial, partial again, the rest, then more after completion: two
@@ -67,8 +65,7 @@ async fn one_webhook_per_status_change_and_no_other() {
         (25000, "p-3"),
         (5000, "p-4"),
     ] {
-        let funded = api.fund("NGN", json!(amount), &memo, session).await;
-        assert_eq!(funded.status, 200, "{}", funded.text);
+        funded(&api, "NGN", json!(amount), &memo, session).await;
     }
     let events = api.exactly_webhooks(2).await;
     assert_eq!(
@@ -91,16 +88,13 @@ async fn one_webhook_per_status_change_and_no_other() {
 
 #[tokio::test]
 async fn an_overpayment_has_a_negative_remaining_amount() {
-    let api = Api::start().await;
-    let _receiver = api.register_receiver().await;
+    let (api, _receiver) = with_receiver(SandboxConfig::default()).await;
     let memo = api.collection("over-1", json!(50000), "NGN", "NGN").await;
-    let funded = api.fund("NGN", json!(60000), &memo, "o-1").await;
-    assert_eq!(funded.status, 200, "{}", funded.text);
+    funded(&api, "NGN", json!(60000), &memo, "o-1").await;
 
     // A converting collection: 160000 NGN pays 104.56 USD of 100 at 1530.25.
     let converting = api.collection("over-2", json!(100), "USD", "NGN").await;
-    let funded = api.fund("NGN", json!(160000), &converting, "o-2").await;
-    assert_eq!(funded.status, 200, "{}", funded.text);
+    funded(&api, "NGN", json!(160000), &converting, "o-2").await;
 
     let mut events = api.exactly_webhooks(2).await;
     events.sort_by_key(|event| event["reference"].to_string());
@@ -133,17 +127,10 @@ async fn an_overpayment_has_a_negative_remaining_amount() {
 async fn funding_session_id_is_at_most_100_characters() {
     let api = Api::start().await;
     let memo = api.collection("long-1", json!(5000), "NGN", "NGN").await;
-    let long = "s".repeat(101);
-    let refused = api.fund("NGN", json!(10), &memo, &long).await;
-    assert_error(
-        &refused,
-        400,
-        "sessionId: must be at most 100 characters",
-        "POST",
-        "/api/simulate-funding",
-    );
-    let accepted = api.fund("NGN", json!(10), &memo, &"s".repeat(100)).await;
-    assert_eq!(accepted.status, 200, "{}", accepted.text);
+    let long = funding("NGN", json!(10), &memo, &"s".repeat(101));
+    let message = "sessionId: must be at most 100 characters";
+    refused(&api, "101 characters", FUND, Some(&long), 400, message).await;
+    funded(&api, "NGN", json!(10), &memo, &"s".repeat(100)).await;
 }
 
 #[tokio::test]
@@ -151,15 +138,9 @@ async fn a_narration_is_matched_trimmed() {
     let api = Api::start().await;
     let memo = api.collection("trim-1", json!(5000), "NGN", "NGN").await;
     let padded = format!("  {memo} ");
-    let funded = api.fund("NGN", json!(5000), &padded, "t-1").await;
-    assert_eq!(funded.status, 200, "{}", funded.text);
+    funded(&api, "NGN", json!(5000), &padded, "t-1").await;
     assert_eq!(api.transaction("trim-1").await["status"], "COMPLETED");
-    let unknown = api.fund("NGN", json!(10), "PAY-NONE0000", "t-2").await;
-    assert_error(
-        &unknown,
-        404,
-        "No collection matches narration: PAY-NONE0000",
-        "POST",
-        "/api/simulate-funding",
-    );
+    let unknown = funding("NGN", json!(10), "PAY-NONE0000", "t-2");
+    let message = "No collection matches narration: PAY-NONE0000";
+    refused(&api, "unknown memo", FUND, Some(&unknown), 404, message).await;
 }

@@ -6,24 +6,19 @@
 
 use crossborder_sandbox::{NO_ACCESS_KEY, STAGING_KEY};
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::support::{assert_error, Api};
+use crate::support::{assert_error, funded, post_ok, refused, Api};
 
 #[tokio::test]
 async fn bank_code_is_looked_up_only_where_the_description_requires_one() {
     let api = Api::start().await;
     // USD: the description requires no bank code, so one outside the
     // sandbox's USD list is passed on, unchecked.
-    let usd = api
-        .post(
-            "/api/payout",
-            &json!({"amount": "10", "fromCurrency": "USD", "toCurrency": "USD",
-                    "sessionId": "usd-1", "accountNumber": "123456789",
-                    "accountName": "Jane Doe", "bankName": "Chase", "bankCode": "ZZ-999"}),
-        )
-        .await;
-    assert_eq!(usd.status, 200, "{}", usd.text);
+    let usd = json!({"amount": "10", "fromCurrency": "USD", "toCurrency": "USD",
+                     "sessionId": "usd-1", "accountNumber": "123456789",
+                     "accountName": "Jane Doe", "bankName": "Chase", "bankCode": "ZZ-999"});
+    post_ok(&api, "/api/payout", &usd).await;
     assert_eq!(api.transaction("usd-1").await["status"], "COMPLETED");
     assert_eq!(api.balance_json("USD").await, json!(9990));
 
@@ -74,8 +69,7 @@ async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fiel
             "cac_status_report": {"url": "https://files.example/r.pdf", "key": "r"}
         }
     });
-    let created = api.post("/api/business", &body).await;
-    assert_eq!(created.status, 200, "{}", created.text);
+    let created = post_ok(&api, "/api/business", &body).await;
     let id = created.body["data"]["id"]
         .as_str()
         .expect("an id")
@@ -116,46 +110,49 @@ async fn an_update_refuses_name_and_registration_number_and_ignores_unknown_fiel
         .is_none());
 }
 
+/// The sandbox's own refusals of a single request, 400 each: an amount
+/// above 10^15 (A29) in a body or a path, and `null` for an optional field
+/// (no field is nullable). Nothing refused is created, and an amount at the
+/// cap is taken.
 #[tokio::test]
-async fn amounts_above_ten_to_the_fifteenth_are_refused() {
+async fn amounts_above_ten_to_the_fifteenth_and_null_fields_are_refused() {
     let api = Api::start().await;
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": 1_000_000_000_000_001_u64, "fromCurrency": "NGN",
-                    "toCurrency": "NGN", "paymentReference": "huge-1"}),
-        400,
-        "amount: must be at most 1000000000000000",
-    )
-    .await;
-    let at_cap = api
-        .post(
+    let ngn = |amount: u64, reference: &str| {
+        json!({"amount": amount, "fromCurrency": "NGN", "toCurrency": "NGN",
+               "paymentReference": reference})
+    };
+    let mut null_network = ngn(10, "null-1");
+    null_network["network"] = Value::Null;
+    let cap = "amount: must be at most 1000000000000000";
+    let cases = [
+        (
+            "collection above the cap",
             "/api/initiate-payment",
-            &json!({"amount": 1_000_000_000_000_000_u64, "fromCurrency": "NGN",
-                    "toCurrency": "NGN", "paymentReference": "huge-2"}),
-        )
-        .await;
-    assert_eq!(at_cap.status, 200, "{}", at_cap.text);
-    api.get_refused(
-        "/api/qoutes/USD/NGN/1000000000000001",
-        400,
-        "amount: must be at most 1000000000000000",
-    )
-    .await;
-}
-
-#[tokio::test]
-async fn null_is_refused_on_request_fields() {
-    let api = Api::start().await;
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": 10, "fromCurrency": "NGN", "toCurrency": "NGN",
-                    "paymentReference": "null-1", "network": null}),
-        400,
-        "network: must be a string",
-    )
-    .await;
-    let missing = api.get("/api/transaction/null-1").await;
-    assert_eq!(missing.status, 404, "{}", missing.text);
+            Some(ngn(1_000_000_000_000_001, "huge-1")),
+            cap,
+        ),
+        (
+            "quote above the cap",
+            "/api/qoutes/USD/NGN/1000000000000001",
+            None,
+            cap,
+        ),
+        (
+            "collection with a null network",
+            "/api/initiate-payment",
+            Some(null_network),
+            "network: must be a string",
+        ),
+    ];
+    for (case, path, body, message) in cases {
+        refused(&api, case, path, body.as_ref(), 400, message).await;
+    }
+    for reference in ["huge-1", "null-1"] {
+        let missing = api.get(&format!("/api/transaction/{reference}")).await;
+        assert_eq!(missing.status, 404, "{reference}: {}", missing.text);
+    }
+    let at_cap = ngn(1_000_000_000_000_000, "huge-2");
+    post_ok(&api, "/api/initiate-payment", &at_cap).await;
 }
 
 #[tokio::test]
@@ -182,8 +179,7 @@ async fn a_webhook_to_an_https_url_is_recorded_as_failed() {
     let url = "https://127.0.0.1:9/hook";
     api.set_webhook(url).await;
     let memo = api.collection("tls-1", json!(1000), "NGN", "NGN").await;
-    let funded = api.fund("NGN", json!(1000), &memo, "tls-f1").await;
-    assert_eq!(funded.status, 200, "{}", funded.text);
+    funded(&api, "NGN", json!(1000), &memo, "tls-f1").await;
     let deliveries = api
         .sandbox
         .wait_for_webhook_deliveries(1, std::time::Duration::from_secs(10))

@@ -4,7 +4,7 @@ use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::json;
 
-use crate::common::{assert_error, post_ok, refused_field, Api};
+use crate::common::{assert_error, post_ok, refused, refused_field, Api};
 
 #[tokio::test]
 async fn every_authentication_row() {
@@ -57,33 +57,43 @@ async fn authentication_comes_before_body_checks() {
     assert_error(&reply, 403, "API key header needed", "POST", "/api/payout");
 }
 
+/// Every place a currency code is read, in paths and bodies: a code that is
+/// not one of the supported ones, exactly as written (uppercase), is 400
+/// `Invalid currency: <code>`.
 #[tokio::test]
 async fn invalid_currency_in_paths_and_bodies() {
     let api = Api::start().await;
-    api.get_refused("/api/balance/ABC", 400, "Invalid currency: ABC")
-        .await;
-    api.get_refused("/api/balance/ngn", 400, "Invalid currency: ngn")
-        .await;
-    api.get_refused("/api/qoutes/ABC/NGN/100", 400, "Invalid currency: ABC")
-        .await;
-    api.get_refused("/api/qoutes/USD/ABC/100", 400, "Invalid currency: ABC")
-        .await;
-    api.get_refused("/api/bank-list/USD/XYZ", 400, "Invalid currency: XYZ")
-        .await;
+    let mut payout = crate::common::ngn_payout("s-abc", "100");
+    payout["toCurrency"] = json!("ABC");
+    let cases = [
+        ("balance", "/api/balance/ABC", None, "ABC"),
+        ("lowercase balance", "/api/balance/ngn", None, "ngn"),
+        ("quote source", "/api/qoutes/ABC/NGN/100", None, "ABC"),
+        ("quote destination", "/api/qoutes/USD/ABC/100", None, "ABC"),
+        ("bank list", "/api/bank-list/USD/XYZ", None, "XYZ"),
+        ("payout", "/api/payout", Some(&payout), "ABC"),
+    ];
+    for (case, path, body, code) in cases {
+        let message = format!("Invalid currency: {code}");
+        refused(&api, case, path, body, 400, &message).await;
+    }
 
+    // A body's refusal names the field in `errors` too.
     let body = json!({"amount": 100, "fromCurrency": "ABC", "toCurrency": "NGN", "paymentReference": "r1"});
-    let collection = api
-        .post_refused("/api/initiate-payment", &body, 400, "Invalid currency: ABC")
-        .await;
+    let message = "Invalid currency: ABC";
+    let collection = refused(
+        &api,
+        "collection",
+        "/api/initiate-payment",
+        Some(&body),
+        400,
+        message,
+    )
+    .await;
     assert_eq!(
         collection.body["errors"],
         json!([{"field": "fromCurrency", "message": "Invalid currency: ABC"}])
     );
-
-    let mut payout = crate::common::ngn_payout("s-abc", "100");
-    payout["toCurrency"] = json!("ABC");
-    api.post_refused("/api/payout", &payout, 400, "Invalid currency: ABC")
-        .await;
 }
 
 #[tokio::test]
@@ -109,24 +119,34 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
     body.as_object_mut().unwrap().remove("amount");
     refused_field(&api, "/api/payout", &body, "amount", "is required").await;
 
-    let mut body = crate::common::ngn_payout("s-typed", "100");
-    body["amount"] = json!(100);
-    api.post_refused("/api/payout", &body, 400, "amount: must be a string")
-        .await;
-
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": "100", "fromCurrency": "NGN", "toCurrency": "NGN"}),
-        400,
-        "amount: must be a number; paymentReference: is required",
-    )
-    .await;
-
+    let mut number = crate::common::ngn_payout("s-typed", "100");
+    number["amount"] = json!(100);
     // No field is nullable: null is a value of the wrong type.
-    let mut body = crate::common::ngn_payout("s-null", "100");
-    body["narration"] = json!(null);
-    api.post_refused("/api/payout", &body, 400, "narration: must be a string")
-        .await;
+    let mut null = crate::common::ngn_payout("s-null", "100");
+    null["narration"] = json!(null);
+    let cases = [
+        (
+            "payout amount as a number",
+            "/api/payout",
+            number,
+            "amount: must be a string",
+        ),
+        (
+            "collection amount as a string, no reference",
+            "/api/initiate-payment",
+            json!({"amount": "100", "fromCurrency": "NGN", "toCurrency": "NGN"}),
+            "amount: must be a number; paymentReference: is required",
+        ),
+        (
+            "null narration",
+            "/api/payout",
+            null,
+            "narration: must be a string",
+        ),
+    ];
+    for (case, path, body, message) in cases {
+        refused(&api, case, path, Some(&body), 400, message).await;
+    }
 
     // Unknown fields are ignored.
     let mut body = crate::common::ngn_payout("s-extra", "100");

@@ -2,9 +2,11 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::common::{assert_paid, fund_ok, funding, ngn_collection, post_ok, Api};
+use crate::common::{
+    assert_paid, fund_ok, funding, ngn_collection, post_ok, refused, Api, PAST_VALIDITY,
+};
 
 #[tokio::test]
 async fn same_currency_collection_lifecycle() {
@@ -91,7 +93,7 @@ async fn same_currency_collection_lifecycle() {
     .await;
 
     // Unpaid past its instruction's validity, the collection is EXPIRED.
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     assert_eq!(api.transaction("order-10045").await["status"], "EXPIRED");
 }
 
@@ -110,7 +112,7 @@ async fn a_repeat_replays_the_creation_answer_whatever_happened_since() {
     fund_ok(&api, "NGN", json!(1200), memo, "f-r").await;
     let again = api.post("/api/initiate-payment", &body).await;
     assert_eq!(again.body, created.body);
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     assert_paid(&api, "order-replay", "EXPIRED", json!(1200)).await;
     let again = api.post("/api/initiate-payment", &body).await;
     assert_eq!(again.body, created.body);
@@ -131,39 +133,50 @@ async fn partly_paid_collection_expires_when_its_instruction_lapses() {
 
     api.clock.advance(Duration::from_secs(1));
     assert_paid(&api, "order-half", "EXPIRED", json!(1000)).await;
-    api.post_refused(
+    let late = funding("NGN", json!(4000), &memo, "f-2");
+    let message = "Collection order-half has expired";
+    refused(
+        &api,
+        "late",
         "/api/simulate-funding",
-        &funding("NGN", json!(4000), &memo, "f-2"),
+        Some(&late),
         400,
-        "Collection order-half has expired",
+        message,
     )
     .await;
 
     // A fully paid collection stays COMPLETED.
     let memo = ngn_collection(&api, "order-paid", 5000).await;
     fund_ok(&api, "NGN", json!(5000), &memo, "f-3").await;
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     assert_eq!(api.transaction("order-paid").await["status"], "COMPLETED");
 }
 
 #[tokio::test]
 async fn converting_collection_needs_a_matching_live_rate_key() {
     let api = Api::start().await;
-    api.post_refused("/api/initiate-payment", &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN", "paymentReference": "c-1"}), 400, "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)").await;
+    let path = "/api/initiate-payment";
+    // A collection of `amount` from `from` to NGN for `reference`, with
+    // `rate_key` if any.
+    let to_ngn = |reference: &str, amount: Value, from: &str, rate_key: Option<&str>| {
+        let mut body = json!({"amount": amount, "fromCurrency": from, "toCurrency": "NGN",
+                              "paymentReference": reference});
+        if let Some(rate_key) = rate_key {
+            body["rateKey"] = json!(rate_key);
+        }
+        body
+    };
+    let without_key = to_ngn("c-1", json!(100), "USD", None);
+    let message = "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)";
+    refused(&api, "no rateKey", path, Some(&without_key), 400, message).await;
 
     let rate_key = api.rate_key("USD", "NGN", "100").await;
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": 100, "fromCurrency": "EUR", "toCurrency": "NGN",
-                    "paymentReference": "c-2", "rateKey": rate_key}),
-        400,
-        "rateKey was issued for USD/NGN, not EUR/NGN",
-    )
-    .await;
+    let other_pair = to_ngn("c-2", json!(100), "EUR", Some(&rate_key));
+    let message = "rateKey was issued for USD/NGN, not EUR/NGN";
+    refused(&api, "another pair", path, Some(&other_pair), 400, message).await;
 
-    let body = json!({"amount": 250.75, "fromCurrency": "USD", "toCurrency": "NGN",
-                      "paymentReference": "c-3", "rateKey": rate_key});
-    let created = post_ok(&api, "/api/initiate-payment", &body).await;
+    let body = to_ngn("c-3", json!(250.75), "USD", Some(&rate_key));
+    let created = post_ok(&api, path, &body).await;
     // 250.75 * 1530.25 = 383710.1875 -> 383710.19
     assert!(
         created.text.contains("\"toAmount\":383710.19,"),
@@ -177,28 +190,42 @@ async fn converting_collection_needs_a_matching_live_rate_key() {
     );
 
     api.clock.advance(Duration::from_secs(301));
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": 100, "fromCurrency": "USD", "toCurrency": "NGN",
-                    "paymentReference": "c-4", "rateKey": rate_key}),
-        400,
-        "rateKey is unknown or expired",
-    )
-    .await;
+    let expired = to_ngn("c-4", json!(100), "USD", Some(&rate_key));
+    let message = "rateKey is unknown or expired";
+    refused(&api, "expired rateKey", path, Some(&expired), 400, message).await;
 }
 
+/// NGN collection bodies refused 400, each naming every field at fault.
 #[tokio::test]
 async fn collection_validation() {
     let api = Api::start().await;
-    let long = "r".repeat(101);
-    api.post_refused(
-        "/api/initiate-payment",
-        &json!({"amount": 0, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": long}),
-        400,
-        "amount: must be greater than zero; paymentReference: must be at most 100 characters",
-    )
-    .await;
-    api.post_refused("/api/initiate-payment", &json!({"amount": 10.001, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": "p"}), 400, "amount: has more decimal places than NGN allows (2)").await;
+    let ngn = |amount: Value, reference: String| {
+        json!({"amount": amount, "fromCurrency": "NGN", "toCurrency": "NGN",
+               "paymentReference": reference})
+    };
+    let cases = [
+        (
+            "zero amount, long reference",
+            ngn(json!(0), "r".repeat(101)),
+            "amount: must be greater than zero; paymentReference: must be at most 100 characters",
+        ),
+        (
+            "three decimals",
+            ngn(json!(10.001), "p".to_owned()),
+            "amount: has more decimal places than NGN allows (2)",
+        ),
+    ];
+    for (case, body, message) in cases {
+        refused(
+            &api,
+            case,
+            "/api/initiate-payment",
+            Some(&body),
+            400,
+            message,
+        )
+        .await;
+    }
 }
 
 #[tokio::test]

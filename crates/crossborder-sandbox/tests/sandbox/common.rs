@@ -1,6 +1,8 @@
 //! Helpers shared by the tests: the test kit's sandbox (raw requests with
 //! the staging key by default), and what only these tests need.
 
+use std::time::Duration;
+
 use crossborder_sandbox::STAGING_KEY;
 pub use crossborder_testkit::fixtures::ngn_payout_json as ngn_payout;
 pub use crossborder_testkit::{
@@ -9,16 +11,17 @@ pub use crossborder_testkit::{
 };
 use serde_json::{json, Value};
 
+#[path = "../shared/steps.rs"]
+mod steps;
+pub use steps::{funding, post_ok, refused, with_receiver};
+
+/// A collection's payment instruction is valid for 24 hours: one second
+/// more and it has lapsed.
+pub const PAST_VALIDITY: Duration = Duration::from_secs(24 * 3600 + 1);
+
 /// Creates an NGN collection and returns its memo (`payRefrence`).
 pub async fn ngn_collection(api: &Api, reference: &str, amount: u64) -> String {
     api.collection(reference, amount.into(), "NGN", "NGN").await
-}
-
-/// A POST of `body` with the staging key that the sandbox must answer 200.
-pub async fn post_ok(api: &Api, path: &str, body: &Value) -> Reply {
-    let reply = api.post(path, body).await;
-    assert_eq!(reply.status, 200, "{path}: {}", reply.text);
-    reply
 }
 
 /// A POST of `body` that the sandbox must refuse 400 for one field only:
@@ -36,12 +39,6 @@ pub async fn refused_field(
     let errors = json!([{"field": field, "message": problem}]);
     assert_eq!(reply.body["errors"], errors, "{body}: {}", reply.text);
     reply
-}
-
-/// The body of a simulated funding of `amount` (as written on the wire) in
-/// `currency` for the collection whose memo is `memo`, under `session`.
-pub fn funding(currency: &str, amount: Value, memo: &str, session: &str) -> Value {
-    json!({"currency": currency, "amount": amount, "narration": memo, "sessionId": session})
 }
 
 /// A simulated funding (see [`funding`]) that the sandbox must accept.
@@ -78,4 +75,15 @@ pub async fn assert_balances(api: &Api, expected: &[(&str, &str)]) {
             "{currency}"
         );
     }
+}
+
+/// The bodies `receiver` took once the sandbox has sent `count` webhooks,
+/// checked to be exactly `count`.
+pub async fn received(api: &Api, receiver: &Receiver, count: usize) -> Vec<Value> {
+    api.sandbox
+        .wait_for_webhook_deliveries(count, Duration::from_secs(10))
+        .await;
+    let received = receiver.bodies();
+    assert_eq!(received.len(), count, "{received:?}");
+    received
 }

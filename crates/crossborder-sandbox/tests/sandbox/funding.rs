@@ -2,13 +2,13 @@
 
 use std::time::Duration;
 
-use crossborder_sandbox::{MAX_WEBHOOK_DELIVERIES, PRODUCTION_KEY, STAGING_KEY};
+use crossborder_sandbox::{SandboxConfig, MAX_WEBHOOK_DELIVERIES, PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::common::{
     assert_balances, assert_error, assert_paid, fund_ok, funding, ngn_collection, post_ok,
-    refused_field, Api, Receiver,
+    received, refused, refused_field, with_receiver, Api, Receiver, PAST_VALIDITY,
 };
 
 #[tokio::test]
@@ -55,8 +55,7 @@ async fn partial_then_full_payment_with_one_webhook_each() {
     );
     // No retry and no extra event arrive later.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let received = receiver.bodies();
-    assert_eq!(received.len(), 2, "{received:?}");
+    let received = received(&api, &receiver, 2).await;
     assert_eq!(
         received[0],
         json!({"reference": "order-1", "memo": memo, "amount": 50000, "paidAmount": 20000,
@@ -114,30 +113,28 @@ async fn funding_rules() {
         "/api/simulate-funding",
     );
 
-    api.post_refused(
-        "/api/simulate-funding",
-        &funding("NGN", json!(10), "PAY-NOPE0000", "n-1"),
-        404,
-        "No collection matches narration: PAY-NOPE0000",
-    )
-    .await;
-
-    api.post_refused(
-        "/api/simulate-funding",
-        &funding("USD", json!(10), &memo, "w-1"),
-        400,
-        "currency: must be NGN, the wallet collection order-2 credits",
-    )
-    .await;
-
-    let invalid = api
-        .post_refused(
-            "/api/simulate-funding",
-            &json!({"currency": "XYZ", "amount": "10"}),
+    // Fundings refused whole, before anything is credited.
+    let cases = [
+        (
+            "unknown narration",
+            funding("NGN", json!(10), "PAY-NOPE0000", "n-1"),
+            404,
+            "No collection matches narration: PAY-NOPE0000",
+        ),
+        (
+            "another wallet than the collection's",
+            funding("USD", json!(10), &memo, "w-1"),
             400,
-            "Invalid currency: XYZ",
-        )
-        .await;
+            "currency: must be NGN, the wallet collection order-2 credits",
+        ),
+    ];
+    let path = "/api/simulate-funding";
+    for (case, body, status, message) in cases {
+        refused(&api, case, path, Some(&body), status, message).await;
+    }
+    let every_field = json!({"currency": "XYZ", "amount": "10"});
+    let message = "Invalid currency: XYZ";
+    let invalid = refused(&api, "every field", path, Some(&every_field), 400, message).await;
     assert_eq!(
         invalid.body["errors"],
         json!([
@@ -172,8 +169,7 @@ async fn webhook_url_must_be_absolute_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_delivery_log_keeps_the_last_thousand_attempts() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
     // One event per status change (ASSUMPTIONS B9): each collection of 1
     // NGN paid at once is one event.
     let total = MAX_WEBHOOK_DELIVERIES + 5;
@@ -200,41 +196,27 @@ async fn the_delivery_log_keeps_the_last_thousand_attempts() {
     assert!(!kept.contains(&"many-0".to_owned()), "{kept:?}");
 }
 
-/// Creates a converting collection with a fresh rateKey and returns its memo.
-async fn converting_collection(
-    api: &Api,
-    reference: &str,
-    amount: u64,
-    from: &str,
-    to: &str,
-) -> (String, Value) {
-    let rate_key = api.rate_key(from, to, &amount.to_string()).await;
-    let body = json!({"amount": amount, "fromCurrency": from,
-                      "toCurrency": to, "paymentReference": reference, "rateKey": rate_key});
-    let reply = post_ok(api, "/api/initiate-payment", &body).await;
-    let memo = reply.body["data"]["payRefrence"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    (memo, reply.body["data"].clone())
-}
-
 /// ASSUMPTIONS.md A14: a converting collection credits its toCurrency
 /// wallet only, so a funding in its fromCurrency (what the payer sends) or
 /// any third currency is refused, naming the wallet, and changes nothing.
 #[tokio::test]
 async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
     let api = Api::start().await;
-    let (memo, created) = converting_collection(&api, "fx-1", 153_025, "NGN", "USD").await;
+    let memo = api.collection("fx-1", json!(153_025), "NGN", "USD").await;
+    let created = api.transaction("fx-1").await;
     assert_eq!(created["rate"], json!(0.000653487992));
     assert_eq!(created["toAmount"], json!(100));
+    let message = "currency: must be USD, the wallet collection fx-1 credits (its fromCurrency \
+                   NGN is what the payer sends, not a wallet to credit)";
     for (currency, session) in [("NGN", "fx-f1"), ("EUR", "fx-eur")] {
-        api.post_refused(
+        let other = funding(currency, json!(100), &memo, session);
+        refused(
+            &api,
+            currency,
             "/api/simulate-funding",
-            &funding(currency, json!(100), &memo, session),
+            Some(&other),
             400,
-            "currency: must be USD, the wallet collection fx-1 credits (its fromCurrency NGN is \
-             what the payer sends, not a wallet to credit)",
+            message,
         )
         .await;
     }
@@ -248,9 +230,8 @@ async fn a_converting_collection_refuses_other_currencies_than_its_wallet() {
 /// the amount divided by the rate, rounded to fromCurrency's minor unit.
 #[tokio::test]
 async fn a_converting_collection_can_be_funded_in_its_to_currency() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
-    let (memo, _) = converting_collection(&api, "fx-to", 153_025, "NGN", "USD").await;
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
+    let memo = api.collection("fx-to", json!(153_025), "NGN", "USD").await;
 
     // 39.21 USD ÷ 0.000653487992 = 60001.0983... → 60001.10 NGN paid.
     let first = funding("USD", json!(39.21), &memo, "to-1");
@@ -268,11 +249,7 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     assert_balances(&api, &[("USD", "10100"), ("NGN", "5000000")]).await;
 
     // The webhooks describe the payer's side, in NGN.
-    api.sandbox
-        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
-        .await;
-    let received = receiver.bodies();
-    assert_eq!(received.len(), 2, "{received:?}");
+    let received = received(&api, &receiver, 2).await;
     assert_eq!(
         received[0],
         json!({"reference": "fx-to", "memo": memo, "amount": 153025, "paidAmount": 60001.1,
@@ -283,7 +260,9 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
     assert_eq!(received[1]["remainingAmount"], json!(0));
 
     // 100 USD pays a whole 153025 NGN collection.
-    let (memo, _) = converting_collection(&api, "fx-to-2", 153_025, "NGN", "USD").await;
+    let memo = api
+        .collection("fx-to-2", json!(153_025), "NGN", "USD")
+        .await;
     // 100 ÷ 0.000653487992 = 153025.000037... → 153025.00.
     fund_ok(&api, "USD", json!(100), &memo, "to-4").await;
     assert_paid(&api, "fx-to-2", "COMPLETED", json!(153025)).await;
@@ -296,10 +275,9 @@ async fn a_converting_collection_can_be_funded_in_its_to_currency() {
 /// event is sent, and the sessionId stays free.
 #[tokio::test]
 async fn a_to_currency_funding_that_pays_nothing_is_refused() {
-    let api = Api::start().await;
-    let receiver = api.register_receiver().await;
-    let (memo, created) = converting_collection(&api, "fx-tiny", 100, "USD", "NGN").await;
-    assert_eq!(created["rate"], json!(1530.25));
+    let (api, receiver) = with_receiver(SandboxConfig::default()).await;
+    let memo = api.collection("fx-tiny", json!(100), "USD", "NGN").await;
+    assert_eq!(api.transaction("fx-tiny").await["rate"], json!(1530.25));
 
     // 0.005 USD × 1530.25 = 7.65125, up to 7.66 NGN: 7.65 ÷ 1530.25 =
     // 0.004999… rounds to 0.00 USD, 7.66 ÷ 1530.25 = 0.005005… to 0.01.
@@ -316,11 +294,8 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
     fund_ok(&api, "NGN", json!(7.66), &memo, "tiny-1").await;
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000007.66");
     assert_paid(&api, "fx-tiny", "PARTIALLY_PAID", json!(0.01)).await;
-    api.sandbox
-        .wait_for_webhook_deliveries(1, Duration::from_secs(10))
-        .await;
     assert_eq!(
-        receiver.bodies(),
+        received(&api, &receiver, 1).await,
         vec![
             json!({"reference": "fx-tiny", "memo": memo, "amount": 100, "paidAmount": 0.01,
                     "remainingAmount": 99.99, "currency": "USD", "status": false,
@@ -330,16 +305,29 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
 
     // Once lapsed, the collection takes nothing, and that is what any
     // funding hears first: a tiny one, or one in a third currency.
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    for (currency, amount) in [("NGN", json!(1)), ("EUR", json!(10))] {
-        api.post_refused(
+    api.clock.advance(PAST_VALIDITY);
+    for (case, currency, amount) in [
+        ("tiny", "NGN", json!(1)),
+        ("third currency", "EUR", json!(10)),
+    ] {
+        let late = funding(currency, amount, &memo, "tiny-late");
+        let message = "Collection fx-tiny has expired";
+        refused(
+            &api,
+            case,
             "/api/simulate-funding",
-            &funding(currency, amount, &memo, "tiny-late"),
+            Some(&late),
             400,
-            "Collection fx-tiny has expired",
+            message,
         )
         .await;
     }
+}
+
+/// A sandbox that sweeps for lapsed collections every `interval`, and the
+/// webhook receiver registered with it.
+async fn sweeping_every(interval: Duration) -> (Api, Receiver) {
+    with_receiver(SandboxConfig::default().with_expiry_sweep_interval(interval)).await
 }
 
 /// Every status change is announced, expiry included: the sweep announces
@@ -347,12 +335,7 @@ async fn a_to_currency_funding_that_pays_nothing_is_refused() {
 /// announces it instead; each expiry once.
 #[tokio::test]
 async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
-    let api = Api::start_with(
-        crossborder_sandbox::SandboxConfig::default()
-            .with_expiry_sweep_interval(Duration::from_millis(10)),
-    )
-    .await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = sweeping_every(Duration::from_millis(10)).await;
     let memo = ngn_collection(&api, "lapsing", 5000).await;
     ngn_collection(&api, "lapsing-unpaid", 700).await;
     fund_ok(&api, "NGN", json!(1000), &memo, "e-1").await;
@@ -360,7 +343,7 @@ async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
         .wait_for_webhook_deliveries(1, Duration::from_secs(10))
         .await;
 
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     let deliveries = api
         .sandbox
         .wait_for_webhook_deliveries(3, Duration::from_secs(10))
@@ -388,14 +371,9 @@ async fn expiry_is_announced_once_by_the_sweep_or_the_first_read() {
 #[tokio::test]
 async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
     // A sweep that practically never runs: the read finds the lapse first.
-    let api = Api::start_with(
-        crossborder_sandbox::SandboxConfig::default()
-            .with_expiry_sweep_interval(Duration::from_secs(3600)),
-    )
-    .await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = sweeping_every(Duration::from_secs(3600)).await;
     let memo = ngn_collection(&api, "read-lapse", 5000).await;
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     for _ in 0..2 {
         assert_eq!(api.transaction("read-lapse").await["status"], "EXPIRED");
     }
@@ -406,8 +384,7 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
         .wait_for_webhook_deliveries(1, Duration::from_secs(10))
         .await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let received = receiver.bodies();
-    assert_eq!(received.len(), 1, "{received:?}");
+    let received = received(&api, &receiver, 1).await;
     assert_eq!(received[0]["status"], json!("EXPIRED"));
     assert_eq!(received[0]["reference"], json!("read-lapse"));
 }
@@ -416,20 +393,19 @@ async fn a_read_announces_an_expiry_the_sweep_has_not_seen() {
 async fn a_funding_announces_an_expiry_nobody_has_seen() {
     // A sweep that practically never runs, and nobody reads: the funding
     // finds the lapse first, announces it, and is refused.
-    let api = Api::start_with(
-        crossborder_sandbox::SandboxConfig::default()
-            .with_expiry_sweep_interval(Duration::from_secs(3600)),
-    )
-    .await;
-    let receiver = api.register_receiver().await;
+    let (api, receiver) = sweeping_every(Duration::from_secs(3600)).await;
     let memo = ngn_collection(&api, "fund-lapse", 5000).await;
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     for session in ["late-1", "late-2"] {
-        api.post_refused(
+        let late = funding("NGN", json!(10), &memo, session);
+        let message = "Collection fund-lapse has expired";
+        refused(
+            &api,
+            session,
             "/api/simulate-funding",
-            &funding("NGN", json!(10), &memo, session),
+            Some(&late),
             400,
-            "Collection fund-lapse has expired",
+            message,
         )
         .await;
     }
@@ -437,10 +413,7 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
     // Another collection's payment, announced after everything above.
     let other = ngn_collection(&api, "fund-after", 5000).await;
     fund_ok(&api, "NGN", json!(5000), &other, "after-1").await;
-    api.sandbox
-        .wait_for_webhook_deliveries(2, Duration::from_secs(10))
-        .await;
-    let received = receiver.bodies();
+    let received = received(&api, &receiver, 2).await;
     let references: Vec<_> = received
         .iter()
         .map(|event| (event["reference"].clone(), event["status"].clone()))
@@ -459,13 +432,13 @@ async fn a_funding_announces_an_expiry_nobody_has_seen() {
 /// lapsed collection nobody reads is announced without any request.
 #[tokio::test]
 async fn by_default_the_sweep_announces_a_lapse_on_its_own() {
-    let config = crossborder_sandbox::SandboxConfig::default();
+    let config = SandboxConfig::default();
     assert_eq!(config.expiry_sweep_interval, Duration::from_secs(1));
-    let api = Api::start_with(config).await;
-    // Kept alive to take the event; the sandbox's own log is what is checked.
-    let _receiver = api.register_receiver().await;
+    // The receiver is kept alive to take the event; the sandbox's own log
+    // is what is checked.
+    let (api, _receiver) = with_receiver(config).await;
     ngn_collection(&api, "quiet-lapse", 5000).await;
-    api.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    api.clock.advance(PAST_VALIDITY);
     let deliveries = api
         .sandbox
         .wait_for_webhook_deliveries(1, Duration::from_secs(20))

@@ -6,7 +6,10 @@ use std::time::Duration;
 use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
 use serde_json::{json, Value};
 
-use crate::common::{ngn_collection, ngn_payout, post_ok, refused_field, usd_to_ngn_payout, Api};
+use crate::common::{
+    assert_balances, ngn_collection, ngn_payout, post_ok, refused, refused_field,
+    usd_to_ngn_payout, Api,
+};
 
 #[tokio::test]
 async fn ngn_payout_without_bank_code_names_the_field() {
@@ -39,14 +42,9 @@ async fn same_currency_payout_debits_once_and_is_idempotent() {
     assert_eq!(replay.text, first.text);
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4998499.5");
 
-    api.post_refused(
-        "/api/payout",
-        &ngn_payout("payout-0001", "99"),
-        409,
-        "sessionId already used for a different payout: payout-0001",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4998499.5");
+    let message = "sessionId already used for a different payout: payout-0001";
+    let other = ngn_payout("payout-0001", "99");
+    assert_ngn_conflict(&api, &other, message, "4998499.5").await;
 
     let data = api.transaction("payout-0001").await;
     assert_eq!(data["type"], "PAYOUT");
@@ -121,6 +119,13 @@ async fn expired_rate_key_with_a_short_ttl() {
     post_ok(&api, "/api/payout", &body).await;
 }
 
+/// Asserts that the payout `body` is refused 409 with `message` and
+/// leaves the staging business's NGN wallet at `balance`.
+async fn assert_ngn_conflict(api: &Api, body: &Value, message: &str, balance: &str) {
+    api.post_refused("/api/payout", body, 409, message).await;
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, balance);
+}
+
 /// Asserts that the payout `body` is refused because the staging
 /// business's 10000 USD do not cover `required` USD, and debits nothing.
 async fn assert_usd_not_covered(api: &Api, body: &Value, required: &str) {
@@ -129,22 +134,38 @@ async fn assert_usd_not_covered(api: &Api, body: &Value, required: &str) {
     assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
 }
 
+/// Payouts refused 400 as a whole before anything is debited: each case
+/// gets its own sessionId, and no wallet of the staging business moves.
 #[tokio::test]
-async fn insufficient_balance_is_refused_with_both_amounts() {
+async fn refused_payouts_debit_nothing() {
     let api = Api::start().await;
-    let mut body = usd_to_ngn_payout(&api, "big-1", "20000").await;
-    assert_usd_not_covered(&api, &body, "20100.00").await;
-    let gbp_key = api.rate_key("GBP", "NGN", "1").await;
-    body["fromCurrency"] = json!("GBP");
-    body["amount"] = json!("1");
-    body["rateKey"] = json!(gbp_key);
-    api.post_refused(
-        "/api/payout",
-        &body,
-        400,
-        "Insufficient balance: available 0.00 GBP, required 1.01 GBP",
-    )
-    .await;
+    let usd_not_covered = usd_to_ngn_payout(&api, "big-1", "20000").await;
+    let mut gbp_not_covered = usd_to_ngn_payout(&api, "big-2", "1").await;
+    gbp_not_covered["fromCurrency"] = json!("GBP");
+    gbp_not_covered["rateKey"] = json!(api.rate_key("GBP", "NGN", "1").await);
+    let mut unknown_bank = ngn_payout("bank-1", "10");
+    unknown_bank["bankCode"] = json!("999");
+    let cases = [
+        (
+            "insufficient USD",
+            usd_not_covered,
+            "Insufficient balance: available 10000.00 USD, required 20100.00 USD",
+        ),
+        (
+            "insufficient GBP",
+            gbp_not_covered,
+            "Insufficient balance: available 0.00 GBP, required 1.01 GBP",
+        ),
+        (
+            "unknown NGN bank code",
+            unknown_bank,
+            "Unknown bank code 999 for NGN",
+        ),
+    ];
+    for (case, body, message) in cases {
+        refused(&api, case, "/api/payout", Some(&body), 400, message).await;
+    }
+    assert_balances(&api, &[("USD", "10000"), ("NGN", "5000000"), ("GBP", "0")]).await;
 }
 
 #[tokio::test]
@@ -158,7 +179,7 @@ async fn unresolvable_account_fails_and_refunds() {
 }
 
 #[tokio::test]
-async fn crypto_and_unknown_bank_payouts() {
+async fn a_crypto_payout_keeps_its_address_and_network() {
     let api = Api::start().await;
     let crypto = json!({"amount": "12.345678", "fromCurrency": "USDT", "toCurrency": "USDT",
                         "sessionId": "c-1", "address": "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", "network": "tron"});
@@ -167,11 +188,6 @@ async fn crypto_and_unknown_bank_payouts() {
     let data = api.transaction("c-1").await;
     assert_eq!(data["address"], "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8");
     assert_eq!(data["network"], "tron");
-
-    let mut body = ngn_payout("bank-1", "10");
-    body["bankCode"] = json!("999");
-    api.post_refused("/api/payout", &body, 400, "Unknown bank code 999 for NGN")
-        .await;
 }
 
 #[tokio::test]
@@ -257,14 +273,8 @@ async fn the_balance_must_cover_the_amount_and_the_fee() {
 async fn payout_and_collection_ids_never_collide() {
     let api = Api::start().await;
     ngn_collection(&api, "shared-1", 100).await;
-    api.post_refused(
-        "/api/payout",
-        &ngn_payout("shared-1", "1000"),
-        409,
-        "sessionId already used by a collection: shared-1",
-    )
-    .await;
-    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "5000000");
+    let message = "sessionId already used by a collection: shared-1";
+    assert_ngn_conflict(&api, &ngn_payout("shared-1", "1000"), message, "5000000").await;
     let tracked = api.transaction("shared-1").await;
     assert_eq!(tracked["type"], "COLLECTION", "{tracked}");
 
