@@ -9,6 +9,8 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 
 use crate::currency::Currency;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Why a text is not an exact decimal amount.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -159,17 +161,7 @@ pub fn decimal_places(amount: Decimal) -> u32 {
 /// let error = Money::parse("10.5", Currency::Ugx).unwrap_err();
 /// assert_eq!(error.to_string(), "UGX amounts have no minor unit; got 10.5");
 /// ```
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(into = "MoneyWire", try_from = "MoneyWire")]
 pub struct Money {
     /// Serialised as a decimal string so no precision is lost.
@@ -295,7 +287,7 @@ pub fn display_amount(amount: Decimal, currency: Currency) -> Decimal {
 }
 
 /// The wire shape of [`Money`]: the amount as an exact decimal string.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct MoneyWire {
     amount: String,
     currency: Currency,

@@ -1,6 +1,8 @@
 //! Document types, the flexible keys of the documents map, and which
 //! documents a business must provide.
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -385,17 +387,7 @@ pub fn normalise_documents<'a>(
 /// One document requirement of the required set, satisfied by any one of
 /// [`Requirement::any_of`].
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Requirement {
