@@ -11,31 +11,33 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 pub struct Head {
     /// The request or status line.
     pub start_line: String,
-    /// The headers, names lowercased, in order.
-    pub headers: Vec<(String, String)>,
+    /// The headers.
+    pub headers: Headers,
     /// The bytes read after the blank line: the start of the body.
     pub rest: Vec<u8>,
 }
 
 impl Head {
-    /// The first header called `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        header(&self.headers, name)
-    }
-
     /// Whether the body is sent with chunked encoding.
     pub fn is_chunked(&self) -> bool {
-        self.header("transfer-encoding")
+        self.headers
+            .get("transfer-encoding")
             .is_some_and(|value| value.contains("chunked"))
     }
 }
 
-/// The first header called `name` (lowercase) in `headers`.
-pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(key, _)| key == name)
-        .map(|(_, value)| value.as_str())
+/// A message's headers, names lowercased, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Headers(pub Vec<(String, String)>);
+
+impl Headers {
+    /// The first header called `name` (lowercase).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
 }
 
 /// Reads up to the blank line that ends the head. `Err` if the connection
@@ -57,10 +59,12 @@ pub async fn read_head<R: AsyncRead + Unpin>(reader: &mut R) -> Result<Head, Str
     let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
     let mut lines = head.split("\r\n");
     let start_line = lines.next().unwrap_or_default().to_owned();
-    let headers = lines
-        .filter_map(|line| line.split_once(':'))
-        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
-        .collect();
+    let headers = Headers(
+        lines
+            .filter_map(|line| line.split_once(':'))
+            .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+            .collect(),
+    );
     Ok(Head {
         start_line,
         headers,

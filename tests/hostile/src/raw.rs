@@ -70,18 +70,13 @@ impl RawRequest {
 pub struct RawReply {
     /// The status code.
     pub status: u16,
-    /// The headers, names lowercased, in order.
-    pub headers: Vec<(String, String)>,
+    /// The headers.
+    pub headers: http1::Headers,
     /// The body, de-chunked.
     pub body: Vec<u8>,
 }
 
 impl RawReply {
-    /// The first header called `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        http1::header(&self.headers, name)
-    }
-
     /// The body as JSON, or `Null`.
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
@@ -140,7 +135,7 @@ async fn read_reply(reader: &mut tokio::net::tcp::OwnedReadHalf) -> Result<RawRe
         .nth(1)
         .and_then(|code| code.parse().ok())
         .ok_or_else(|| format!("not a status line: {:?}", head.start_line))?;
-    let body = if let Some(length) = head.header("content-length") {
+    let body = if let Some(length) = head.headers.get("content-length") {
         let length: usize = length
             .parse()
             .map_err(|_| format!("bad Content-Length {length:?}"))?;

@@ -67,17 +67,10 @@ pub struct Recorded {
     pub method: String,
     /// The request target (path and query).
     pub target: String,
-    /// The headers, names lowercased.
-    pub headers: Vec<(String, String)>,
+    /// The headers.
+    pub headers: http1::Headers,
     /// The body, de-chunked.
     pub body: Vec<u8>,
-}
-
-impl Recorded {
-    /// The first header called `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        http1::header(&self.headers, name)
-    }
 }
 
 /// A running hostile server; dropping it stops it.
@@ -219,7 +212,7 @@ async fn read_request(stream: &mut TcpStream) -> Option<Recorded> {
     let mut request_line = head.start_line.split(' ');
     let method = request_line.next().unwrap_or_default().to_owned();
     let target = request_line.next().unwrap_or_default().to_owned();
-    let body = if let Some(length) = head.header("content-length") {
+    let body = if let Some(length) = head.headers.get("content-length") {
         let length: usize = length.parse().unwrap_or(0);
         http1::read_sized(stream, head.rest, length).await.ok()?
     } else if head.is_chunked() {
