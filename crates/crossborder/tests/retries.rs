@@ -6,12 +6,12 @@ mod common;
 use std::time::Duration;
 
 use common::mock::{self, refusal, Answers};
-use common::{dec, error_body, setup};
+use common::{dec, setup};
 use crossborder::{
     types::{CollectionRequest, PayoutRequest},
     Currency, Error,
 };
-use crossborder_testkit::assert_api_error;
+use crossborder_testkit::{assert_api_error, fixtures::ngn_bank};
 use serde_json::json;
 use wiremock::ResponseTemplate;
 
@@ -23,17 +23,10 @@ fn balance_ok() -> ResponseTemplate {
 async fn get_is_retried_after_503_then_succeeds() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
+        .answers_first(1, &server, ResponseTemplate::new(503))
         .await;
     mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, balance_ok())
         .await;
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(balance.amount, dec("10.5"));
@@ -69,21 +62,15 @@ async fn get_is_not_retried_after_500() {
 async fn retry_after_is_honoured_on_429() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0.01")
-                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
+        .answers_first(
+            1,
+            &server,
+            refusal(429, "Too many requests", "/v1/api/balance/NGN")
+                .insert_header("retry-after", "0.01"),
         )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
         .await;
     mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, balance_ok())
         .await;
     client.wallet().balance(Currency::Ngn).await.unwrap();
     let requests = server.received_requests().await.unwrap();
@@ -94,21 +81,16 @@ async fn retry_after_is_honoured_on_429() {
 async fn a_plain_text_429_is_retried_then_succeeds() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(
+        .answers_first(
+            1,
+            &server,
             ResponseTemplate::new(429)
                 .insert_header("retry-after", "0")
                 .set_body_raw("Too Many Requests", "text/plain"),
         )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
         .await;
     mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, balance_ok())
         .await;
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(balance.amount, dec("10.5"));
@@ -118,19 +100,13 @@ async fn a_plain_text_429_is_retried_then_succeeds() {
 async fn an_absurd_retry_after_on_503_does_not_panic() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(
+        .answers_first(
+            1,
+            &server,
             ResponseTemplate::new(503).insert_header("retry-after", "100000000000000000000000.5"),
         )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
         .await;
-    mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .mount(&server)
-        .await;
+    mock::balance("NGN").answers(&server, balance_ok()).await;
     // The header is beyond any wait: the error is returned, as for any
     // Retry-After longer than the policy's maximum wait.
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
@@ -143,9 +119,8 @@ async fn retry_after_beyond_the_cap_is_not_waited_for() {
     mock::balance("NGN")
         .answers_once(
             &server,
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "3600")
-                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
+            refusal(429, "Too many requests", "/v1/api/balance/NGN")
+                .insert_header("retry-after", "3600"),
         )
         .await;
     let answer = client.wallet().balance(Currency::Ngn).await;
@@ -154,10 +129,7 @@ async fn retry_after_beyond_the_cap_is_not_waited_for() {
 
 fn payout() -> PayoutRequest {
     PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+        .destination(ngn_bank())
 }
 
 #[tokio::test]
@@ -183,13 +155,8 @@ async fn writes_are_not_retried_on_503_or_429() {
     mock::initiate_payment()
         .answers_once(
             &server,
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0")
-                .set_body_json(error_body(
-                    429,
-                    "Too many requests",
-                    "/v1/api/initiate-payment",
-                )),
+            refusal(429, "Too many requests", "/v1/api/initiate-payment")
+                .insert_header("retry-after", "0"),
         )
         .await;
     assert_eq!(
@@ -238,8 +205,7 @@ async fn payout_timeout_is_not_retried() {
 
 #[tokio::test]
 async fn retry_policy_none_sends_once() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, common::KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::balance("NGN")
         .answers_once(&server, ResponseTemplate::new(503))
         .await;

@@ -11,12 +11,12 @@ mod common;
 use std::sync::OnceLock;
 
 use common::log::LogBuffer;
-use common::mock::{self, refusal, Answers};
-use common::{client_for, closed_port, dec, fast_retries, KEY};
+use common::mock::{self, ok, refusal, Answers};
+use common::{closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
-use wiremock::{MockServer, ResponseTemplate};
+use wiremock::ResponseTemplate;
 
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -35,6 +35,15 @@ fn buffer() -> &'static LogBuffer {
     })
 }
 
+/// Takes the buffer for this test alone, emptied; the guard keeps it until
+/// the test ends.
+async fn capture() -> (tokio::sync::MutexGuard<'static, ()>, &'static LogBuffer) {
+    let serial = SERIAL.lock().await;
+    let buffer = buffer();
+    buffer.take();
+    (serial, buffer)
+}
+
 fn assert_hidden(text: &str) {
     assert!(
         !text.contains("sk_9b1e4f0c2d7a48e6"),
@@ -44,26 +53,18 @@ fn assert_hidden(text: &str) {
 
 #[tokio::test]
 async fn span_fields_are_recorded_and_the_key_is_not() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, fast_retries());
+    let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(1, &server, ResponseTemplate::new(503))
         .await;
     mock::balance("NGN")
         .and(header("x-api-key", KEY))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"message": "ok", "data": {"balance": 1}})),
+        .answers(
+            &server,
+            ok(json!({"message": "ok", "data": {"balance": 1}})),
         )
-        .with_priority(2)
-        .mount(&server)
         .await;
     mock::balance("USD")
         .answers(
@@ -89,9 +90,7 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
 
 #[tokio::test]
 async fn payout_is_retried_only_when_the_connection_was_refused() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
     let client = crossborder::Client::builder()
         .api_key(KEY)
@@ -115,18 +114,13 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
 /// logs nothing.
 #[tokio::test]
 async fn an_unlisted_document_key_is_sent_with_a_warning() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, fast_retries());
+    let (server, client) = setup().await;
     mock::update_business("biz_1")
         .answers(
             &server,
-            ResponseTemplate::new(200).set_body_json(
-                json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
-            ),
+            ok(json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}})),
         )
         .await;
     let mut documents = crossborder::types::Documents::new();

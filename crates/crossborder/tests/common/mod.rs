@@ -44,6 +44,14 @@ pub async fn setup() -> (MockServer, Client) {
     (server, client)
 }
 
+/// A started server and a staging client that never retries, for tests
+/// that count every request.
+pub async fn setup_without_retries() -> (MockServer, Client) {
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, RetryPolicy::none());
+    (server, client)
+}
+
 /// An exact decimal.
 pub fn dec(text: &str) -> Decimal {
     Decimal::from_str_exact(text).unwrap()

@@ -190,15 +190,10 @@ async fn document_keys_are_sent_canonically() {
 async fn wait_for_decision_waits_through_unknown_statuses() {
     let (server, client) = setup().await;
     mock::business("biz_3M8QK2")
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("IN_REVIEW")))
-        .up_to_n_times(2)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(2, &server, ok(business_json("IN_REVIEW")))
         .await;
     mock::business("biz_3M8QK2")
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("APPROVED")))
-        .with_priority(2)
-        .mount(&server)
+        .answers(&server, ok(business_json("APPROVED")))
         .await;
     let options = WaitOptions::default()
         .timeout(std::time::Duration::from_secs(5))

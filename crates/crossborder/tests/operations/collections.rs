@@ -1,6 +1,7 @@
 //! Collections and transactions: creating, reading, unknown statuses, and `wait_until_settled`.
 
 use super::*;
+use crossborder::{types::Transaction, Client};
 
 #[tokio::test]
 async fn create_collection() {
@@ -89,26 +90,12 @@ async fn unknown_status_is_kept() {
 #[tokio::test]
 async fn wait_until_settled_polls_until_terminal() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .up_to_n_times(2)
-        .with_priority(1)
-        .mount(&server)
-        .await;
-    mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
-        .with_priority(2)
-        .mount(&server)
-        .await;
+    pending_then_completed(&server, 2).await;
     let options = WaitOptions::default()
         .timeout(Duration::from_secs(5))
         .initial_interval(Duration::from_millis(1))
         .max_interval(Duration::from_millis(5));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
     assert_eq!(server.received_requests().await.unwrap().len(), 3);
 }
@@ -125,11 +112,7 @@ async fn wait_until_settled_times_out_with_the_last_state() {
         .timeout(Duration::from_millis(500))
         .initial_interval(Duration::from_millis(2))
         .max_interval(Duration::from_millis(5));
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    let error = wait_for_order(&client, options).await.unwrap_err();
     match error {
         Error::WaitTimeout { last } => {
             assert_eq!(last.status, TransactionStatus::PartiallyPaid);
@@ -140,32 +123,32 @@ async fn wait_until_settled_times_out_with_the_last_state() {
     assert!(server.received_requests().await.unwrap().len() >= 2);
 }
 
-async fn pending_then_completed(server: &wiremock::MockServer) {
+/// `order-10045` is read as `PENDING` `pending` times, then as `COMPLETED`.
+async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(server)
+        .answers_first(pending, server, ok(transaction_json("PENDING")))
         .await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
-        .with_priority(2)
-        .mount(server)
+        .answers(server, ok(transaction_json("COMPLETED")))
         .await;
+}
+
+/// Waits for `order-10045` to settle.
+async fn wait_for_order(client: &Client, options: WaitOptions) -> crossborder::Result<Transaction> {
+    client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
 }
 
 #[tokio::test]
 async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
     let (server, client) = setup().await;
-    pending_then_completed(&server).await;
+    pending_then_completed(&server, 1).await;
     let options = WaitOptions::default()
         .timeout(Duration::MAX)
         .initial_interval(Duration::from_millis(1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
 }
 
@@ -179,11 +162,7 @@ async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
         .timeout(Duration::from_millis(100))
         .initial_interval(Duration::ZERO)
         .max_interval(Duration::ZERO);
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    let error = wait_for_order(&client, options).await.unwrap_err();
     assert!(matches!(error, Error::WaitTimeout { .. }), "{error:?}");
     // At least 10 ms between reads: about 100 / 10 + 1 reads, not thousands.
     let reads = server.received_requests().await.unwrap().len();
@@ -192,51 +171,36 @@ async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
 
 #[tokio::test]
 async fn wait_until_settled_polls_through_a_transient_error() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(
+            1,
+            &server,
+            ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"),
+        )
         .await;
-    pending_then_completed(&server).await;
+    pending_then_completed(&server, 1).await;
     let options = WaitOptions::default()
         .timeout(Duration::from_secs(5))
         .initial_interval(Duration::from_millis(1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
     assert_eq!(server.received_requests().await.unwrap().len(), 3);
 }
 
 #[tokio::test]
 async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PARTIALLY_PAID")))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(1, &server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(503))
-        .with_priority(2)
-        .mount(&server)
+        .answers(&server, ResponseTemplate::new(503))
         .await;
     let options = WaitOptions::default()
         .timeout(Duration::from_millis(60))
         .initial_interval(Duration::from_millis(10));
-    match client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err()
-    {
+    match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
         other => panic!("{other:?}"),
     }
@@ -245,19 +209,14 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
 
 #[tokio::test]
 async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
         .answers(&server, ResponseTemplate::new(503))
         .await;
     let options = WaitOptions::default()
         .timeout(Duration::from_millis(60))
         .initial_interval(Duration::from_millis(10));
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");
     assert!(server.received_requests().await.unwrap().len() >= 3);
 }
@@ -268,16 +227,14 @@ async fn wait_until_settled_stops_at_once_on_a_lasting_error() {
     mock::transaction("order-10045")
         .answers_once(
             &server,
-            ResponseTemplate::new(404).set_body_json(common::error_body(
+            mock::refusal(
                 404,
                 "Transaction not found: order-10045",
                 "/v1/api/transaction/order-10045",
-            )),
+            ),
         )
         .await;
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", WaitOptions::default())
+    let error = wait_for_order(&client, WaitOptions::default())
         .await
         .unwrap_err();
     assert!(matches!(error, Error::Api { status: 404, .. }), "{error:?}");
