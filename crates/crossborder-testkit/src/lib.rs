@@ -55,7 +55,9 @@
 //! * [`assert_error_body`]: the check of the API's documented error body;
 //!   [`assert_api_error`]: the check of an SDK call the API refused;
 //! * [`WebhookReceiver`]: records every webhook POST and answers 200;
-//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1.
+//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1;
+//!   [`oversized_server`]: answers every request with a body larger than
+//!   any response cap (endless, or a `Content-Length` it never sends).
 //! * [`postgres`]: a throwaway PostgreSQL server (Debian's `postgresql`
 //!   package), for code that keeps its state there.
 //!
@@ -68,6 +70,7 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod oversized;
 pub mod postgres;
 mod receiver;
 mod refusal;
@@ -81,6 +84,7 @@ pub use business::onboarded_business;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
+pub use oversized::{oversized_server, Oversized};
 pub use receiver::{ReceivedWebhook, WebhookReceiver};
 pub use refusal::assert_api_error;
 pub use reply::{assert_error_body, read_reply, Reply};
