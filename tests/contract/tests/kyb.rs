@@ -7,8 +7,8 @@ use crossborder::{
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, fixtures,
-    person_request, reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY,
-    STAGING_KEY,
+    person_request, reply, sdk_client, staging, upload_pdf, Env, Proxy, Rewrite, GIF, PDF,
+    PRODUCTION_KEY, STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -64,8 +64,7 @@ async fn submitted_business(client: &Client, registration_number: &str) -> Strin
 
 #[tokio::test]
 async fn upload_accepts_pdf_and_refuses_other_types() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let link = upload_pdf(&client, "cac.pdf").await;
     let prefix = format!("{}/documents/doc_", env.base_url());
     assert!(
@@ -165,8 +164,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 
 #[tokio::test]
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let link = upload_pdf(&client, "cac.pdf").await;
 
     let created = client
@@ -256,8 +254,7 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
 
 #[tokio::test]
 async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let id = submitted_business(&client, "RC7654321-reject").await;
 
     let rejected = client.businesses().get(&id).await.unwrap();
@@ -301,8 +298,7 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
 
 #[tokio::test]
 async fn pending_marker_stays_submitted() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let id = submitted_business(&client, "RC5550001PENDING").await;
     for _ in 0..2 {
         let business = client.businesses().get(&id).await.unwrap();
@@ -313,8 +309,7 @@ async fn pending_marker_stays_submitted() {
 
 #[tokio::test]
 async fn kyb_error_answers() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let link = upload_pdf(&client, "cac.pdf").await;
     let first = client
         .businesses()
@@ -490,8 +485,7 @@ async fn wait_for_decision_reaches_each_decision_and_its_deadline() {
 
     use crossborder::WaitOptions;
 
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let fast = WaitOptions::default()
         .timeout(Duration::from_millis(300))
         .initial_interval(Duration::from_millis(20))

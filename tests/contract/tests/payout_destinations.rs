@@ -14,7 +14,7 @@ use crossborder::{
     },
     Currency, Decimal, Error,
 };
-use crossborder_contract_tests::{balance, d, quote, Env, STAGING_KEY};
+use crossborder_contract_tests::{balance, d, quote, quote_of, staging, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
 
 fn gtbank(account_name: &str) -> LocalBank {
@@ -245,11 +245,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
 
     let client = env.client(STAGING_KEY);
     let before = SystemTime::now();
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Usdt, Currency::Ngn, "10").await;
     assert!(!quote.is_expired());
     assert!(quote.valid_until >= before + Duration::from_secs(300));
     assert!(quote.valid_until <= SystemTime::now() + Duration::from_secs(300));
@@ -274,8 +270,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
 
 #[tokio::test]
 async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Okafor, Adaeze"));
     client.payouts().create_verified(&payout).await.unwrap();
     let state = client.payouts().get(&payout.session_id).await.unwrap();
@@ -285,8 +280,7 @@ async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
 
 #[tokio::test]
 async fn a_recipient_whose_name_differs_is_never_paid() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Chidi Okafor"));
     let error = client.payouts().create_verified(&payout).await.unwrap_err();
     assert_eq!(
@@ -315,8 +309,7 @@ async fn a_recipient_whose_name_differs_is_never_paid() {
 
 #[tokio::test]
 async fn a_payout_without_a_bank_code_cannot_be_verified() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("10"), FiatCurrency::Usd, us_bank());
     match client.payouts().create_verified(&payout).await.unwrap_err() {
         Error::Validation(violations) => assert_eq!(

@@ -9,7 +9,7 @@ use crossborder::{
     types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
     Client, Currency, Error, WaitOptions,
 };
-use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_contract_tests::{d, staging};
 use crossborder_testkit::within;
 use tokio::net::TcpListener;
 
@@ -35,8 +35,7 @@ fn polling() -> WaitOptions {
 
 #[tokio::test]
 async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let mut reconciler = Reconciler::new(client.clone())
         .grace(Duration::from_secs(2))
         .polling(polling());
@@ -94,8 +93,7 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
 
 #[tokio::test]
 async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     collection(&client, "order-open").await;
     let mut reconciler = Reconciler::new(client)
         .grace(Duration::ZERO)
@@ -134,8 +132,7 @@ async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
 #[tokio::test]
 async fn the_grace_period_starts_when_a_reference_is_watched() {
     const GRACE: Duration = Duration::from_secs(3);
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     // Paid, but with no webhook registered: no event will ever come.
     let memo = collection(&client, "order-quiet").await;
     fund(&client, &memo, "5000", "quiet-1").await;
@@ -157,8 +154,7 @@ async fn the_grace_period_starts_when_a_reference_is_watched() {
 /// An event notified between `watch` and the first `next` is not lost.
 #[tokio::test]
 async fn an_event_before_the_first_next_is_kept() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let memo = collection(&client, "order-early").await;
     fund(&client, &memo, "5000", "early-1").await;
     let mut reconciler = Reconciler::new(client)
@@ -178,8 +174,7 @@ async fn an_event_before_the_first_next_is_kept() {
 /// yielded can be watched again.
 #[tokio::test]
 async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let memo = collection(&client, "order-forged").await;
     let mut reconciler = Reconciler::new(client.clone())
         .grace(Duration::from_millis(300))
