@@ -50,8 +50,9 @@
 //!   and paid (in part or whole) as a payer would, in staging;
 //! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
 //!   event) to a receiver's URL and returns its answer;
-//! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
-//!   and as the API's JSON, so every suite sends the same requests;
+//! * [`fixtures`]: a complete business, a director or UBO, payouts and a
+//!   bank account of each destination family, typed and as the API's JSON,
+//!   so every suite sends the same requests;
 //! * [`assert_error_body`]: the check of the API's documented error body;
 //!   [`assert_api_error`]: the check of an SDK call the API refused;
 //! * [`WebhookReceiver`]: records every webhook POST and answers 200;
