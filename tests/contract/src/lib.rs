@@ -380,11 +380,12 @@ pub async fn quote_of(client: &Client, from: Currency, to: Currency, amount: &st
 
 /// Uploads [`PDF`] as `name` with `client`; returns its link.
 pub async fn upload_pdf(client: &Client, name: &str) -> String {
-    match client
-        .businesses()
-        .upload_document(PDF.to_vec(), name)
-        .await
-    {
+    upload(client, PDF.to_vec(), name).await
+}
+
+/// Uploads `bytes` as `name` with `client`; returns its link.
+pub async fn upload(client: &Client, bytes: Vec<u8>, name: &str) -> String {
+    match client.businesses().upload_document(bytes, name).await {
         Ok(uploaded) => uploaded.link,
         Err(error) => panic!("{name} is not uploaded: {error}"),
     }
