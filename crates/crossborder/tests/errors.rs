@@ -4,7 +4,7 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{client_for, dec, error_body, setup, KEY};
+use common::{builder, client_for, dec, error_body, setup, KEY};
 use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
@@ -327,10 +327,7 @@ async fn connection_refused_is_a_transport_error() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     drop(listener);
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("http://127.0.0.1:{port}/v1"))
-        .retry_policy(RetryPolicy::none())
+    let client = builder(format!("http://127.0.0.1:{port}/v1"))
         .build()
         .unwrap();
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
@@ -348,11 +345,8 @@ async fn slow_server_is_a_timeout() {
                 .set_delay(std::time::Duration::from_millis(500)),
         )
         .await;
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("{}/v1", server.uri()))
+    let client = builder(format!("{}/v1", server.uri()))
         .timeout(std::time::Duration::from_millis(50))
-        .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();

@@ -15,18 +15,12 @@ use common::mock::{self, Answers};
 
 use std::time::Duration;
 
-use crossborder::{
-    types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome, RetryPolicy,
-};
+use crossborder::{types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome};
 use crossborder_testkit::{oversized_server, Oversized};
 use wiremock::ResponseTemplate;
 
 fn client_at(base_url: &str, limit: Option<u64>) -> Client {
-    let mut builder = Client::builder()
-        .api_key(common::KEY)
-        .base_url(base_url)
-        .timeout(Duration::from_secs(20))
-        .retry_policy(RetryPolicy::none());
+    let mut builder = common::builder(base_url).timeout(Duration::from_secs(20));
     if let Some(limit) = limit {
         builder = builder.max_response_bytes(limit);
     }

@@ -191,9 +191,7 @@ async fn payout_timeout_is_not_retried() {
                 .set_delay(Duration::from_millis(400)),
         )
         .await;
-    let client = crossborder::Client::builder()
-        .api_key(common::KEY)
-        .base_url(format!("{}/v1", server.uri()))
+    let client = common::builder(format!("{}/v1", server.uri()))
         .timeout(Duration::from_millis(50))
         .retry_policy(common::fast_retries())
         .build()

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use common::log::LogBuffer;
 use common::mock::{self, ok, refusal, Answers};
-use common::{closed_port, dec, fast_retries, setup, KEY};
+use common::{dec, fast_retries, offline_url, setup, KEY};
 use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
@@ -92,9 +92,7 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
 async fn payout_is_retried_only_when_the_connection_was_refused() {
     let (_serial, buffer) = capture().await;
 
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("http://127.0.0.1:{}/v1", closed_port()))
+    let client = common::builder(offline_url())
         .retry_policy(fast_retries())
         .build()
         .unwrap();

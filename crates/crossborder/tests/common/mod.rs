@@ -7,7 +7,7 @@ pub mod mock;
 
 use std::time::Duration;
 
-use crossborder::{Client, Decimal, RetryPolicy};
+use crossborder::{Client, ClientBuilder, Decimal, RetryPolicy};
 use serde_json::{json, Value};
 use wiremock::MockServer;
 
@@ -35,6 +35,20 @@ pub fn client_for(server: &MockServer, key: &str, retry: RetryPolicy) -> Client 
         .retry_policy(retry)
         .build()
         .unwrap()
+}
+
+/// A client builder for `base_url` with the staging key and no retries,
+/// for tests that set the rest (a timeout, a cap, their own HTTP client).
+pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+    Client::builder()
+        .api_key(KEY)
+        .base_url(base_url)
+        .retry_policy(RetryPolicy::none())
+}
+
+/// The base URL of a local port nobody listens on.
+pub fn offline_url() -> String {
+    format!("http://127.0.0.1:{}/v1", closed_port())
 }
 
 /// A started server and a staging client with fast retries.
