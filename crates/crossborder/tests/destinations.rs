@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use common::mock::{self, Answers};
-use common::{closed_port, dec, fast_retries, setup, KEY};
+use common::{assert_invalid, closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
     error::Rule,
     types::{
@@ -470,14 +470,11 @@ async fn a_malformed_typed_destination_is_refused_before_sending() {
         },
     )
     .rate_key("rk_1");
-    match client.payouts().create(&payout).await.unwrap_err() {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "accountNumber: must be an 8-digit UK account number, such as 31926819, or an IBAN; \
-             sortCode: must be 6 digits, such as 12-34-56 (spaces and dashes are removed)"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        client.payouts().create(&payout).await,
+        "accountNumber: must be an 8-digit UK account number, such as 31926819, or an IBAN; \
+         sortCode: must be 6 digits, such as 12-34-56 (spaces and dashes are removed)",
+    );
     assert!(sent(&server).await.is_empty());
 }
 

@@ -114,6 +114,31 @@ pub fn transaction_json(status: &str) -> Value {
     })
 }
 
+/// Asserts that `result` is a validation error whose violations read
+/// `expected` (the SDK sent nothing).
+pub fn assert_invalid<T: std::fmt::Debug>(result: crossborder::Result<T>, expected: &str) {
+    match result {
+        Err(crossborder::Error::Validation(violations)) => {
+            assert_eq!(violations.to_string(), expected)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Each violation of `error`, as `field: message`.
+pub fn violation_messages(error: &crossborder::Error) -> Vec<String> {
+    match error.violations() {
+        Some(violations) => violations.iter().map(ToString::to_string).collect(),
+        None => panic!("not a validation error: {error:?}"),
+    }
+}
+
+/// The JSON body of the first request `server` received.
+pub async fn first_body(server: &MockServer) -> Value {
+    let requests = server.received_requests().await.unwrap();
+    serde_json::from_slice(&requests[0].body).unwrap()
+}
+
 /// A local port nobody listens on.
 pub fn closed_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
