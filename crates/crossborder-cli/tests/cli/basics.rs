@@ -33,8 +33,7 @@ fn placeholders(mut value: Value, fields: &[&str]) -> Value {
 async fn a_quote_is_printed_whole_with_exact_decimals() {
     let sandbox = sandbox().await;
     let out = cli(sandbox.base_url(), "quote USD NGN 100.10 --json").await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let quote = out.json();
+    let quote = out.ok_json();
     assert!(quote["rateKey"].as_str().unwrap().starts_with("rk_"));
     // Every field of the SDK's Quote, amounts as written (100.10 keeps its
     // zero); the times and the key vary.
@@ -69,8 +68,7 @@ async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
         "collect --reference cli-order-7 --amount 5000.50 --from NGN --to NGN --json",
     )
     .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let created = out.json();
+    let created = out.ok_json();
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
     let id = created["transactionId"].as_str().unwrap().to_owned();
     let until = created["paymentInstruction"][0]["validUntil"]
@@ -124,8 +122,7 @@ async fn transaction_wait_returns_the_settled_state() {
         "collect --reference cli-order-1 --amount 5000 --from NGN --to NGN --json",
     )
     .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let created = out.json();
+    let created = out.ok_json();
     assert_eq!(created["status"], "PENDING");
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
 
@@ -219,8 +216,7 @@ async fn upload_checks_the_content_before_sending_and_prints_the_link() {
     let mut accepted = at(sandbox.base_url());
     accepted.arg("upload").arg(&png).arg("--json");
     let out = run(accepted).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let link = out.json()["link"].as_str().unwrap().to_owned();
+    let link = out.ok_json()["link"].as_str().unwrap().to_owned();
     assert!(
         link.starts_with(&format!("{}/documents/doc_", sandbox.base_url())),
         "{link}"

@@ -207,8 +207,7 @@ async fn a_stopped_onboarding_is_resumed_without_doing_anything_twice() {
         true,
     ))
     .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let onboarded = out.json();
+    let onboarded = out.ok_json();
     assert_eq!(onboarded["business"]["id"], business_id.as_str());
     assert_eq!(onboarded["business"]["directorCount"], 1);
     assert_eq!(onboarded["business"]["uboCount"], 1);
@@ -256,8 +255,7 @@ async fn file_text_outside_a_document_url_is_sent_as_text() {
     text["directors"][0]["jobTitle"] = json!("file:/etc/passwd");
     let file = write_application(dir.path(), &text);
     let out = run(onboard(sandbox.base_url(), &file, None, true)).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let onboarded = out.json();
+    let onboarded = out.ok_json();
     // Sent: the service reviews it.
     assert!(
         onboarded["business"]["fieldStatuses"]
@@ -347,8 +345,7 @@ async fn a_progress_file_that_cannot_be_written_is_reported() {
     // A successful run: the business on stdout, the progress in a warning.
     std::fs::create_dir(dir.path().join("lagos.progress.json.partial")).unwrap();
     let out = run(onboard(sandbox.base_url(), &file, None, true)).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let onboarded = out.json();
+    let onboarded = out.ok_json();
     let business_id = onboarded["business"]["id"].as_str().unwrap();
     // The SDK's progress, in its field order.
     let progress = format!(
