@@ -133,6 +133,13 @@ pub fn violation_messages(error: &crossborder::Error) -> Vec<String> {
     }
 }
 
+/// Asserts that `server` received no request: the SDK refused before
+/// sending.
+pub async fn assert_nothing_sent(server: &MockServer) {
+    let received = server.received_requests().await.unwrap_or_default();
+    assert!(received.is_empty(), "{} requests sent", received.len());
+}
+
 /// The JSON body of the first request `server` received.
 pub async fn first_body(server: &MockServer) -> Value {
     let requests = server.received_requests().await.unwrap();

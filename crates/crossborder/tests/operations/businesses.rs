@@ -250,7 +250,7 @@ async fn invalid_business_is_not_sent() {
     assert!(fields.contains(&"email"), "{fields:?}");
     assert!(fields.contains(&"documents.selfie"), "{fields:?}");
     assert!(fields.contains(&"documents"), "{fields:?}");
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// The rules of `monthlyTransactionVolume` and `sourceOfFund` are core's
@@ -286,7 +286,7 @@ async fn volume_and_source_of_fund_rules_apply_before_sending() {
         .await
         .unwrap_err();
     assert_eq!(violation_messages(&error), expected);
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 fn example_person() -> PersonRequest {
@@ -567,7 +567,7 @@ async fn json_requests_refuse_unknown_fields_with_the_nearest_one() {
         businesses.add_ubo_json("biz_3M8QK2", &ubo).await,
         "ownershipPercentge: is not a field of this request (did you mean ownershipPercentage?)",
     );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// ASSUMPTIONS C18: an update that changes nothing is refused, typed or as
@@ -590,7 +590,7 @@ async fn an_update_that_changes_nothing_is_refused() {
             .unwrap_err();
         assert_eq!(error.violations().unwrap().to_string(), refused, "{body}");
     }
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// A JSON create goes out with canonical keys, exactly as

@@ -58,7 +58,7 @@ async fn converting_collection_needs_a_rate_key() {
         violations.fields().collect::<Vec<_>>(),
         ["amount", "paymentReference", "rateKey"]
     );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 #[tokio::test]

@@ -124,5 +124,5 @@ async fn invalid_payout_lists_every_violation_and_sends_nothing() {
     }
     assert!(violations.iter().all(|v| !v.message.is_empty()));
     assert!(error.to_string().starts_with("invalid request: "));
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }

@@ -72,5 +72,5 @@ async fn sandbox_refuses_a_live_key_without_sending() {
         .await
         .unwrap_err();
     assert!(matches!(error, Error::SandboxOnly), "{error:?}");
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
