@@ -32,6 +32,7 @@ use crossborder::{
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
 use crossborder_resilience_tests::seed::seed;
+use crossborder_testkit::fixtures::ngn_bank;
 use rust_decimal::RoundingStrategy;
 
 const TASKS: usize = 64;
@@ -411,10 +412,7 @@ impl Task {
             Currency::Ngn,
             Currency::Ngn,
         )
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
+        .destination(ngn_bank());
         match client.payouts().create(&request).await {
             Err(error @ Error::Api { status: 400, .. })
                 if error.outcome() == Outcome::NotApplied

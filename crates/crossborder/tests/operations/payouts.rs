@@ -11,10 +11,7 @@ pub(crate) fn example_payout() -> PayoutRequest {
     )
     .narration("Invoice 2291")
     .rate_key("rk_9f2c4e1a7b3d4c5e")
-    .account_number("0123456789")
-    .account_name("ADAEZE OKAFOR")
-    .bank_name("Guaranty Trust Bank")
-    .bank_code("058")
+    .destination(crossborder_testkit::fixtures::ngn_bank())
 }
 
 #[tokio::test]
