@@ -4,22 +4,21 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{builder, client_for, dec, error_body, setup, KEY};
-use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
+use common::{builder, dec, error_body, offline_url, setup, setup_without_retries};
+use crossborder::{types::PayoutRequest, Currency, Error};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn balance_error(body: ResponseTemplate) -> Error {
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, RetryPolicy::none());
+    let (server, client) = setup_without_retries().await;
     mock::balance("NGN").answers_once(&server, body).await;
     client.wallet().balance(Currency::Ngn).await.unwrap_err()
 }
 
 fn documented(status: u16, message: &str) -> ResponseTemplate {
-    ResponseTemplate::new(status).set_body_json(error_body(status, message, "/v1/api/balance/NGN"))
+    refusal(status, message, "/v1/api/balance/NGN")
 }
 
 #[tokio::test]
@@ -324,12 +323,7 @@ async fn the_status_is_the_responses_not_the_bodys() {
 
 #[tokio::test]
 async fn connection_refused_is_a_transport_error() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    let client = builder(format!("http://127.0.0.1:{port}/v1"))
-        .build()
-        .unwrap();
+    let client = builder(offline_url()).build().unwrap();
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
 }
