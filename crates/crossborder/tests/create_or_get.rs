@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{dec, error_body, setup, transaction_json};
+use common::{dec, setup, transaction_json};
 use crossborder::{
     types::PayoutRequest, types::Quote, types::QuoteRequest, types::Transaction,
     types::TransactionStatus, types::TransactionType, Client, Currency, Error, Outcome,
@@ -267,14 +267,15 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
     // First read: not there yet; the send: 409 (another process made it in
     // between); the second read: the payout.
     mock::transaction("settlement-9")
-        .respond_with(ResponseTemplate::new(404).set_body_json(error_body(
-            404,
-            "Transaction not found: settlement-9",
-            "/v1/api/transaction/settlement-9",
-        )))
-        .up_to_n_times(1)
-        .expect(1)
-        .mount(&server)
+        .answers_first(
+            1,
+            &server,
+            refusal(
+                404,
+                "Transaction not found: settlement-9",
+                "/v1/api/transaction/settlement-9",
+            ),
+        )
         .await;
     mock::payout()
         .answers_once(
