@@ -7,7 +7,7 @@ pub mod mock;
 
 use std::time::Duration;
 
-use crossborder::{Client, ClientBuilder, Decimal, RetryPolicy};
+use crossborder::{Client, ClientBuilder, Decimal, RetryPolicy, WaitOptions};
 use serde_json::{json, Value};
 use wiremock::MockServer;
 
@@ -131,6 +131,18 @@ pub fn violation_messages(error: &crossborder::Error) -> Vec<String> {
         Some(violations) => violations.iter().map(ToString::to_string).collect(),
         None => panic!("not a validation error: {error:?}"),
     }
+}
+
+/// How many requests `server` received.
+pub async fn requests_received(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap_or_default().len()
+}
+
+/// Polling for at most `timeout`, the first read again after `first`.
+pub fn polling(timeout: Duration, first: Duration) -> WaitOptions {
+    WaitOptions::default()
+        .timeout(timeout)
+        .initial_interval(first)
 }
 
 /// Asserts that `server` received no request: the SDK refused before

@@ -222,16 +222,17 @@ async fn wait_for_decision_waits_through_unknown_statuses() {
     mock::business("biz_3M8QK2")
         .answers(&server, ok(business_json("APPROVED")))
         .await;
-    let options = WaitOptions::default()
-        .timeout(std::time::Duration::from_secs(5))
-        .initial_interval(std::time::Duration::from_millis(10));
+    let options = polling(
+        std::time::Duration::from_secs(5),
+        std::time::Duration::from_millis(10),
+    );
     let business = client
         .businesses()
         .wait_for_decision("biz_3M8QK2", options)
         .await
         .unwrap();
     assert_eq!(business.status, BusinessStatus::Approved);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]

@@ -76,9 +76,7 @@ async fn get_transaction() {
 #[tokio::test]
 async fn unknown_status_is_kept() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("ON_HOLD")))
-        .await;
+    order_reads_as(&server, "ON_HOLD").await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(
         transaction.status,
@@ -91,26 +89,20 @@ async fn unknown_status_is_kept() {
 async fn wait_until_settled_polls_until_terminal() {
     let (server, client) = setup().await;
     pending_then_completed(&server, 2).await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_secs(5))
-        .initial_interval(Duration::from_millis(1))
+    let options = polling(Duration::from_secs(5), Duration::from_millis(1))
         .max_interval(Duration::from_millis(5));
     let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]
 async fn wait_until_settled_times_out_with_the_last_state() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("PARTIALLY_PAID")))
-        .await;
+    order_reads_as(&server, "PARTIALLY_PAID").await;
     // Long enough for several polls even on a loaded machine (a first
     // request slower than the whole deadline would leave only one).
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(500))
-        .initial_interval(Duration::from_millis(2))
+    let options = polling(Duration::from_millis(500), Duration::from_millis(2))
         .max_interval(Duration::from_millis(5));
     let error = wait_for_order(&client, options).await.unwrap_err();
     match error {
@@ -120,7 +112,7 @@ async fn wait_until_settled_times_out_with_the_last_state() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(server.received_requests().await.unwrap().len() >= 2);
+    assert!(requests_received(&server).await >= 2);
 }
 
 /// `order-10045` is read as `PENDING` `pending` times, then as `COMPLETED`.
@@ -130,6 +122,13 @@ async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
         .await;
     mock::transaction("order-10045")
         .answers(server, ok(transaction_json("COMPLETED")))
+        .await;
+}
+
+/// Every read of `order-10045` finds it with `status`.
+async fn order_reads_as(server: &wiremock::MockServer, status: &str) {
+    mock::transaction("order-10045")
+        .answers(server, ok(transaction_json(status)))
         .await;
 }
 
@@ -145,9 +144,7 @@ async fn wait_for_order(client: &Client, options: WaitOptions) -> crossborder::R
 async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
     let (server, client) = setup().await;
     pending_then_completed(&server, 1).await;
-    let options = WaitOptions::default()
-        .timeout(Duration::MAX)
-        .initial_interval(Duration::from_millis(1));
+    let options = polling(Duration::MAX, Duration::from_millis(1));
     let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
 }
@@ -155,17 +152,12 @@ async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
 #[tokio::test]
 async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("PENDING")))
-        .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(100))
-        .initial_interval(Duration::ZERO)
-        .max_interval(Duration::ZERO);
+    order_reads_as(&server, "PENDING").await;
+    let options = polling(Duration::from_millis(100), Duration::ZERO).max_interval(Duration::ZERO);
     let error = wait_for_order(&client, options).await.unwrap_err();
     assert!(matches!(error, Error::WaitTimeout { .. }), "{error:?}");
     // At least 10 ms between reads: about 100 / 10 + 1 reads, not thousands.
-    let reads = server.received_requests().await.unwrap().len();
+    let reads = requests_received(&server).await;
     assert!((2..=15).contains(&reads), "{reads} reads");
 }
 
@@ -180,12 +172,10 @@ async fn wait_until_settled_polls_through_a_transient_error() {
         )
         .await;
     pending_then_completed(&server, 1).await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_secs(5))
-        .initial_interval(Duration::from_millis(1));
+    let options = polling(Duration::from_secs(5), Duration::from_millis(1));
     let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]
@@ -197,14 +187,12 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
     mock::transaction("order-10045")
         .answers(&server, ResponseTemplate::new(503))
         .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(60))
-        .initial_interval(Duration::from_millis(10));
+    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
         other => panic!("{other:?}"),
     }
-    assert!(server.received_requests().await.unwrap().len() >= 3);
+    assert!(requests_received(&server).await >= 3);
 }
 
 #[tokio::test]
@@ -213,12 +201,10 @@ async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
     mock::transaction("order-10045")
         .answers(&server, ResponseTemplate::new(503))
         .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(60))
-        .initial_interval(Duration::from_millis(10));
+    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");
-    assert!(server.received_requests().await.unwrap().len() >= 3);
+    assert!(requests_received(&server).await >= 3);
 }
 
 #[tokio::test]
