@@ -8,8 +8,8 @@ use std::time::Duration;
 use common::mock::{self, refusal, Answers};
 use common::{dec, requests_received, setup};
 use crossborder::{
-    types::{CollectionRequest, PayoutRequest},
-    Currency, Error,
+    types::{Balance, CollectionRequest, PayoutRequest},
+    Currency, Decimal, Error,
 };
 use crossborder_testkit::{assert_api_error, fixtures::ngn_bank};
 use serde_json::json;
@@ -19,18 +19,32 @@ fn balance_ok() -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({"message": "ok", "data": {"balance": 10.5}}))
 }
 
-#[tokio::test]
-async fn get_is_retried_after_503_then_succeeds() {
+/// A balance read whose first answer is `first` and whose next answer is
+/// the balance, which the server checks were both asked for: the balance
+/// read and the number of requests sent.
+async fn read_after(first: ResponseTemplate) -> (Decimal, usize) {
     let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_first(1, &server, ResponseTemplate::new(503))
-        .await;
+    mock::balance("NGN").answers_first(1, &server, first).await;
     mock::balance("NGN")
         .answers_once(&server, balance_ok())
         .await;
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(balance.amount, dec("10.5"));
-    assert_eq!(requests_received(&server).await, 2);
+    (balance.amount, requests_received(&server).await)
+}
+
+/// A balance read answered with `answer`, which the server checks was
+/// asked for once (not retried).
+async fn read_answered_once(answer: ResponseTemplate) -> crossborder::Result<Balance> {
+    let (server, client) = setup().await;
+    mock::balance("NGN").answers_once(&server, answer).await;
+    client.wallet().balance(Currency::Ngn).await
+}
+
+#[tokio::test]
+async fn get_is_retried_after_503_then_succeeds() {
+    let (amount, requests) = read_after(ResponseTemplate::new(503)).await;
+    assert_eq!(amount, dec("10.5"));
+    assert_eq!(requests, 2);
 }
 
 #[tokio::test]
@@ -47,53 +61,26 @@ async fn get_gives_up_after_the_last_attempt() {
 
 #[tokio::test]
 async fn get_is_not_retried_after_500() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_once(
-            &server,
-            refusal(500, "Internal server error", "/v1/api/balance/NGN"),
-        )
-        .await;
-    let answer = client.wallet().balance(Currency::Ngn).await;
+    let answer =
+        read_answered_once(refusal(500, "Internal server error", "/v1/api/balance/NGN")).await;
     assert_api_error(answer, 500, "Internal server error");
 }
 
 #[tokio::test]
 async fn retry_after_is_honoured_on_429() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_first(
-            1,
-            &server,
-            refusal(429, "Too many requests", "/v1/api/balance/NGN")
-                .insert_header("retry-after", "0.01"),
-        )
-        .await;
-    mock::balance("NGN")
-        .answers_once(&server, balance_ok())
-        .await;
-    client.wallet().balance(Currency::Ngn).await.unwrap();
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 2);
+    let first = refusal(429, "Too many requests", "/v1/api/balance/NGN")
+        .insert_header("retry-after", "0.01");
+    let (_, requests) = read_after(first).await;
+    assert_eq!(requests, 2);
 }
 
 #[tokio::test]
 async fn a_plain_text_429_is_retried_then_succeeds() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_first(
-            1,
-            &server,
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0")
-                .set_body_raw("Too Many Requests", "text/plain"),
-        )
-        .await;
-    mock::balance("NGN")
-        .answers_once(&server, balance_ok())
-        .await;
-    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(balance.amount, dec("10.5"));
+    let first = ResponseTemplate::new(429)
+        .insert_header("retry-after", "0")
+        .set_body_raw("Too Many Requests", "text/plain");
+    let (amount, _) = read_after(first).await;
+    assert_eq!(amount, dec("10.5"));
 }
 
 #[tokio::test]
@@ -115,15 +102,9 @@ async fn an_absurd_retry_after_on_503_does_not_panic() {
 
 #[tokio::test]
 async fn retry_after_beyond_the_cap_is_not_waited_for() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_once(
-            &server,
-            refusal(429, "Too many requests", "/v1/api/balance/NGN")
-                .insert_header("retry-after", "3600"),
-        )
-        .await;
-    let answer = client.wallet().balance(Currency::Ngn).await;
+    let too_long = refusal(429, "Too many requests", "/v1/api/balance/NGN")
+        .insert_header("retry-after", "3600");
+    let answer = read_answered_once(too_long).await;
     assert_api_error(answer, 429, "Too many requests");
 }
 
