@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{dec, setup, transaction_json};
+use common::{dec, setup, transaction_json, transaction_json_without};
 use crossborder::{
     types::PayoutRequest, types::Quote, types::QuoteRequest, types::Transaction,
     types::TransactionStatus, types::TransactionType, Client, Currency, Error, Outcome,
@@ -326,8 +326,7 @@ async fn a_404_is_not_found_and_other_errors_are_not() {
 #[tokio::test]
 async fn an_answer_without_a_documented_field_is_missing_field_with_the_body() {
     let (server, client) = setup().await;
-    let mut body = transaction_json("COMPLETED");
-    body["data"].as_object_mut().unwrap().remove("fee");
+    let body = transaction_json_without("COMPLETED", "fee");
     mock::transaction("order-10045")
         .answers(&server, ok(body.clone()))
         .await;

@@ -158,6 +158,15 @@ pub async fn first_body(server: &MockServer) -> Value {
     serde_json::from_slice(&requests[0].body).unwrap()
 }
 
+/// [`transaction_json`] without the field `field`.
+pub fn transaction_json_without(status: &str, field: &str) -> Value {
+    let mut body = transaction_json(status);
+    if let Some(data) = body["data"].as_object_mut() {
+        data.remove(field);
+    }
+    body
+}
+
 /// A local port nobody listens on.
 pub fn closed_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

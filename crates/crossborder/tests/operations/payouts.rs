@@ -85,8 +85,7 @@ async fn payouts_get_on_a_collection_is_not_found() {
 #[tokio::test]
 async fn payouts_get_without_a_type_returns_the_transaction() {
     let (server, client) = setup().await;
-    let mut untyped = transaction_json("PROCESSING");
-    untyped["data"].as_object_mut().unwrap().remove("type");
+    let untyped = common::transaction_json_without("PROCESSING", "type");
     mock::transaction("payout-1")
         .answers_once(&server, ok(untyped))
         .await;
