@@ -5,7 +5,7 @@ mod common;
 
 use common::mock::{self, ok, refusal, Answers};
 use common::{builder, dec, error_body, offline_url, setup, setup_without_retries};
-use crossborder::{types::PayoutRequest, Currency, Error};
+use crossborder::{types::PayoutReceipt, types::PayoutRequest, Currency, Error};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
 use wiremock::matchers::{method, path};
@@ -15,6 +15,16 @@ async fn balance_error(body: ResponseTemplate) -> Error {
     let (server, client) = setup_without_retries().await;
     mock::balance("NGN").answers_once(&server, body).await;
     client.wallet().balance(Currency::Ngn).await.unwrap_err()
+}
+
+/// A USDT payout to a wallet, answered once with `answer`.
+async fn payout_answered(answer: ResponseTemplate) -> crossborder::Result<PayoutReceipt> {
+    let (server, client) = setup().await;
+    mock::payout().answers_once(&server, answer).await;
+    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
+        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+        .network("ethereum");
+    client.payouts().create(&payout).await
 }
 
 fn documented(status: u16, message: &str) -> ResponseTemplate {
@@ -106,21 +116,8 @@ async fn other_api_errors_keep_their_body() {
 
 #[tokio::test]
 async fn undocumented_status_with_an_api_body_is_an_api_error() {
-    let (server, client) = setup().await;
-    mock::payout()
-        .answers_once(
-            &server,
-            refusal(422, "Insufficient balance", "/v1/api/payout"),
-        )
-        .await;
-    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-        .network("ethereum");
-    assert_api_error(
-        client.payouts().create(&payout).await,
-        422,
-        "Insufficient balance",
-    );
+    let answer = payout_answered(refusal(422, "Insufficient balance", "/v1/api/payout")).await;
+    assert_api_error(answer, 422, "Insufficient balance");
 }
 
 #[tokio::test]
@@ -231,17 +228,8 @@ async fn long_bodies_are_cut_to_a_prefix() {
 
 #[tokio::test]
 async fn html_500_on_a_documented_status_is_a_decode_error() {
-    let (server, client) = setup().await;
-    mock::payout()
-        .answers_once(
-            &server,
-            ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"),
-        )
-        .await;
-    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-        .network("ethereum");
-    let error = client.payouts().create(&payout).await.unwrap_err();
+    let html = ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html");
+    let error = payout_answered(html).await.unwrap_err();
     match &error {
         Error::Decode {
             status,
