@@ -6,6 +6,14 @@ use serde_json::{json, Value};
 
 use crate::{at, cli, redact, run, sandbox};
 
+/// The NGN collection `reference` of `amount` opened with `collect`, as
+/// its JSON.
+async fn collect_json(base_url: &str, reference: &str, amount: &str) -> Value {
+    let line =
+        format!("collect --reference {reference} --amount {amount} --from NGN --to NGN --json");
+    cli(base_url, &line).await.ok_json()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn balance_prints_a_table_or_json() {
     let sandbox = sandbox().await;
@@ -63,12 +71,7 @@ async fn a_quote_is_printed_whole_with_exact_decimals() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
     let sandbox = sandbox().await;
-    let out = cli(
-        sandbox.base_url(),
-        "collect --reference cli-order-7 --amount 5000.50 --from NGN --to NGN --json",
-    )
-    .await;
-    let created = out.ok_json();
+    let created = collect_json(sandbox.base_url(), "cli-order-7", "5000.50").await;
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
     let id = created["transactionId"].as_str().unwrap().to_owned();
     let until = created["paymentInstruction"][0]["validUntil"]
@@ -117,12 +120,7 @@ async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn transaction_wait_returns_the_settled_state() {
     let sandbox = sandbox().await;
-    let out = cli(
-        sandbox.base_url(),
-        "collect --reference cli-order-1 --amount 5000 --from NGN --to NGN --json",
-    )
-    .await;
-    let created = out.ok_json();
+    let created = collect_json(sandbox.base_url(), "cli-order-1", "5000").await;
     assert_eq!(created["status"], "PENDING");
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
 
