@@ -32,6 +32,13 @@ async fn logged_env() -> (Env, Arc<Mutex<Vec<RequestLine>>>) {
     (env, lines)
 }
 
+/// [`logged_env`] and a client with its staging key.
+async fn logged_staging() -> (Env, Client, Arc<Mutex<Vec<RequestLine>>>) {
+    let (env, lines) = logged_env().await;
+    let client = env.client(STAGING_KEY);
+    (env, client, lines)
+}
+
 /// Successful requests of `method` whose path ends with `suffix`.
 fn count(lines: &Mutex<Vec<RequestLine>>, method: &str, suffix: &str) -> usize {
     lines
@@ -143,8 +150,7 @@ fn assert_held_once(env: &Env, lines: &Mutex<Vec<RequestLine>>, uploads: usize, 
 
 #[tokio::test]
 async fn one_call_uploads_creates_and_submits() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut steps = Vec::new();
     let onboarded = client
         .businesses()
@@ -235,18 +241,15 @@ async fn an_application_read_from_json_is_the_one_built_in_rust() {
     read.files = application().files;
     assert_eq!(read, application());
 
-    let (env, lines) = logged_env().await;
-    let onboarded = onboard(&env.client(STAGING_KEY), &read, Progress::default())
-        .await
-        .unwrap();
+    let (_env, client, lines) = logged_staging().await;
+    let onboarded = onboard(&client, &read, Progress::default()).await.unwrap();
     assert_eq!(onboarded.business.director_count, Some(1));
     assert_eq!(count(&lines, "POST", "/api/upload-document"), 3);
 }
 
 #[tokio::test]
 async fn the_whole_application_is_checked_before_any_request() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut broken = application();
     broken
         .files
@@ -353,8 +356,7 @@ async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
 /// and adds every person.
 #[tokio::test]
 async fn a_resume_with_a_business_id_creates_nothing() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client, lines) = logged_staging().await;
     let application = larger_application();
     let mut business = application.business.clone().unwrap();
     business.proof_of_address.url = "https://files.crossborder.invalid/utility.png".into();
@@ -377,8 +379,7 @@ async fn a_resume_with_a_business_id_creates_nothing() {
 /// refers to it.
 #[tokio::test]
 async fn a_missing_file_is_named_with_its_document_key() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut application = application();
     let business = application.business.as_mut().unwrap();
     business.documents.get_mut("bank_statement").unwrap().url = file_url("statement.pdf");
