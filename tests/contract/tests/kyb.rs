@@ -67,15 +67,21 @@ fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
     }
 }
 
+/// Uploads a PDF and creates the business with `registration_number`
+/// around it; returns the business and the PDF's link.
+async fn created_business(client: &Client, registration_number: &str) -> (Business, String) {
+    let link = upload_pdf(client, "cac.pdf").await;
+    let request = business_request(registration_number, &link);
+    match client.businesses().create(&request).await {
+        Ok(business) => (business, link),
+        Err(error) => panic!("{registration_number} is not created: {error}"),
+    }
+}
+
 /// Creates a business with `registration_number`, adds a director and a
 /// UBO, and returns its id.
 async fn submitted_business(client: &Client, registration_number: &str) -> String {
-    let link = upload_pdf(client, "cac.pdf").await;
-    let business = client
-        .businesses()
-        .create(&business_request(registration_number, &link))
-        .await
-        .unwrap();
+    let (business, link) = created_business(client, registration_number).await;
     let person = person_request(&link);
     client
         .businesses()
@@ -166,13 +172,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 #[tokio::test]
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     let (_env, client) = staging().await;
-    let link = upload_pdf(&client, "cac.pdf").await;
-
-    let created = client
-        .businesses()
-        .create(&business_request("RC1234567", &link))
-        .await
-        .unwrap();
+    let (created, link) = created_business(&client, "RC1234567").await;
     assert!(
         created.id.len() == 14
             && created.id.starts_with("biz_")
@@ -299,12 +299,7 @@ async fn pending_marker_stays_submitted() {
 #[tokio::test]
 async fn kyb_error_answers() {
     let (env, client) = staging().await;
-    let link = upload_pdf(&client, "cac.pdf").await;
-    let first = client
-        .businesses()
-        .create(&business_request("RC9990001", &link))
-        .await
-        .unwrap();
+    let (first, link) = created_business(&client, "RC9990001").await;
 
     // The same create again is a repeat (ASSUMPTIONS B22): the same
     // business, and the sandbox holds one.
