@@ -1,13 +1,16 @@
 //! The requests every suite sends: a complete business ("Lagos Trading
-//! Ltd"), a director or UBO, NGN payouts, a PDF; each typed and as the
-//! API's JSON, written once so the suites cannot drift apart.
+//! Ltd"), a director or UBO, NGN payouts, a bank account or wallet of each
+//! destination family, a PDF; each typed and as the API's JSON, written
+//! once so the suites cannot drift apart.
 
 use crossborder::{
-    types::Address, types::BusinessDetails, types::BusinessType, types::CreateBusinessRequest,
-    types::DocumentLink, types::Documents, types::FiatCurrency, types::IdType, types::LocalBank,
-    types::LocalBankCurrency, types::NatureOfBusiness, types::PayoutRequest, types::PersonDetails,
-    types::PersonRequest, types::ProofOfAddress, types::ProofOfAddressType,
-    types::ResolveAccountRequest, Currency, Decimal,
+    types::Address, types::BusinessDetails, types::BusinessType, types::CanadianBank,
+    types::CreateBusinessRequest, types::DocumentLink, types::Documents, types::EurBank,
+    types::FiatCurrency, types::IdType, types::LocalBank, types::LocalBankCurrency,
+    types::NatureOfBusiness, types::OtherFiatAccount, types::OtherFiatCurrency,
+    types::PayoutRequest, types::PersonDetails, types::PersonRequest, types::ProofOfAddress,
+    types::ProofOfAddressType, types::ResolveAccountRequest, types::UkBank, types::UsBank,
+    Currency, Decimal,
 };
 use serde_json::{json, Value};
 
@@ -157,6 +160,83 @@ pub fn ngn_bank() -> LocalBank {
         account_name: "ADAEZE OKAFOR".into(),
         bank_name: "Guaranty Trust Bank".into(),
         bank_code: "058".into(),
+    }
+}
+
+/// A Kenyan bank account (Equity Bank Kenya, code 68).
+pub fn kes_bank() -> LocalBank {
+    LocalBank {
+        currency: LocalBankCurrency::Kes,
+        account_number: "254712345678".into(),
+        account_name: "WANJIKU KAMAU".into(),
+        bank_name: "Equity Bank Kenya".into(),
+        bank_code: "68".into(),
+    }
+}
+
+/// A Ugandan bank account (Stanbic Bank Uganda, code 031).
+pub fn ugx_bank() -> LocalBank {
+    LocalBank {
+        currency: LocalBankCurrency::Ugx,
+        account_number: "256712345678".into(),
+        account_name: "OKELLO JAMES".into(),
+        bank_name: "Stanbic Bank Uganda".into(),
+        bank_code: "031".into(),
+    }
+}
+
+/// A US bank account (JPMorgan Chase Bank).
+pub fn us_bank() -> UsBank {
+    UsBank {
+        account_number: "123456789".into(),
+        account_name: "JOHN DOE".into(),
+        bank_name: "JPMorgan Chase Bank".into(),
+    }
+}
+
+/// A UK bank account (Barclays Bank, sort code 20-00-00).
+pub fn uk_bank() -> UkBank {
+    UkBank {
+        account_number: "31926819".into(),
+        account_name: "JANE SMITH".into(),
+        bank_name: "Barclays Bank".into(),
+        sort_code: "20-00-00".into(),
+        swift_code: "BARCGB22".into(),
+    }
+}
+
+/// A euro bank account by IBAN (Deutsche Bank's SWIFT code), its optional
+/// bank name left out.
+pub fn eur_bank() -> EurBank {
+    EurBank {
+        iban: "DE89 3704 0044 0532 0130 00".into(),
+        account_name: "MAX MUSTERMANN".into(),
+        swift_code: "DEUTDEFF".into(),
+        bank_name: None,
+    }
+}
+
+/// A Canadian bank account (Royal Bank of Canada, transit 00012,
+/// institution 003).
+pub fn canadian_bank() -> CanadianBank {
+    CanadianBank {
+        account_number: "1234567".into(),
+        account_name: "ALEX MARTIN".into(),
+        transit_number: "00012".into(),
+        institution_number: "003".into(),
+        bank_name: Some("Royal Bank of Canada".into()),
+    }
+}
+
+/// An account in `currency` (GHS, XOF or XAF) named by its holder alone,
+/// every optional field left out.
+pub fn other_fiat_account(currency: OtherFiatCurrency) -> OtherFiatAccount {
+    OtherFiatAccount {
+        currency,
+        account_number: None,
+        account_name: Some("KOFI MENSAH".into()),
+        bank_name: None,
+        bank_code: None,
     }
 }
 

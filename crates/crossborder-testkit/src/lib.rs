@@ -50,12 +50,15 @@
 //!   and paid (in part or whole) as a payer would, in staging;
 //! * [`post_event`]: POSTs any body (a forged, stale or malformed webhook
 //!   event) to a receiver's URL and returns its answer;
-//! * [`fixtures`]: a complete business, a director or UBO and payouts, typed
-//!   and as the API's JSON, so every suite sends the same requests;
+//! * [`fixtures`]: a complete business, a director or UBO, payouts and a
+//!   bank account of each destination family, typed and as the API's JSON,
+//!   so every suite sends the same requests;
 //! * [`assert_error_body`]: the check of the API's documented error body;
 //!   [`assert_api_error`]: the check of an SDK call the API refused;
 //! * [`WebhookReceiver`]: records every webhook POST and answers 200;
-//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1.
+//!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1;
+//!   [`oversized_server`]: answers every request with a body larger than
+//!   any response cap (endless, or a `Content-Length` it never sends).
 //! * [`postgres`]: a throwaway PostgreSQL server (Debian's `postgresql`
 //!   package), for code that keeps its state there.
 //!
@@ -68,6 +71,7 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod oversized;
 pub mod postgres;
 mod receiver;
 mod refusal;
@@ -81,6 +85,7 @@ pub use business::onboarded_business;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
+pub use oversized::{oversized_server, Oversized};
 pub use receiver::{ReceivedWebhook, WebhookReceiver};
 pub use refusal::assert_api_error;
 pub use reply::{assert_error_body, read_reply, Reply};

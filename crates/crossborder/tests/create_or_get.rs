@@ -9,12 +9,13 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{dec, error_body, setup, transaction_json};
+use common::{dec, setup, transaction_json, transaction_json_without};
 use crossborder::{
-    types::PayoutRequest, types::Quote, types::QuoteRequest, types::TransactionStatus,
-    types::TransactionType, Client, Currency, Error, Outcome, RetryPolicy,
+    types::PayoutRequest, types::Quote, types::QuoteRequest, types::Transaction,
+    types::TransactionStatus, types::TransactionType, Client, Currency, Error, Outcome,
+    RetryPolicy,
 };
-use crossborder_sandbox::{Sandbox, SandboxConfig};
+use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use crossborder_testkit::fixtures::ngn_bank;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -123,11 +124,31 @@ fn client_at(base_url: &str) -> Client {
         .unwrap()
 }
 
-#[tokio::test]
-async fn a_payout_whose_answer_is_lost_is_paid_once() {
+/// A sandbox, a [`CuttingProxy`] in front of it, and a client that goes
+/// through the proxy.
+async fn behind_cutting_proxy() -> (SandboxHandle, CuttingProxy, Client) {
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
     let proxy = CuttingProxy::start(sandbox.local_addr()).await;
     let client = client_at(&format!("{}/v1", proxy.origin));
+    (sandbox, proxy, client)
+}
+
+/// Asserts that `create_or_get` of `payout` again finds the transaction
+/// `paid` and sends no second payout.
+async fn assert_found_again(
+    client: &Client,
+    payout: &PayoutRequest,
+    paid: &Transaction,
+    proxy: &CuttingProxy,
+) {
+    let again = client.payouts().create_or_get(payout).await.unwrap();
+    assert_eq!(again.transaction_id, paid.transaction_id);
+    assert_eq!(proxy.payout_posts.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_payout_whose_answer_is_lost_is_paid_once() {
+    let (sandbox, proxy, client) = behind_cutting_proxy().await;
 
     let quote = client
         .quotes()
@@ -151,9 +172,7 @@ async fn a_payout_whose_answer_is_lost_is_paid_once() {
     assert_eq!(paid.fee, dec("0.5"));
     assert_eq!(paid.total_amount, dec("100.5"));
     assert_eq!(paid.to_amount, dec("153025"));
-    let again = client.payouts().create_or_get(&payout).await.unwrap();
-    assert_eq!(again.transaction_id, paid.transaction_id);
-    assert_eq!(proxy.payout_posts.load(Ordering::SeqCst), 1);
+    assert_found_again(&client, &payout, &paid, &proxy).await;
 
     // One payout: the USD wallet (10000 at the start) debited once, by the
     // amount plus the quote's fee.
@@ -165,34 +184,37 @@ async fn a_payout_whose_answer_is_lost_is_paid_once() {
 
 #[tokio::test]
 async fn create_or_get_sends_the_payout_whose_answer_is_lost_once_and_reads_it_back() {
-    let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
-    let proxy = CuttingProxy::start(sandbox.local_addr()).await;
-    let client = client_at(&format!("{}/v1", proxy.origin));
-    let payout = PayoutRequest::pay(
-        dec("2500.00"),
-        crossborder::types::FiatCurrency::Ngn,
-        ngn_bank(),
-    )
-    .with_session_id("invoice-77");
+    let (sandbox, proxy, client) = behind_cutting_proxy().await;
+    let payout = ngn_payout("2500.00", "invoice-77");
 
     // The first send is applied and its answer lost: read back, not resent.
     let paid = client.payouts().create_or_get(&payout).await.unwrap();
     assert_eq!(paid.payment_reference, "invoice-77");
     assert_eq!(paid.total_amount, dec("2500.00"));
     assert_eq!(proxy.payout_posts.load(Ordering::SeqCst), 1);
-    let again = client.payouts().create_or_get(&payout).await.unwrap();
-    assert_eq!(again.transaction_id, paid.transaction_id);
-    assert_eq!(proxy.payout_posts.load(Ordering::SeqCst), 1);
+    assert_found_again(&client, &payout, &paid, &proxy).await;
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(balance.amount, dec("4997500.00"));
     drop(proxy);
     sandbox.shutdown().await;
 }
 
-/// `quote` with its rate key expired at the Unix epoch.
-fn expired(mut quote: Quote) -> Quote {
-    quote.valid_until = UNIX_EPOCH;
-    quote
+/// A payout to the kit's NGN bank from `quote`, under `session_id`, with
+/// the quote's rate key expired at the Unix epoch.
+fn on_expired_quote(quote: &Quote, session_id: &str) -> PayoutRequest {
+    let mut expired = quote.clone();
+    expired.valid_until = UNIX_EPOCH;
+    PayoutRequest::from_quote_with_session_id(&expired, session_id, ngn_bank()).unwrap()
+}
+
+/// An NGN payout of `amount` to the kit's NGN bank under `session_id`.
+fn ngn_payout(amount: &str, session_id: &str) -> PayoutRequest {
+    PayoutRequest::pay(
+        dec(amount),
+        crossborder::types::FiatCurrency::Ngn,
+        ngn_bank(),
+    )
+    .with_session_id(session_id)
 }
 
 #[tokio::test]
@@ -207,12 +229,7 @@ async fn an_expired_quote_is_not_sent_and_a_made_payout_is_still_found() {
 
     // Never made, and the quote expired: nothing is sent, and the error says
     // what to do.
-    let stale = PayoutRequest::from_quote_with_session_id(
-        &expired(quote.clone()),
-        "settlement-1",
-        ngn_bank(),
-    )
-    .unwrap();
+    let stale = on_expired_quote(&quote, "settlement-1");
     let error = client.payouts().create_or_get(&stale).await.unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -232,12 +249,7 @@ async fn an_expired_quote_is_not_sent_and_a_made_payout_is_still_found() {
     let fresh =
         PayoutRequest::from_quote_with_session_id(&quote, "settlement-2", ngn_bank()).unwrap();
     let paid = client.payouts().create_or_get(&fresh).await.unwrap();
-    let retried = PayoutRequest::from_quote_with_session_id(
-        &expired(quote.clone()),
-        "settlement-2",
-        ngn_bank(),
-    )
-    .unwrap();
+    let retried = on_expired_quote(&quote, "settlement-2");
     let found = client.payouts().create_or_get(&retried).await.unwrap();
     assert_eq!(found.transaction_id, paid.transaction_id);
     let balance = client.wallet().balance(Currency::Usd).await.unwrap();
@@ -255,14 +267,15 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
     // First read: not there yet; the send: 409 (another process made it in
     // between); the second read: the payout.
     mock::transaction("settlement-9")
-        .respond_with(ResponseTemplate::new(404).set_body_json(error_body(
-            404,
-            "Transaction not found: settlement-9",
-            "/v1/api/transaction/settlement-9",
-        )))
-        .up_to_n_times(1)
-        .expect(1)
-        .mount(&server)
+        .answers_first(
+            1,
+            &server,
+            refusal(
+                404,
+                "Transaction not found: settlement-9",
+                "/v1/api/transaction/settlement-9",
+            ),
+        )
         .await;
     mock::payout()
         .answers_once(
@@ -277,12 +290,7 @@ async fn a_409_is_resolved_by_reading_the_payout_again() {
     mock::transaction("settlement-9")
         .answers_once(&server, ok(made))
         .await;
-    let payout = PayoutRequest::pay(
-        dec("2500"),
-        crossborder::types::FiatCurrency::Ngn,
-        ngn_bank(),
-    )
-    .with_session_id("settlement-9");
+    let payout = ngn_payout("2500", "settlement-9");
     let found = client.payouts().create_or_get(&payout).await.unwrap();
     assert_eq!(found.payment_reference, "settlement-9");
     assert_eq!(found.status, TransactionStatus::Processing);
@@ -318,8 +326,7 @@ async fn a_404_is_not_found_and_other_errors_are_not() {
 #[tokio::test]
 async fn an_answer_without_a_documented_field_is_missing_field_with_the_body() {
     let (server, client) = setup().await;
-    let mut body = transaction_json("COMPLETED");
-    body["data"].as_object_mut().unwrap().remove("fee");
+    let body = transaction_json_without("COMPLETED", "fee");
     mock::transaction("order-10045")
         .answers(&server, ok(body.clone()))
         .await;

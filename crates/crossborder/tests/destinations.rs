@@ -4,7 +4,10 @@
 
 mod common;
 
-use crossborder_testkit::fixtures::ngn_bank;
+use crossborder_testkit::fixtures::{
+    canadian_bank, eur_bank, kes_bank, ngn_bank, other_fiat_account as other_fiat, ugx_bank,
+    uk_bank, us_bank,
+};
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -14,13 +17,13 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use common::mock::{self, Answers};
-use common::{closed_port, dec, fast_retries, setup, KEY};
+use common::{assert_invalid, closed_port, dec, fast_retries, setup, KEY};
 use crossborder::{
     error::Rule,
     types::{
         CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Destination, EurBank,
-        FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
-        PayoutRequest, PayoutSource, Quote, QuoteRequest, UkBank, UsBank,
+        FiatCurrency, LocalBank, OtherFiatCurrency, PayoutRequest, PayoutSource, Quote,
+        QuoteRequest, UkBank, UsBank,
     },
     Client, Currency, Error,
 };
@@ -67,73 +70,6 @@ fn is_uuid_v4(id: &str) -> bool {
             .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && groups[2].starts_with('4')
         && matches!(groups[3].chars().next(), Some('8' | '9' | 'a' | 'b'))
-}
-
-fn kes_bank() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Kes,
-        account_number: "254712345678".into(),
-        account_name: "WANJIKU KAMAU".into(),
-        bank_name: "Equity Bank Kenya".into(),
-        bank_code: "68".into(),
-    }
-}
-
-fn ugx_bank() -> LocalBank {
-    LocalBank {
-        currency: LocalBankCurrency::Ugx,
-        account_number: "256712345678".into(),
-        account_name: "OKELLO JAMES".into(),
-        bank_name: "Stanbic Bank Uganda".into(),
-        bank_code: "031".into(),
-    }
-}
-
-fn us_bank() -> UsBank {
-    UsBank {
-        account_number: "123456789".into(),
-        account_name: "JOHN DOE".into(),
-        bank_name: "JPMorgan Chase Bank".into(),
-    }
-}
-
-fn uk_bank() -> UkBank {
-    UkBank {
-        account_number: "31926819".into(),
-        account_name: "JANE SMITH".into(),
-        bank_name: "Barclays Bank".into(),
-        sort_code: "20-00-00".into(),
-        swift_code: "BARCGB22".into(),
-    }
-}
-
-fn eur_bank() -> EurBank {
-    EurBank {
-        iban: "DE89 3704 0044 0532 0130 00".into(),
-        account_name: "MAX MUSTERMANN".into(),
-        swift_code: "DEUTDEFF".into(),
-        bank_name: None,
-    }
-}
-
-fn canadian_bank() -> CanadianBank {
-    CanadianBank {
-        account_number: "1234567".into(),
-        account_name: "ALEX MARTIN".into(),
-        transit_number: "00012".into(),
-        institution_number: "003".into(),
-        bank_name: Some("Royal Bank of Canada".into()),
-    }
-}
-
-fn other_fiat(currency: OtherFiatCurrency) -> OtherFiatAccount {
-    OtherFiatAccount {
-        currency,
-        account_number: None,
-        account_name: Some("KOFI MENSAH".into()),
-        bank_name: None,
-        bank_code: None,
-    }
 }
 
 const EVM_ADDRESS: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -534,14 +470,11 @@ async fn a_malformed_typed_destination_is_refused_before_sending() {
         },
     )
     .rate_key("rk_1");
-    match client.payouts().create(&payout).await.unwrap_err() {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "accountNumber: must be an 8-digit UK account number, such as 31926819, or an IBAN; \
-             sortCode: must be 6 digits, such as 12-34-56 (spaces and dashes are removed)"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        client.payouts().create(&payout).await,
+        "accountNumber: must be an 8-digit UK account number, such as 31926819, or an IBAN; \
+         sortCode: must be 6 digits, such as 12-34-56 (spaces and dashes are removed)",
+    );
     assert!(sent(&server).await.is_empty());
 }
 

@@ -4,22 +4,31 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{client_for, dec, error_body, setup, KEY};
-use crossborder::{types::PayoutRequest, Currency, Error, RetryPolicy};
+use common::{builder, dec, error_body, offline_url, setup, setup_without_retries};
+use crossborder::{types::PayoutReceipt, types::PayoutRequest, Currency, Error};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 async fn balance_error(body: ResponseTemplate) -> Error {
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, RetryPolicy::none());
+    let (server, client) = setup_without_retries().await;
     mock::balance("NGN").answers_once(&server, body).await;
     client.wallet().balance(Currency::Ngn).await.unwrap_err()
 }
 
+/// A USDT payout to a wallet, answered once with `answer`.
+async fn payout_answered(answer: ResponseTemplate) -> crossborder::Result<PayoutReceipt> {
+    let (server, client) = setup().await;
+    mock::payout().answers_once(&server, answer).await;
+    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
+        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+        .network("ethereum");
+    client.payouts().create(&payout).await
+}
+
 fn documented(status: u16, message: &str) -> ResponseTemplate {
-    ResponseTemplate::new(status).set_body_json(error_body(status, message, "/v1/api/balance/NGN"))
+    refusal(status, message, "/v1/api/balance/NGN")
 }
 
 #[tokio::test]
@@ -107,21 +116,8 @@ async fn other_api_errors_keep_their_body() {
 
 #[tokio::test]
 async fn undocumented_status_with_an_api_body_is_an_api_error() {
-    let (server, client) = setup().await;
-    mock::payout()
-        .answers_once(
-            &server,
-            refusal(422, "Insufficient balance", "/v1/api/payout"),
-        )
-        .await;
-    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-        .network("ethereum");
-    assert_api_error(
-        client.payouts().create(&payout).await,
-        422,
-        "Insufficient balance",
-    );
+    let answer = payout_answered(refusal(422, "Insufficient balance", "/v1/api/payout")).await;
+    assert_api_error(answer, 422, "Insufficient balance");
 }
 
 #[tokio::test]
@@ -232,17 +228,8 @@ async fn long_bodies_are_cut_to_a_prefix() {
 
 #[tokio::test]
 async fn html_500_on_a_documented_status_is_a_decode_error() {
-    let (server, client) = setup().await;
-    mock::payout()
-        .answers_once(
-            &server,
-            ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"),
-        )
-        .await;
-    let payout = PayoutRequest::new("payout-1", dec("5"), Currency::Usdt, Currency::Usdt)
-        .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-        .network("ethereum");
-    let error = client.payouts().create(&payout).await.unwrap_err();
+    let html = ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html");
+    let error = payout_answered(html).await.unwrap_err();
     match &error {
         Error::Decode {
             status,
@@ -324,15 +311,7 @@ async fn the_status_is_the_responses_not_the_bodys() {
 
 #[tokio::test]
 async fn connection_refused_is_a_transport_error() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("http://127.0.0.1:{port}/v1"))
-        .retry_policy(RetryPolicy::none())
-        .build()
-        .unwrap();
+    let client = builder(offline_url()).build().unwrap();
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
 }
@@ -348,11 +327,8 @@ async fn slow_server_is_a_timeout() {
                 .set_delay(std::time::Duration::from_millis(500)),
         )
         .await;
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("{}/v1", server.uri()))
+    let client = builder(format!("{}/v1", server.uri()))
         .timeout(std::time::Duration::from_millis(50))
-        .retry_policy(RetryPolicy::none())
         .build()
         .unwrap();
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();

@@ -5,91 +5,36 @@
 //! reading; and a `2xx` whose body is not the API's JSON leaves a write
 //! [`Outcome::MayHaveBeenApplied`].
 //!
-//! The servers are plain threads on 127.0.0.1 that write until the client
-//! hangs up. Every test here is small, so the peak resident memory of this
+//! The servers are the test kit's [`oversized_server`]: plain threads on
+//! 127.0.0.1 that write until the client hangs up. Every test here is small, so the peak resident memory of this
 //! test binary (`VmHWM`) is the endless-body test's.
 
 mod common;
 
 use common::mock::{self, Answers};
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
 
-use crossborder::{
-    types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome, RetryPolicy,
-};
+use crossborder::{types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome};
+use crossborder_testkit::{oversized_server, Oversized};
 use wiremock::ResponseTemplate;
 
-/// What a test server answers after reading a request head.
-#[derive(Clone, Copy)]
-enum Answer {
-    /// `status` with a chunked body of `x` that never ends.
-    Endless(u16),
-    /// `200` with a `Content-Length` of `length` and no body sent, the
-    /// connection held open until the client closes it.
-    Declares(u64),
-}
-
-/// A server on 127.0.0.1 answering every connection with `answer`.
-fn serve(answer: Answer) -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { return };
-            std::thread::spawn(move || answer_one(stream, answer));
-        }
-    });
-    addr
-}
-
-fn answer_one(mut stream: TcpStream, answer: Answer) {
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        match stream.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return,
-        }
-    }
-    match answer {
-        Answer::Endless(status) => {
-            let head = format!(
-                "HTTP/1.1 {status} Whatever\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
-            );
-            if stream.write_all(head.as_bytes()).is_err() {
-                return;
-            }
-            let mut chunk = format!("{:x}\r\n", 64 * 1024).into_bytes();
-            chunk.extend(std::iter::repeat_n(b'x', 64 * 1024));
-            chunk.extend_from_slice(b"\r\n");
-            // Until the client hangs up.
-            while stream.write_all(&chunk).is_ok() {}
-        }
-        Answer::Declares(length) => {
-            let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {length}\r\n\r\n");
-            if stream.write_all(head.as_bytes()).is_err() {
-                return;
-            }
-            // Nothing more: a client that waited for the body would time out.
-            let mut rest = [0u8; 64];
-            while matches!(stream.read(&mut rest), Ok(n) if n > 0) {}
-        }
-    }
-}
-
-fn client_at(addr: SocketAddr, limit: Option<u64>) -> Client {
-    let mut builder = Client::builder()
-        .api_key(common::KEY)
-        .base_url(format!("http://{addr}/v1"))
-        .timeout(Duration::from_secs(20))
-        .retry_policy(RetryPolicy::none());
+fn client_at(base_url: &str, limit: Option<u64>) -> Client {
+    let mut builder = common::builder(base_url).timeout(Duration::from_secs(20));
     if let Some(limit) = limit {
         builder = builder.max_response_bytes(limit);
     }
     builder.build().unwrap()
+}
+
+/// The error of a balance read from `base_url` with the response cap
+/// `limit` (the default if `None`).
+async fn balance_error(base_url: &str, limit: Option<u64>) -> Error {
+    client_at(base_url, limit)
+        .wallet()
+        .balance(Currency::Ngn)
+        .await
+        .unwrap_err()
 }
 
 /// The largest resident set size of this process so far, in KiB, as the
@@ -107,12 +52,8 @@ fn peak_rss_kib() -> u64 {
 #[tokio::test]
 async fn an_endless_body_ends_with_the_caps_error_in_bounded_memory() {
     for status in [400u16, 200] {
-        let addr = serve(Answer::Endless(status));
-        let error = client_at(addr, None)
-            .wallet()
-            .balance(Currency::Ngn)
-            .await
-            .unwrap_err();
+        let base_url = oversized_server(Oversized::EndlessBody(status));
+        let error = balance_error(&base_url, None).await;
         assert_eq!(
             error.to_string(),
             format!("the getBalance answer (HTTP {status}) is larger than the limit of 1048576 bytes; reading stopped")
@@ -141,12 +82,8 @@ async fn an_endless_body_ends_with_the_caps_error_in_bounded_memory() {
 
 #[tokio::test]
 async fn a_smaller_cap_is_kept_and_a_body_under_it_is_read() {
-    let addr = serve(Answer::Endless(200));
-    let error = client_at(addr, Some(10_000))
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap_err();
+    let base_url = oversized_server(Oversized::EndlessBody(200));
+    let error = balance_error(&base_url, Some(10_000)).await;
     assert_eq!(
         error.to_string(),
         "the getBalance answer (HTTP 200) is larger than the limit of 10000 bytes; reading stopped"
@@ -159,8 +96,7 @@ async fn a_smaller_cap_is_kept_and_a_body_under_it_is_read() {
             r#"{"message":"Balance retrieved successfully","data":{"balance":1500.25},"error":false}"#,
             "application/json",
         )).await;
-    let addr: SocketAddr = server.address().to_owned();
-    let balance = client_at(addr, Some(100))
+    let balance = client_at(&format!("{}/v1", server.uri()), Some(100))
         .wallet()
         .balance(Currency::Ngn)
         .await
@@ -170,13 +106,9 @@ async fn a_smaller_cap_is_kept_and_a_body_under_it_is_read() {
 
 #[tokio::test]
 async fn a_content_length_over_the_cap_is_refused_before_reading() {
-    let addr = serve(Answer::Declares(5 * 1024 * 1024));
+    let base_url = oversized_server(Oversized::DeclaredLength(5 * 1024 * 1024));
     let started = std::time::Instant::now();
-    let error = client_at(addr, None)
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap_err();
+    let error = balance_error(&base_url, None).await;
     assert_eq!(
         error.to_string(),
         "the getBalance answer (HTTP 200) is larger than the limit of 1048576 bytes (Content-Length: 5242880); reading stopped"
@@ -199,7 +131,7 @@ async fn an_error_body_over_the_cap_is_the_caps_error_with_the_status() {
             ResponseTemplate::new(503).set_body_string("y".repeat(3000)),
         )
         .await;
-    let error = client_at(*server.address(), Some(1000))
+    let error = client_at(&format!("{}/v1", server.uri()), Some(1000))
         .sandbox()
         .simulate_funding(&funding())
         .await

@@ -6,12 +6,12 @@ mod common;
 use std::time::Duration;
 
 use common::mock::{self, refusal, Answers};
-use common::{dec, error_body, setup};
+use common::{dec, requests_received, setup};
 use crossborder::{
-    types::{CollectionRequest, PayoutRequest},
-    Currency, Error,
+    types::{Balance, CollectionRequest, PayoutRequest},
+    Currency, Decimal, Error,
 };
-use crossborder_testkit::assert_api_error;
+use crossborder_testkit::{assert_api_error, fixtures::ngn_bank};
 use serde_json::json;
 use wiremock::ResponseTemplate;
 
@@ -19,25 +19,32 @@ fn balance_ok() -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({"message": "ok", "data": {"balance": 10.5}}))
 }
 
-#[tokio::test]
-async fn get_is_retried_after_503_then_succeeds() {
+/// A balance read whose first answer is `first` and whose next answer is
+/// the balance, which the server checks were both asked for: the balance
+/// read and the number of requests sent.
+async fn read_after(first: ResponseTemplate) -> (Decimal, usize) {
     let (server, client) = setup().await;
+    mock::balance("NGN").answers_first(1, &server, first).await;
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
-        .await;
-    mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
+        .answers_once(&server, balance_ok())
         .await;
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(balance.amount, dec("10.5"));
-    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+    (balance.amount, requests_received(&server).await)
+}
+
+/// A balance read answered with `answer`, which the server checks was
+/// asked for once (not retried).
+async fn read_answered_once(answer: ResponseTemplate) -> crossborder::Result<Balance> {
+    let (server, client) = setup().await;
+    mock::balance("NGN").answers_once(&server, answer).await;
+    client.wallet().balance(Currency::Ngn).await
+}
+
+#[tokio::test]
+async fn get_is_retried_after_503_then_succeeds() {
+    let (amount, requests) = read_after(ResponseTemplate::new(503)).await;
+    assert_eq!(amount, dec("10.5"));
+    assert_eq!(requests, 2);
 }
 
 #[tokio::test]
@@ -54,83 +61,39 @@ async fn get_gives_up_after_the_last_attempt() {
 
 #[tokio::test]
 async fn get_is_not_retried_after_500() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_once(
-            &server,
-            refusal(500, "Internal server error", "/v1/api/balance/NGN"),
-        )
-        .await;
-    let answer = client.wallet().balance(Currency::Ngn).await;
+    let answer =
+        read_answered_once(refusal(500, "Internal server error", "/v1/api/balance/NGN")).await;
     assert_api_error(answer, 500, "Internal server error");
 }
 
 #[tokio::test]
 async fn retry_after_is_honoured_on_429() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0.01")
-                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
-        )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
-        .await;
-    mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
-        .await;
-    client.wallet().balance(Currency::Ngn).await.unwrap();
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 2);
+    let first = refusal(429, "Too many requests", "/v1/api/balance/NGN")
+        .insert_header("retry-after", "0.01");
+    let (_, requests) = read_after(first).await;
+    assert_eq!(requests, 2);
 }
 
 #[tokio::test]
 async fn a_plain_text_429_is_retried_then_succeeds() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .respond_with(
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0")
-                .set_body_raw("Too Many Requests", "text/plain"),
-        )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
-        .await;
-    mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .expect(1)
-        .mount(&server)
-        .await;
-    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-    assert_eq!(balance.amount, dec("10.5"));
+    let first = ResponseTemplate::new(429)
+        .insert_header("retry-after", "0")
+        .set_body_raw("Too Many Requests", "text/plain");
+    let (amount, _) = read_after(first).await;
+    assert_eq!(amount, dec("10.5"));
 }
 
 #[tokio::test]
 async fn an_absurd_retry_after_on_503_does_not_panic() {
     let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(
+        .answers_first(
+            1,
+            &server,
             ResponseTemplate::new(503).insert_header("retry-after", "100000000000000000000000.5"),
         )
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&server)
         .await;
-    mock::balance("NGN")
-        .respond_with(balance_ok())
-        .with_priority(2)
-        .mount(&server)
-        .await;
+    mock::balance("NGN").answers(&server, balance_ok()).await;
     // The header is beyond any wait: the error is returned, as for any
     // Retry-After longer than the policy's maximum wait.
     let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
@@ -139,25 +102,15 @@ async fn an_absurd_retry_after_on_503_does_not_panic() {
 
 #[tokio::test]
 async fn retry_after_beyond_the_cap_is_not_waited_for() {
-    let (server, client) = setup().await;
-    mock::balance("NGN")
-        .answers_once(
-            &server,
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "3600")
-                .set_body_json(error_body(429, "Too many requests", "/v1/api/balance/NGN")),
-        )
-        .await;
-    let answer = client.wallet().balance(Currency::Ngn).await;
+    let too_long = refusal(429, "Too many requests", "/v1/api/balance/NGN")
+        .insert_header("retry-after", "3600");
+    let answer = read_answered_once(too_long).await;
     assert_api_error(answer, 429, "Too many requests");
 }
 
 fn payout() -> PayoutRequest {
     PayoutRequest::new("payout-retry-1", dec("25000"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+        .destination(ngn_bank())
 }
 
 #[tokio::test]
@@ -171,7 +124,7 @@ async fn payout_is_not_retried_after_500() {
         .await;
     let answer = client.payouts().create(&payout()).await;
     assert_api_error(answer, 500, "Internal server error");
-    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    assert_eq!(requests_received(&server).await, 1);
 }
 
 #[tokio::test]
@@ -183,13 +136,8 @@ async fn writes_are_not_retried_on_503_or_429() {
     mock::initiate_payment()
         .answers_once(
             &server,
-            ResponseTemplate::new(429)
-                .insert_header("retry-after", "0")
-                .set_body_json(error_body(
-                    429,
-                    "Too many requests",
-                    "/v1/api/initiate-payment",
-                )),
+            refusal(429, "Too many requests", "/v1/api/initiate-payment")
+                .insert_header("retry-after", "0"),
         )
         .await;
     assert_eq!(
@@ -224,22 +172,19 @@ async fn payout_timeout_is_not_retried() {
                 .set_delay(Duration::from_millis(400)),
         )
         .await;
-    let client = crossborder::Client::builder()
-        .api_key(common::KEY)
-        .base_url(format!("{}/v1", server.uri()))
+    let client = common::builder(format!("{}/v1", server.uri()))
         .timeout(Duration::from_millis(50))
         .retry_policy(common::fast_retries())
         .build()
         .unwrap();
     let error = client.payouts().create(&payout()).await.unwrap_err();
     assert!(matches!(error, Error::Timeout(_)), "{error:?}");
-    assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    assert_eq!(requests_received(&server).await, 1);
 }
 
 #[tokio::test]
 async fn retry_policy_none_sends_once() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, common::KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::balance("NGN")
         .answers_once(&server, ResponseTemplate::new(503))
         .await;

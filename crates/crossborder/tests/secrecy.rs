@@ -4,7 +4,7 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{client_for, closed_port, error_body, setup, KEY};
+use common::{builder, client_for, error_body, offline_url, setup, KEY};
 use crossborder::{config::ApiKey, Client, ClientBuilder, Currency, Error, RetryPolicy};
 use wiremock::matchers::{header, header_exists};
 use wiremock::{MockServer, ResponseTemplate};
@@ -103,12 +103,7 @@ async fn error_variants_hide_the_key() {
         let error = client.wallet().balance(Currency::Ngn).await.unwrap_err();
         assert_error_hidden(&error);
     }
-    let offline = Client::builder()
-        .api_key(KEY)
-        .base_url(format!("http://127.0.0.1:{}/v1", closed_port()))
-        .retry_policy(RetryPolicy::none())
-        .build()
-        .unwrap();
+    let offline = builder(offline_url()).build().unwrap();
     let error = offline.wallet().balance(Currency::Ngn).await.unwrap_err();
     assert!(matches!(error, Error::Transport(_)));
     assert_error_hidden(&error);
@@ -153,10 +148,7 @@ async fn caller_supplied_http_client_sends_the_key() {
         .default_headers(own_headers)
         .build()
         .unwrap();
-    let client = Client::builder()
-        .api_key(KEY)
-        .base_url(format!("{}/v1", server.uri()))
-        .retry_policy(RetryPolicy::none())
+    let client = builder(format!("{}/v1", server.uri()))
         .http_client(http)
         .build()
         .unwrap();

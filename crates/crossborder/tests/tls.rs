@@ -10,7 +10,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossborder::{Client, Currency, Error, RetryPolicy};
+use crossborder::{Client, Currency, Error};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_rustls::rustls;
@@ -70,11 +70,7 @@ async fn https_server() -> String {
 }
 
 fn client(base_url: &str, root: Option<&[u8]>) -> Client {
-    let mut builder = Client::builder()
-        .api_key(common::KEY)
-        .base_url(base_url)
-        .timeout(Duration::from_secs(10))
-        .retry_policy(RetryPolicy::none());
+    let mut builder = common::builder(base_url).timeout(Duration::from_secs(10));
     if let Some(root) = root {
         builder = builder.root_certificate_pem(root);
     }

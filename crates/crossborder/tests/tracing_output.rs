@@ -11,12 +11,12 @@ mod common;
 use std::sync::OnceLock;
 
 use common::log::LogBuffer;
-use common::mock::{self, refusal, Answers};
-use common::{client_for, closed_port, dec, fast_retries, KEY};
+use common::mock::{self, ok, refusal, Answers};
+use common::{dec, fast_retries, offline_url, setup, KEY};
 use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
-use wiremock::{MockServer, ResponseTemplate};
+use wiremock::ResponseTemplate;
 
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -35,6 +35,22 @@ fn buffer() -> &'static LogBuffer {
     })
 }
 
+/// Takes the buffer for this test alone, emptied; the guard keeps it until
+/// the test ends.
+async fn capture() -> (tokio::sync::MutexGuard<'static, ()>, &'static LogBuffer) {
+    let serial = SERIAL.lock().await;
+    let buffer = buffer();
+    buffer.take();
+    (serial, buffer)
+}
+
+/// Asserts that the log `text` has each of `parts`.
+fn assert_logged(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} in {text}");
+    }
+}
+
 fn assert_hidden(text: &str) {
     assert!(
         !text.contains("sk_9b1e4f0c2d7a48e6"),
@@ -44,26 +60,18 @@ fn assert_hidden(text: &str) {
 
 #[tokio::test]
 async fn span_fields_are_recorded_and_the_key_is_not() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, fast_retries());
+    let (server, client) = setup().await;
     mock::balance("NGN")
-        .respond_with(ResponseTemplate::new(503))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(1, &server, ResponseTemplate::new(503))
         .await;
     mock::balance("NGN")
         .and(header("x-api-key", KEY))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"message": "ok", "data": {"balance": 1}})),
+        .answers(
+            &server,
+            ok(json!({"message": "ok", "data": {"balance": 1}})),
         )
-        .with_priority(2)
-        .mount(&server)
         .await;
     mock::balance("USD")
         .answers(
@@ -76,26 +84,27 @@ async fn span_fields_are_recorded_and_the_key_is_not() {
     client.wallet().balance(Currency::Usd).await.unwrap_err();
 
     let text = buffer.take();
-    assert!(text.contains("crossborder.request"), "{text}");
-    assert!(text.contains("operation=\"getBalance\""), "{text}");
-    assert!(text.contains("http.method=\"GET\""), "{text}");
-    assert!(text.contains("http.status=200"), "{text}");
-    assert!(text.contains("http.status=401"), "{text}");
-    assert!(text.contains("duration_ms="), "{text}");
-    assert!(text.contains("attempts=2"), "{text}");
-    assert!(text.contains("retrying"), "{text}");
+    assert_logged(
+        &text,
+        &[
+            "crossborder.request",
+            "operation=\"getBalance\"",
+            "http.method=\"GET\"",
+            "http.status=200",
+            "http.status=401",
+            "duration_ms=",
+            "attempts=2",
+            "retrying",
+        ],
+    );
     assert_hidden(&text);
 }
 
 #[tokio::test]
 async fn payout_is_retried_only_when_the_connection_was_refused() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
-    let client = crossborder::Client::builder()
-        .api_key(KEY)
-        .base_url(format!("http://127.0.0.1:{}/v1", closed_port()))
+    let client = common::builder(offline_url())
         .retry_policy(fast_retries())
         .build()
         .unwrap();
@@ -105,8 +114,7 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
 
     let text = buffer.take();
     assert_eq!(text.matches("retrying").count(), 2, "{text}");
-    assert!(text.contains("operation=\"createPayout\""), "{text}");
-    assert!(text.contains("attempts=3"), "{text}");
+    assert_logged(&text, &["operation=\"createPayout\"", "attempts=3"]);
     assert_hidden(&text);
 }
 
@@ -115,18 +123,13 @@ async fn payout_is_retried_only_when_the_connection_was_refused() {
 /// logs nothing.
 #[tokio::test]
 async fn an_unlisted_document_key_is_sent_with_a_warning() {
-    let _serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
+    let (_serial, buffer) = capture().await;
 
-    let server = MockServer::start().await;
-    let client = client_for(&server, KEY, fast_retries());
+    let (server, client) = setup().await;
     mock::update_business("biz_1")
         .answers(
             &server,
-            ResponseTemplate::new(200).set_body_json(
-                json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}}),
-            ),
+            ok(json!({"message": "ok", "data": {"id": "biz_1", "status": "PENDING"}})),
         )
         .await;
     let mut documents = crossborder::types::Documents::new();

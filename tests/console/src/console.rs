@@ -127,6 +127,14 @@ impl Console {
             .await;
     }
 
+    /// Presses `action` on the row of `id`, answers its dialog with
+    /// `value`, and waits until the dialog has closed (the action done).
+    pub async fn press_and_answer(&self, action: &str, id: &str, value: &str) {
+        self.press(action, id).await;
+        self.answer_dialog(value).await;
+        self.wait_dialog_closed().await;
+    }
+
     /// The page's width in CSS pixels, to compare with the viewport's (a
     /// page wider than its viewport scrolls sideways; on a phone the
     /// layout viewport grows with it, so the width is compared with the

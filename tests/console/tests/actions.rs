@@ -46,9 +46,9 @@ async fn a_collection_funded_from_the_page_reaches_the_sdks_receiver() {
         .await;
     assert!(row.contains("50000.00 NGN"), "{row}");
 
-    console.press("fund-part", "order-1001").await;
-    console.answer_dialog("20000.00").await;
-    console.wait_dialog_closed().await;
+    console
+        .press_and_answer("fund-part", "order-1001", "20000.00")
+        .await;
     let (status, paid, change) = confirmed(hooks.next(WAIT).await);
     assert_eq!(status, TransactionStatus::PartiallyPaid);
     assert_eq!(paid, Some(Decimal::new(20_000, 0)));
@@ -110,9 +110,9 @@ async fn a_payout_failed_from_the_page_is_failed_and_refunded() {
         .await;
     assert!(row.contains("2500.00 NGN"), "{row}");
 
-    console.press("fail", "payout-2291").await;
-    console.answer_dialog("Beneficiary bank is offline").await;
-    console.wait_dialog_closed().await;
+    console
+        .press_and_answer("fail", "payout-2291", "Beneficiary bank is offline")
+        .await;
     let failed = client.payouts().get("payout-2291").await.unwrap();
     assert_eq!(failed.status, TransactionStatus::Failed);
     let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
@@ -372,9 +372,9 @@ async fn every_other_button_acts_through_the_control_api() {
     assert_eq!(state.webhooks[0].body, state.webhooks[1].body);
 
     console.show("balances").await;
-    console.press("set-balance", "NGN").await;
-    console.answer_dialog("2500000").await;
-    console.wait_dialog_closed().await;
+    console
+        .press_and_answer("set-balance", "NGN", "2500000")
+        .await;
     console
         .wait_for_row("balances", "NGN", "2500000.00 NGN")
         .await;

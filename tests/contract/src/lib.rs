@@ -40,6 +40,15 @@ pub const UNKNOWN_KEY: &str = "test_not_a_known_key_0000";
 /// How long any single HTTP exchange of a test may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// A started sandbox and an SDK client with its staging key: where most
+/// tests begin. Keep the sandbox for the test's length (dropping it stops
+/// the server).
+pub async fn staging() -> (Env, Client) {
+    let env = Env::start().await;
+    let client = env.client(STAGING_KEY);
+    (env, client)
+}
+
 /// An exact decimal from its text (`d("100.5")`).
 pub fn d(text: &str) -> Decimal {
     Decimal::from_str_exact(text).unwrap_or_else(|error| panic!("{text:?}: {error}"))
@@ -363,13 +372,20 @@ pub async fn quote(client: &Client, request: QuoteRequest) -> Quote {
     }
 }
 
+/// The quote `client` gets for `amount` (as written) from `from` to `to`,
+/// with no rail named.
+pub async fn quote_of(client: &Client, from: Currency, to: Currency, amount: &str) -> Quote {
+    quote(client, QuoteRequest::new(from, to, d(amount))).await
+}
+
 /// Uploads [`PDF`] as `name` with `client`; returns its link.
 pub async fn upload_pdf(client: &Client, name: &str) -> String {
-    match client
-        .businesses()
-        .upload_document(PDF.to_vec(), name)
-        .await
-    {
+    upload(client, PDF.to_vec(), name).await
+}
+
+/// Uploads `bytes` as `name` with `client`; returns its link.
+pub async fn upload(client: &Client, bytes: Vec<u8>, name: &str) -> String {
+    match client.businesses().upload_document(bytes, name).await {
         Ok(uploaded) => uploaded.link,
         Err(error) => panic!("{name} is not uploaded: {error}"),
     }

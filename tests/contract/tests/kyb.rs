@@ -7,8 +7,8 @@ use crossborder::{
 };
 use crossborder_contract_tests::{
     assert_error_body, assert_same_violations, business_json, business_request, fixtures,
-    person_request, reply, sdk_client, upload_pdf, Env, Proxy, Rewrite, GIF, PDF, PRODUCTION_KEY,
-    STAGING_KEY,
+    person_request, reply, sdk_client, staging, upload, upload_pdf, Env, Proxy, Reply, Rewrite,
+    GIF, PDF, PRODUCTION_KEY, STAGING_KEY,
 };
 use crossborder_sandbox::REJECTION_REASON;
 use serde_json::json;
@@ -30,6 +30,35 @@ const REVIEWED_FIELDS: [&str; 10] = [
 ];
 
 /// Every reviewed field, and only those, has status `expected`.
+/// `POST /api/upload-document` of `form` with the staging key, as reqwest
+/// writes it.
+async fn upload_form(env: &Env, form: reqwest::multipart::Form) -> Reply {
+    let request = env
+        .http
+        .post(env.url("/api/upload-document"))
+        .header("x-api-key", STAGING_KEY)
+        .multipart(form);
+    reply(request.send().await.expect("the sandbox answers")).await
+}
+
+/// Business `id` once decided, waited for with `options`.
+async fn decision(client: &Client, id: &str, options: crossborder::WaitOptions) -> Business {
+    match client.businesses().wait_for_decision(id, options).await {
+        Ok(business) => business,
+        Err(error) => panic!("no decision on {id}: {error}"),
+    }
+}
+
+/// Asserts that `business` shows `field` with `expected`.
+fn assert_field_status(business: &Business, field: &str, expected: BusinessStatus) {
+    assert_eq!(
+        business.field_statuses.get(field),
+        Some(&expected),
+        "{field}: {:?}",
+        business.field_statuses
+    );
+}
+
 fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
     let fields: Vec<&str> = business.field_statuses.keys().map(String::as_str).collect();
     assert_eq!(fields, REVIEWED_FIELDS);
@@ -38,15 +67,21 @@ fn assert_field_statuses(business: &Business, expected: &BusinessStatus) {
     }
 }
 
+/// Uploads a PDF and creates the business with `registration_number`
+/// around it; returns the business and the PDF's link.
+async fn created_business(client: &Client, registration_number: &str) -> (Business, String) {
+    let link = upload_pdf(client, "cac.pdf").await;
+    let request = business_request(registration_number, &link);
+    match client.businesses().create(&request).await {
+        Ok(business) => (business, link),
+        Err(error) => panic!("{registration_number} is not created: {error}"),
+    }
+}
+
 /// Creates a business with `registration_number`, adds a director and a
 /// UBO, and returns its id.
 async fn submitted_business(client: &Client, registration_number: &str) -> String {
-    let link = upload_pdf(client, "cac.pdf").await;
-    let business = client
-        .businesses()
-        .create(&business_request(registration_number, &link))
-        .await
-        .unwrap();
+    let (business, link) = created_business(client, registration_number).await;
     let person = person_request(&link);
     client
         .businesses()
@@ -64,8 +99,7 @@ async fn submitted_business(client: &Client, registration_number: &str) -> Strin
 
 #[tokio::test]
 async fn upload_accepts_pdf_and_refuses_other_types() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let link = upload_pdf(&client, "cac.pdf").await;
     let prefix = format!("{}/documents/doc_", env.base_url());
     assert!(
@@ -86,20 +120,10 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 
     // PNG and JPEG are accepted too, told by content.
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-    let png_link = client
-        .businesses()
-        .upload_document(png, "logo.png")
-        .await
-        .unwrap()
-        .link;
+    let png_link = upload(&client, png, "logo.png").await;
     assert!(png_link.ends_with(".png"), "{png_link}");
     let jpeg = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0".to_vec();
-    let jpeg_link = client
-        .businesses()
-        .upload_document(jpeg, "id.jpg")
-        .await
-        .unwrap()
-        .link;
+    let jpeg_link = upload(&client, jpeg, "id.jpg").await;
     assert!(
         jpeg_link.ends_with(".jpg") || jpeg_link.ends_with(".jpeg"),
         "{jpeg_link}"
@@ -124,16 +148,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
         "file",
         reqwest::multipart::Part::bytes(GIF.to_vec()).file_name("logo.gif"),
     );
-    let raw = reply(
-        env.http
-            .post(env.url("/api/upload-document"))
-            .header("x-api-key", STAGING_KEY)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let raw = upload_form(&env, form).await;
     assert_error_body(
         &raw,
         415,
@@ -144,16 +159,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 
     // A form without `file`.
     let form = reqwest::multipart::Form::new().text("other", "x");
-    let raw = reply(
-        env.http
-            .post(env.url("/api/upload-document"))
-            .header("x-api-key", STAGING_KEY)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let raw = upload_form(&env, form).await;
     assert_error_body(
         &raw,
         400,
@@ -165,15 +171,8 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 
 #[tokio::test]
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client, "cac.pdf").await;
-
-    let created = client
-        .businesses()
-        .create(&business_request("RC1234567", &link))
-        .await
-        .unwrap();
+    let (_env, client) = staging().await;
+    let (created, link) = created_business(&client, "RC1234567").await;
     assert!(
         created.id.len() == 14
             && created.id.starts_with("biz_")
@@ -241,14 +240,8 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     assert_eq!(update.under_review, ["email"]);
     let updated = update.business;
     assert_eq!(updated.status, BusinessStatus::Pending);
-    assert_eq!(
-        updated.field_statuses.get("email"),
-        Some(&BusinessStatus::Pending)
-    );
-    assert_eq!(
-        updated.field_statuses.get("businessAddress"),
-        Some(&BusinessStatus::Approved)
-    );
+    assert_field_status(&updated, "email", BusinessStatus::Pending);
+    assert_field_status(&updated, "businessAddress", BusinessStatus::Approved);
     let again = client.businesses().get(&created.id).await.unwrap();
     assert_eq!(again.status, BusinessStatus::Approved);
     assert_field_statuses(&again, &BusinessStatus::Approved);
@@ -256,8 +249,7 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
 
 #[tokio::test]
 async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let id = submitted_business(&client, "RC7654321-reject").await;
 
     let rejected = client.businesses().get(&id).await.unwrap();
@@ -281,14 +273,8 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
     let updated = update.business;
     assert_eq!(updated.status, BusinessStatus::Pending);
     assert_eq!(updated.rejection_reason, None);
-    assert_eq!(
-        updated.field_statuses.get("businessAddress"),
-        Some(&BusinessStatus::Pending)
-    );
-    assert_eq!(
-        updated.field_statuses.get("email"),
-        Some(&BusinessStatus::Rejected)
-    );
+    assert_field_status(&updated, "businessAddress", BusinessStatus::Pending);
+    assert_field_status(&updated, "email", BusinessStatus::Rejected);
 
     // Decided again (the marker still says reject).
     let again = client.businesses().get(&id).await.unwrap();
@@ -301,8 +287,7 @@ async fn reject_marker_rejects_with_a_reason_and_update_clears_it() {
 
 #[tokio::test]
 async fn pending_marker_stays_submitted() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let id = submitted_business(&client, "RC5550001PENDING").await;
     for _ in 0..2 {
         let business = client.businesses().get(&id).await.unwrap();
@@ -313,14 +298,8 @@ async fn pending_marker_stays_submitted() {
 
 #[tokio::test]
 async fn kyb_error_answers() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let link = upload_pdf(&client, "cac.pdf").await;
-    let first = client
-        .businesses()
-        .create(&business_request("RC9990001", &link))
-        .await
-        .unwrap();
+    let (env, client) = staging().await;
+    let (first, link) = created_business(&client, "RC9990001").await;
 
     // The same create again is a repeat (ASSUMPTIONS B22): the same
     // business, and the sandbox holds one.
@@ -490,28 +469,19 @@ async fn wait_for_decision_reaches_each_decision_and_its_deadline() {
 
     use crossborder::WaitOptions;
 
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let fast = WaitOptions::default()
         .timeout(Duration::from_millis(300))
         .initial_interval(Duration::from_millis(20))
         .max_interval(Duration::from_millis(50));
 
     let approved = submitted_business(&client, "RC7770001").await;
-    let business = client
-        .businesses()
-        .wait_for_decision(&approved, fast)
-        .await
-        .unwrap();
+    let business = decision(&client, &approved, fast).await;
     assert_eq!(business.status, BusinessStatus::Approved);
     assert_eq!(business.rejection_reason, None);
 
     let rejected = submitted_business(&client, "RC7770002REJECT").await;
-    let business = client
-        .businesses()
-        .wait_for_decision(&rejected, fast)
-        .await
-        .unwrap();
+    let business = decision(&client, &rejected, fast).await;
     assert_eq!(business.status, BusinessStatus::Rejected);
     assert_eq!(business.rejection_reason.as_deref(), Some(REJECTION_REASON));
 

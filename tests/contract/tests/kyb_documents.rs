@@ -9,8 +9,8 @@ use crossborder::{
     Error,
 };
 use crossborder_contract_tests::{
-    assert_same_violations, business_json, business_request, sdk_client, upload_pdf, Env, Proxy,
-    Rewrite, STAGING_KEY,
+    assert_same_violations, business_json, business_request, sdk_client, staging, upload_pdf, Env,
+    Proxy, Rewrite, STAGING_KEY,
 };
 use crossborder_sandbox::StoredDocument;
 use serde_json::{json, Map, Value};
@@ -36,8 +36,7 @@ fn stored_keys(env: &Env, business_id: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let link = upload_pdf(&client, "document.pdf").await;
 
     // Typed create: keys written loosely, and this crate's own aliases.
@@ -189,8 +188,7 @@ fn raw_body(request: &CreateBusinessRequest, link: &str) -> Value {
 /// message before sending, and the sandbox answers the same violations.
 #[tokio::test]
 async fn each_business_type_needs_every_required_document() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let link = upload_pdf(&client, "document.pdf").await;
     let proxy = Proxy::start(env.base_url(), Rewrite::default()).await;
     let counted = sdk_client(proxy.base_url(), STAGING_KEY);

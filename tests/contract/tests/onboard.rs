@@ -7,8 +7,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use crossborder::onboard::{file_url, Application, Progress, Step};
+use crossborder::onboard::{file_url, Application, Onboarded, OnboardingError, Progress, Step};
 use crossborder::types::BusinessStatus;
+use crossborder::Client;
 use crossborder_contract_tests::{
     business_json, business_request, person_json, person_request, sdk_client, Env, Fail, Proxy,
     Rewrite, STAGING_KEY,
@@ -31,6 +32,13 @@ async fn logged_env() -> (Env, Arc<Mutex<Vec<RequestLine>>>) {
     (env, lines)
 }
 
+/// [`logged_env`] and a client with its staging key.
+async fn logged_staging() -> (Env, Client, Arc<Mutex<Vec<RequestLine>>>) {
+    let (env, lines) = logged_env().await;
+    let client = env.client(STAGING_KEY);
+    (env, client, lines)
+}
+
 /// Successful requests of `method` whose path ends with `suffix`.
 fn count(lines: &Mutex<Vec<RequestLine>>, method: &str, suffix: &str) -> usize {
     lines
@@ -39,6 +47,58 @@ fn count(lines: &Mutex<Vec<RequestLine>>, method: &str, suffix: &str) -> usize {
         .iter()
         .filter(|l| l.method == method && l.path.ends_with(suffix) && l.status == 200)
         .count()
+}
+
+/// Runs `application` from `progress` with `client`, ignoring each step.
+async fn onboard(
+    client: &Client,
+    application: &Application,
+    progress: Progress,
+) -> Result<Onboarded, OnboardingError> {
+    client
+        .businesses()
+        .onboard(application, progress, |_, _| {})
+        .await
+}
+
+/// Runs [`larger_application`] from the start through a proxy to `env`
+/// that makes `fail` happen at `step`, and checks it stopped with the
+/// proxy's status (503 for a refused request, 502 for a lost answer);
+/// returns where it stopped.
+async fn onboard_through(env: &Env, fail: Fail, step: &str) -> OnboardingError {
+    let status = if fail.answer_lost { 502 } else { 503 };
+    let proxy = Proxy::start(
+        env.base_url(),
+        Rewrite {
+            fail: Some(fail),
+            ..Rewrite::default()
+        },
+    )
+    .await;
+    let failing = sdk_client(proxy.base_url(), STAGING_KEY);
+    let stopped = match onboard(&failing, &larger_application(), Progress::default()).await {
+        Ok(onboarded) => panic!("{step}: onboarded through a failure: {onboarded:?}"),
+        Err(stopped) => stopped,
+    };
+    assert_eq!(
+        stopped.error.status(),
+        Some(status),
+        "{step}: {:?}",
+        stopped.error
+    );
+    stopped
+}
+
+/// Resumes [`larger_application`] from `progress` straight to `env`'s
+/// sandbox, and checks it ends with both directors and both UBOs.
+async fn resume(env: &Env, progress: Progress, step: &str) -> Onboarded {
+    let client = env.client(STAGING_KEY);
+    let onboarded = onboard(&client, &larger_application(), progress)
+        .await
+        .unwrap_or_else(|e| panic!("{step}: {e}"));
+    assert_eq!(onboarded.business.director_count, Some(2), "{step}");
+    assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
+    onboarded
 }
 
 fn application() -> Application {
@@ -90,8 +150,7 @@ fn assert_held_once(env: &Env, lines: &Mutex<Vec<RequestLine>>, uploads: usize, 
 
 #[tokio::test]
 async fn one_call_uploads_creates_and_submits() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut steps = Vec::new();
     let onboarded = client
         .businesses()
@@ -182,30 +241,22 @@ async fn an_application_read_from_json_is_the_one_built_in_rust() {
     read.files = application().files;
     assert_eq!(read, application());
 
-    let (env, lines) = logged_env().await;
-    let onboarded = env
-        .client(STAGING_KEY)
-        .businesses()
-        .onboard(&read, Progress::default(), |_, _| {})
-        .await
-        .unwrap();
+    let (_env, client, lines) = logged_staging().await;
+    let onboarded = onboard(&client, &read, Progress::default()).await.unwrap();
     assert_eq!(onboarded.business.director_count, Some(1));
     assert_eq!(count(&lines, "POST", "/api/upload-document"), 3);
 }
 
 #[tokio::test]
 async fn the_whole_application_is_checked_before_any_request() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut broken = application();
     broken
         .files
         .insert("utility.png".to_owned(), b"not an image".as_slice().into());
     broken.directors[0].first_name = String::new();
     broken.ubos[0].id_document_url = file_url("missing.pdf");
-    let stopped = client
-        .businesses()
-        .onboard(&broken, Progress::default(), |_, _| {})
+    let stopped = onboard(&client, &broken, Progress::default())
         .await
         .unwrap_err();
     let violations = stopped.error.violations().expect("a validation error");
@@ -247,26 +298,7 @@ const STEPS: [(&str, &str, &str, usize); 9] = [
 async fn a_failure_at_each_step_resumes_without_duplicates() {
     for (position, (step, method, path, nth)) in STEPS.into_iter().enumerate() {
         let (env, lines) = logged_env().await;
-        let proxy = Proxy::start(
-            env.base_url(),
-            Rewrite {
-                fail: Some(Fail::refused(method, path, nth)),
-                ..Rewrite::default()
-            },
-        )
-        .await;
-        let failing = sdk_client(proxy.base_url(), STAGING_KEY);
-        let stopped = failing
-            .businesses()
-            .onboard(&larger_application(), Progress::default(), |_, _| {})
-            .await
-            .unwrap_err();
-        assert_eq!(
-            stopped.error.status(),
-            Some(503),
-            "{step}: {:?}",
-            stopped.error
-        );
+        let stopped = onboard_through(&env, Fail::refused(method, path, nth), step).await;
         // The progress is exactly the steps before this one.
         let done = |first: usize, upto: usize| position.clamp(first, upto) - first;
         assert_eq!(stopped.progress.links.len(), done(0, 3), "{step}");
@@ -278,14 +310,7 @@ async fn a_failure_at_each_step_resumes_without_duplicates() {
         assert_eq!(stopped.progress.directors_added, done(4, 6), "{step}");
         assert_eq!(stopped.progress.ubos_added, done(6, 8), "{step}");
 
-        let client = env.client(STAGING_KEY);
-        let onboarded = client
-            .businesses()
-            .onboard(&larger_application(), stopped.progress, |_, _| {})
-            .await
-            .unwrap_or_else(|e| panic!("{step}: {e}"));
-        assert_eq!(onboarded.business.director_count, Some(2), "{step}");
-        assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
+        let onboarded = resume(&env, stopped.progress, step).await;
         assert_eq!(onboarded.links.len(), 3, "{step}");
         assert_held_once(&env, &lines, 3, step);
         assert_eq!(
@@ -305,35 +330,9 @@ async fn a_failure_at_each_step_resumes_without_duplicates() {
 async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
     for (step, method, path, nth) in STEPS {
         let (env, lines) = logged_env().await;
-        let proxy = Proxy::start(
-            env.base_url(),
-            Rewrite {
-                fail: Some(Fail::answer_lost(method, path, nth)),
-                ..Rewrite::default()
-            },
-        )
-        .await;
-        let failing = sdk_client(proxy.base_url(), STAGING_KEY);
-        let stopped = failing
-            .businesses()
-            .onboard(&larger_application(), Progress::default(), |_, _| {})
-            .await
-            .unwrap_err();
-        assert_eq!(
-            stopped.error.status(),
-            Some(502),
-            "{step}: {:?}",
-            stopped.error
-        );
+        let stopped = onboard_through(&env, Fail::answer_lost(method, path, nth), step).await;
 
-        let client = env.client(STAGING_KEY);
-        let onboarded = client
-            .businesses()
-            .onboard(&larger_application(), stopped.progress, |_, _| {})
-            .await
-            .unwrap_or_else(|e| panic!("{step}: {e}"));
-        assert_eq!(onboarded.business.director_count, Some(2), "{step}");
-        assert_eq!(onboarded.business.ubo_count, Some(2), "{step}");
+        let onboarded = resume(&env, stopped.progress, step).await;
         let uploads = if step.starts_with("upload") { 4 } else { 3 };
         assert_held_once(&env, &lines, uploads, step);
         // The progress returned holds what the run found done without a
@@ -357,8 +356,7 @@ async fn an_answer_lost_at_each_step_resumes_without_duplicates() {
 /// and adds every person.
 #[tokio::test]
 async fn a_resume_with_a_business_id_creates_nothing() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client, lines) = logged_staging().await;
     let application = larger_application();
     let mut business = application.business.clone().unwrap();
     business.proof_of_address.url = "https://files.crossborder.invalid/utility.png".into();
@@ -371,11 +369,7 @@ async fn a_resume_with_a_business_id_creates_nothing() {
         business_id: Some(created.id.clone()),
         ..Progress::default()
     };
-    let onboarded = client
-        .businesses()
-        .onboard(&application, progress, |_, _| {})
-        .await
-        .unwrap();
+    let onboarded = onboard(&client, &application, progress).await.unwrap();
     assert_eq!(onboarded.business.id, created.id);
     assert_held_once(&env, &lines, 3, "business id given");
     assert_eq!(count(&lines, "POST", "/api/business"), 1);
@@ -385,14 +379,11 @@ async fn a_resume_with_a_business_id_creates_nothing() {
 /// refers to it.
 #[tokio::test]
 async fn a_missing_file_is_named_with_its_document_key() {
-    let (env, lines) = logged_env().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client, lines) = logged_staging().await;
     let mut application = application();
     let business = application.business.as_mut().unwrap();
     business.documents.get_mut("bank_statement").unwrap().url = file_url("statement.pdf");
-    let stopped = client
-        .businesses()
-        .onboard(&application, Progress::default(), |_, _| {})
+    let stopped = onboard(&client, &application, Progress::default())
         .await
         .unwrap_err();
     assert_eq!(

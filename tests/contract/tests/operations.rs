@@ -2,26 +2,52 @@
 //! quotes, collections, simulated funding, the webhook, wallet balances,
 //! banks, payouts (same-currency, converting, idempotent, refused).
 
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use crossborder::{
     types::{
         Bank, CollectionRequest, PayoutRequest, QuoteRequest, Rail, ResolveAccountRequest,
-        SimulateFundingRequest, TransactionStatus, TransactionType,
+        SimulateFundingRequest, Transaction, TransactionStatus, TransactionType,
     },
-    Currency, Error, WaitOptions,
+    Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{
-    assert_api_error, balance, d, json_decimal, ngn_payout, open_ngn_collection, quote, Env,
-    WebhookReceiver, STAGING_KEY,
+    assert_api_error, balance, d, fixtures, json_decimal, ngn_payout, open_ngn_collection, quote,
+    quote_of, staging, Env, WebhookReceiver,
 };
+use crossborder_testkit::start_instant;
 
-/// Polls every millisecond, for at most two seconds.
-fn fast_wait() -> WaitOptions {
-    WaitOptions::default()
+/// The collection `reference` once settled, polled every few
+/// milliseconds for at most two seconds.
+async fn wait_settled(client: &Client, reference: &str) -> Transaction {
+    let fast = WaitOptions::default()
         .timeout(Duration::from_secs(2))
         .initial_interval(Duration::from_millis(1))
-        .max_interval(Duration::from_millis(4))
+        .max_interval(Duration::from_millis(4));
+    match client
+        .collections()
+        .wait_until_settled(reference, fast)
+        .await
+    {
+        Ok(settled) => settled,
+        Err(error) => panic!("{reference} did not settle: {error}"),
+    }
+}
+
+/// A collection instruction's `validUntil`: a day after the sandbox's
+/// start.
+fn instruction_deadline() -> SystemTime {
+    start_instant() + Duration::from_secs(24 * 3600)
+}
+
+/// Asserts that `payout` is refused with `status` and `message`.
+async fn assert_payout_refused(
+    client: &Client,
+    payout: &PayoutRequest,
+    status: u16,
+    message: &str,
+) {
+    assert_api_error(client.payouts().create(payout).await, status, message);
 }
 
 fn is_rate_key(key: &str) -> bool {
@@ -42,13 +68,8 @@ fn is_pay_reference(memo: &str) -> bool {
 
 #[tokio::test]
 async fn quote_usd_to_ngn_has_the_exact_figures() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
-    )
-    .await;
+    let (_env, client) = staging().await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "100").await;
     assert_eq!(quote.from_currency, Currency::Usd);
     assert_eq!(quote.to_currency, Currency::Ngn);
     assert_eq!(quote.rate, d("1530.25"));
@@ -66,8 +87,7 @@ async fn quote_usd_to_ngn_has_the_exact_figures() {
 
 #[tokio::test]
 async fn quote_with_a_rail_has_the_same_figures() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     // GBP -> KES: 129.50 / 0.79 to 12 places; fee 0.5 % of 250.75 = 1.25375 -> 1.25.
     let pinned = quote(
         &client,
@@ -81,11 +101,7 @@ async fn quote_with_a_rail_has_the_same_figures() {
     assert_eq!(pinned.total_amount, Some(d("252.00")));
     assert!(is_rate_key(&pinned.rate_key));
 
-    let unpinned = quote(
-        &client,
-        QuoteRequest::new(Currency::Gbp, Currency::Kes, d("250.75")),
-    )
-    .await;
+    let unpinned = quote_of(&client, Currency::Gbp, Currency::Kes, "250.75").await;
     assert_eq!(
         (
             unpinned.rate,
@@ -121,8 +137,7 @@ async fn quote_with_a_rail_has_the_same_figures() {
 
 #[tokio::test]
 async fn collection_funding_webhook_and_balance() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let receiver = WebhookReceiver::start().await;
 
     let ack = client.webhooks().set_url(receiver.url()).await.unwrap();
@@ -137,11 +152,7 @@ async fn collection_funding_webhook_and_balance() {
 
     // A converting collection: 200 USD paid, credited in NGN at the quote's
     // rate.
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("200")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "200").await;
     let request = CollectionRequest::new("order-10045", d("200"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone());
     let created = client.collections().create(&request).await.unwrap();
@@ -168,10 +179,7 @@ async fn collection_funding_webhook_and_balance() {
     assert_eq!(instruction.bank_name, "Sandbox Bank");
     assert_eq!(instruction.amount_to_transfer, Some(d("200")));
     assert_eq!(instruction.amount_to_transfer_text.as_str(), "200");
-    assert_eq!(
-        instruction.valid_until,
-        UNIX_EPOCH + Duration::from_secs(1_795_348_800)
-    );
+    assert_eq!(instruction.valid_until, instruction_deadline());
     assert!(instruction.narration.contains(&memo), "{instruction:?}");
 
     // Reading it back gives the same transaction.
@@ -196,11 +204,7 @@ async fn collection_funding_webhook_and_balance() {
     // The rest: 229154.94 / 1530.25 = 149.7500... → 149.75 USD.
     let rest = SimulateFundingRequest::new(Currency::Ngn, d("229154.94"), memo.clone(), "fund-2");
     client.sandbox().simulate_funding(&rest).await.unwrap();
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", fast_wait())
-        .await
-        .unwrap();
+    let settled = wait_settled(&client, "order-10045").await;
     assert_eq!(settled.status, TransactionStatus::Completed);
     assert_eq!(settled.paid_amount, Some(d("200")));
     assert_eq!(settled.remaining_amount(), Some(d("0")));
@@ -259,18 +263,13 @@ async fn collection_funding_webhook_and_balance() {
 /// rounded to fromCurrency's minor unit.
 #[tokio::test]
 async fn converting_collection_funding_credits_the_to_currency_wallet() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let usd_before = client.wallet().balance(Currency::Usd).await.unwrap();
     let ngn_before = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(usd_before.amount, d("10000"));
     assert_eq!(ngn_before.amount, d("5000000"));
 
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Ngn, Currency::Usd, d("153025")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Ngn, Currency::Usd, "153025").await;
     assert_eq!(quote.rate, d("0.000653487992"));
     assert_eq!(quote.to_amount, Some(d("100")));
     let request = CollectionRequest::new("order-fx", d("153025"), Currency::Ngn, Currency::Usd)
@@ -328,8 +327,7 @@ async fn converting_collection_funding_credits_the_to_currency_wallet() {
 
 #[tokio::test]
 async fn wait_until_settled_times_out_on_a_pending_collection() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let request = CollectionRequest::new("order-unpaid", d("5000"), Currency::Ngn, Currency::Ngn);
     client.collections().create(&request).await.unwrap();
     let options = WaitOptions::default()
@@ -351,16 +349,11 @@ async fn wait_until_settled_times_out_on_a_pending_collection() {
 
 #[tokio::test]
 async fn unpaid_collection_expires_after_its_instruction_lapses() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let request = CollectionRequest::new("order-expiring", d("5000"), Currency::Ngn, Currency::Ngn);
     let created = client.collections().create(&request).await.unwrap();
     env.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-expiring", fast_wait())
-        .await
-        .unwrap();
+    let settled = wait_settled(&client, "order-expiring").await;
     assert_eq!(settled.status, TransactionStatus::Expired);
     assert_eq!(settled.paid_amount, Some(d("0")));
 
@@ -375,8 +368,7 @@ async fn unpaid_collection_expires_after_its_instruction_lapses() {
 
 #[tokio::test]
 async fn bank_list_and_account_resolution() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let banks = client
         .banks()
         .list(Currency::Usd, Currency::Ngn)
@@ -428,7 +420,7 @@ async fn bank_list_and_account_resolution() {
 
     let resolved = client
         .banks()
-        .resolve(&crossborder_testkit::fixtures::ngn_account_lookup())
+        .resolve(&fixtures::ngn_account_lookup())
         .await
         .unwrap();
     assert_eq!(resolved.account_name, "ADAEZE OKAFOR");
@@ -468,8 +460,7 @@ async fn bank_list_and_account_resolution() {
 
 #[tokio::test]
 async fn same_currency_ngn_payout_is_debited_and_tracked() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let before = client.wallet().balance(Currency::Ngn).await.unwrap();
     assert_eq!(before.amount, d("5000000"));
 
@@ -499,19 +490,11 @@ async fn same_currency_ngn_payout_is_debited_and_tracked() {
 
 #[tokio::test]
 async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
-    )
-    .await;
+    let (_env, client) = staging().await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "100").await;
     let payout = PayoutRequest::new("payout-usd-0001", d("100.00"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone())
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
+        .destination(fixtures::ngn_bank());
     let receipt = client.payouts().create(&payout).await.unwrap();
     assert_eq!(receipt.session_id, "payout-usd-0001");
 
@@ -536,8 +519,7 @@ async fn converting_usd_to_ngn_payout_uses_the_rate_key() {
 
 #[tokio::test]
 async fn payout_idempotency_by_session_id() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = ngn_payout("payout-idem-0001", "2500.75");
     let first = client.payouts().create(&payout).await.unwrap();
     let second = client.payouts().create(&payout).await.unwrap();
@@ -550,11 +532,13 @@ async fn payout_idempotency_by_session_id() {
 
     // The same sessionId with a different body is a conflict.
     let different = ngn_payout("payout-idem-0001", "2500.76");
-    assert_api_error(
-        client.payouts().create(&different).await,
+    assert_payout_refused(
+        &client,
+        &different,
         409,
         "sessionId already used for a different payout: payout-idem-0001",
-    );
+    )
+    .await;
     assert_eq!(balance(&client, Currency::Ngn).await, d("4997499.25"));
     let state = client.payouts().get("payout-idem-0001").await.unwrap();
     assert_eq!(state.amount, d("2500.75"));
@@ -562,17 +546,18 @@ async fn payout_idempotency_by_session_id() {
 
 #[tokio::test]
 async fn collections_and_payouts_share_one_id_space() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     open_ngn_collection(&client, "shared-0001", d("100"))
         .await
         .unwrap();
     let same_id = ngn_payout("shared-0001", "1000");
-    assert_api_error(
-        client.payouts().create(&same_id).await,
+    assert_payout_refused(
+        &client,
+        &same_id,
         409,
         "sessionId already used by a collection: shared-0001",
-    );
+    )
+    .await;
     assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
 
     client
@@ -595,14 +580,15 @@ async fn collections_and_payouts_share_one_id_space() {
 
 #[tokio::test]
 async fn insufficient_balance_is_refused_without_debit() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let too_big = ngn_payout("payout-too-big", "5000000.01");
-    assert_api_error(
-        client.payouts().create(&too_big).await,
+    assert_payout_refused(
+        &client,
+        &too_big,
         400,
         "Insufficient balance: available 5000000.00 NGN, required 5000000.01 NGN",
-    );
+    )
+    .await;
     assert_eq!(balance(&client, Currency::Ngn).await, d("5000000"));
     // A refused payout does not use up its sessionId.
     match client.payouts().get("payout-too-big").await {
@@ -619,25 +605,13 @@ async fn insufficient_balance_is_refused_without_debit() {
 
 #[tokio::test]
 async fn expired_rate_key_is_refused() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("10")),
-    )
-    .await;
+    let (env, client) = staging().await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "10").await;
     env.clock.advance(Duration::from_secs(301));
     let payout = PayoutRequest::new("payout-late-rate", d("10"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key.clone())
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
-    assert_api_error(
-        client.payouts().create(&payout).await,
-        400,
-        "rateKey is unknown or expired",
-    );
+        .destination(fixtures::ngn_bank());
+    assert_payout_refused(&client, &payout, 400, "rateKey is unknown or expired").await;
     let collection =
         CollectionRequest::new("order-late-rate", d("10"), Currency::Usd, Currency::Ngn)
             .rate_key(quote.rate_key);
@@ -651,8 +625,7 @@ async fn expired_rate_key_is_refused() {
 
 #[tokio::test]
 async fn payout_to_the_failing_account_is_refunded() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::new("payout-fails", d("1000"), Currency::Ngn, Currency::Ngn)
         .account_number("0000000000")
         .account_name("NOBODY")
@@ -668,8 +641,7 @@ async fn payout_to_the_failing_account_is_refunded() {
 
 #[tokio::test]
 async fn collection_reference_reused_with_a_different_body_is_409() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let request = CollectionRequest::new("order-reused", d("5000"), Currency::Ngn, Currency::Ngn);
     let first = client.collections().create(&request).await.unwrap();
     let different = CollectionRequest::new("order-reused", d("5001"), Currency::Ngn, Currency::Ngn);
@@ -690,8 +662,7 @@ async fn collection_reference_reused_with_a_different_body_is_409() {
 /// that repeating a write after a timeout with the same id is safe).
 #[tokio::test]
 async fn identical_collection_repeat_returns_the_original() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let request = CollectionRequest::new("order-repeat", d("5000"), Currency::Ngn, Currency::Ngn);
     let first = client.collections().create(&request).await.unwrap();
     let again = client.collections().create(&request).await.unwrap();
@@ -705,8 +676,7 @@ async fn identical_collection_repeat_returns_the_original() {
 /// reaches a terminal status and `wait_until_settled` can only time out.
 #[tokio::test]
 async fn partially_paid_collection_expires_when_its_instruction_lapses() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let request =
         CollectionRequest::new("order-half-paid", d("5000"), Currency::Ngn, Currency::Ngn);
     let created = client.collections().create(&request).await.unwrap();
@@ -722,19 +692,14 @@ async fn partially_paid_collection_expires_when_its_instruction_lapses() {
         .await
         .unwrap();
     env.clock.advance(Duration::from_secs(24 * 3600 + 1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-half-paid", fast_wait())
-        .await
-        .unwrap();
+    let settled = wait_settled(&client, "order-half-paid").await;
     assert_eq!(settled.status, TransactionStatus::Expired);
     assert_eq!(settled.paid_amount, Some(d("1000")));
 }
 
 #[tokio::test]
 async fn invalid_webhook_url_is_refused_by_both() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     for url in ["ftp://hooks.example.org/x", "not a url", "/relative/path"] {
         let error = client.webhooks().set_url(url).await.unwrap_err();
         let violations = error.violations().expect("a validation error");
@@ -773,14 +738,9 @@ async fn unknown_rail_is_refused_on_the_wire() {
 
 #[tokio::test]
 async fn quote_amount_keeps_its_digits() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     // 0.5 % of 100.50 = 0.5025 -> 0.50; 100.50 x 1530.25 = 153790.125 -> 153790.13.
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100.50")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "100.50").await;
     assert_eq!(quote.fee, Some(d("0.50")));
     assert_eq!(quote.to_amount, Some(d("153790.13")));
     assert_eq!(quote.total_amount, Some(d("101.00")));
@@ -788,8 +748,7 @@ async fn quote_amount_keeps_its_digits() {
 
 #[tokio::test]
 async fn crypto_collection_and_payout() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let collection = client
         .collections()
         .create(&CollectionRequest::new(
@@ -813,10 +772,7 @@ async fn crypto_collection_and_payout() {
     assert_eq!(instruction.bank_name, "ethereum");
     assert_eq!(instruction.amount_to_transfer, Some(d("25.5")));
     assert_eq!(instruction.amount_to_transfer_text.as_str(), "25.5");
-    assert_eq!(
-        instruction.valid_until,
-        UNIX_EPOCH + Duration::from_secs(1_795_348_800)
-    );
+    assert_eq!(instruction.valid_until, instruction_deadline());
 
     // A same-currency crypto payout with six decimals, debited exactly.
     let payout = PayoutRequest::new(

@@ -9,96 +9,39 @@ use std::time::{Duration, SystemTime};
 use crossborder::{
     types::{
         CanadianBank, CryptoCurrency, CryptoSource, CryptoWallet, Destination, EurBank,
-        FiatCurrency, LocalBank, LocalBankCurrency, OtherFiatAccount, OtherFiatCurrency,
-        PayoutRequest, PayoutSource, QuoteRequest, TransactionStatus, UkBank, UsBank,
+        FiatCurrency, LocalBank, OtherFiatCurrency, PayoutRequest, PayoutSource, QuoteRequest,
+        TransactionStatus,
     },
     Currency, Decimal, Error,
 };
-use crossborder_contract_tests::{balance, d, quote, Env, STAGING_KEY};
+use crossborder_contract_tests::{balance, d, quote, quote_of, staging, Env, STAGING_KEY};
 use crossborder_sandbox::SandboxConfig;
+use crossborder_testkit::fixtures::{
+    canadian_bank, eur_bank, kes_bank, ngn_bank, other_fiat_account, ugx_bank, uk_bank, us_bank,
+};
 
+/// The kit's NGN bank account under `account_name`.
 fn gtbank(account_name: &str) -> LocalBank {
     LocalBank {
-        currency: LocalBankCurrency::Ngn,
-        account_number: "0123456789".into(),
         account_name: account_name.into(),
-        bank_name: "Guaranty Trust Bank".into(),
-        bank_code: "058".into(),
+        ..ngn_bank()
     }
 }
 
-fn kes_bank() -> Destination {
-    LocalBank {
-        currency: LocalBankCurrency::Kes,
-        account_number: "254712345678".into(),
-        account_name: "WANJIKU KAMAU".into(),
-        bank_name: "Equity Bank Kenya".into(),
-        bank_code: "68".into(),
-    }
-    .into()
-}
-
-fn ugx_bank() -> Destination {
-    LocalBank {
-        currency: LocalBankCurrency::Ugx,
-        account_number: "256712345678".into(),
-        account_name: "OKELLO JAMES".into(),
-        bank_name: "Stanbic Bank Uganda".into(),
-        bank_code: "031".into(),
-    }
-    .into()
-}
-
-fn us_bank() -> Destination {
-    UsBank {
-        account_number: "123456789".into(),
-        account_name: "JOHN DOE".into(),
-        bank_name: "JPMorgan Chase Bank".into(),
-    }
-    .into()
-}
-
-fn uk_bank() -> Destination {
-    UkBank {
-        account_number: "31926819".into(),
-        account_name: "JANE SMITH".into(),
-        bank_name: "Barclays Bank".into(),
-        sort_code: "20-00-00".into(),
-        swift_code: "BARCGB22".into(),
-    }
-    .into()
-}
-
-fn eur_bank() -> Destination {
+/// The kit's euro bank, with its optional bank name given.
+fn eur_bank_named() -> EurBank {
     EurBank {
-        iban: "DE89 3704 0044 0532 0130 00".into(),
-        account_name: "MAX MUSTERMANN".into(),
-        swift_code: "DEUTDEFF".into(),
         bank_name: Some("Deutsche Bank".into()),
+        ..eur_bank()
     }
-    .into()
 }
 
-fn canadian_bank() -> Destination {
+/// The kit's Canadian bank, without its optional bank name.
+fn canadian_bank_unnamed() -> CanadianBank {
     CanadianBank {
-        account_number: "1234567".into(),
-        account_name: "ALEX MARTIN".into(),
-        transit_number: "00012".into(),
-        institution_number: "003".into(),
         bank_name: None,
+        ..canadian_bank()
     }
-    .into()
-}
-
-fn other_fiat(currency: OtherFiatCurrency) -> Destination {
-    OtherFiatAccount {
-        currency,
-        account_number: None,
-        account_name: Some("KOFI MENSAH".into()),
-        bank_name: None,
-        bank_code: None,
-    }
-    .into()
 }
 
 fn wallet(currency: CryptoCurrency, network: &str, address: &str) -> Destination {
@@ -130,23 +73,23 @@ fn payouts() -> Vec<(PayoutSource, Destination)> {
     let fiat = PayoutSource::from;
     vec![
         // Same-currency fiat.
-        (fiat(Ngn), gtbank("ADAEZE OKAFOR").into()),
-        (fiat(Kes), kes_bank()),
-        (fiat(Ugx), ugx_bank()),
-        (fiat(Usd), us_bank()),
-        (fiat(Gbp), uk_bank()),
-        (fiat(Eur), eur_bank()),
-        (fiat(Cad), canadian_bank()),
-        (fiat(Ghs), other_fiat(OtherFiatCurrency::Ghs)),
+        (fiat(Ngn), ngn_bank().into()),
+        (fiat(Kes), kes_bank().into()),
+        (fiat(Ugx), ugx_bank().into()),
+        (fiat(Usd), us_bank().into()),
+        (fiat(Gbp), uk_bank().into()),
+        (fiat(Eur), eur_bank_named().into()),
+        (fiat(Cad), canadian_bank_unnamed().into()),
+        (fiat(Ghs), other_fiat_account(OtherFiatCurrency::Ghs).into()),
         // Cross-currency fiat.
-        (fiat(Usd), gtbank("ADAEZE OKAFOR").into()),
-        (fiat(Usd), kes_bank()),
-        (fiat(Ngn), ugx_bank()),
-        (fiat(Ngn), us_bank()),
-        (fiat(Usd), uk_bank()),
-        (fiat(Usd), eur_bank()),
-        (fiat(Usd), canadian_bank()),
-        (fiat(Usd), other_fiat(OtherFiatCurrency::Xof)),
+        (fiat(Usd), ngn_bank().into()),
+        (fiat(Usd), kes_bank().into()),
+        (fiat(Ngn), ugx_bank().into()),
+        (fiat(Ngn), us_bank().into()),
+        (fiat(Usd), uk_bank().into()),
+        (fiat(Usd), eur_bank_named().into()),
+        (fiat(Usd), canadian_bank_unnamed().into()),
+        (fiat(Usd), other_fiat_account(OtherFiatCurrency::Xof).into()),
         // Fiat to crypto.
         (
             fiat(Usd),
@@ -162,13 +105,16 @@ fn payouts() -> Vec<(PayoutSource, Destination)> {
             wallet(CryptoCurrency::Usdc, "ethereum", EVM_ADDRESS),
         ),
         // Crypto to fiat.
-        (usdt_on("tron"), gtbank("ADAEZE OKAFOR").into()),
-        (usdt_on("trc20"), ugx_bank()),
-        (usdt_on("ethereum"), us_bank()),
-        (usdt_on("tron"), uk_bank()),
-        (usdt_on("tron"), eur_bank()),
-        (usdt_on("tron"), canadian_bank()),
-        (usdt_on("tron"), other_fiat(OtherFiatCurrency::Xaf)),
+        (usdt_on("tron"), ngn_bank().into()),
+        (usdt_on("trc20"), ugx_bank().into()),
+        (usdt_on("ethereum"), us_bank().into()),
+        (usdt_on("tron"), uk_bank().into()),
+        (usdt_on("tron"), eur_bank_named().into()),
+        (usdt_on("tron"), canadian_bank_unnamed().into()),
+        (
+            usdt_on("tron"),
+            other_fiat_account(OtherFiatCurrency::Xaf).into(),
+        ),
     ]
 }
 
@@ -245,11 +191,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
 
     let client = env.client(STAGING_KEY);
     let before = SystemTime::now();
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usdt, Currency::Ngn, d("10")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Usdt, Currency::Ngn, "10").await;
     assert!(!quote.is_expired());
     assert!(quote.valid_until >= before + Duration::from_secs(300));
     assert!(quote.valid_until <= SystemTime::now() + Duration::from_secs(300));
@@ -258,7 +200,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
     // lets it through (its clock says 300 s), and the sandbox refuses it
     // with the spec's error shape; nothing is debited.
     env.clock.advance(Duration::from_secs(301));
-    let payout = PayoutRequest::from_crypto_quote(&quote, "tron", gtbank("ADAEZE OKAFOR")).unwrap();
+    let payout = PayoutRequest::from_crypto_quote(&quote, "tron", ngn_bank()).unwrap();
     match client.payouts().create(&payout).await.unwrap_err() {
         Error::Api {
             status: 400,
@@ -274,8 +216,7 @@ async fn a_sandbox_quote_is_good_for_its_lifetime_whatever_the_real_time() {
 
 #[tokio::test]
 async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Okafor, Adaeze"));
     client.payouts().create_verified(&payout).await.unwrap();
     let state = client.payouts().get(&payout.session_id).await.unwrap();
@@ -285,8 +226,7 @@ async fn a_verified_payout_is_sent_when_the_names_match_in_any_order_or_case() {
 
 #[tokio::test]
 async fn a_recipient_whose_name_differs_is_never_paid() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("2500"), FiatCurrency::Ngn, gtbank("Chidi Okafor"));
     let error = client.payouts().create_verified(&payout).await.unwrap_err();
     assert_eq!(
@@ -315,8 +255,7 @@ async fn a_recipient_whose_name_differs_is_never_paid() {
 
 #[tokio::test]
 async fn a_payout_without_a_bank_code_cannot_be_verified() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let payout = PayoutRequest::pay(d("10"), FiatCurrency::Usd, us_bank());
     match client.payouts().create_verified(&payout).await.unwrap_err() {
         Error::Validation(violations) => assert_eq!(

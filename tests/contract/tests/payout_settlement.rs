@@ -60,6 +60,14 @@ async fn converting_payout(client: &Client, session_id: &str) -> PayoutRequest {
     PayoutRequest::from_quote_with_session_id(&quote, session_id, ngn_bank()).unwrap()
 }
 
+/// Sends the kit's NGN bank payout of `amount` under `session_id`.
+async fn send(client: &Client, amount: &str, session_id: &str) {
+    let payout = ngn_bank_payout(d(amount), session_id);
+    if let Err(error) = client.payouts().create(&payout).await {
+        panic!("{session_id} is not sent: {error}");
+    }
+}
+
 #[tokio::test]
 async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     let env = Env::start().await;
@@ -68,11 +76,7 @@ async fn a_manual_payout_stays_pending_until_completed_or_failed() {
     assert_eq!(set.status, 200, "{}", set.text);
     assert_eq!(set.body, json!({"payoutSettlement": "manual"}));
 
-    client
-        .payouts()
-        .create(&ngn_bank_payout(d("2500"), "pay-1"))
-        .await
-        .unwrap();
+    send(&client, "2500", "pay-1").await;
     assert_eq!(status(&client, "pay-1").await, "PENDING");
     assert_eq!(ngn(&client).await, "4997500");
     env.clock.advance(Duration::from_secs(24 * 60 * 60));
@@ -136,16 +140,8 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
         Env::start_with(SandboxConfig::default().with_payout_settlement(PayoutSettlement::Manual))
             .await;
     let client = sdk_client(env.base_url(), STAGING_KEY);
-    client
-        .payouts()
-        .create(&ngn_bank_payout(d("1000.25"), "pay-1"))
-        .await
-        .unwrap();
-    client
-        .payouts()
-        .create(&ngn_bank_payout(d("300"), "pay-2"))
-        .await
-        .unwrap();
+    send(&client, "1000.25", "pay-1").await;
+    send(&client, "300", "pay-2").await;
     assert_eq!(ngn(&client).await, "4998699.75");
 
     let failed = env.sandbox.fail_payout(STAGING_KEY, "pay-1", None).unwrap();
@@ -201,11 +197,7 @@ async fn the_handle_settles_pending_payouts_with_the_same_rules() {
         .set_payout_settlement(STAGING_KEY, PayoutSettlement::Instant)
         .unwrap();
     assert_eq!(settings.payout_settlement, PayoutSettlement::Instant);
-    client
-        .payouts()
-        .create(&ngn_bank_payout(d("1"), "pay-3"))
-        .await
-        .unwrap();
+    send(&client, "1", "pay-3").await;
     assert_eq!(status(&client, "pay-3").await, "COMPLETED");
     assert_eq!(status(&client, "pay-4").await, "PENDING");
     env.sandbox.complete_payout(STAGING_KEY, "pay-4").unwrap();
@@ -229,11 +221,7 @@ async fn a_delayed_payout_settles_on_the_sandbox_clock() {
     )
     .await;
     let client = sdk_client(env.base_url(), STAGING_KEY);
-    client
-        .payouts()
-        .create(&ngn_bank_payout(d("500"), "pay-1"))
-        .await
-        .unwrap();
+    send(&client, "500", "pay-1").await;
     let mut failing_account = ngn_bank();
     failing_account.account_number = "0000000000".into();
     let failing =

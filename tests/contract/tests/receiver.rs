@@ -14,7 +14,7 @@ use crossborder::webhook::{
     Classification, DedupeError, DedupeStore, Delivery, MemoryDedupe, Receiver, Unconfirmed,
     Verdict,
 };
-use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder_contract_tests::{d, staging};
 use crossborder_testkit::{within, LocalServer};
 use serde_json::json;
 use tokio::sync::{mpsc, Semaphore};
@@ -152,8 +152,7 @@ fn accepted() -> (u16, serde_json::Value) {
 
 #[tokio::test]
 async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_change_once() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let mut hooked = Hooked::registered(Receiver::new(client.clone()), &client).await;
 
     let memo = collection(&client, "order-r1", "50000").await;
@@ -211,8 +210,7 @@ async fn answers_before_the_handler_finishes_and_hands_over_each_confirmed_chang
 /// over and confirmed.
 #[tokio::test]
 async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let mut hooked = Hooked::registered(Receiver::new(client.clone()), &client).await;
     let memo = collection(&client, "order-f", "50000").await;
 
@@ -260,8 +258,7 @@ async fn a_forged_event_posted_first_never_suppresses_the_genuine_one() {
 
 #[tokio::test]
 async fn bad_and_oversized_bodies_never_reach_the_handler() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let mut hooked = Hooked::start(Receiver::new(client).max_body_bytes(1024)).await;
     let cases = [
         (
@@ -306,8 +303,7 @@ async fn bad_and_oversized_bodies_never_reach_the_handler() {
 
 #[tokio::test]
 async fn a_full_queue_answers_503_and_the_event_can_come_again() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     // A capacity of 0 is taken as 1.
     let mut hooked =
         Hooked::registered(Receiver::new(client.clone()).queue_capacity(0), &client).await;
@@ -378,8 +374,7 @@ impl DedupeStore for Down {
 /// confirmed change: it is handed over, even if that means twice.
 #[tokio::test]
 async fn a_failing_dedupe_store_hands_confirmed_events_over_anyway() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let mut hooked = Hooked::registered(Receiver::new(client.clone()).dedupe(Down), &client).await;
     let memo = collection(&client, "order-down", "5000").await;
     fund(&client, &memo, "5000", "down-1").await;
@@ -409,8 +404,7 @@ impl DedupeStore for SharedStore {
 /// confirmed change, delivered to both at once, is handed over by one.
 #[tokio::test]
 async fn receivers_sharing_a_store_hand_a_change_over_once() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let store = Arc::new(MemoryDedupe::default());
     let mut first =
         Hooked::start(Receiver::new(client.clone()).dedupe(SharedStore(store.clone()))).await;

@@ -5,26 +5,12 @@
 use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Reconciler, Source, WebhookEvent};
-use crossborder::{
-    types::{CollectionRequest, SimulateFundingRequest, TransactionStatus},
-    Client, Currency, Error, WaitOptions,
-};
-use crossborder_contract_tests::{d, Env, STAGING_KEY};
+use crossborder::{types::TransactionStatus, Error, WaitOptions};
+use crossborder_contract_tests::{collection, d, fund, staging};
 use crossborder_testkit::within;
 use tokio::net::TcpListener;
 
 const WAIT: Duration = Duration::from_secs(10);
-
-async fn collection(client: &Client, reference: &str) -> String {
-    let request = CollectionRequest::new(reference, d("5000"), Currency::Ngn, Currency::Ngn);
-    let created = client.collections().create(&request).await.unwrap();
-    created.pay_reference.expect("a memo")
-}
-
-async fn fund(client: &Client, memo: &str, amount: &str, session: &str) {
-    let funding = SimulateFundingRequest::new(Currency::Ngn, d(amount), memo, session);
-    client.sandbox().simulate_funding(&funding).await.unwrap();
-}
 
 fn polling() -> WaitOptions {
     WaitOptions::default()
@@ -35,8 +21,7 @@ fn polling() -> WaitOptions {
 
 #[tokio::test]
 async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     let mut reconciler = Reconciler::new(client.clone())
         .grace(Duration::from_secs(2))
         .polling(polling());
@@ -55,8 +40,8 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
     });
     client.webhooks().set_url(&url).await.unwrap();
 
-    let delivered = collection(&client, "order-delivered").await;
-    let dropped = collection(&client, "order-dropped").await;
+    let delivered = collection(&client, "order-delivered", "5000").await;
+    let dropped = collection(&client, "order-dropped", "5000").await;
     reconciler.watch("order-delivered");
     reconciler.watch("order-dropped");
     reconciler.watch("order-delivered"); // watched once
@@ -94,9 +79,8 @@ async fn a_dropped_event_is_found_by_polling_and_each_state_is_yielded_once() {
 
 #[tokio::test]
 async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    collection(&client, "order-open").await;
+    let (_env, client) = staging().await;
+    collection(&client, "order-open", "5000").await;
     let mut reconciler = Reconciler::new(client)
         .grace(Duration::ZERO)
         .polling(polling().timeout(Duration::from_millis(50)));
@@ -134,10 +118,9 @@ async fn polling_ends_with_the_wait_timeout_or_the_read_error() {
 #[tokio::test]
 async fn the_grace_period_starts_when_a_reference_is_watched() {
     const GRACE: Duration = Duration::from_secs(3);
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     // Paid, but with no webhook registered: no event will ever come.
-    let memo = collection(&client, "order-quiet").await;
+    let memo = collection(&client, "order-quiet", "5000").await;
     fund(&client, &memo, "5000", "quiet-1").await;
     let mut reconciler = Reconciler::new(client).grace(GRACE).polling(polling());
     reconciler.watch("order-quiet");
@@ -157,9 +140,8 @@ async fn the_grace_period_starts_when_a_reference_is_watched() {
 /// An event notified between `watch` and the first `next` is not lost.
 #[tokio::test]
 async fn an_event_before_the_first_next_is_kept() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let memo = collection(&client, "order-early").await;
+    let (_env, client) = staging().await;
+    let memo = collection(&client, "order-early", "5000").await;
     fund(&client, &memo, "5000", "early-1").await;
     let mut reconciler = Reconciler::new(client)
         .grace(Duration::from_secs(3600))
@@ -178,9 +160,8 @@ async fn an_event_before_the_first_next_is_kept() {
 /// yielded can be watched again.
 #[tokio::test]
 async fn a_forged_event_settles_nothing_and_a_yielded_reference_is_watched_again() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
-    let memo = collection(&client, "order-forged").await;
+    let (_env, client) = staging().await;
+    let memo = collection(&client, "order-forged", "5000").await;
     let mut reconciler = Reconciler::new(client.clone())
         .grace(Duration::from_millis(300))
         .polling(polling().timeout(Duration::from_millis(50)));

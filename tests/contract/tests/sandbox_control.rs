@@ -56,6 +56,16 @@ async fn business(client: &Client, registration_number: &str, submit: bool) -> S
         .expect("the business is created")
 }
 
+/// The staging business's starting balances, as the control API shows
+/// them.
+fn starting_balances() -> Value {
+    json!([
+        {"currency": "NGN", "amount": "5000000.00"},
+        {"currency": "USD", "amount": "10000.00"},
+        {"currency": "USDT", "amount": "10000.000000"},
+    ])
+}
+
 #[tokio::test]
 async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
     let env = Env::start().await;
@@ -64,14 +74,7 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
 
     let state = control(&env, Method::GET, "/_sandbox/state", STAGING_KEY, None).await;
     assert_eq!(state.status, 200, "{}", state.text);
-    assert_eq!(
-        state.body["balances"],
-        json!([
-            {"currency": "NGN", "amount": "5000000.00"},
-            {"currency": "USD", "amount": "10000.00"},
-            {"currency": "USDT", "amount": "10000.000000"},
-        ])
-    );
+    assert_eq!(state.body["balances"], starting_balances());
     let order = &state.body["collections"][0];
     assert_eq!(order["paymentReference"], "order-1");
     assert_eq!(order["memo"], json!(memo));
@@ -599,14 +602,7 @@ async fn balances_are_set_and_a_reset_restores_the_opening_state() {
     assert_eq!(reset.status, 200, "{}", reset.text);
     assert_eq!(reset.body["collections"], json!([]));
     assert_eq!(reset.body["requests"], json!([]));
-    assert_eq!(
-        reset.body["balances"],
-        json!([
-            {"currency": "NGN", "amount": "5000000.00"},
-            {"currency": "USD", "amount": "10000.00"},
-            {"currency": "USDT", "amount": "10000.000000"},
-        ])
-    );
+    assert_eq!(reset.body["balances"], starting_balances());
     assert!(client.collections().get("order-1").await.is_err());
     assert_eq!(reset.body["businesses"], json!([]));
     assert_eq!(

@@ -12,6 +12,7 @@ use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
     Rewrite, STAGING_KEY,
 };
+use crossborder_testkit::fixtures::ngn_bank;
 use serde_json::{json, Map, Value};
 
 fn payout(session_id: &str, amount: Decimal, from: Currency, to: Currency) -> PayoutRequest {
@@ -20,11 +21,7 @@ fn payout(session_id: &str, amount: Decimal, from: Currency, to: Currency) -> Pa
 
 /// A complete NGN payout, to break one field at a time.
 fn ngn(session_id: &str) -> PayoutRequest {
-    payout(session_id, d("1500.50"), Currency::Ngn, Currency::Ngn)
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058")
+    payout(session_id, d("1500.50"), Currency::Ngn, Currency::Ngn).destination(ngn_bank())
 }
 
 /// Invalid payouts, each with a label.
@@ -47,11 +44,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "too many decimals for NGN",
-            payout("p-precise", d("1.234"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
+            payout("p-precise", d("1.234"), Currency::Ngn, Currency::Ngn).destination(ngn_bank()),
         ),
         (
             "decimals for UGX",
@@ -63,11 +56,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "negative amount",
-            payout("p-negative", d("-5"), Currency::Ngn, Currency::Ngn)
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
+            payout("p-negative", d("-5"), Currency::Ngn, Currency::Ngn).destination(ngn_bank()),
         ),
         ("sessionId with a space", ngn("has space")),
         ("sessionId too long", ngn(&"s".repeat(101))),
@@ -91,10 +80,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
             "USDT to NGN without fromNetwork",
             payout("p-usdt-ngn", d("10"), Currency::Usdt, Currency::Ngn)
                 .rate_key("rk_0000000000000000")
-                .account_number("0123456789")
-                .account_name("ADAEZE OKAFOR")
-                .bank_name("Guaranty Trust Bank")
-                .bank_code("058"),
+                .destination(ngn_bank()),
         ),
         (
             "NGN to CAD without transit and institution numbers",

@@ -9,7 +9,7 @@ use crossborder::{
     Currency,
 };
 use crossborder_contract_tests::{
-    collection, d, fund, ngn_payout, quote, Env, WebhookReceiver, STAGING_KEY,
+    collection, d, fund, ngn_payout, quote_of, staging, Env, WebhookReceiver, STAGING_KEY,
 };
 
 /// The transaction of a confirmed verdict.
@@ -22,8 +22,7 @@ fn confirmed_in(verdict: Verdict) -> Transaction {
 
 #[tokio::test]
 async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let receiver = WebhookReceiver::start().await;
     client.webhooks().set_url(receiver.url()).await.unwrap();
 
@@ -133,8 +132,7 @@ async fn verify_confirms_the_sandbox_events_and_refuses_forged_ones() {
 
 #[tokio::test]
 async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     client
         .payouts()
         .create(&ngn_payout("payout-v1", "100"))
@@ -173,8 +171,7 @@ async fn verify_refuses_a_payouts_reference_and_reports_read_failures() {
 
 #[tokio::test]
 async fn a_failed_claim_is_confirmed_by_an_expired_collection() {
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (env, client) = staging().await;
     collection(&client, "order-lapsed", "5000").await;
     env.clock.advance(Duration::from_secs(24 * 3600 + 1));
     let event = WebhookEvent::parse(
@@ -292,17 +289,10 @@ async fn set_url_refusals_are_the_sandboxs_own() {
 /// confirms.
 #[tokio::test]
 async fn to_currency_funding_pays_something_or_is_refused() {
-    use crossborder::types::QuoteRequest;
-
-    let env = Env::start().await;
-    let client = env.client(STAGING_KEY);
+    let (_env, client) = staging().await;
     let receiver = WebhookReceiver::start().await;
     client.webhooks().set_url(receiver.url()).await.unwrap();
-    let quote = quote(
-        &client,
-        QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")),
-    )
-    .await;
+    let quote = quote_of(&client, Currency::Usd, Currency::Ngn, "100").await;
     let request = CollectionRequest::new("order-fx", d("100"), Currency::Usd, Currency::Ngn)
         .rate_key(quote.rate_key);
     let memo = client

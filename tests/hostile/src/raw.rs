@@ -10,8 +10,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
+
+use crate::http1;
 
 /// How long one raw exchange may take before it counts as a hang. Generous:
 /// the machine running the tests may be loaded.
@@ -68,21 +70,13 @@ impl RawRequest {
 pub struct RawReply {
     /// The status code.
     pub status: u16,
-    /// The headers, names lowercased, in order.
-    pub headers: Vec<(String, String)>,
+    /// The headers.
+    pub headers: http1::Headers,
     /// The body, de-chunked.
     pub body: Vec<u8>,
 }
 
 impl RawReply {
-    /// The first header called `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    }
-
     /// The body as JSON, or `Null`.
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
@@ -134,109 +128,28 @@ pub async fn exchange_within(
 }
 
 async fn read_reply(reader: &mut tokio::net::tcp::OwnedReadHalf) -> Result<RawReply, String> {
-    let mut buffer = Vec::new();
-    let head_end = loop {
-        if let Some(end) = find(&buffer, b"\r\n\r\n") {
-            break end;
-        }
-        if read_more(reader, &mut buffer).await? == 0 {
-            return Err(format!(
-                "the connection closed before a complete head ({} bytes: {:?})",
-                buffer.len(),
-                String::from_utf8_lossy(&buffer)
-            ));
-        }
-    };
-    let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
-    let mut rest = buffer[head_end + 4..].to_vec();
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let status = status_line
+    let head = http1::read_head(reader).await?;
+    let status = head
+        .start_line
         .split(' ')
         .nth(1)
         .and_then(|code| code.parse().ok())
-        .ok_or_else(|| format!("not a status line: {status_line:?}"))?;
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|line| line.split_once(':'))
-        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
-        .collect();
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.clone())
-    };
-    let body = if let Some(length) = header("content-length") {
+        .ok_or_else(|| format!("not a status line: {:?}", head.start_line))?;
+    let body = if let Some(length) = head.headers.get("content-length") {
         let length: usize = length
             .parse()
             .map_err(|_| format!("bad Content-Length {length:?}"))?;
-        while rest.len() < length {
-            if read_more(reader, &mut rest).await? == 0 {
-                return Err(format!("body cut at {} of {length} bytes", rest.len()));
-            }
-        }
-        rest.truncate(length);
-        rest
-    } else if header("transfer-encoding").is_some_and(|value| value.contains("chunked")) {
-        dechunk(reader, rest).await?
+        http1::read_sized(reader, head.rest, length).await?
+    } else if head.is_chunked() {
+        http1::read_chunked(reader, head.rest).await?
     } else {
-        while read_more(reader, &mut rest).await? > 0 {}
+        let mut rest = head.rest;
+        while http1::read_more(reader, &mut rest).await? > 0 {}
         rest
     };
     Ok(RawReply {
         status,
-        headers,
+        headers: head.headers,
         body,
     })
-}
-
-async fn read_more(
-    reader: &mut tokio::net::tcp::OwnedReadHalf,
-    buffer: &mut Vec<u8>,
-) -> Result<usize, String> {
-    let mut chunk = [0u8; 16 * 1024];
-    let read = reader
-        .read(&mut chunk)
-        .await
-        .map_err(|error| format!("read: {error}"))?;
-    buffer.extend_from_slice(&chunk[..read]);
-    Ok(read)
-}
-
-async fn dechunk(
-    reader: &mut tokio::net::tcp::OwnedReadHalf,
-    mut rest: Vec<u8>,
-) -> Result<Vec<u8>, String> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = loop {
-            if let Some(end) = find(&rest, b"\r\n") {
-                break end;
-            }
-            if read_more(reader, &mut rest).await? == 0 {
-                return Err("chunked body cut in a size line".to_owned());
-            }
-        };
-        let line = String::from_utf8_lossy(&rest[..line_end]).into_owned();
-        let size = usize::from_str_radix(line.split(';').next().unwrap_or_default().trim(), 16)
-            .map_err(|_| format!("bad chunk size {line:?}"))?;
-        rest.drain(..line_end + 2);
-        if size == 0 {
-            return Ok(body);
-        }
-        while rest.len() < size + 2 {
-            if read_more(reader, &mut rest).await? == 0 {
-                return Err("chunked body cut in a chunk".to_owned());
-            }
-        }
-        body.extend_from_slice(&rest[..size]);
-        rest.drain(..size + 2);
-    }
-}
-
-/// Where `needle` first occurs in `haystack`.
-pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
 }

@@ -336,7 +336,7 @@ pub fn assert_error_shape(reply: &RawReply, method: &str, target: &str, what: &s
     );
     assert!((400..500).contains(&reply.status), "not a 4xx: {context}");
     assert_eq!(
-        reply.header("content-type"),
+        reply.headers.get("content-type"),
         Some("application/json"),
         "{context}"
     );

@@ -7,11 +7,11 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-use crate::raw::find;
+use crate::http1;
 
 /// How long a drip goes on at most if the client never gives up (it
 /// always should: its timeout is far shorter).
@@ -67,20 +67,10 @@ pub struct Recorded {
     pub method: String,
     /// The request target (path and query).
     pub target: String,
-    /// The headers, names lowercased.
-    pub headers: Vec<(String, String)>,
+    /// The headers.
+    pub headers: http1::Headers,
     /// The body, de-chunked.
     pub body: Vec<u8>,
-}
-
-impl Recorded {
-    /// The first header called `name` (lowercase).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    }
 }
 
 /// A running hostile server; dropping it stops it.
@@ -141,7 +131,7 @@ async fn serve(
     answer: &Answer,
     log: &Mutex<Vec<Recorded>>,
 ) -> std::io::Result<()> {
-    let Some(request) = read_request(&mut stream).await? else {
+    let Some(request) = read_request(&mut stream).await else {
         return Ok(());
     };
     log.lock()
@@ -216,82 +206,24 @@ async fn drip(stream: &mut TcpStream, every: Duration, piece: &[u8]) -> std::io:
 }
 
 /// Reads one request: the head, then a body by `Content-Length` or chunked
-/// encoding. `None` if the client closed first.
-async fn read_request(stream: &mut TcpStream) -> std::io::Result<Option<Recorded>> {
-    let mut buffer = Vec::new();
-    let head_end = loop {
-        if let Some(end) = find(&buffer, b"\r\n\r\n") {
-            break end;
-        }
-        if read_more(stream, &mut buffer).await? == 0 {
-            return Ok(None);
-        }
-    };
-    let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
-    let mut rest = buffer[head_end + 4..].to_vec();
-    let mut lines = head.split("\r\n");
-    let mut request_line = lines.next().unwrap_or_default().split(' ');
+/// encoding. `None` if the client closed first or sent what cannot be read.
+async fn read_request(stream: &mut TcpStream) -> Option<Recorded> {
+    let head = http1::read_head(stream).await.ok()?;
+    let mut request_line = head.start_line.split(' ');
     let method = request_line.next().unwrap_or_default().to_owned();
     let target = request_line.next().unwrap_or_default().to_owned();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|line| line.split_once(':'))
-        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
-        .collect();
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.clone())
-    };
-    let body = if let Some(length) = header("content-length") {
+    let body = if let Some(length) = head.headers.get("content-length") {
         let length: usize = length.parse().unwrap_or(0);
-        while rest.len() < length {
-            if read_more(stream, &mut rest).await? == 0 {
-                break;
-            }
-        }
-        rest.truncate(length);
-        rest
-    } else if header("transfer-encoding").is_some_and(|value| value.contains("chunked")) {
-        let mut body = Vec::new();
-        loop {
-            let line_end = loop {
-                if let Some(end) = find(&rest, b"\r\n") {
-                    break end;
-                }
-                if read_more(stream, &mut rest).await? == 0 {
-                    return Ok(None);
-                }
-            };
-            let size_line = String::from_utf8_lossy(&rest[..line_end]).into_owned();
-            let size = usize::from_str_radix(size_line.split(';').next().unwrap_or("0").trim(), 16)
-                .unwrap_or(0);
-            rest.drain(..line_end + 2);
-            if size == 0 {
-                break body;
-            }
-            while rest.len() < size + 2 {
-                if read_more(stream, &mut rest).await? == 0 {
-                    return Ok(None);
-                }
-            }
-            body.extend_from_slice(&rest[..size]);
-            rest.drain(..size + 2);
-        }
+        http1::read_sized(stream, head.rest, length).await.ok()?
+    } else if head.is_chunked() {
+        http1::read_chunked(stream, head.rest).await.ok()?
     } else {
         Vec::new()
     };
-    Ok(Some(Recorded {
+    Some(Recorded {
         method,
         target,
-        headers,
+        headers: head.headers,
         body,
-    }))
-}
-
-async fn read_more(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut chunk = [0u8; 16 * 1024];
-    let read = stream.read(&mut chunk).await?;
-    buffer.extend_from_slice(&chunk[..read]);
-    Ok(read)
+    })
 }

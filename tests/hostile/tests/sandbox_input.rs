@@ -50,6 +50,21 @@ struct Case {
     expect: Expect,
 }
 
+/// The cases collected for one operation.
+#[derive(Default)]
+struct Cases(Vec<Case>);
+
+impl Cases {
+    /// Adds the case `what`: `request`, answered as `expect` says.
+    fn add(&mut self, what: String, request: RawRequest, expect: Expect) {
+        self.0.push(Case {
+            what,
+            request,
+            expect,
+        });
+    }
+}
+
 /// The sandbox's answer to a request head over 16 KiB (ASSUMPTIONS B52).
 const HEAD_TOO_LARGE: &str =
     "Request header fields too large: the request head is over 16384 bytes";
@@ -68,6 +83,22 @@ fn json_headers(content_type: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
         ("x-api-key", KEY.as_bytes().to_vec()),
         ("Content-Type", content_type.to_vec()),
     ]
+}
+
+/// `headers` and one more, `name: value`.
+fn and_header<'a>(
+    headers: &[(&'a str, Vec<u8>)],
+    name: &'a str,
+    value: Vec<u8>,
+) -> Vec<(&'a str, Vec<u8>)> {
+    let mut more = headers.to_vec();
+    more.push((name, value));
+    more
+}
+
+/// `headers` and a 20 kB header: a head too large to read.
+fn with_padding<'a>(headers: &[(&'a str, Vec<u8>)]) -> Vec<(&'a str, Vec<u8>)> {
+    and_header(headers, "X-Padding", vec![b'p'; 20 * 1024])
 }
 
 fn build(op: &Operation, headers: &[(&str, Vec<u8>)], body: &[u8]) -> RawRequest {
@@ -99,27 +130,23 @@ fn with_first_value(body: &Value, raw: &[u8]) -> (String, Vec<u8>) {
 fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     let valid = body.to_string().into_bytes();
     let json = json_headers(b"application/json");
-    let mut cases = Vec::new();
-    let mut add = |what: String, request: RawRequest, expect: Expect| {
-        cases.push(Case {
-            what,
-            request,
-            expect,
-        })
-    };
+    let mut cases = Cases::default();
 
     // Truncated bodies (the declared length is what was sent).
     for cut in [1, valid.len() / 2, valid.len() - 1] {
-        add(
+        cases.add(
             format!("the body cut at byte {cut}"),
             build(op, &json, &valid[..cut]),
             prefix(400, "Malformed JSON body: EOF while parsing"),
         );
     }
     // A body shorter than its declared length, then the end of the stream.
-    let mut declared = json.clone();
-    declared.push(("Content-Length", valid.len().to_string().into_bytes()));
-    add(
+    let declared = and_header(
+        &json,
+        "Content-Length",
+        valid.len().to_string().into_bytes(),
+    );
+    cases.add(
         "half the declared length, then the stream ends".into(),
         build(op, &declared, &valid[..valid.len() / 2]).half_closed(),
         prefix(400, "Could not read the request body"),
@@ -128,7 +155,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     // Random bytes.
     for seed in 1..=6u64 {
         let len = 1 + (seed as usize * 997) % 3000;
-        add(
+        cases.add(
             format!("{len} random bytes (seed {seed})"),
             build(op, &json, &noise(seed, len)),
             Expect::Status(400),
@@ -146,7 +173,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
             Value::String(body.to_string()).to_string(),
         ),
     ] {
-        add(
+        cases.add(
             what.into(),
             build(op, &json, text.as_bytes()),
             exact(400, "Request body must be a JSON object"),
@@ -155,7 +182,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     for (what, tail) in [("trailing text", "x"), ("a second object", "{}")] {
         let mut bytes = valid.clone();
         bytes.extend_from_slice(tail.as_bytes());
-        add(
+        cases.add(
             format!("the body and {what}"),
             build(op, &json, &bytes),
             prefix(400, "Malformed JSON body: trailing characters"),
@@ -165,7 +192,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     // Wrong content types, with the valid body: nothing may be created.
     let mut no_type = json.clone();
     no_type.retain(|(name, _)| *name != "Content-Type");
-    add(
+    cases.add(
         "the valid body without a Content-Type".into(),
         build(op, &no_type, &valid),
         exact(400, "Content-Type must be application/json; none was sent"),
@@ -181,7 +208,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         "application/octet-stream",
     ] {
         let media = content_type.split(';').next().unwrap_or_default();
-        add(
+        cases.add(
             format!("the valid body as {content_type}"),
             build(op, &json_headers(content_type.as_bytes()), &valid),
             Expect::Exact(
@@ -191,12 +218,12 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         );
     }
     let long_type = format!("text/{}", "x".repeat(8 * 1024));
-    add(
+    cases.add(
         "the valid body with an 8 kB Content-Type".into(),
         build(op, &json_headers(long_type.as_bytes()), &valid),
         prefix(400, "Content-Type must be application/json; got text/xxx"),
     );
-    add(
+    cases.add(
         "the valid body with a Content-Type of invalid UTF-8".into(),
         build(op, &json_headers(b"application/\xff\xfejson"), &valid),
         prefix(
@@ -207,9 +234,8 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
 
     // A head over 16 KiB is refused before its body is read
     // (ASSUMPTIONS B52).
-    let mut padded = json.clone();
-    padded.push(("X-Padding", vec![b'p'; 20 * 1024]));
-    add(
+    let padded = with_padding(&json);
+    cases.add(
         "a 20 kB header".into(),
         build(op, &padded, b"[]"),
         exact(431, HEAD_TOO_LARGE),
@@ -219,14 +245,14 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     for name in &names {
         many.push((name.as_str(), vec![b'f'; 1024]));
     }
-    add(
+    cases.add(
         "90 headers of 1 kB".into(),
         build(op, &many, b"[]"),
         Expect::Status(431),
     );
     let mut long_key = json.clone();
     long_key[0].1 = format!("test_{}", "k".repeat(10 * 1024)).into_bytes();
-    add(
+    cases.add(
         "a 10 kB x-api-key and the valid body".into(),
         build(op, &long_key, &valid),
         exact(401, "Invalid api key"),
@@ -235,7 +261,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     // Deep nesting.
     let deep = "Request body is nested deeper than 32 levels";
     let (first, shallow) = with_first_value(body, nested_arrays(31).as_bytes());
-    add(
+    cases.add(
         format!("`{first}` nested 31 arrays deep (32 levels)"),
         build(op, &json, &shallow),
         Expect::Field(first.clone()),
@@ -246,13 +272,13 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         ("100,000 objects", nested_objects(100_000)),
     ] {
         let (_, bytes) = with_first_value(body, value.as_bytes());
-        add(
+        cases.add(
             format!("`{first}` nested {what} deep"),
             build(op, &json, &bytes),
             exact(400, deep),
         );
     }
-    add(
+    cases.add(
         "a body of 500,000 nested arrays".into(),
         build(op, &json, nested_arrays(500_000).as_bytes()),
         exact(400, deep),
@@ -261,20 +287,19 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     // Sizes around the limit.
     let mut at_limit = b"{".to_vec();
     at_limit.resize(LIMIT, b' ');
-    add(
+    cases.add(
         "an unfinished object of exactly 1 MiB (read, not refused for size)".into(),
         build(op, &json, &at_limit),
         prefix(400, "Malformed JSON body: EOF while parsing"),
     );
     let mut over = valid.clone();
     over.resize(LIMIT + 1, b' ');
-    add(
+    cases.add(
         "the valid body padded to 1 MiB + 1 byte".into(),
         build(op, &json, &over),
         exact(413, "Request body is larger than 1048576 bytes"),
     );
-    let mut chunked_headers = json.clone();
-    chunked_headers.push(("Transfer-Encoding", b"chunked".to_vec()));
+    let chunked_headers = and_header(&json, "Transfer-Encoding", b"chunked".to_vec());
     let mut chunked = Vec::new();
     for piece in over.chunks(64 * 1024) {
         chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
@@ -282,7 +307,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         chunked.extend_from_slice(b"\r\n");
     }
     chunked.extend_from_slice(b"0\r\n\r\n");
-    add(
+    cases.add(
         "the valid body padded to 1 MiB + 1 byte, chunked".into(),
         build(op, &chunked_headers, &chunked),
         exact(413, "Request body is larger than 1048576 bytes"),
@@ -298,7 +323,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         ("a bare FF byte as a value", b"\xff"),
     ] {
         let (_, bytes) = with_first_value(body, raw);
-        add(
+        cases.add(
             format!("`{first}` as {what}"),
             build(op, &json, &bytes),
             prefix(400, "Malformed JSON body: "),
@@ -306,14 +331,14 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     }
     let mut bad_key = b"{\"\xff\xfe\": 1, ".to_vec();
     bad_key.extend_from_slice(&valid[1..]);
-    add(
+    cases.add(
         "a key of invalid UTF-8".into(),
         build(op, &json, &bad_key),
         prefix(400, "Malformed JSON body: "),
     );
     let mut bom = b"\xef\xbb\xbf".to_vec();
     bom.extend_from_slice(&valid);
-    add(
+    cases.add(
         "the valid body after a byte-order mark".into(),
         build(op, &json, &bom),
         prefix(400, "Malformed JSON body: "),
@@ -323,7 +348,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         .encode_utf16()
         .flat_map(u16::to_le_bytes)
         .collect();
-    add(
+    cases.add(
         "the valid body in UTF-16".into(),
         build(op, &json, &utf16),
         prefix(400, "Malformed JSON body: "),
@@ -336,7 +361,7 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
     ] {
         let mut bytes = format!("{{\"{first}\": {value}, ").into_bytes();
         bytes.extend_from_slice(&valid[1..]);
-        add(
+        cases.add(
             format!("`{first}` twice, with {what}"),
             build(op, &json, &bytes),
             Expect::Exact(400, format!("{first}: must appear only once")),
@@ -356,13 +381,13 @@ fn json_cases(op: &Operation, body: &Value) -> Vec<Case> {
         "-0",
     ] {
         let (_, bytes) = with_first_value(body, number.as_bytes());
-        add(
+        cases.add(
             format!("`{first}` = {number}"),
             build(op, &json, &bytes),
             Expect::Field(first.clone()),
         );
     }
-    cases
+    cases.0
 }
 
 /// Hostile cases for the upload (`multipart/form-data`).
@@ -371,21 +396,14 @@ fn upload_cases(op: &Operation) -> Vec<Case> {
     let headers = json_headers(multipart.as_bytes());
     let valid = multipart_body(PDF);
     let not_multipart = "Request body must be multipart/form-data with a field `file`";
-    let mut cases = Vec::new();
-    let mut add = |what: String, request: RawRequest, expect: Expect| {
-        cases.push(Case {
-            what,
-            request,
-            expect,
-        })
-    };
+    let mut cases = Cases::default();
     for content_type in [
         &b"application/json"[..],
         b"text/plain",
         b"multipart/form-data",
         b"multipart/mixed; boundary=hostile-boundary-7d1c",
     ] {
-        add(
+        cases.add(
             format!(
                 "the valid body as {}",
                 String::from_utf8_lossy(content_type)
@@ -396,7 +414,7 @@ fn upload_cases(op: &Operation) -> Vec<Case> {
     }
     let mut no_type = headers.clone();
     no_type.retain(|(name, _)| *name != "Content-Type");
-    add(
+    cases.add(
         "the valid body without a Content-Type".into(),
         build(op, &no_type, &valid),
         prefix(400, not_multipart),
@@ -404,20 +422,20 @@ fn upload_cases(op: &Operation) -> Vec<Case> {
     // The last cut is inside the closing delimiter (the CRLF after it is
     // optional, so only a cut before it truncates the body).
     for cut in [1, valid.len() / 2, valid.len() - 5] {
-        add(
+        cases.add(
             format!("the body cut at byte {cut}"),
             build(op, &headers, &valid[..cut]),
             Expect::Status(400),
         );
     }
     for seed in 1..=4u64 {
-        add(
+        cases.add(
             format!("2000 random bytes (seed {seed})"),
             build(op, &headers, &noise(seed, 2000)),
             Expect::Status(400),
         );
     }
-    add(
+    cases.add(
         "an empty body".into(),
         build(op, &headers, b""),
         Expect::Status(400),
@@ -426,7 +444,7 @@ fn upload_cases(op: &Operation) -> Vec<Case> {
         format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"").into_bytes();
     bad_name.extend_from_slice(b"\xff\xfe\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.7\r\n");
     bad_name.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
-    add(
+    cases.add(
         "a part named in invalid UTF-8".into(),
         build(op, &headers, &bad_name),
         Expect::Status(400),
@@ -434,26 +452,24 @@ fn upload_cases(op: &Operation) -> Vec<Case> {
     let mut twice = multipart_body(PDF);
     twice.truncate(twice.len() - format!("--{BOUNDARY}--\r\n").len());
     twice.extend_from_slice(&multipart_body(b"\x89PNG\r\n\x1a\nsecond"));
-    add(
+    cases.add(
         "two parts named `file`".into(),
         build(op, &headers, &twice),
         exact(400, "file: must appear only once"),
     );
-    let mut declared = headers.clone();
-    declared.push(("Content-Length", b"20065537".to_vec()));
-    add(
+    let declared = and_header(&headers, "Content-Length", b"20065537".to_vec());
+    cases.add(
         "a declared length over 20 MB and the multipart overhead".into(),
         build(op, &declared, b""),
         exact(413, "File is larger than 20 MB (20000000 bytes)"),
     );
-    let mut padded = headers.clone();
-    padded.push(("X-Padding", vec![b'p'; 20 * 1024]));
-    add(
+    let padded = with_padding(&headers);
+    cases.add(
         "a 20 kB header and an empty body".into(),
         build(op, &padded, b""),
         exact(431, HEAD_TOO_LARGE),
     );
-    cases
+    cases.0
 }
 
 /// Garbage paths, parameters and methods for an operation that reads only
@@ -497,8 +513,7 @@ fn path_cases(op: &Operation) -> Vec<Case> {
             expect: exact(405, "Method not allowed"),
         });
     }
-    let mut padded = key.clone();
-    padded.push(("X-Padding", vec![b'p'; 20 * 1024]));
+    let padded = with_padding(&key);
     let padded: Vec<(&str, &[u8])> = padded.iter().map(|(n, v)| (*n, v.as_slice())).collect();
     cases.push(Case {
         what: "a 20 kB header on a missing resource".into(),

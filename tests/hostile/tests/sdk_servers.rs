@@ -427,7 +427,7 @@ async fn sdk_sends_bodies_the_sandbox_reads_one_way() {
     assert_eq!(with_body.len(), writes.len(), "{recorded:#?}");
     let mut deepest = 0;
     for request in with_body {
-        let content_type = request.header("content-type").unwrap_or_default();
+        let content_type = request.headers.get("content-type").unwrap_or_default();
         if request.target.ends_with("/api/upload-document") {
             assert!(content_type.starts_with("multipart/form-data; boundary="));
             let body = String::from_utf8_lossy(&request.body);

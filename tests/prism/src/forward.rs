@@ -9,8 +9,11 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::Request;
+use axum::handler::Handler;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Router;
+use crossborder_contract_tests::LocalServer;
 
 /// How long an upstream may take to answer one request.
 const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(60);
@@ -50,6 +53,20 @@ impl<T> Upstream<T> {
             state,
         }
     }
+}
+
+/// Serves `handler` for every request on 127.0.0.1, as a forwarder to
+/// `origin` (`http://HOST:PORT`) that keeps `state`.
+pub async fn serve<T, H, X>(origin: &str, state: T, handler: H) -> LocalServer
+where
+    T: Clone + Send + Sync + 'static,
+    H: Handler<X, Upstream<T>>,
+    X: 'static,
+{
+    let app = Router::new()
+        .fallback(handler)
+        .with_state(Upstream::new(origin, state));
+    LocalServer::start(app).await
 }
 
 /// A request as received.

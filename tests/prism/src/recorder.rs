@@ -14,7 +14,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Router;
 use crossborder_contract_tests::LocalServer;
 use serde_json::Value;
 
@@ -115,9 +114,7 @@ impl Recorder {
     /// Starts a recorder forwarding to `prism_origin` (`http://HOST:PORT`).
     pub async fn start(prism_origin: &str) -> Recorder {
         let exchanges: Arc<Mutex<Vec<Exchange>>> = Arc::default();
-        let upstream = Upstream::new(prism_origin, exchanges.clone());
-        let app = Router::new().fallback(record).with_state(upstream);
-        let server = LocalServer::start(app).await;
+        let server = forward::serve(prism_origin, exchanges.clone(), record).await;
         Recorder {
             base_url: server.url(VERSION_PREFIX),
             exchanges,

@@ -10,7 +10,6 @@ use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use axum::Router;
 use crossborder_contract_tests::LocalServer;
 
 use crate::forward;
@@ -29,9 +28,7 @@ impl Tamper {
     /// request keeps its path.
     pub async fn start(upstream_origin: &str) -> Tamper {
         let next_body: Arc<Mutex<Option<String>>> = Arc::default();
-        let upstream = Upstream::new(upstream_origin, next_body.clone());
-        let app = Router::new().fallback(pass).with_state(upstream);
-        let server = LocalServer::start(app).await;
+        let server = forward::serve(upstream_origin, next_body.clone(), pass).await;
         Tamper {
             origin: server.url(""),
             next_body,

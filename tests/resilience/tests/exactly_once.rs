@@ -217,6 +217,14 @@ impl Tally {
     }
 }
 
+/// The NGN balance `client` reads, with no fault in the way.
+async fn ngn_balance(client: &Client) -> Decimal {
+    match client.wallet().balance(Currency::Ngn).await {
+        Ok(balance) => balance.amount,
+        Err(error) => panic!("no NGN balance: {error}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
     let capture = capture();
@@ -224,12 +232,7 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
     let mut rng = fastrand::Rng::with_seed(seed);
     let env = Env::start(&[KEY]).await;
     let checking = env.checking_client(KEY);
-    let opening = checking
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap()
-        .amount;
+    let opening = ngn_balance(&checking).await;
 
     let proxy = FaultProxy::start(env.sandbox.local_addr()).await;
     let sdk = client(
@@ -307,12 +310,7 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
         PAYOUTS,
         "every payout ends confirmed or not applied"
     );
-    let closing = checking
-        .wallet()
-        .balance(Currency::Ngn)
-        .await
-        .unwrap()
-        .amount;
+    let closing = ngn_balance(&checking).await;
     let held_total = tally.paid();
     assert_eq!(
         closing,

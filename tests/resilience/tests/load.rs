@@ -32,6 +32,7 @@ use crossborder::{
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
 use crossborder_resilience_tests::seed::seed;
+use crossborder_testkit::fixtures::ngn_bank;
 use rust_decimal::RoundingStrategy;
 
 const TASKS: usize = 64;
@@ -142,6 +143,18 @@ impl Task {
         format!("load-{kind}-{}-{}", self.id, self.serial)
     }
 
+    /// Notes a problem the workload did not cause.
+    fn unexpected(&mut self, problem: String) {
+        self.report.unexpected.push(problem);
+    }
+
+    /// Notes an error of `what` the workload did not cause, captured for
+    /// the leak check like every error.
+    fn unexpected_error(&mut self, what: &str, error: &Error) {
+        capture().record_error(error);
+        self.unexpected(format!("{what}: {error}"));
+    }
+
     /// Runs one SDK call, counting it; an error here is one the workload
     /// did not cause.
     async fn call<T>(
@@ -154,8 +167,7 @@ impl Task {
         match call.await {
             Ok(value) => Some(value),
             Err(error) => {
-                capture().record_error(&error);
-                self.report.unexpected.push(format!("{name}: {error}"));
+                self.unexpected_error(name, &error);
                 None
             }
         }
@@ -208,7 +220,7 @@ impl Task {
             .await?;
         let fee = round(amount * Decimal::new(5, 3), from);
         if quote.fee != Some(fee) || quote.total_amount != Some(amount + fee) {
-            self.report.unexpected.push(format!(
+            self.unexpected(format!(
                 "quote of {amount} {from}: fee {:?}, total {:?}; expected {fee}, {}",
                 quote.fee,
                 quote.total_amount,
@@ -232,7 +244,7 @@ impl Task {
                 .await;
             if let Some(held) = read {
                 if held.amount != payout.amount {
-                    self.report.unexpected.push(format!(
+                    self.unexpected(format!(
                         "payout {} holds {}, not {}",
                         payout.session_id, held.amount, payout.amount
                     ));
@@ -287,9 +299,7 @@ impl Task {
             return;
         };
         let Some(memo) = created.pay_reference else {
-            self.report
-                .unexpected
-                .push(format!("collection {reference} has no payRefrence"));
+            self.unexpected(format!("collection {reference} has no payRefrence"));
             return;
         };
         self.collections.push(Collection {
@@ -352,9 +362,7 @@ impl Task {
                 return;
             };
             let Ok(request) = PayoutRequest::from_quote(&quote, destination) else {
-                self.report
-                    .unexpected
-                    .push(format!("no payout from quote {}", quote.rate_key));
+                self.unexpected(format!("no payout from quote {}", quote.rate_key));
                 return;
             };
             let debit = quote.total_amount.unwrap_or(quote.amount);
@@ -404,10 +412,7 @@ impl Task {
             Currency::Ngn,
             Currency::Ngn,
         )
-        .account_number("0123456789")
-        .account_name("ADAEZE OKAFOR")
-        .bank_name("Guaranty Trust Bank")
-        .bank_code("058");
+        .destination(ngn_bank());
         match client.payouts().create(&request).await {
             Err(error @ Error::Api { status: 400, .. })
                 if error.outcome() == Outcome::NotApplied
@@ -418,16 +423,10 @@ impl Task {
                 capture().record_error(&error);
                 self.report.expected_refusals += 1;
             }
-            Err(error) => {
-                capture().record_error(&error);
-                self.report
-                    .unexpected
-                    .push(format!("overdrawn payout: {error}"));
+            Err(error) => self.unexpected_error("overdrawn payout", &error),
+            Ok(receipt) => {
+                self.unexpected(format!("overdrawn payout accepted: {}", receipt.session_id))
             }
-            Ok(receipt) => self
-                .report
-                .unexpected
-                .push(format!("overdrawn payout accepted: {}", receipt.session_id)),
         }
         if !two_calls {
             return;
@@ -440,16 +439,8 @@ impl Task {
             .or_default() += 1;
         match client.payouts().get(&session_id).await {
             Err(error @ Error::Api { status: 404, .. }) => capture().record_error(&error),
-            Err(error) => {
-                capture().record_error(&error);
-                self.report
-                    .unexpected
-                    .push(format!("overdrawn payout read: {error}"));
-            }
-            Ok(held) => self
-                .report
-                .unexpected
-                .push(format!("overdrawn payout {session_id} is held: {held:?}")),
+            Err(error) => self.unexpected_error("overdrawn payout read", &error),
+            Ok(held) => self.unexpected(format!("overdrawn payout {session_id} is held: {held:?}")),
         }
     }
 

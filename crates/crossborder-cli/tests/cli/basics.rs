@@ -6,6 +6,14 @@ use serde_json::{json, Value};
 
 use crate::{at, cli, redact, run, sandbox};
 
+/// The NGN collection `reference` of `amount` opened with `collect`, as
+/// its JSON.
+async fn collect_json(base_url: &str, reference: &str, amount: &str) -> Value {
+    let line =
+        format!("collect --reference {reference} --amount {amount} --from NGN --to NGN --json");
+    cli(base_url, &line).await.ok_json()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn balance_prints_a_table_or_json() {
     let sandbox = sandbox().await;
@@ -33,8 +41,7 @@ fn placeholders(mut value: Value, fields: &[&str]) -> Value {
 async fn a_quote_is_printed_whole_with_exact_decimals() {
     let sandbox = sandbox().await;
     let out = cli(sandbox.base_url(), "quote USD NGN 100.10 --json").await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let quote = out.json();
+    let quote = out.ok_json();
     assert!(quote["rateKey"].as_str().unwrap().starts_with("rk_"));
     // Every field of the SDK's Quote, amounts as written (100.10 keeps its
     // zero); the times and the key vary.
@@ -64,13 +71,7 @@ async fn a_quote_is_printed_whole_with_exact_decimals() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
     let sandbox = sandbox().await;
-    let out = cli(
-        sandbox.base_url(),
-        "collect --reference cli-order-7 --amount 5000.50 --from NGN --to NGN --json",
-    )
-    .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let created = out.json();
+    let created = collect_json(sandbox.base_url(), "cli-order-7", "5000.50").await;
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
     let id = created["transactionId"].as_str().unwrap().to_owned();
     let until = created["paymentInstruction"][0]["validUntil"]
@@ -119,13 +120,7 @@ async fn a_collection_is_read_back_as_a_table_and_whole_as_json() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn transaction_wait_returns_the_settled_state() {
     let sandbox = sandbox().await;
-    let out = cli(
-        sandbox.base_url(),
-        "collect --reference cli-order-1 --amount 5000 --from NGN --to NGN --json",
-    )
-    .await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let created = out.json();
+    let created = collect_json(sandbox.base_url(), "cli-order-1", "5000").await;
     assert_eq!(created["status"], "PENDING");
     let memo = created["payRefrence"].as_str().unwrap().to_owned();
 
@@ -219,8 +214,7 @@ async fn upload_checks_the_content_before_sending_and_prints_the_link() {
     let mut accepted = at(sandbox.base_url());
     accepted.arg("upload").arg(&png).arg("--json");
     let out = run(accepted).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let link = out.json()["link"].as_str().unwrap().to_owned();
+    let link = out.ok_json()["link"].as_str().unwrap().to_owned();
     assert!(
         link.starts_with(&format!("{}/documents/doc_", sandbox.base_url())),
         "{link}"

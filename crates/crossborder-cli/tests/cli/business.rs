@@ -93,8 +93,7 @@ async fn submitted(base_url: &str, registration: &str) -> String {
     let mut create = with_stdin(at(base_url), &body.to_string());
     create.args(["business", "create", "-", "--json"]);
     let out = run(create).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let id = out.json()["id"].as_str().unwrap().to_owned();
+    let id = out.ok_json()["id"].as_str().unwrap().to_owned();
     for command in ["add-director", "add-ubo"] {
         let mut add = with_stdin(at(base_url), &person_body().to_string());
         add.args(["business", command, &id, "-"]);
@@ -110,8 +109,7 @@ async fn a_business_is_onboarded_from_json_files() {
     let mut create = with_stdin(at(sandbox.base_url()), &business_body().to_string());
     create.args(["business", "create", "-", "--json"]);
     let out = run(create).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let created = out.json();
+    let created = out.ok_json();
     assert_eq!(created["status"], "PENDING");
     // The whole record: the field statuses too.
     assert_eq!(created["fieldStatuses"]["email"], "PENDING");
@@ -134,8 +132,7 @@ async fn a_business_is_onboarded_from_json_files() {
         let mut add = with_stdin(at(sandbox.base_url()), &person_body().to_string());
         add.args(["business", command, &id, "-", "--json"]);
         let out = run(add).await;
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        assert_eq!(out.json()["role"], role);
+        assert_eq!(out.ok_json()["role"], role);
     }
 
     let mut status = at(sandbox.base_url());
@@ -152,8 +149,7 @@ async fn a_business_is_onboarded_from_json_files() {
     );
     update.args(["business", "update", &id, "-", "--json"]);
     let out = run(update).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let updated = out.json();
+    let updated = out.ok_json();
     assert_eq!(updated["status"], "PENDING");
     assert_eq!(updated["underReview"], json!(["email"]));
 }

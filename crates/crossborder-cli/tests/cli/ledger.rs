@@ -88,8 +88,7 @@ impl Case {
     /// `ledger list --json`, parsed.
     async fn listed(&self) -> Vec<Value> {
         let out = self.ledger(&["list", "--json"]).await;
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        out.json().as_array().cloned().unwrap_or_default()
+        out.ok_json().as_array().cloned().unwrap_or_default()
     }
 
     /// The state of every payout of the ledger, in order.
@@ -386,8 +385,7 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
     let mut command = case.pay(&csv);
     command.args(["--json", "--wait"]);
     let out = run(command).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let sent = out.json();
+    let sent = out.ok_json();
     assert_eq!(
         (&sent[0]["index"], &sent[0]["amount"], &sent[1]["amount"]),
         (&json!(0), &json!("1234.56"), &json!("0.01"))
@@ -428,8 +426,7 @@ async fn csv_and_json_batches_go_through_the_ledger_with_exact_amounts() {
 
     // `ledger show`: the payout and its history, recorded first.
     let out = case.ledger(&["show", "csv-1", "--json"]).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let shown = out.json();
+    let shown = out.ok_json();
     assert_eq!(shown["payout"]["amount"], "1234.56");
     let changes = pairs(&shown["history"], "from", "to");
     assert_eq!(changes[0], (Value::Null, json!("recorded")));

@@ -138,6 +138,13 @@ impl Run {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.stdout).unwrap_or(Value::Null)
     }
+
+    /// Asserts that the run succeeded (exit code 0; stderr shown if not)
+    /// and returns stdout as JSON.
+    pub fn ok_json(&self) -> Value {
+        assert_eq!(self.code, 0, "{}", self.stderr);
+        self.json()
+    }
 }
 
 /// Fails when any secret appears in `text`, the output `stream` of a run.

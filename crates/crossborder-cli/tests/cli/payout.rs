@@ -99,8 +99,7 @@ async fn a_payout_body_is_sent_and_tracked() {
     out.stdout_starts("sessionId  cli-send-1\n");
 
     let out = cli(sandbox.base_url(), "payout status cli-send-1 --json").await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let state = out.json();
+    let state = out.ok_json();
     assert_eq!(state["status"], "COMPLETED");
     assert_eq!(state["type"], "PAYOUT");
     assert_eq!(state["amount"], "2500");

@@ -177,17 +177,28 @@ fn hung_target() -> (String, std::thread::JoinHandle<()>) {
     (url, holder)
 }
 
+/// `webhook listen` forwarding to a [`hung_target`] with a forward
+/// timeout of `seconds`; the target's URL and its holder (keep it) come
+/// with it.
+async fn listen_forwarding_to_hung(
+    base_url: &str,
+    seconds: &str,
+) -> (Live, String, std::thread::JoinHandle<()>) {
+    let (target, holder) = hung_target();
+    let live = listen(
+        base_url,
+        &["--forward-to", &target, "--forward-timeout", seconds],
+    )
+    .await;
+    (live, target, holder)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_forward_target_holds_up_no_event() {
     let sandbox = sandbox().await;
-    let (target, _holder) = hung_target();
     // A forward may take 300 s: if forwarding held up the queue, the
     // second event would not be printed within the test's wait.
-    let mut live = listen(
-        sandbox.base_url(),
-        &["--forward-to", &target, "--forward-timeout", "300"],
-    )
-    .await;
+    let (mut live, _target, _holder) = listen_forwarding_to_hung(sandbox.base_url(), "300").await;
     let (client, memo) = collect_and_pay(sandbox.base_url(), "hung-1", 2000).await;
     live.until("first event", |line| {
         line.starts_with("event hung-1: partially paid")
@@ -205,12 +216,7 @@ async fn a_hung_forward_target_holds_up_no_event() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forward_that_takes_too_long_is_given_up() {
     let sandbox = sandbox().await;
-    let (target, _holder) = hung_target();
-    let mut live = listen(
-        sandbox.base_url(),
-        &["--forward-to", &target, "--forward-timeout", "1"],
-    )
-    .await;
+    let (mut live, target, _holder) = listen_forwarding_to_hung(sandbox.base_url(), "1").await;
     collect_and_pay(sandbox.base_url(), "slow-1", 5000).await;
     let report = live.until("forward failure", |line| line.contains("forward"));
     live.kill();

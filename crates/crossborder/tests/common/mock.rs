@@ -100,6 +100,11 @@ pub trait Answers {
     /// Answers exactly one matching request with `answer`: the server
     /// checks the count when it is dropped.
     async fn answers_once(self, server: &MockServer, answer: ResponseTemplate);
+    /// Answers the first `times` matching requests with `answer`, ahead of
+    /// any other mock of the same request (which then answers the rest),
+    /// as for a failure a retry or a poll must get past. The server checks
+    /// when it is dropped that all `times` came.
+    async fn answers_first(self, times: u64, server: &MockServer, answer: ResponseTemplate);
 }
 
 impl Answers for MockBuilder {
@@ -109,5 +114,14 @@ impl Answers for MockBuilder {
 
     async fn answers_once(self, server: &MockServer, answer: ResponseTemplate) {
         self.respond_with(answer).expect(1).mount(server).await;
+    }
+
+    async fn answers_first(self, times: u64, server: &MockServer, answer: ResponseTemplate) {
+        self.respond_with(answer)
+            .up_to_n_times(times)
+            .with_priority(1)
+            .expect(times)
+            .mount(server)
+            .await;
     }
 }

@@ -7,7 +7,7 @@ pub mod mock;
 
 use std::time::Duration;
 
-use crossborder::{Client, Decimal, RetryPolicy};
+use crossborder::{Client, ClientBuilder, Decimal, RetryPolicy, WaitOptions};
 use serde_json::{json, Value};
 use wiremock::MockServer;
 
@@ -37,10 +37,32 @@ pub fn client_for(server: &MockServer, key: &str, retry: RetryPolicy) -> Client 
         .unwrap()
 }
 
+/// A client builder for `base_url` with the staging key and no retries,
+/// for tests that set the rest (a timeout, a cap, their own HTTP client).
+pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+    Client::builder()
+        .api_key(KEY)
+        .base_url(base_url)
+        .retry_policy(RetryPolicy::none())
+}
+
+/// The base URL of a local port nobody listens on.
+pub fn offline_url() -> String {
+    format!("http://127.0.0.1:{}/v1", closed_port())
+}
+
 /// A started server and a staging client with fast retries.
 pub async fn setup() -> (MockServer, Client) {
     let server = MockServer::start().await;
     let client = client_for(&server, KEY, fast_retries());
+    (server, client)
+}
+
+/// A started server and a staging client that never retries, for tests
+/// that count every request.
+pub async fn setup_without_retries() -> (MockServer, Client) {
+    let server = MockServer::start().await;
+    let client = client_for(&server, KEY, RetryPolicy::none());
     (server, client)
 }
 
@@ -90,6 +112,59 @@ pub fn transaction_json(status: &str) -> Value {
         },
         "error": false
     })
+}
+
+/// Asserts that `result` is a validation error whose violations read
+/// `expected` (the SDK sent nothing).
+pub fn assert_invalid<T: std::fmt::Debug>(result: crossborder::Result<T>, expected: &str) {
+    match result {
+        Err(crossborder::Error::Validation(violations)) => {
+            assert_eq!(violations.to_string(), expected)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Each violation of `error`, as `field: message`.
+pub fn violation_messages(error: &crossborder::Error) -> Vec<String> {
+    match error.violations() {
+        Some(violations) => violations.iter().map(ToString::to_string).collect(),
+        None => panic!("not a validation error: {error:?}"),
+    }
+}
+
+/// How many requests `server` received.
+pub async fn requests_received(server: &MockServer) -> usize {
+    server.received_requests().await.unwrap_or_default().len()
+}
+
+/// Polling for at most `timeout`, the first read again after `first`.
+pub fn polling(timeout: Duration, first: Duration) -> WaitOptions {
+    WaitOptions::default()
+        .timeout(timeout)
+        .initial_interval(first)
+}
+
+/// Asserts that `server` received no request: the SDK refused before
+/// sending.
+pub async fn assert_nothing_sent(server: &MockServer) {
+    let received = server.received_requests().await.unwrap_or_default();
+    assert!(received.is_empty(), "{} requests sent", received.len());
+}
+
+/// The JSON body of the first request `server` received.
+pub async fn first_body(server: &MockServer) -> Value {
+    let requests = server.received_requests().await.unwrap();
+    serde_json::from_slice(&requests[0].body).unwrap()
+}
+
+/// [`transaction_json`] without the field `field`.
+pub fn transaction_json_without(status: &str, field: &str) -> Value {
+    let mut body = transaction_json(status);
+    if let Some(data) = body["data"].as_object_mut() {
+        data.remove(field);
+    }
+    body
 }
 
 /// A local port nobody listens on.

@@ -62,6 +62,43 @@ fn expected_create_body() -> Value {
     body
 }
 
+/// A server that accepts exactly one business create, and a client for it.
+async fn accepting_one_create() -> (wiremock::MockServer, crossborder::Client) {
+    let (server, client) = setup().await;
+    mock::create_business()
+        .answers_once(&server, ok(business_json("PENDING")))
+        .await;
+    (server, client)
+}
+
+/// Asserts that `server` received one request (`why` says why only one),
+/// whose `count` documents include `key` as `expected`.
+async fn assert_documents_sent(
+    server: &wiremock::MockServer,
+    why: &str,
+    count: usize,
+    key: &str,
+    expected: &Value,
+) {
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1, "{why}");
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(&body["documents"][key], expected);
+    assert_eq!(body["documents"].as_object().unwrap().len(), count);
+}
+
+/// The document keys of a business `body`, sorted.
+fn document_keys_sent(body: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = body["documents"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
 #[tokio::test]
 async fn create_business_sends_the_documented_body() {
     let (server, client) = setup().await;
@@ -97,10 +134,7 @@ async fn create_business_sends_the_documented_body() {
 /// exactly what goes out.
 #[tokio::test]
 async fn document_keys_are_sent_canonically() {
-    let (server, client) = setup().await;
-    mock::create_business()
-        .answers_once(&server, ok(business_json("PENDING")))
-        .await;
+    let (server, client) = accepting_one_create().await;
     let mut request = example_business();
     request.documents.clear();
     for (key, id) in [
@@ -158,15 +192,8 @@ async fn document_keys_are_sent_canonically() {
     assert_eq!(mappings, expected);
     client.businesses().create(&request).await.unwrap();
 
-    let requests = server.received_requests().await.unwrap();
-    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
-    let mut keys: Vec<&str> = body["documents"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
+    let body = first_body(&server).await;
+    let keys = document_keys_sent(&body);
     assert_eq!(
         keys,
         [
@@ -190,26 +217,22 @@ async fn document_keys_are_sent_canonically() {
 async fn wait_for_decision_waits_through_unknown_statuses() {
     let (server, client) = setup().await;
     mock::business("biz_3M8QK2")
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("IN_REVIEW")))
-        .up_to_n_times(2)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(2, &server, ok(business_json("IN_REVIEW")))
         .await;
     mock::business("biz_3M8QK2")
-        .respond_with(ResponseTemplate::new(200).set_body_json(business_json("APPROVED")))
-        .with_priority(2)
-        .mount(&server)
+        .answers(&server, ok(business_json("APPROVED")))
         .await;
-    let options = WaitOptions::default()
-        .timeout(std::time::Duration::from_secs(5))
-        .initial_interval(std::time::Duration::from_millis(10));
+    let options = polling(
+        std::time::Duration::from_secs(5),
+        std::time::Duration::from_millis(10),
+    );
     let business = client
         .businesses()
         .wait_for_decision("biz_3M8QK2", options)
         .await
         .unwrap();
     assert_eq!(business.status, BusinessStatus::Approved);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]
@@ -228,7 +251,7 @@ async fn invalid_business_is_not_sent() {
     assert!(fields.contains(&"email"), "{fields:?}");
     assert!(fields.contains(&"documents.selfie"), "{fields:?}");
     assert!(fields.contains(&"documents"), "{fields:?}");
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// The rules of `monthlyTransactionVolume` and `sourceOfFund` are core's
@@ -252,13 +275,7 @@ async fn volume_and_source_of_fund_rules_apply_before_sending() {
         "sourceOfFund.type: is required",
     ];
     let error = client.businesses().create(&request).await.unwrap_err();
-    let messages: Vec<String> = error
-        .violations()
-        .unwrap()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    assert_eq!(messages, expected);
+    assert_eq!(violation_messages(&error), expected);
 
     let changes = UpdateBusinessRequest {
         details: request.details.clone(),
@@ -269,14 +286,8 @@ async fn volume_and_source_of_fund_rules_apply_before_sending() {
         .update("biz_3M8QK2", &changes)
         .await
         .unwrap_err();
-    let messages: Vec<String> = error
-        .violations()
-        .unwrap()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    assert_eq!(messages, expected);
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_eq!(violation_messages(&error), expected);
+    assert_nothing_sent(&server).await;
 }
 
 fn example_person() -> PersonRequest {
@@ -381,48 +392,40 @@ async fn get_and_update_business() {
 /// marked unlisted, sent exactly as given (ASSUMPTIONS A22, B15).
 #[tokio::test]
 async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
-    let (server, client) = setup().await;
-    mock::create_business()
-        .answers_once(&server, ok(business_json("PENDING")))
-        .await;
+    let (server, client) = accepting_one_create().await;
     let scuml = DocumentLink::new("https://files.crossborder.invalid/kyb/scuml.pdf", "scuml");
 
     let mut typo = example_business();
     typo.documents.insert("bank_statment".into(), scuml.clone());
-    match client.businesses().create(&typo).await.unwrap_err() {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "documents.bank_statment: Unrecognized document key: bank_statment (did you mean bank_statement?)"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        client.businesses().create(&typo).await,
+        "documents.bank_statment: Unrecognized document key: bank_statment (did you mean bank_statement?)",
+    );
 
     let mut blank = example_business();
     blank.documents.insert(
         "SCUML_CERTIFICATE".into(),
         DocumentLink::new("", "scuml").unlisted(),
     );
-    match client.businesses().create(&blank).await.unwrap_err() {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "documents.SCUML_CERTIFICATE.url: is required"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        client.businesses().create(&blank).await,
+        "documents.SCUML_CERTIFICATE.url: is required",
+    );
 
     let mut unlisted = example_business();
     unlisted
         .documents
         .insert("SCUML_CERTIFICATE".into(), scuml.unlisted());
     client.businesses().create(&unlisted).await.unwrap();
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 1, "the refused requests sent nothing");
-    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
-    assert_eq!(
-        body["documents"]["SCUML_CERTIFICATE"],
-        json!({"url": "https://files.crossborder.invalid/kyb/scuml.pdf", "key": "scuml"})
-    );
-    assert_eq!(body["documents"].as_object().unwrap().len(), 5);
+    let sent = json!({"url": "https://files.crossborder.invalid/kyb/scuml.pdf", "key": "scuml"});
+    assert_documents_sent(
+        &server,
+        "the refused requests sent nothing",
+        5,
+        "SCUML_CERTIFICATE",
+        &sent,
+    )
+    .await;
 }
 
 /// `DocumentLink::unlisted` only matters for a key the SDK does not know: a
@@ -431,10 +434,7 @@ async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
 /// way and replace that document on the wire.
 #[tokio::test]
 async fn an_unlisted_mark_on_a_known_key_is_ignored() {
-    let (server, client) = setup().await;
-    mock::create_business()
-        .answers_once(&server, ok(business_json("PENDING")))
-        .await;
+    let (server, client) = accepting_one_create().await;
     let statement = |id: &str| {
         DocumentLink::new(
             format!("https://files.crossborder.invalid/kyb/{id}.pdf"),
@@ -447,13 +447,10 @@ async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     clash
         .documents
         .insert("Bank-Statement".into(), statement("statement-2").unlisted());
-    match client.businesses().create(&clash).await.unwrap_err() {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "documents.bank_statement: Duplicate document: Bank-Statement and bank_statement both map to BANK_STATEMENT"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        client.businesses().create(&clash).await,
+        "documents.bank_statement: Duplicate document: Bank-Statement and bank_statement both map to BANK_STATEMENT",
+    );
 
     // Alone, it is the bank statement: it satisfies the requirement and is
     // sent as `bank_statement`.
@@ -470,14 +467,15 @@ async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     assert_eq!(mapping.sent.as_deref(), Some("bank_statement"));
     assert_eq!(mapping.document_type, Some(DocumentType::BankStatement));
     client.businesses().create(&alone).await.unwrap();
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 1, "the clash sent nothing");
-    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
-    assert_eq!(
-        body["documents"]["bank_statement"],
-        json!({"url": "https://files.crossborder.invalid/kyb/statement-2.pdf", "key": "statement-2"})
-    );
-    assert_eq!(body["documents"].as_object().unwrap().len(), 4);
+    let sent = json!({"url": "https://files.crossborder.invalid/kyb/statement-2.pdf", "key": "statement-2"});
+    assert_documents_sent(
+        &server,
+        "the clash sent nothing",
+        4,
+        "bank_statement",
+        &sent,
+    )
+    .await;
 }
 
 /// A complete business as the API's JSON, documents keyed as given.
@@ -543,62 +541,34 @@ async fn json_requests_refuse_unknown_fields_with_the_nearest_one() {
     }
 
     let mut update = json!({"businessWebiste": "https://lagostrading.ng"});
-    match businesses
-        .update_json("biz_3M8QK2", &update)
-        .await
-        .unwrap_err()
-    {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "businessWebiste: is not a field of this request (did you mean businessWebsite?); \
-             body: an update must change at least one field"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        businesses.update_json("biz_3M8QK2", &update).await,
+        "businessWebiste: is not a field of this request (did you mean businessWebsite?); \
+         body: an update must change at least one field",
+    );
     update["hasWebsite"] = json!(true);
-    match businesses
-        .update_json("biz_3M8QK2", &update)
-        .await
-        .unwrap_err()
-    {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "businessWebiste: is not a field of this request (did you mean businessWebsite?)"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        businesses.update_json("biz_3M8QK2", &update).await,
+        "businessWebiste: is not a field of this request (did you mean businessWebsite?)",
+    );
 
     let mut director = person_body();
     director["firstNme"] = director["firstName"].take();
     director.as_object_mut().unwrap().remove("firstName");
     director["address"]["zip"] = json!("101233");
-    match businesses
-        .add_director_json("biz_3M8QK2", &director)
-        .await
-        .unwrap_err()
-    {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "address.zip: is not a field of this request; \
-             firstNme: is not a field of this request (did you mean firstName?); \
-             firstName: is required"
-        ),
-        other => panic!("{other:?}"),
-    }
+    assert_invalid(
+        businesses.add_director_json("biz_3M8QK2", &director).await,
+        "address.zip: is not a field of this request; \
+         firstNme: is not a field of this request (did you mean firstName?); \
+         firstName: is required",
+    );
     let mut ubo = person_body();
     ubo["ownershipPercentge"] = json!("60");
-    match businesses
-        .add_ubo_json("biz_3M8QK2", &ubo)
-        .await
-        .unwrap_err()
-    {
-        Error::Validation(violations) => assert_eq!(
-            violations.to_string(),
-            "ownershipPercentge: is not a field of this request (did you mean ownershipPercentage?)"
-        ),
-        other => panic!("{other:?}"),
-    }
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_invalid(
+        businesses.add_ubo_json("biz_3M8QK2", &ubo).await,
+        "ownershipPercentge: is not a field of this request (did you mean ownershipPercentage?)",
+    );
+    assert_nothing_sent(&server).await;
 }
 
 /// ASSUMPTIONS C18: an update that changes nothing is refused, typed or as
@@ -621,17 +591,14 @@ async fn an_update_that_changes_nothing_is_refused() {
             .unwrap_err();
         assert_eq!(error.violations().unwrap().to_string(), refused, "{body}");
     }
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// A JSON create goes out with canonical keys, exactly as
 /// `check_business_json` reports them in `document_keys`.
 #[tokio::test]
 async fn create_json_sends_the_keys_the_verdict_shows() {
-    let (server, client) = setup().await;
-    mock::create_business()
-        .answers_once(&server, ok(business_json("PENDING")))
-        .await;
+    let (server, client) = accepting_one_create().await;
     let body = business_wire_json();
     let verdict = crossborder::json::check_business_json(
         &body,
@@ -648,15 +615,8 @@ async fn create_json_sends_the_keys_the_verdict_shows() {
         ])
     );
     client.businesses().create_json(&body).await.unwrap();
-    let requests = server.received_requests().await.unwrap();
-    let sent: Value = serde_json::from_slice(&requests[0].body).unwrap();
-    let mut keys: Vec<&str> = sent["documents"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
+    let sent = first_body(&server).await;
+    let keys = document_keys_sent(&sent);
     let mut shown: Vec<&str> = verdict
         .document_keys
         .iter()

@@ -1,6 +1,7 @@
 //! Collections and transactions: creating, reading, unknown statuses, and `wait_until_settled`.
 
 use super::*;
+use crossborder::{types::Transaction, Client};
 
 #[tokio::test]
 async fn create_collection() {
@@ -57,7 +58,7 @@ async fn converting_collection_needs_a_rate_key() {
         violations.fields().collect::<Vec<_>>(),
         ["amount", "paymentReference", "rateKey"]
     );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 #[tokio::test]
@@ -75,9 +76,7 @@ async fn get_transaction() {
 #[tokio::test]
 async fn unknown_status_is_kept() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("ON_HOLD")))
-        .await;
+    order_reads_as(&server, "ON_HOLD").await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(
         transaction.status,
@@ -89,47 +88,23 @@ async fn unknown_status_is_kept() {
 #[tokio::test]
 async fn wait_until_settled_polls_until_terminal() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .up_to_n_times(2)
-        .with_priority(1)
-        .mount(&server)
-        .await;
-    mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
-        .with_priority(2)
-        .mount(&server)
-        .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_secs(5))
-        .initial_interval(Duration::from_millis(1))
+    pending_then_completed(&server, 2).await;
+    let options = polling(Duration::from_secs(5), Duration::from_millis(1))
         .max_interval(Duration::from_millis(5));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]
 async fn wait_until_settled_times_out_with_the_last_state() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("PARTIALLY_PAID")))
-        .await;
+    order_reads_as(&server, "PARTIALLY_PAID").await;
     // Long enough for several polls even on a loaded machine (a first
     // request slower than the whole deadline would leave only one).
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(500))
-        .initial_interval(Duration::from_millis(2))
+    let options = polling(Duration::from_millis(500), Duration::from_millis(2))
         .max_interval(Duration::from_millis(5));
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    let error = wait_for_order(&client, options).await.unwrap_err();
     match error {
         Error::WaitTimeout { last } => {
             assert_eq!(last.status, TransactionStatus::PartiallyPaid);
@@ -137,129 +112,99 @@ async fn wait_until_settled_times_out_with_the_last_state() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(server.received_requests().await.unwrap().len() >= 2);
+    assert!(requests_received(&server).await >= 2);
 }
 
-async fn pending_then_completed(server: &wiremock::MockServer) {
+/// `order-10045` is read as `PENDING` `pending` times, then as `COMPLETED`.
+async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PENDING")))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(server)
+        .answers_first(pending, server, ok(transaction_json("PENDING")))
         .await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("COMPLETED")))
-        .with_priority(2)
-        .mount(server)
+        .answers(server, ok(transaction_json("COMPLETED")))
         .await;
+}
+
+/// Every read of `order-10045` finds it with `status`.
+async fn order_reads_as(server: &wiremock::MockServer, status: &str) {
+    mock::transaction("order-10045")
+        .answers(server, ok(transaction_json(status)))
+        .await;
+}
+
+/// Waits for `order-10045` to settle.
+async fn wait_for_order(client: &Client, options: WaitOptions) -> crossborder::Result<Transaction> {
+    client
+        .collections()
+        .wait_until_settled("order-10045", options)
+        .await
 }
 
 #[tokio::test]
 async fn wait_until_settled_with_an_unbounded_timeout_does_not_panic() {
     let (server, client) = setup().await;
-    pending_then_completed(&server).await;
-    let options = WaitOptions::default()
-        .timeout(Duration::MAX)
-        .initial_interval(Duration::from_millis(1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    pending_then_completed(&server, 1).await;
+    let options = polling(Duration::MAX, Duration::from_millis(1));
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
 }
 
 #[tokio::test]
 async fn wait_until_settled_with_zero_intervals_does_not_busy_loop() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .answers(&server, ok(transaction_json("PENDING")))
-        .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(100))
-        .initial_interval(Duration::ZERO)
-        .max_interval(Duration::ZERO);
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    order_reads_as(&server, "PENDING").await;
+    let options = polling(Duration::from_millis(100), Duration::ZERO).max_interval(Duration::ZERO);
+    let error = wait_for_order(&client, options).await.unwrap_err();
     assert!(matches!(error, Error::WaitTimeout { .. }), "{error:?}");
     // At least 10 ms between reads: about 100 / 10 + 1 reads, not thousands.
-    let reads = server.received_requests().await.unwrap().len();
+    let reads = requests_received(&server).await;
     assert!((2..=15).contains(&reads), "{reads} reads");
 }
 
 #[tokio::test]
 async fn wait_until_settled_polls_through_a_transient_error() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(
+            1,
+            &server,
+            ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html"),
+        )
         .await;
-    pending_then_completed(&server).await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_secs(5))
-        .initial_interval(Duration::from_millis(1));
-    let settled = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap();
+    pending_then_completed(&server, 1).await;
+    let options = polling(Duration::from_secs(5), Duration::from_millis(1));
+    let settled = wait_for_order(&client, options).await.unwrap();
     assert_eq!(settled.status, TransactionStatus::Completed);
-    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    assert_eq!(requests_received(&server).await, 3);
 }
 
 #[tokio::test]
 async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(200).set_body_json(transaction_json("PARTIALLY_PAID")))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .mount(&server)
+        .answers_first(1, &server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
     mock::transaction("order-10045")
-        .respond_with(ResponseTemplate::new(503))
-        .with_priority(2)
-        .mount(&server)
+        .answers(&server, ResponseTemplate::new(503))
         .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(60))
-        .initial_interval(Duration::from_millis(10));
-    match client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err()
-    {
+    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
+    match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
         other => panic!("{other:?}"),
     }
-    assert!(server.received_requests().await.unwrap().len() >= 3);
+    assert!(requests_received(&server).await >= 3);
 }
 
 #[tokio::test]
 async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
-    let server = wiremock::MockServer::start().await;
-    let client = common::client_for(&server, KEY, crossborder::RetryPolicy::none());
+    let (server, client) = common::setup_without_retries().await;
     mock::transaction("order-10045")
         .answers(&server, ResponseTemplate::new(503))
         .await;
-    let options = WaitOptions::default()
-        .timeout(Duration::from_millis(60))
-        .initial_interval(Duration::from_millis(10));
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", options)
-        .await
-        .unwrap_err();
+    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
+    let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");
-    assert!(server.received_requests().await.unwrap().len() >= 3);
+    assert!(requests_received(&server).await >= 3);
 }
 
 #[tokio::test]
@@ -268,16 +213,14 @@ async fn wait_until_settled_stops_at_once_on_a_lasting_error() {
     mock::transaction("order-10045")
         .answers_once(
             &server,
-            ResponseTemplate::new(404).set_body_json(common::error_body(
+            mock::refusal(
                 404,
                 "Transaction not found: order-10045",
                 "/v1/api/transaction/order-10045",
-            )),
+            ),
         )
         .await;
-    let error = client
-        .collections()
-        .wait_until_settled("order-10045", WaitOptions::default())
+    let error = wait_for_order(&client, WaitOptions::default())
         .await
         .unwrap_err();
     assert!(matches!(error, Error::Api { status: 404, .. }), "{error:?}");

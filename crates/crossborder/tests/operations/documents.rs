@@ -1,6 +1,16 @@
 //! KYB document uploads: multipart, every answer shape, the file checked by content and size.
 
 use super::*;
+use crossborder::{types::UploadedDocument, Client};
+
+/// Uploads `bytes` as `name` with `client`.
+async fn upload(
+    client: &Client,
+    bytes: Vec<u8>,
+    name: &str,
+) -> crossborder::Result<UploadedDocument> {
+    client.businesses().upload_document(bytes, name).await
+}
 
 #[tokio::test]
 async fn upload_document_is_multipart() {
@@ -17,11 +27,7 @@ async fn upload_document_is_multipart() {
         )
         .await;
     let pdf = b"%PDF-1.7\nhello\n%%EOF".to_vec();
-    let document = client
-        .businesses()
-        .upload_document(pdf, "cac.pdf")
-        .await
-        .unwrap();
+    let document = upload(&client, pdf, "cac.pdf").await.unwrap();
     assert_eq!(
         document.link,
         "https://files.crossborder.invalid/kyb/doc_5f1c2a.pdf"
@@ -63,9 +69,7 @@ async fn upload_reads_every_answer_shape() {
         mock::upload_document()
             .answers_once(&server, ok(answer.clone()))
             .await;
-        let document = client
-            .businesses()
-            .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+        let document = upload(&client, b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
             .await
             .unwrap();
         assert_eq!(document.link, link, "{answer}");
@@ -74,9 +78,7 @@ async fn upload_reads_every_answer_shape() {
     mock::upload_document()
         .answers(&server, ok(json!({"message": "ok"})))
         .await;
-    let error = client
-        .businesses()
-        .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+    let error = upload(&client, b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
         .await
         .unwrap_err();
     assert!(
@@ -90,16 +92,12 @@ async fn upload_reads_every_answer_shape() {
 #[tokio::test]
 async fn upload_refuses_other_file_types_without_sending() {
     let (server, client) = setup().await;
-    let error = client
-        .businesses()
-        .upload_document(b"GIF89a....".to_vec(), "logo.gif")
-        .await
-        .unwrap_err();
-    assert_eq!(
-        error.violations().unwrap().to_string(),
-        "file: Unsupported file type: only JPEG, PNG and PDF are accepted"
+    let gif = b"GIF89a....".to_vec();
+    assert_invalid(
+        upload(&client, gif, "logo.gif").await,
+        "file: Unsupported file type: only JPEG, PNG and PDF are accepted",
     );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }
 
 /// The file is judged by its content and size before any byte is sent: a
@@ -119,21 +117,13 @@ async fn upload_checks_size_and_content_not_the_name() {
             "file: Unsupported file type: only JPEG, PNG and PDF are accepted",
         ),
     ] {
-        let error = client
-            .businesses()
-            .upload_document(bytes, "statement.pdf")
-            .await
-            .unwrap_err();
+        let error = upload(&client, bytes, "statement.pdf").await.unwrap_err();
         assert_eq!(error.violations().unwrap().to_string(), message);
     }
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 
     let png = b"\x89PNG\r\n\x1a\n0000".to_vec();
-    let uploaded = client
-        .businesses()
-        .upload_document(png, "statement.pdf")
-        .await
-        .unwrap();
+    let uploaded = upload(&client, png, "statement.pdf").await.unwrap();
     assert_eq!(uploaded.link, "https://files.example/doc.png");
     let requests = server.received_requests().await.unwrap();
     let body = String::from_utf8_lossy(&requests[0].body);
@@ -148,9 +138,7 @@ async fn upload_accepts_any_2xx() {
         .answers_once(&server, ResponseTemplate::new(201).set_body_json(
             json!({"message": "Created", "data": {"link": "https://files.example/doc_201.pdf"}}),
         )).await;
-    let uploaded = client
-        .businesses()
-        .upload_document(b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
+    let uploaded = upload(&client, b"%PDF-1.7\n%%EOF".to_vec(), "cac.pdf")
         .await
         .unwrap();
     assert_eq!(uploaded.link, "https://files.example/doc_201.pdf");

@@ -16,7 +16,10 @@ mod webhooks_and_sandbox;
 use std::time::Duration;
 
 use common::mock::{self, ok, Answers};
-use common::{dec, setup, transaction_json, KEY};
+use common::{
+    assert_invalid, assert_nothing_sent, dec, first_body, polling, requests_received, setup,
+    transaction_json, violation_messages, KEY,
+};
 use crossborder::{
     error::Rule, types::AmountText, types::BusinessDetails, types::BusinessStatus,
     types::BusinessType, types::CollectionRequest, types::CreateBusinessRequest,

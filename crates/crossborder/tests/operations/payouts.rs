@@ -11,10 +11,7 @@ pub(crate) fn example_payout() -> PayoutRequest {
     )
     .narration("Invoice 2291")
     .rate_key("rk_9f2c4e1a7b3d4c5e")
-    .account_number("0123456789")
-    .account_name("ADAEZE OKAFOR")
-    .bank_name("Guaranty Trust Bank")
-    .bank_code("058")
+    .destination(crossborder_testkit::fixtures::ngn_bank())
 }
 
 #[tokio::test]
@@ -88,8 +85,7 @@ async fn payouts_get_on_a_collection_is_not_found() {
 #[tokio::test]
 async fn payouts_get_without_a_type_returns_the_transaction() {
     let (server, client) = setup().await;
-    let mut untyped = transaction_json("PROCESSING");
-    untyped["data"].as_object_mut().unwrap().remove("type");
+    let untyped = common::transaction_json_without("PROCESSING", "type");
     mock::transaction("payout-1")
         .answers_once(&server, ok(untyped))
         .await;
@@ -124,5 +120,5 @@ async fn invalid_payout_lists_every_violation_and_sends_nothing() {
     }
     assert!(violations.iter().all(|v| !v.message.is_empty()));
     assert!(error.to_string().starts_with("invalid request: "));
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }

@@ -93,5 +93,5 @@ async fn invalid_quote_amounts_are_refused_without_sending() {
         assert_eq!(violations[0].field, "amount");
         assert_eq!(violations[0].message, message);
     }
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }

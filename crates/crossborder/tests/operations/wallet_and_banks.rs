@@ -66,19 +66,10 @@ async fn bank_list_and_resolve() {
 #[tokio::test]
 async fn malformed_resolve_is_not_sent() {
     let (server, client) = setup().await;
-    let error = client
-        .banks()
-        .resolve(&ResolveAccountRequest::new(
-            "0123-4",
-            " ",
-            Currency::Usd,
-            Currency::Ngn,
-        ))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        error.violations().unwrap().to_string(),
-        "accountNumber: must be 6 to 34 letters or digits; bankCode: is required"
+    let malformed = ResolveAccountRequest::new("0123-4", " ", Currency::Usd, Currency::Ngn);
+    assert_invalid(
+        client.banks().resolve(&malformed).await,
+        "accountNumber: must be 6 to 34 letters or digits; bankCode: is required",
     );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }

@@ -2,6 +2,12 @@
 
 use super::*;
 
+/// A simulated NGN funding of `amount` paying `PAY-7KQ2M9XD` under
+/// `session_id`.
+fn funding(amount: &str, session_id: &str) -> SimulateFundingRequest {
+    SimulateFundingRequest::new(Currency::Ngn, dec(amount), "PAY-7KQ2M9XD", session_id)
+}
+
 #[tokio::test]
 async fn set_webhook_url() {
     let (server, client) = setup().await;
@@ -12,8 +18,7 @@ async fn set_webhook_url() {
         ))
         .answers_once(
             &server,
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"message": "Webhook URL set successfully"})),
+            ok(json!({"message": "Webhook URL set successfully"})),
         )
         .await;
     let ack = client
@@ -40,18 +45,12 @@ async fn simulate_funding_in_staging() {
         })))
         .answers_once(
             &server,
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"message": "Funding simulated successfully"})),
+            ok(json!({"message": "Funding simulated successfully"})),
         )
         .await;
     let ack = client
         .sandbox()
-        .simulate_funding(&SimulateFundingRequest::new(
-            Currency::Ngn,
-            dec("50000.10"),
-            "PAY-7KQ2M9XD",
-            "sim-2026-11-21-0001",
-        ))
+        .simulate_funding(&funding("50000.10", "sim-2026-11-21-0001"))
         .await
         .unwrap();
     assert_eq!(ack.message, "Funding simulated successfully");
@@ -63,14 +62,9 @@ async fn sandbox_refuses_a_live_key_without_sending() {
     let client = common::client_for(&server, common::LIVE_KEY, common::fast_retries());
     let error = client
         .sandbox()
-        .simulate_funding(&SimulateFundingRequest::new(
-            Currency::Ngn,
-            dec("1"),
-            "PAY-7KQ2M9XD",
-            "sim-1",
-        ))
+        .simulate_funding(&funding("1", "sim-1"))
         .await
         .unwrap_err();
     assert!(matches!(error, Error::SandboxOnly), "{error:?}");
-    assert!(server.received_requests().await.unwrap().is_empty());
+    assert_nothing_sent(&server).await;
 }

@@ -36,8 +36,8 @@ use crossborder::{
     Client, Currency, Error, WaitOptions,
 };
 use crossborder_contract_tests::{
-    business_json, business_request, d, ngn_payout, person_request, reply, sdk_client, Env, Reply,
-    WebhookReceiver, NO_ACCESS_KEY, PDF, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
+    business_json, business_request, d, fixtures, ngn_payout, person_request, reply, sdk_client,
+    Env, Reply, WebhookReceiver, NO_ACCESS_KEY, PDF, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
 };
 use crossborder_prism_tests::server::SPEC_PATH;
 use crossborder_prism_tests::{
@@ -60,6 +60,11 @@ struct Conformance {
     strict_seen: usize,
     lenient_seen: usize,
     steps: usize,
+}
+
+/// The status and the `message` of an answer.
+fn status_and_message(answer: &Reply) -> (u16, Option<&str>) {
+    (answer.status, answer.body["message"].as_str())
 }
 
 impl Conformance {
@@ -144,6 +149,12 @@ impl Conformance {
 
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.strict_recorder.base_url())
+    }
+
+    /// A POST of `path` with `key`, through the strict Prism, to send with
+    /// [`raw`](Self::raw).
+    fn post(&self, path: &str, key: &str) -> reqwest::RequestBuilder {
+        self.env.http.post(self.url(path)).header("x-api-key", key)
     }
 
     /// A raw request that breaks the spec on purpose, through the lenient
@@ -553,7 +564,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
         )
         .await;
     assert_eq!(
-        (answer.status, answer.body["message"].as_str()),
+        status_and_message(&answer),
         (403, Some("API key header needed"))
     );
     let answer = run
@@ -566,7 +577,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
         )
         .await;
     assert_eq!(
-        (answer.status, answer.body["message"].as_str()),
+        status_and_message(&answer),
         (400, Some("Invalid currency: ABC"))
     );
     let error = run.err(
@@ -598,11 +609,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     let answer = run
         .raw(
             "createPayout without its destination fields (400)",
-            run.env
-                .http
-                .post(run.url("/api/payout"))
-                .header("x-api-key", STAGING_KEY)
-                .json(&invalid),
+            run.post("/api/payout", STAGING_KEY).json(&invalid),
         )
         .await;
     assert_eq!(answer.status, 400, "{}", answer.text);
@@ -628,10 +635,7 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
             .create(
                 &PayoutRequest::new("prism-payout-5", d("10"), Currency::Usd, Currency::Ngn)
                     .rate_key("rk_0000000000000000")
-                    .account_number("0123456789")
-                    .account_name("ADAEZE OKAFOR")
-                    .bank_name("Guaranty Trust Bank")
-                    .bank_code("058"),
+                    .destination(fixtures::ngn_bank()),
             )
             .await,
     );
@@ -715,15 +719,12 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     let answer = run
         .raw(
             "simulateFunding with a production key (400)",
-            run.env
-                .http
-                .post(run.url("/api/simulate-funding"))
-                .header("x-api-key", PRODUCTION_KEY)
+            run.post("/api/simulate-funding", PRODUCTION_KEY)
                 .json(&funding),
         )
         .await;
     assert_eq!(
-        (answer.status, answer.body["message"].as_str()),
+        status_and_message(&answer),
         (400, Some("Funding simulation is only available in staging"))
     );
     let gif = reqwest::multipart::Part::bytes(b"GIF89a, not an accepted type".to_vec())
@@ -733,15 +734,12 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     let answer = run
         .raw(
             "uploadDocument of a GIF (415)",
-            run.env
-                .http
-                .post(run.url("/api/upload-document"))
-                .header("x-api-key", STAGING_KEY)
+            run.post("/api/upload-document", STAGING_KEY)
                 .multipart(reqwest::multipart::Form::new().part("file", gif)),
         )
         .await;
     assert_eq!(
-        (answer.status, answer.body["message"].as_str()),
+        status_and_message(&answer),
         (
             415,
             Some("Unsupported file type: only JPEG, PNG and PDF are accepted")
@@ -752,15 +750,11 @@ async fn every_sdk_operation_keeps_to_the_spec_through_prism() {
     let answer = run
         .raw(
             "createPayout over the JSON size limit (413)",
-            run.env
-                .http
-                .post(run.url("/api/payout"))
-                .header("x-api-key", STAGING_KEY)
-                .json(&large),
+            run.post("/api/payout", STAGING_KEY).json(&large),
         )
         .await;
     assert_eq!(
-        (answer.status, answer.body["message"].as_str()),
+        status_and_message(&answer),
         (413, Some("Request body is larger than 1048576 bytes"))
     );
 
