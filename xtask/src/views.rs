@@ -270,7 +270,7 @@ const HEADER: &str =
 //! once. The rules that read them live in the modules named after each
 //! request; this file holds only the field lists.
 
-use crate::reader::FieldReader;
+use crate::field_reader::FieldReader;
 ";
 
 /// The properties of an object schema, in the order the spec lists them.

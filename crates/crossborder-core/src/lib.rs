@@ -41,8 +41,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod field_reader;
 mod field_rules;
-mod reader;
 #[cfg(test)]
 mod test_support;
 mod wire_enum;
@@ -74,12 +74,12 @@ pub mod webhook;
 pub use amount::{check_amount, validate_amount, AmountWire};
 pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use environment::Environment;
+pub use field_reader::FieldReader;
 pub use money::{
     decimal_places, display_amount, parse_amount, parse_scientific_exact, AmountError, Money,
     MoneyError, MoneyParseError,
 };
 pub use rail::{Rail, UnknownRail};
-pub use reader::FieldReader;
 pub use rust_decimal::Decimal;
 pub use url::is_http_url;
 pub use violation::{Rule, Violation, Violations};

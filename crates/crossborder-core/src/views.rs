@@ -4,7 +4,7 @@
 //! once. The rules that read them live in the modules named after each
 //! request; this file holds only the field lists.
 
-use crate::reader::FieldReader;
+use crate::field_reader::FieldReader;
 
 /// A borrowed, unparsed view of `PayoutRequest`: A payout. Conditional rules: rateKey when fromCurrency differs from toCurrency; accountNumber, accountName and bankName when toCurrency is NGN, KES, UGX, USD or GBP; bankCode when toCurrency is NGN, KES or UGX; address when toCurrency is USDT, USDC or CNGN; network for a same-currency crypto payout; fromNetwork when fromCurrency is crypto and toCurrency differs; toNetwork for crypto-to-crypto; transitNumber and institutionNumber for CAD; sortCode for GBP; swiftCode for EUR and GBP.
 ///
