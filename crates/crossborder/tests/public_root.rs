@@ -147,3 +147,62 @@ fn roles_statuses_and_environments_are_one_type_each() {
         crossborder_core::quote::QUOTE_LIFETIME
     );
 }
+
+/// The public types a source tree declares (`pub struct`, `enum`, `trait`,
+/// `type`; test modules left out), each with the file that declares it.
+fn declared_types(dir: &std::path::Path, found: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            declared_types(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let before_tests = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in before_tests.lines().map(str::trim_start) {
+                for kind in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
+                    if let Some(rest) = line.strip_prefix(kind) {
+                        let name: String = rest
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        // A macro's template (`pub enum $type`) declares none.
+                        if !name.is_empty() {
+                            found.push((name, path.display().to_string()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// No two public types of the SDK share a name: neither two of its own
+/// (in any of its public modules) nor one of its own and one of the rules
+/// it re-exports from core as `crossborder::rules` (issue #22: a
+/// `crossborder::PersonRole` that was not the `PersonRole` the rules take).
+#[test]
+fn no_two_public_types_share_a_name() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    declared_types(&root.join("src"), &mut found);
+    let core = root.join("../crossborder-core/src");
+    // The modules `crossborder::rules` re-exports.
+    for module in ["collection.rs", "funding.rs", "kyb", "payout"] {
+        let path = core.join(module);
+        if path.is_dir() {
+            declared_types(&path, &mut found);
+        } else {
+            let mut one = Vec::new();
+            declared_types(path.parent().unwrap(), &mut one);
+            let file = path.display().to_string();
+            found.extend(one.into_iter().filter(|(_, at)| *at == file));
+        }
+    }
+    assert!(found.len() > 100, "the walk found {} types", found.len());
+    let mut seen = std::collections::BTreeMap::<&str, &str>::new();
+    for (name, file) in &found {
+        if let Some(first) = seen.insert(name, file) {
+            panic!("`{name}` is declared in {first} and in {file}");
+        }
+    }
+}
