@@ -51,7 +51,8 @@ impl Banks<'_> {
             .write("resolveBank", "POST", body, |api, body| {
                 api.resolve_bank().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into())
     }
 }

@@ -94,7 +94,8 @@ impl Businesses<'_> {
             .write("createBusiness", "POST", body, |api, body| {
                 api.create_business().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into())
     }
 
@@ -249,23 +250,23 @@ impl Businesses<'_> {
         body: wire::PersonRequest,
     ) -> Result<Person> {
         let answer = match role {
-            PersonRole::Director => {
-                self.client
-                    .write("addDirector", "POST", body, |api, body| {
-                        api.add_director()
-                            .business_id(business_id)
-                            .body(body)
-                            .send()
-                    })
-                    .await?
-            }
-            PersonRole::Ubo => {
-                self.client
-                    .write("addUbo", "POST", body, |api, body| {
-                        api.add_ubo().business_id(business_id).body(body).send()
-                    })
-                    .await?
-            }
+            PersonRole::Director => self
+                .client
+                .write("addDirector", "POST", body, |api, body| {
+                    api.add_director()
+                        .business_id(business_id)
+                        .body(body)
+                        .send()
+                })
+                .await?
+                .into_inner(),
+            PersonRole::Ubo => self
+                .client
+                .write("addUbo", "POST", body, |api, body| {
+                    api.add_ubo().business_id(business_id).body(body).send()
+                })
+                .await?
+                .into_inner(),
             // The SDK's own calls name a known role.
             PersonRole::Unknown(other) => {
                 return Err(Error::InvalidRequest {
@@ -289,7 +290,8 @@ impl Businesses<'_> {
                     .body(body)
                     .send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into())
     }
 }

@@ -39,7 +39,8 @@ impl Collections<'_> {
             .write("initiatePayment", "POST", body, |api, body| {
                 api.initiate_payment().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.data.into())
     }
 

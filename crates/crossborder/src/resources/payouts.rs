@@ -200,7 +200,8 @@ impl Payouts<'_> {
             .write("createPayout", "POST", body, |api, body| {
                 api.create_payout().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.into())
     }
 

@@ -54,7 +54,8 @@ impl Sandbox<'_> {
             .write("simulateFunding", "POST", body, |api, body| {
                 api.simulate_funding().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.into())
     }
 }

@@ -49,7 +49,8 @@ impl Webhooks<'_> {
             .write("setWebhook", "PUT", body, |api, body| {
                 api.set_webhook().body(body).send()
             })
-            .await?;
+            .await?
+            .into_inner();
         Ok(answer.into())
     }
 }
