@@ -37,6 +37,9 @@ pub struct Item {
     pub wire: String,
     pub doc: String,
     pub ty: String,
+    /// The generated client's name for the field (`type_` where the SDK
+    /// says `kind`).
+    pub member: String,
 }
 
 /// The lists a template's groups repeat, by group name (`""` for `$(`).
@@ -68,7 +71,60 @@ pub fn generate(spec_text: &str) -> Result<Vec<(&'static str, String)>> {
             syn::parse_str(&code).with_context(|| format!("{path} does not parse"))?;
         out.push((path, format!("{HEADER}{}", prettyplease::unparse(&file))));
     }
+    out.push((PARTS_PATH, kyb_parts(spec_text)?));
     Ok(out)
+}
+
+const PARTS_PATH: &str = "crates/crossborder/src/kyb/parts.rs";
+
+/// The parts of a business request held as they are sent: one struct per
+/// spec schema, and its [`Wire`] conversion, from `sdk_types/kyb_part.rs.in`.
+/// (`MonthlyTransactionVolume`, an exact decimal held from a decimal string,
+/// is written by hand in `kyb/volume.rs`.)
+const PARTS: [&str; 4] = [
+    "Address",
+    "NatureOfBusiness",
+    "ProofOfAddress",
+    "SourceOfFund",
+];
+
+fn kyb_parts(spec_text: &str) -> Result<String> {
+    let mut code = String::from(
+        "//! The parts a business request is made of, held as they are sent: its\n\
+         //! addresses, what it does, its proof of address and its source of\n\
+         //! funds, one field per property of the spec's schema of the same name,\n\
+         //! and their wire forms. (The expected monthly volume, an exact decimal,\n\
+         //! is `volume.rs`.)\n\n\
+         use crossborder_api::types as wire;\n\
+         use crossborder_core::Violation;\n\n\
+         use super::convert::Wire;\n\
+         use crate::ProofOfAddressType;\n\n",
+    );
+    for part in PARTS {
+        let fields = views::sdk_fields(spec_text, part, &[])?;
+        let (required, optional) = required_and_optional(&fields, &[]);
+        // A part with a required field of its own type (an enum) has no
+        // meaningful default.
+        let derives = if required.iter().all(|f| f.ty == "String") {
+            "Debug, Clone, Default, PartialEq, Eq"
+        } else {
+            "Debug, Clone, PartialEq, Eq"
+        };
+        let template = include_str!("sdk_types/kyb_part.rs.in")
+            .replace(
+                "PART_DOC",
+                &literal(&views::schema_description(spec_text, part)?),
+            )
+            .replace("PART_DERIVES", derives)
+            .replace("PART", part);
+        code.push_str(
+            &expand(&template, &vec![("req", required), ("opt", optional)])
+                .with_context(|| format!("expanding the part `{part}`"))?,
+        );
+    }
+    let file: syn::File =
+        syn::parse_str(&code).with_context(|| format!("{PARTS_PATH} does not parse"))?;
+    Ok(format!("{HEADER}{}", prettyplease::unparse(&file)))
 }
 
 fn payout_texts(spec_text: &str) -> Result<Vec<Item>> {
@@ -80,6 +136,7 @@ fn payout_texts(spec_text: &str) -> Result<Vec<Item>> {
     Ok(fields
         .into_iter()
         .map(|f| Item {
+            member: f.ident.clone(),
             ident: f.ident,
             wire: f.wire,
             doc: f.doc,
@@ -100,6 +157,17 @@ fn item(field: &SdkField, optional: bool) -> Item {
         wire: field.wire.clone(),
         doc: field.doc.clone(),
         ty,
+        member: member_name(field),
+    }
+}
+
+/// The generated client's field for `field`: the same snake-case name,
+/// but `type_` for the wire's `type`, which the SDK calls `kind`.
+fn member_name(field: &SdkField) -> String {
+    if field.wire == "type" {
+        "type_".to_owned()
+    } else {
+        field.ident.clone()
     }
 }
 
@@ -225,6 +293,7 @@ fn literal(text: &str) -> String {
 fn substitute(body: &str, field: &Item) -> String {
     body.replace("$setter_doc", &literal(&format!("Sets `{}`.", field.wire)))
         .replace("$field", &field.ident)
+        .replace("$member", &field.member)
         .replace("$type", &field.ty)
         .replace("$wire", &literal(&field.wire))
         .replace("$doc", &literal(&field.doc))
@@ -241,6 +310,7 @@ mod tests {
             wire: wire.into(),
             doc: format!("`{wire}`."),
             ty: "String".into(),
+            member: ident.into(),
         }
     }
 
@@ -329,6 +399,30 @@ mod tests {
         }
         // Money stays typed.
         assert!(person.contains("    pub ownership_percentage: Option<Decimal>,\n"));
+    }
+
+    /// A field added to one of the parts' schemas (`Address`) reaches the
+    /// SDK's part, declared and converted both ways; the part whose required
+    /// field is an enum (`ProofOfAddress`) has no `Default`.
+    #[test]
+    fn new_spec_fields_reach_the_kyb_parts() {
+        let spec = spec().replacen(
+            "        zipCode:\n          type: string\n        subdivision:\n",
+            "        zipCode:\n          type: string\n        landmark:\n          type: string\n          description: A place nearby.\n        subdivision:\n",
+            1,
+        );
+        let files = generate(&spec).unwrap();
+        let parts = file(&files, PARTS_PATH);
+        for line in [
+            "    ///`landmark`: A place nearby.\n    pub landmark: Option<String>,\n",
+            "            landmark: self.landmark.to_wire(),\n",
+            "            landmark: Wire::from_wire(wire.landmark, \"landmark\")?,\n",
+            "            kind: Wire::from_wire(wire.type_, \"type\")?,\n",
+            "#[derive(Debug, Clone, PartialEq, Eq)]\npub struct ProofOfAddress {\n",
+            "#[derive(Debug, Clone, Default, PartialEq, Eq)]\npub struct Address {\n",
+        ] {
+            assert!(parts.contains(line), "{line}");
+        }
     }
 
     /// An optional field of the create that the update lacks cannot share

@@ -230,6 +230,16 @@ pub struct SdkField {
     pub list: bool,
 }
 
+/// The `description` of the component schema `name`, on one line.
+pub fn schema_description(spec_text: &str, name: &str) -> Result<String> {
+    let schemas = component_schemas(spec_text)?;
+    let description = component_schema(&schemas, name)?
+        .get("description")
+        .and_then(Value::as_str)
+        .with_context(|| format!("schema `{name}` has no description"))?;
+    Ok(description.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// Every property of the request schema `name`, in the spec's order, with
 /// the SDK type it is held as. `typed` gives a plain string property a type
 /// of its own (`ownershipPercentage` is a decimal string, held exact).

@@ -1227,9 +1227,11 @@ pub mod types {
         schemars::JsonSchema
     )]
     pub struct ProofOfAddress {
+        ///The caller's identifier for the document, stored as sent.
         pub key: ::std::string::String,
         #[serde(rename = "type")]
         pub type_: crossborder_core::kyb::ProofOfAddressType,
+        ///The link of the uploaded document.
         pub url: ::std::string::String,
     }
     impl ProofOfAddress {
@@ -1483,10 +1485,13 @@ pub mod types {
         schemars::JsonSchema
     )]
     pub struct SourceOfFund {
+        ///A name for it.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
+        ///The kind of source.
         #[serde(rename = "type")]
         pub type_: ::std::string::String,
+        ///The link of a supporting document.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<::std::string::String>,
     }

@@ -884,9 +884,9 @@ impl<'a> NatureOfBusinessFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ProofOfAddressFields<'a> {
-    #[doc = "`url` (required)."]
+    #[doc = "`url` (required): The link of the uploaded document."]
     pub url: Option<&'a str>,
-    #[doc = "`key` (required)."]
+    #[doc = "`key` (required): The caller's identifier for the document, stored as sent."]
     pub key: Option<&'a str>,
     #[doc = "`type` (required)."]
     pub kind: Option<&'a str>,
@@ -1051,11 +1051,11 @@ impl<'a> MonthlyTransactionVolumeFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SourceOfFundFields<'a> {
-    #[doc = "`url`."]
+    #[doc = "`url`: The link of a supporting document."]
     pub url: Option<&'a str>,
-    #[doc = "`type` (required)."]
+    #[doc = "`type` (required): The kind of source."]
     pub kind: Option<&'a str>,
-    #[doc = "`name`."]
+    #[doc = "`name`: A name for it."]
     pub name: Option<&'a str>,
 }
 

@@ -7,9 +7,8 @@ use crossborder_api::types as wire;
 use crossborder_core::Violation;
 use super::convert::{one_tin, Wire};
 use super::documents::Documents;
-use super::parts::{
-    Address, MonthlyTransactionVolume, NatureOfBusiness, ProofOfAddress, SourceOfFund,
-};
+use super::parts::{Address, NatureOfBusiness, ProofOfAddress, SourceOfFund};
+use super::volume::MonthlyTransactionVolume;
 use crate::BusinessType;
 /// A Nigerian sub-business to create (`POST /api/business`).
 #[derive(Debug, Clone, PartialEq, Eq)]
