@@ -88,26 +88,24 @@ impl Client {
     }
 
     /// Runs a write operation `id` (`method`) whose body goes out again, the
-    /// same, on each retry.
-    ///
-    /// Not an `async fn`, for the reason [`Client::send`] is not.
-    pub(crate) fn write<'a, B, T, E, Fut>(
+    /// same, on each retry, and returns the decoded answer.
+    pub(crate) async fn write<'a, B, T, E, Fut>(
         &'a self,
         id: &'static str,
         method: &'static str,
         body: B,
-        send: impl Fn(&'a crossborder_api::Client, B) -> Fut + 'a,
-    ) -> impl Future<Output = Result<ResponseValue<T>, Error>> + 'a
+        send: impl Fn(&'a crossborder_api::Client, B) -> Fut,
+    ) -> Result<T, Error>
     where
-        B: Clone + 'a,
-        T: 'a,
-        E: serde::Serialize + 'a,
-        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>> + 'a,
+        B: Clone,
+        E: serde::Serialize,
+        Fut: Future<Output = Result<ResponseValue<T>, LowError<E>>>,
     {
         let api = self.api();
-        self.send(Operation::write(id, method), move || {
-            send(api, body.clone())
-        })
+        let response = self
+            .send(Operation::write(id, method), || send(api, body.clone()))
+            .await?;
+        Ok(response.into_inner())
     }
 
     /// Runs a read operation `id` (`GET`, retried as reads are).

@@ -51,8 +51,7 @@ impl Banks<'_> {
             .write("resolveBank", "POST", body, |api, body| {
                 api.resolve_bank().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.data.into())
     }
 }

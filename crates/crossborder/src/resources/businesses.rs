@@ -94,8 +94,7 @@ impl Businesses<'_> {
             .write("createBusiness", "POST", body, |api, body| {
                 api.create_business().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.data.into())
     }
 
@@ -250,23 +249,23 @@ impl Businesses<'_> {
         body: wire::PersonRequest,
     ) -> Result<Person> {
         let answer = match role {
-            PersonRole::Director => self
-                .client
-                .write("addDirector", "POST", body, |api, body| {
-                    api.add_director()
-                        .business_id(business_id)
-                        .body(body)
-                        .send()
-                })
-                .await?
-                .into_inner(),
-            PersonRole::Ubo => self
-                .client
-                .write("addUbo", "POST", body, |api, body| {
-                    api.add_ubo().business_id(business_id).body(body).send()
-                })
-                .await?
-                .into_inner(),
+            PersonRole::Director => {
+                self.client
+                    .write("addDirector", "POST", body, |api, body| {
+                        api.add_director()
+                            .business_id(business_id)
+                            .body(body)
+                            .send()
+                    })
+                    .await?
+            }
+            PersonRole::Ubo => {
+                self.client
+                    .write("addUbo", "POST", body, |api, body| {
+                        api.add_ubo().business_id(business_id).body(body).send()
+                    })
+                    .await?
+            }
             // The SDK's own calls name a known role.
             PersonRole::Unknown(other) => {
                 return Err(Error::InvalidRequest {
@@ -290,8 +289,7 @@ impl Businesses<'_> {
                     .body(body)
                     .send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.data.into())
     }
 }

@@ -39,8 +39,7 @@ impl Collections<'_> {
             .write("initiatePayment", "POST", body, |api, body| {
                 api.initiate_payment().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.data.into())
     }
 

@@ -200,8 +200,7 @@ impl Payouts<'_> {
             .write("createPayout", "POST", body, |api, body| {
                 api.create_payout().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.into())
     }
 

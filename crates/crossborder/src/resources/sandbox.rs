@@ -54,8 +54,7 @@ impl Sandbox<'_> {
             .write("simulateFunding", "POST", body, |api, body| {
                 api.simulate_funding().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.into())
     }
 }

@@ -49,8 +49,7 @@ impl Webhooks<'_> {
             .write("setWebhook", "PUT", body, |api, body| {
                 api.set_webhook().body(body).send()
             })
-            .await?
-            .into_inner();
+            .await?;
         Ok(answer.into())
     }
 }
