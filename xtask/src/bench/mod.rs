@@ -46,6 +46,7 @@ mod bare;
 mod build;
 mod client;
 mod codegen;
+mod figure;
 mod ledger;
 pub(crate) mod load;
 mod micro;
@@ -70,6 +71,8 @@ use self::runtime::{reexec_release, Signals};
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
 use crate::tools;
 use crate::SPEC_PATH;
+
+use figure::Figure;
 
 pub use bare::serve as serve_bare;
 pub use client::{calls, Calls, Which};
@@ -157,18 +160,6 @@ struct Cpu {
     machine: Option<f64>,
 }
 
-/// One figure of the summary.
-struct Figure {
-    name: &'static str,
-    value: f64,
-    goal: f64,
-    /// True when the value must stay below the goal, false when it must
-    /// reach it.
-    below: bool,
-    unit: &'static str,
-    detail: String,
-}
-
 /// The sandbox's throughput over another server's (`sandbox, other`) on
 /// GET [`BALANCE_PATH`] at `connections`, which must reach `goal`; `setting`
 /// ends the detail (how the two were run).
@@ -187,29 +178,6 @@ fn throughput_ratio(
         goal,
         format!("{ours:.0} / {theirs:.0} req/s, GET {BALANCE_PATH}, {connections} connections, {setting}"),
     )
-}
-
-impl Figure {
-    /// A ratio of our throughput to another's (`ours / theirs`) that must
-    /// reach `goal`.
-    fn ratio(name: &'static str, ours: f64, theirs: f64, goal: f64, detail: String) -> Figure {
-        Figure {
-            name,
-            value: ours / theirs,
-            goal,
-            below: false,
-            unit: "ratio",
-            detail,
-        }
-    }
-
-    fn met(&self) -> bool {
-        if self.below {
-            self.value < self.goal
-        } else {
-            self.value >= self.goal
-        }
-    }
 }
 
 pub fn run(root: &Path, options: &Options) -> Result<()> {
