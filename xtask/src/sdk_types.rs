@@ -78,9 +78,9 @@ pub fn generate(spec_text: &str) -> Result<Vec<(&'static str, String)>> {
 const PARTS_PATH: &str = "crates/crossborder/src/kyb/parts.rs";
 
 /// The parts of a business request held as they are sent: one struct per
-/// spec schema, and its [`Wire`] conversion, from `sdk_types/kyb_part.rs.in`.
-/// (`MonthlyTransactionVolume`, an exact decimal held from a decimal string,
-/// is written by hand in `kyb/volume.rs`.)
+/// spec schema, and its `Wire` conversion (`kyb/convert.rs`), from
+/// `sdk_types/kyb_part.rs.in`. (`MonthlyTransactionVolume`, an exact decimal
+/// held from a decimal string, is written by hand in `kyb/volume.rs`.)
 const PARTS: [&str; 4] = [
     "Address",
     "NatureOfBusiness",
