@@ -4,16 +4,13 @@
 //! `#[cfg(test)]`; the files `cargo xtask codegen` writes (their first lines
 //! say `@generated`) do not.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-const MOST: usize = 600;
+use common::{crate_sources, workspace_root};
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask sits in the workspace")
-        .to_path_buf()
-}
+const MOST: usize = 600;
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -56,14 +53,8 @@ fn the_count_stops_at_the_tests_and_skips_generated_files() {
 fn no_hand_written_source_file_is_over_600_lines_before_its_tests() {
     let root = workspace_root();
     let mut files = Vec::new();
-    rust_files(&root.join("xtask/src"), &mut files);
-    for parent in ["crates", "tests"] {
-        for member in std::fs::read_dir(root.join(parent)).unwrap() {
-            let src = member.unwrap().path().join("src");
-            if src.is_dir() {
-                rust_files(&src, &mut files);
-            }
-        }
+    for (_, src) in crate_sources() {
+        rust_files(&src, &mut files);
     }
     assert!(files.len() > 200, "only {} files found", files.len());
     let mut long: Vec<String> = files

@@ -13,40 +13,18 @@
 //! an item defined in the root or in another crate is no module's, so
 //! neither is an edge.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
+
+use common::{crate_sources, workspace_root};
 
 /// A module's path inside its crate (`["http", "body"]`); the root is empty.
 type ModulePath = Vec<String>;
 type Graph = BTreeMap<ModulePath, BTreeSet<ModulePath>>;
 /// A `use` path and the name it brings into scope (`None` for a glob).
 type UsePath = (Vec<String>, Option<String>);
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask sits in the workspace")
-        .to_path_buf()
-}
-
-/// The `src` folder of every member crate that has one.
-fn crate_sources() -> Vec<(String, PathBuf)> {
-    let root = workspace_root();
-    let mut sources = vec![("xtask".to_owned(), root.join("xtask/src"))];
-    for parent in ["crates", "tests"] {
-        let mut members: Vec<PathBuf> = std::fs::read_dir(root.join(parent))
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.join("Cargo.toml").is_file() && path.join("src").is_dir())
-            .collect();
-        members.sort();
-        for member in members {
-            let name = format!("{parent}/{}", member.file_name().unwrap().to_string_lossy());
-            sources.push((name, member.join("src")));
-        }
-    }
-    sources
-}
 
 /// Every `.rs` file under `dir`, with its module path (`a/mod.rs` is `a`,
 /// `a/b.rs` is `a::b`, `lib.rs` and `main.rs` are the root).

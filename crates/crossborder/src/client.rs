@@ -110,8 +110,8 @@ impl Client {
 
     /// Runs a read operation `id` (`GET`, retried as reads are).
     ///
-    /// Not an `async fn`, for the reason [`Client::send`] is not: the
-    /// balance and the quote are the calls `cargo xtask bench` times.
+    /// Not an `async fn`, for the reason [`Client::send`] is not (the
+    /// balance, one of the calls `cargo xtask bench` times, is a read).
     pub(crate) fn read<'a, T, E, Fut>(
         &'a self,
         id: &'static str,
