@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use crossborder::webhook::{Delivery, Receiver};
 use crossborder::{
+    dec,
     types::{
         CollectionRequest, LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest,
         SimulateFundingRequest, TransactionStatus,
@@ -101,11 +102,7 @@ async fn walk(
     step(2, "A quote: 100 USD into NGN (GET /api/qoutes/USD/NGN/100)");
     let quote = client
         .quotes()
-        .get(QuoteRequest::new(
-            Currency::Usd,
-            Currency::Ngn,
-            Decimal::new(100, 0),
-        ))
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec!(100)))
         .await?;
     say!(
         "   rate {}, fee {} USD, the recipient gets {} NGN",
@@ -128,7 +125,7 @@ async fn walk(
         .collections()
         .create(&CollectionRequest::new(
             reference,
-            Decimal::new(50_000, 0),
+            dec!(50_000),
             Currency::Ngn,
             Currency::Ngn,
         ))
@@ -153,7 +150,7 @@ async fn walk(
         .sandbox()
         .simulate_funding(&SimulateFundingRequest::new(
             Currency::Ngn,
-            Decimal::new(50_000, 0),
+            dec!(50_000),
             memo.clone(),
             "demo-funding-1",
         ))

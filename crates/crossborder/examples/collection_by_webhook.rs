@@ -24,8 +24,9 @@ use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Reconciled, Reconciler, Verdict};
 use crossborder::{
+    dec,
     types::{CollectionRequest, SimulateFundingRequest, Transaction},
-    Client, Currency, Decimal,
+    Client, Currency,
 };
 use tokio::sync::mpsc;
 
@@ -73,7 +74,7 @@ async fn collect(
         .collections()
         .create(&CollectionRequest::new(
             reference,
-            Decimal::new(50_000, 0),
+            dec!(50_000),
             Currency::Ngn,
             Currency::Ngn,
         ))
@@ -87,7 +88,7 @@ async fn collect(
         .sandbox()
         .simulate_funding(&SimulateFundingRequest::new(
             Currency::Ngn,
-            Decimal::new(50_000, 0),
+            dec!(50_000),
             memo,
             format!("fund-{reference}"),
         ))
@@ -140,7 +141,7 @@ mod tests {
         assert_eq!(settled.source, Source::Event);
         let transaction = settled.result.unwrap();
         assert_eq!(transaction.status, TransactionStatus::Completed);
-        assert_eq!(transaction.paid_amount, Some(Decimal::new(50_000, 0)));
+        assert_eq!(transaction.paid_amount, Some(dec!(50_000)));
         // The receiver got the sandbox's one real delivery, answered 200 and
         // confirmed it before the handler saw it.
         let deliveries = sandbox

@@ -9,8 +9,9 @@
 //! ```
 
 use crossborder::{
+    dec,
     types::{LocalBank, LocalBankCurrency, PayoutRequest, QuoteRequest},
-    Client, Currency, Decimal, Error,
+    Client, Currency, Error,
 };
 
 #[tokio::main]
@@ -18,11 +19,7 @@ async fn main() -> Result<(), Error> {
     let client = Client::from_env()?;
     let quote = client
         .quotes()
-        .get(QuoteRequest::new(
-            Currency::Usd,
-            Currency::Ngn,
-            Decimal::new(100, 0),
-        ))
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec!(100)))
         .await?;
     let until = quote.expires_at.as_deref().unwrap_or("(no expiresAt)");
     println!("1 USD = {} NGN, quote valid until {until}", quote.rate);

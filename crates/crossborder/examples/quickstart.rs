@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use crossborder::{
     config::Environment,
+    dec,
     types::{CollectionRequest, QuoteRequest, SimulateFundingRequest},
-    Client, Currency, Decimal, Error, WaitOptions,
+    Client, Currency, Error, WaitOptions,
 };
 
 #[tokio::main]
@@ -24,11 +25,7 @@ async fn main() -> Result<(), Error> {
 
     let quote = client
         .quotes()
-        .get(QuoteRequest::new(
-            Currency::Usd,
-            Currency::Ngn,
-            Decimal::new(100, 0),
-        ))
+        .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, dec!(100)))
         .await?;
     println!(
         "100 USD -> {:?} NGN (rate {}, key {})",
@@ -40,7 +37,7 @@ async fn main() -> Result<(), Error> {
     }
 
     let reference = format!("quickstart-{}", std::process::id());
-    let amount = Decimal::new(5000000, 2);
+    let amount = dec!(50_000.00);
     let collection = client
         .collections()
         .create(&CollectionRequest::new(

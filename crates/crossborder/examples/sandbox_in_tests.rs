@@ -15,6 +15,7 @@
 //! ```
 
 use crossborder::{
+    dec,
     types::{FiatCurrency, LocalBank, PayoutRequest},
     Client, Currency, Decimal, Error,
 };
@@ -38,13 +39,7 @@ async fn pay_supplier(
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sandbox = TestSandbox::start().await;
     let client = sandbox.client(TestSandbox::KEY);
-    let id = pay_supplier(
-        &client,
-        fixtures::ngn_bank(),
-        "2291",
-        Decimal::new(250_000, 2),
-    )
-    .await?;
+    let id = pay_supplier(&client, fixtures::ngn_bank(), "2291", dec!(2500.00)).await?;
     println!(
         "paid: {id}; NGN balance {}",
         client.wallet().balance(Currency::Ngn).await?
@@ -65,14 +60,7 @@ mod tests {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
 
-        let pay = || {
-            pay_supplier(
-                &client,
-                fixtures::ngn_bank(),
-                "2291",
-                Decimal::new(250_000, 2),
-            )
-        };
+        let pay = || pay_supplier(&client, fixtures::ngn_bank(), "2291", dec!(2500.00));
         let id = pay().await.unwrap();
         // A retry of the same invoice is the same payout: no second debit.
         assert_eq!(pay().await.unwrap(), id);
@@ -85,9 +73,9 @@ mod tests {
         )
         .await
         .unwrap();
-        assert_eq!(state.amount, Decimal::new(250_000, 2));
+        assert_eq!(state.amount, dec!(2500.00));
         let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
-        assert_eq!(balance.amount, Decimal::new(4_997_500, 0));
+        assert_eq!(balance.amount, dec!(4_997_500));
     }
 
     /// A collection paid in part waits in `PARTIALLY_PAID`, a status that
@@ -96,11 +84,11 @@ mod tests {
     async fn a_part_payment_leaves_the_collection_partially_paid() {
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        let collection = open_ngn_collection(&client, "order-7", Decimal::new(50_000, 0))
+        let collection = open_ngn_collection(&client, "order-7", dec!(50_000))
             .await
             .unwrap();
         let memo = collection.pay_reference.unwrap();
-        pay_collection(&client, &memo, Decimal::new(20_000, 0), "fund-order-7")
+        pay_collection(&client, &memo, dec!(20_000), "fund-order-7")
             .await
             .unwrap();
 
@@ -112,7 +100,7 @@ mod tests {
         )
         .await
         .unwrap();
-        assert_eq!(partial.paid_amount, Some(Decimal::new(20_000, 0)));
+        assert_eq!(partial.paid_amount, Some(dec!(20_000)));
     }
 
     /// Your webhook route, given an event nobody sent: the SDK's receiver
@@ -127,7 +115,7 @@ mod tests {
 
         let sandbox = TestSandbox::start().await;
         let client = sandbox.client(TestSandbox::KEY);
-        open_ngn_collection(&client, "order-9", Decimal::new(50_000, 0))
+        open_ngn_collection(&client, "order-9", dec!(50_000))
             .await
             .unwrap();
         let (acted, mut actions) = mpsc::unbounded_channel();
