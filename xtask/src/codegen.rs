@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
-use crate::{diff, postprocess, preprocess, sdk_types, views, SPEC_PATH};
+use crate::{control_views, diff, postprocess, preprocess, sdk_types, views, SPEC_PATH};
 
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
@@ -40,6 +40,13 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let views = views::generate(&spec_text)?;
     let mut files = vec![(GENERATED_PATH, client), (views::VIEWS_PATH, views)];
     files.extend(sdk_types::generate(&spec_text)?);
+    let control_path = root.join(control_views::CONTROL_SPEC_PATH);
+    let control_text = std::fs::read_to_string(&control_path)
+        .with_context(|| format!("reading {}", control_path.display()))?;
+    files.push((
+        control_views::STATE_PATH,
+        control_views::generate(&control_text)?,
+    ));
     let mut stale = Vec::new();
     for (path, code) in files {
         let out_path = root.join(path);

@@ -21,6 +21,7 @@
 
 mod bench;
 mod codegen;
+mod control_views;
 mod diff;
 mod lint_spec;
 mod msrv;

@@ -8,9 +8,9 @@ use crossborder_core::{check_amount, Currency, Rule, Violation};
 use rust_decimal::Decimal;
 
 use crate::amount::check_max_amount;
-use crate::control::view::{
-    state_of, BalanceView, BusinessView, CollectionView, DeliveryView, PayoutView, SandboxState,
-    SettingsView,
+use crate::control::view::state_of;
+use crate::control::{
+    BalanceView, BusinessView, CollectionView, DeliveryView, PayoutView, SandboxState, SettingsView,
 };
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;

@@ -16,13 +16,14 @@ pub(crate) mod body;
 mod error;
 pub(crate) mod requests;
 pub(crate) mod routes;
+mod state;
 pub(crate) mod view;
 
 pub use crate::store::requests::MAX_REQUESTS_KEPT;
 pub use actions::DEFAULT_FAILURE_REASON;
 pub use error::ControlError;
 pub use routes::ROUTES;
-pub use view::{
+pub use state::{
     BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FundingView, PayoutView,
     PersonView, RequestView, SandboxState, SettingsView,
 };

@@ -1,62 +1,26 @@
-//! The read model: what `GET /_sandbox/state` answers and
-//! [`SandboxHandle::state`](crate::SandboxHandle::state) returns, built from
-//! one business's account under its lock. Amounts are exact decimals
-//! written with their currency's minor units (`5000000.00`), times RFC 3339
-//! UTC, lists newest first.
+//! Builds the read model (`state.rs`, generated from
+//! `openapi/sandbox-control.yaml`) from one business's account under its
+//! lock. Amounts are exact decimals written with their currency's minor
+//! units (`5000000.00`), times RFC 3339 UTC, lists newest first.
 
 use crossborder_core::Currency;
 use rust_decimal::Decimal;
-use serde::{Serialize, Serializer};
 
+use super::{
+    BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FundingView, PayoutView,
+    PersonView, RequestView, SandboxState, SettingsView,
+};
 use crate::background::webhook_delivery::SentEvent;
-use crate::settlement::PayoutSettlement;
 use crate::store::account::{in_minor_units, Account};
 use crate::store::business::{BusinessRecord, PersonRecord};
 use crate::store::records::{CollectionRecord, PayoutRecord};
 use crate::store::requests::RequestEntry;
 use crate::timestamp::rfc3339;
 
-/// Writes a value by its `Display` (decimals exactly, the settlement as
-/// `instant`/`manual`/`30s`).
-fn text<T: std::fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
-}
-
 /// An amount with exactly its currency's minor-unit digits.
 fn money(amount: Decimal, currency: Currency) -> Decimal {
     // `in_minor_units` writes it; reading it back keeps those digits.
     in_minor_units(amount, currency).parse().unwrap_or(amount)
-}
-
-/// One business's state, as the console shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SandboxState {
-    /// Every wallet configured or ever credited, by currency code.
-    pub balances: Vec<BalanceView>,
-    /// Collections, newest first.
-    pub collections: Vec<CollectionView>,
-    /// Payouts, newest first.
-    pub payouts: Vec<PayoutView>,
-    /// Sub-businesses (KYB), newest first.
-    pub businesses: Vec<BusinessView>,
-    /// Webhook deliveries the sandbox still keeps, newest first.
-    pub webhooks: Vec<DeliveryView>,
-    /// The business's last 100 API requests (`/v1`), newest first.
-    pub requests: Vec<RequestView>,
-    /// The business's settings.
-    pub settings: SettingsView,
-}
-
-/// A wallet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BalanceView {
-    /// `NGN`, `USD`...
-    pub currency: String,
-    /// The balance.
-    #[serde(serialize_with = "text")]
-    pub amount: Decimal,
 }
 
 impl BalanceView {
@@ -66,59 +30,6 @@ impl BalanceView {
             amount: money(amount, currency),
         }
     }
-}
-
-/// A collection: what the payer owes and has paid (in `fromCurrency`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CollectionView {
-    /// The caller's reference (the collection's id).
-    pub payment_reference: String,
-    /// The memo the payer uses (`payRefrence`).
-    pub memo: String,
-    /// The transaction id.
-    pub transaction_id: String,
-    /// `PENDING`, `PARTIALLY_PAID`, `COMPLETED` or `EXPIRED`.
-    pub status: String,
-    /// What the payer pays in (`fromCurrency`).
-    pub currency: String,
-    /// The wallet credited (`toCurrency`).
-    pub to_currency: String,
-    /// What the payer owes.
-    #[serde(serialize_with = "text")]
-    pub amount: Decimal,
-    /// What has been paid.
-    #[serde(serialize_with = "text")]
-    pub paid_amount: Decimal,
-    /// `amount - paidAmount`, negative on an over-payment.
-    #[serde(serialize_with = "text")]
-    pub remaining_amount: Decimal,
-    /// What the wallet receives in all.
-    #[serde(serialize_with = "text")]
-    pub to_amount: Decimal,
-    /// When it was created.
-    pub created_at: String,
-    /// When its payment instruction lapses.
-    pub expires_at: Option<String>,
-    /// The payment instruction, as the API's initiate-payment answer
-    /// writes it.
-    pub payment_instruction: serde_json::Value,
-    /// Every payment into it, newest first.
-    pub fundings: Vec<FundingView>,
-}
-
-/// One payment into a collection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FundingView {
-    /// What it paid, in the collection's currency (`fromCurrency`).
-    #[serde(serialize_with = "text")]
-    pub amount: Decimal,
-    /// What it credited to the `toCurrency` wallet.
-    #[serde(serialize_with = "text")]
-    pub credited: Decimal,
-    /// When.
-    pub at: String,
 }
 
 impl CollectionView {
@@ -159,42 +70,6 @@ impl CollectionView {
     }
 }
 
-/// A payout.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PayoutView {
-    /// The caller's sessionId (the payout's id).
-    pub session_id: String,
-    /// The transaction id.
-    pub transaction_id: String,
-    /// `PENDING`, `COMPLETED` or `FAILED`.
-    pub status: String,
-    /// The amount sent, in `fromCurrency`.
-    #[serde(serialize_with = "text")]
-    pub amount: Decimal,
-    /// The fee, in `fromCurrency`.
-    #[serde(serialize_with = "text")]
-    pub fee: Decimal,
-    /// What the wallet was debited (and is refunded on failure).
-    #[serde(serialize_with = "text")]
-    pub total_amount: Decimal,
-    /// What the recipient receives, in `toCurrency`.
-    #[serde(serialize_with = "text")]
-    pub to_amount: Decimal,
-    /// The wallet debited.
-    pub from_currency: String,
-    /// The recipient's currency.
-    pub to_currency: String,
-    /// Where it goes, in one line.
-    pub destination: String,
-    /// Why it failed, once `FAILED`.
-    pub reason: Option<String>,
-    /// When it was accepted.
-    pub created_at: String,
-    /// When it settles on its own, while `PENDING` under a delay.
-    pub settles_at: Option<String>,
-}
-
 impl PayoutView {
     pub(crate) fn of(record: &PayoutRecord, account: &Account) -> PayoutView {
         let transaction = &record.transaction;
@@ -220,57 +95,6 @@ impl PayoutView {
             settles_at,
         }
     }
-}
-
-/// A sub-business and what it sent for review.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BusinessView {
-    /// Its id.
-    pub business_id: String,
-    /// Its name.
-    pub business_name: String,
-    /// Its registration number.
-    pub registration_number: String,
-    /// `PENDING`, `SUBMITTED`, `APPROVED` or `REJECTED`.
-    pub status: String,
-    /// The rejection reason, once `REJECTED`.
-    pub reason: Option<String>,
-    /// Its directors.
-    pub directors: Vec<PersonView>,
-    /// Its ultimate beneficial owners.
-    pub ubos: Vec<PersonView>,
-    /// Every document link it sent.
-    pub documents: Vec<DocumentView>,
-    /// When it was created.
-    pub created_at: String,
-    /// When it was submitted (a director and a UBO added).
-    pub submitted_at: Option<String>,
-}
-
-/// A director or UBO.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PersonView {
-    /// Its id.
-    pub id: String,
-    /// First and last name.
-    pub name: String,
-}
-
-/// A document link a business sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DocumentView {
-    /// The last segment of the link (`doc_<hex>.pdf` for an upload).
-    pub id: String,
-    /// The field that carried it: `documents.<key>`, `proofOfAddress` or
-    /// `sourceOfFund`.
-    pub kind: String,
-    /// The file name the link ends with.
-    pub file_name: String,
-    /// The link as sent.
-    pub url: String,
 }
 
 impl BusinessView {
@@ -311,35 +135,6 @@ impl BusinessView {
     }
 }
 
-/// A webhook delivery.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeliveryView {
-    /// `whd_` and a number.
-    pub delivery_id: String,
-    /// The collection status it announces: `COMPLETED`,
-    /// `PARTIALLY_PAID` or `EXPIRED`.
-    pub event: String,
-    /// The collection's reference.
-    pub payment_reference: String,
-    /// `pending` while in flight, `delivered` for a 2xx answer, else
-    /// `failed`.
-    pub status: String,
-    /// Where it was POSTed.
-    pub url: String,
-    /// Attempts made (the sandbox never retries; a redelivery is a new
-    /// delivery).
-    pub attempts: u32,
-    /// The receiver's HTTP status, when it answered.
-    pub response_status: Option<u16>,
-    /// Why there is no answer (refused, timed out), when there is none.
-    pub error: Option<String>,
-    /// When it was sent.
-    pub delivered_at: String,
-    /// The event as sent.
-    pub body: serde_json::Value,
-}
-
 impl DeliveryView {
     pub(crate) fn of(sent: &SentEvent) -> DeliveryView {
         let body: serde_json::Value =
@@ -371,20 +166,6 @@ impl DeliveryView {
     }
 }
 
-/// A request the business made to the API.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RequestView {
-    /// `GET`, `POST`...
-    pub method: String,
-    /// The path, without the query.
-    pub path: String,
-    /// The status answered.
-    pub status: u16,
-    /// When it was answered.
-    pub at: String,
-}
-
 impl RequestView {
     pub(crate) fn of(entry: &RequestEntry) -> RequestView {
         RequestView {
@@ -394,15 +175,6 @@ impl RequestView {
             at: rfc3339(entry.at),
         }
     }
-}
-
-/// A business's settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SettingsView {
-    /// How its new payouts settle: `instant`, `manual` or a delay (`30s`).
-    #[serde(serialize_with = "text")]
-    pub payout_settlement: PayoutSettlement,
 }
 
 /// The whole state of the business behind `account`.
