@@ -30,6 +30,7 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod schemathesis;
+mod sdk_records;
 mod sdk_types;
 mod spec_reuse;
 #[cfg(test)]

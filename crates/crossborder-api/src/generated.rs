@@ -115,20 +115,22 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub business_type: ::std::option::Option<crossborder_core::kyb::BusinessType>,
-        ///Always NG.
+        ///The country (always `NG`).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub country: ::std::option::Option<::std::string::String>,
+        ///Creation time (ISO 8601).
         #[serde(
             rename = "createdAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub created_at: ::std::option::Option<::std::string::String>,
+        ///How many directors were added.
         #[serde(
             rename = "directorCount",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub director_count: ::std::option::Option<u64>,
-        ///Review status of each submitted field, by wire field name.
+        ///The review status of each submitted field, by wire field name.
         #[serde(
             rename = "fieldStatuses",
             default,
@@ -138,30 +140,37 @@ pub mod types {
             ::std::string::String,
             BusinessStatus,
         >,
+        ///The business id, for the other business operations.
         pub id: ::std::string::String,
+        ///The registered name.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
+        ///The registration number.
         #[serde(
             rename = "registrationNumber",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub registration_number: ::std::option::Option<::std::string::String>,
+        ///Why verification was rejected.
         #[serde(
             rename = "rejectionReason",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub rejection_reason: ::std::option::Option<::std::string::String>,
         pub status: BusinessStatus,
+        ///Submission time (ISO 8601).
         #[serde(
             rename = "submittedAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub submitted_at: ::std::option::Option<::std::string::String>,
+        ///How many UBOs were added.
         #[serde(
             rename = "uboCount",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub ubo_count: ::std::option::Option<u64>,
+        ///Last update time (ISO 8601).
         #[serde(
             rename = "updatedAt",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -1067,6 +1076,7 @@ pub mod types {
         schemars::JsonSchema
     )]
     pub struct Person {
+        ///The business the person belongs to.
         #[serde(rename = "businessId")]
         pub business_id: ::std::string::String,
         #[serde(
@@ -1074,12 +1084,15 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub business_status: ::std::option::Option<BusinessStatus>,
+        ///`firstName`.
         #[serde(
             rename = "firstName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub first_name: ::std::option::Option<::std::string::String>,
+        ///The person's id.
         pub id: ::std::string::String,
+        ///`lastName`.
         #[serde(
             rename = "lastName",
             skip_serializing_if = "::std::option::Option::is_none"

@@ -1,6 +1,7 @@
 //! Sub-businesses (KYB): checking the create and update requests (declared
 //! from the spec in `business_request.rs`) and how their documents go out.
-//! The record the service returns is in `record.rs`.
+//! The record the service returns is in `record.rs`; the result of an
+//! update is [`BusinessUpdate`].
 
 use crossborder_core::kyb::normalise_document_key;
 use serde_json::Value;
@@ -9,7 +10,7 @@ use super::convert::Wire;
 use crate::error::Error;
 use crate::json::{business_violations, BusinessRequestKind};
 use crate::kyb::documents::{document_keys, DocumentKeyMapping, Documents};
-use crate::kyb::{CreateBusinessRequest, DocumentLink, UpdateBusinessRequest};
+use crate::kyb::{Business, CreateBusinessRequest, DocumentLink, UpdateBusinessRequest};
 use crate::{Rule, Violation, Violations};
 
 /// True for a document sent under a key the SDK does not know: marked
@@ -156,4 +157,14 @@ impl UpdateBusinessRequest {
     pub fn fields_under_review(&self) -> Result<Vec<String>, Error> {
         sent_fields(&self.to_wire())
     }
+}
+
+/// The result of [`Businesses::update`](crate::Businesses::update): the record the service returned and
+/// the fields the update sent, each now `PENDING` and under review again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BusinessUpdate {
+    /// The business after the update.
+    pub business: Business,
+    /// The wire names of the fields sent, reset to `PENDING`.
+    pub under_review: Vec<String>,
 }
