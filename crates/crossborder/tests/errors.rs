@@ -4,7 +4,9 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{builder, dec, error_body, offline_url, setup, setup_without_retries};
+use common::{
+    assert_error_is, builder, dec, error_body, offline_url, setup, setup_without_retries,
+};
 use crossborder::{types::PayoutReceipt, types::PayoutRequest, Currency, Error};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
@@ -29,13 +31,6 @@ async fn payout_answered(answer: ResponseTemplate) -> crossborder::Result<Payout
 
 fn documented(status: u16, message: &str) -> ResponseTemplate {
     refusal(status, message, "/v1/api/balance/NGN")
-}
-
-/// Asserts that `error` is `expected`, field for field: `Error` has no
-/// `PartialEq` (some variants hold a `reqwest::Error`), and its `Debug`
-/// shows every field.
-fn assert_error_is(error: &Error, expected: &Error, case: &str) {
-    assert_eq!(format!("{error:?}"), format!("{expected:?}"), "{case}");
 }
 
 /// An answer to `GET /balance/NGN`, the error the SDK makes of it, and

@@ -158,6 +158,21 @@ pub async fn first_body(server: &MockServer) -> Value {
     serde_json::from_slice(&requests[0].body).unwrap()
 }
 
+/// [`transaction_json`] as the payout with session id `reference`.
+pub fn payout_json(status: &str, reference: &str) -> Value {
+    let mut body = transaction_json(status);
+    body["data"]["type"] = json!("PAYOUT");
+    body["data"]["paymentReference"] = json!(reference);
+    body
+}
+
+/// Asserts that `error` is `expected`, field for field: `Error` has no
+/// `PartialEq` (some variants hold a `reqwest::Error`), and its `Debug`
+/// shows every field.
+pub fn assert_error_is(error: &crossborder::Error, expected: &crossborder::Error, case: &str) {
+    assert_eq!(format!("{error:?}"), format!("{expected:?}"), "{case}");
+}
+
 /// [`transaction_json`] without the field `field`.
 pub fn transaction_json_without(status: &str, field: &str) -> Value {
     let mut body = transaction_json(status);
