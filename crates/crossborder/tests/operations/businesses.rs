@@ -103,7 +103,6 @@ fn document_keys_sent(body: &Value) -> Vec<&str> {
 async fn create_business_sends_the_documented_body() {
     let (server, client) = setup().await;
     mock::create_business()
-        .and(key_header())
         .and(body_json(expected_create_body()))
         .answers_once(&server, ok(business_json("PENDING")))
         .await;
@@ -302,7 +301,6 @@ fn person_body() -> Value {
 async fn add_director_and_ubo() {
     let (server, client) = setup().await;
     mock::person("biz_3M8QK2", "director")
-        .and(key_header())
         .and(body_json(person_body()))
         .answers_once(&server, ok(json!({
             "message": "Director added successfully",
@@ -313,7 +311,6 @@ async fn add_director_and_ubo() {
     let mut ubo_body = person_body();
     ubo_body["ownershipPercentage"] = json!("60.5");
     mock::person("biz_3M8QK2", "ubo")
-        .and(key_header())
         .and(body_json(ubo_body))
         .answers_once(
             &server,
@@ -351,11 +348,9 @@ async fn add_director_and_ubo() {
 async fn get_and_update_business() {
     let (server, client) = setup().await;
     mock::business("biz_3M8QK2")
-        .and(key_header())
         .answers_once(&server, ok(business_json("REJECTED")))
         .await;
     mock::update_business("biz_3M8QK2")
-        .and(key_header())
         .and(body_json(json!({
             "businessAddress": {"houseNumber": "4B", "street": "Awolowo Road", "city": "Ikoyi", "state": "Lagos", "zipCode": "101233"},
             "TIN": "T-99",

@@ -7,7 +7,6 @@ use crossborder::{types::Transaction, Client};
 async fn create_collection() {
     let (server, client) = setup().await;
     mock::initiate_payment()
-        .and(key_header())
         .and(body_json(json!({
             "amount": 50000.10,
             "fromCurrency": "NGN",
@@ -64,10 +63,7 @@ async fn converting_collection_needs_a_rate_key() {
 #[tokio::test]
 async fn get_transaction() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .and(key_header())
-        .answers_once(&server, ok(transaction_json("COMPLETED")))
-        .await;
+    order_reads_once_as(&server, "COMPLETED").await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.status, TransactionStatus::Completed);
     assert!(transaction.status.is_terminal());
@@ -122,13 +118,6 @@ async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
         .await;
     mock::transaction("order-10045")
         .answers(server, ok(transaction_json("COMPLETED")))
-        .await;
-}
-
-/// Every read of `order-10045` finds it with `status`.
-async fn order_reads_as(server: &wiremock::MockServer, status: &str) {
-    mock::transaction("order-10045")
-        .answers(server, ok(transaction_json(status)))
         .await;
 }
 

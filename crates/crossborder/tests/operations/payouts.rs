@@ -18,7 +18,6 @@ pub(crate) fn example_payout() -> PayoutRequest {
 async fn create_and_track_a_payout() {
     let (server, client) = setup().await;
     mock::payout()
-        .and(key_header())
         .and(body_json(json!({
             "amount": "100.00",
             "fromCurrency": "USD",
@@ -40,7 +39,6 @@ async fn create_and_track_a_payout() {
         )
         .await;
     mock::transaction("payout-2026-11-21-0001")
-        .and(key_header())
         .answers_once(
             &server,
             ok(payout_json("PROCESSING", "payout-2026-11-21-0001")),
@@ -59,9 +57,7 @@ async fn create_and_track_a_payout() {
 async fn payouts_get_on_a_collection_is_not_found() {
     let (server, client) = setup().await;
     // transaction_json is a collection (`type: COLLECTION`).
-    mock::transaction("order-10045")
-        .answers_once(&server, ok(transaction_json("PENDING")))
-        .await;
+    order_reads_once_as(&server, "PENDING").await;
     let error = client.payouts().get("order-10045").await.unwrap_err();
     let expected = Error::Api {
         status: 404,

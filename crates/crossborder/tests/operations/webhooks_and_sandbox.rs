@@ -11,21 +11,15 @@ fn funding(amount: &str, session_id: &str) -> SimulateFundingRequest {
 #[tokio::test]
 async fn set_webhook_url() {
     let (server, client) = setup().await;
+    let url = "https://merchant.example.org/hooks/crossborder";
     mock::set_webhook()
-        .and(key_header())
-        .and(body_json(
-            json!({"webhookUrl": "https://merchant.example.org/hooks/crossborder"}),
-        ))
+        .and(body_json(json!({"webhookUrl": url})))
         .answers_once(
             &server,
             ok(json!({"message": "Webhook URL set successfully"})),
         )
         .await;
-    let ack = client
-        .webhooks()
-        .set_url("https://merchant.example.org/hooks/crossborder")
-        .await
-        .unwrap();
+    let ack = client.webhooks().set_url(url).await.unwrap();
     assert_eq!(ack.message, "Webhook URL set successfully");
 
     let error = client.webhooks().set_url("not a url").await.unwrap_err();
@@ -36,7 +30,6 @@ async fn set_webhook_url() {
 async fn simulate_funding_in_staging() {
     let (server, client) = setup().await;
     mock::simulate_funding()
-        .and(key_header())
         .and(body_json(json!({
             "currency": "NGN",
             "amount": 50000.10,
