@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use common::mock::{self, ok, Answers};
 use common::{
-    assert_error_is, assert_invalid, assert_nothing_sent, dec, first_body, payout_json, polling,
-    requests_received, setup, transaction_json, violation_messages, KEY,
+    assert_error_is, assert_invalid, assert_nothing_sent, dec, example_funding, first_body,
+    payout_json, polling, requests_received, setup, transaction_json, violation_messages, KEY,
 };
 use crossborder::{
     error::Rule, types::AmountText, types::BusinessDetails, types::BusinessStatus,
