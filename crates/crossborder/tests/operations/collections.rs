@@ -121,6 +121,14 @@ async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
         .await;
 }
 
+/// Every read of `order-10045` (after any mounted ahead of this) answers
+/// 503.
+async fn order_is_unavailable(server: &wiremock::MockServer) {
+    mock::transaction("order-10045")
+        .answers(server, ResponseTemplate::new(503))
+        .await;
+}
+
 /// Waits for `order-10045` to settle.
 async fn wait_for_order(client: &Client, options: WaitOptions) -> crossborder::Result<Transaction> {
     client
@@ -173,9 +181,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
     mock::transaction("order-10045")
         .answers_first(1, &server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
-    mock::transaction("order-10045")
-        .answers(&server, ResponseTemplate::new(503))
-        .await;
+    order_is_unavailable(&server).await;
     let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
@@ -187,9 +193,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
 #[tokio::test]
 async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
     let (server, client) = common::setup_without_retries().await;
-    mock::transaction("order-10045")
-        .answers(&server, ResponseTemplate::new(503))
-        .await;
+    order_is_unavailable(&server).await;
     let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");
