@@ -195,16 +195,9 @@ async fn document_keys_are_sent_canonically() {
         .into_iter()
         .map(|m| (m.given, m.sent, m.document_type))
         .collect();
-    let expected: Vec<_> = documents
-        .iter()
-        .map(|(given, _, sent, document)| {
-            (
-                given.to_string(),
-                Some(sent.to_string()),
-                Some(document.clone()),
-            )
-        })
-        .collect();
+    let expected = documents.map(|(given, _, sent, document)| {
+        (given.to_owned(), Some(sent.to_owned()), Some(document))
+    });
     assert_eq!(mappings, expected);
     client.businesses().create(&request).await.unwrap();
 
