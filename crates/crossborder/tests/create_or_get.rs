@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{dec, setup, transaction_json, transaction_json_without};
+use common::{dec, payout_json, setup, transaction_json, transaction_json_without};
 use crossborder::{
     types::PayoutRequest, types::Quote, types::QuoteRequest, types::Transaction,
     types::TransactionStatus, types::TransactionType, Client, Currency, Error, Outcome,
@@ -260,9 +260,7 @@ async fn an_expired_quote_is_not_sent_and_a_made_payout_is_still_found() {
 #[tokio::test]
 async fn a_409_is_resolved_by_reading_the_payout_again() {
     let (server, client) = setup().await;
-    let mut made = transaction_json("PROCESSING");
-    made["data"]["type"] = json!("PAYOUT");
-    made["data"]["paymentReference"] = json!("settlement-9");
+    let mut made = payout_json("PROCESSING", "settlement-9");
     made["data"]["paymentInstruction"] = json!([]);
     // First read: not there yet; the send: 409 (another process made it in
     // between); the second read: the payout.

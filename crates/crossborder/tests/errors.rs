@@ -4,7 +4,9 @@
 mod common;
 
 use common::mock::{self, ok, refusal, Answers};
-use common::{builder, dec, error_body, offline_url, setup, setup_without_retries};
+use common::{
+    assert_error_is, builder, dec, error_body, offline_url, setup, setup_without_retries,
+};
 use crossborder::{types::PayoutReceipt, types::PayoutRequest, Currency, Error};
 use crossborder_testkit::{assert_api_error, open_ngn_collection};
 use serde_json::json;
@@ -31,87 +33,144 @@ fn documented(status: u16, message: &str) -> ResponseTemplate {
     refusal(status, message, "/v1/api/balance/NGN")
 }
 
-#[tokio::test]
-async fn missing_api_key_header_is_403() {
-    let error = balance_error(documented(403, "API key header needed")).await;
-    match &error {
-        Error::MissingApiKeyHeader { message } => assert_eq!(message, "API key header needed"),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(error.status(), Some(403));
+/// An answer to `GET /balance/NGN`, the error the SDK makes of it, and
+/// that error's text and status.
+struct Case {
+    name: &'static str,
+    answer: ResponseTemplate,
+    error: Error,
+    text: &'static str,
+    status: u16,
 }
 
-#[tokio::test]
-async fn invalid_api_key_is_401() {
-    let error = balance_error(documented(401, "Invalid api key")).await;
-    match &error {
-        Error::InvalidApiKey { message } => assert_eq!(message, "Invalid api key"),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(error.to_string(), "Invalid api key (HTTP 401)");
-}
-
-#[tokio::test]
-async fn api_access_not_granted_is_the_other_401() {
-    let text = "not allowed to access this resource; contact support";
-    let error = balance_error(documented(401, text)).await;
-    match error {
-        Error::ApiAccessNotGranted { message } => assert_eq!(message, text),
-        other => panic!("{other:?}"),
+/// Checks each case, naming it when it fails.
+async fn assert_balance_errors(cases: impl IntoIterator<Item = Case>) {
+    for case in cases {
+        let error = balance_error(case.answer).await;
+        assert_error_is(&error, &case.error, case.name);
+        assert_eq!(error.to_string(), case.text, "{}", case.name);
+        assert_eq!(error.status(), Some(case.status), "{}", case.name);
     }
 }
 
-#[tokio::test]
-async fn invalid_currency_is_400() {
-    let (server, client) = setup().await;
-    mock::bank_list("USD", "XOF")
-        .answers_once(
-            &server,
-            refusal(400, "Invalid currency: ABC", "/v1/api/bank-list/USD/XOF"),
-        )
-        .await;
-    let error = client
-        .banks()
-        .list(Currency::Usd, Currency::Xof)
-        .await
-        .unwrap_err();
-    match &error {
-        Error::InvalidCurrency { code } => assert_eq!(code, "ABC"),
-        other => panic!("{other:?}"),
+/// The fields of [`Error::Api`] for the documented body of a `status` with
+/// `message` at the balance's path, whose body is kept whole.
+fn documented_api_error(status: u16, message: &str, body_status: u16) -> Error {
+    let body = error_body(body_status, message, "/v1/api/balance/NGN");
+    Error::Api {
+        status,
+        message: message.into(),
+        path: Some("/v1/api/balance/NGN".into()),
+        timestamp: Some("2026-11-21T12:00:00.000Z".into()),
+        body: body.to_string(),
     }
-    assert_eq!(error.to_string(), "Invalid currency: ABC (HTTP 400)");
 }
 
+/// The spec's error table and the API's other refusals: each is its typed
+/// error, with the response's status whatever the body says.
 #[tokio::test]
-async fn other_api_errors_keep_their_body() {
-    let (server, client) = setup().await;
-    let body = json!({
-        "statusCode": 404,
-        "message": "Transaction not found: order-99999",
-        "timestamp": "2026-11-21T12:00:00.000Z",
-        "path": "/v1/api/transaction/order-99999",
-        "request": {"method": "GET", "url": "/v1/api/transaction/order-99999"}
-    });
-    mock::transaction("order-99999")
-        .answers_once(&server, ResponseTemplate::new(404).set_body_json(body))
-        .await;
-    match client.collections().get("order-99999").await.unwrap_err() {
-        Error::Api {
-            status,
-            message,
-            path,
-            timestamp,
-            body,
-        } => {
-            assert_eq!(status, 404);
-            assert_eq!(message, "Transaction not found: order-99999");
-            assert_eq!(path.as_deref(), Some("/v1/api/transaction/order-99999"));
-            assert_eq!(timestamp.as_deref(), Some("2026-11-21T12:00:00.000Z"));
-            let body: serde_json::Value = serde_json::from_str(&body).unwrap();
-            assert_eq!(body["request"]["method"], "GET");
-        }
-        other => panic!("{other:?}"),
-    }
+async fn api_error_bodies_map_to_their_errors() {
+    let access = "not allowed to access this resource; contact support";
+    let array = r#"{"statusCode":400,"message":["amount must be positive","toCurrency is required"],"error":"Bad Request"}"#;
+    // Key order, spacing and fields the spec does not list are kept as sent.
+    let raw = r#"{ "path": "/v1/api/balance/NGN", "message": "Conflict", "statusCode": 409, "traceId": "abc" }"#;
+    let cases = [
+        Case {
+            name: "403 is the missing key header",
+            answer: documented(403, "API key header needed"),
+            error: Error::MissingApiKeyHeader {
+                message: "API key header needed".into(),
+            },
+            text: "API key header needed (HTTP 403)",
+            status: 403,
+        },
+        Case {
+            name: "401 Invalid api key",
+            answer: documented(401, "Invalid api key"),
+            error: Error::InvalidApiKey {
+                message: "Invalid api key".into(),
+            },
+            text: "Invalid api key (HTTP 401)",
+            status: 401,
+        },
+        Case {
+            name: "401 Invalid api key without statusCode",
+            answer: ResponseTemplate::new(401).set_body_json(json!({"message": "Invalid api key"})),
+            error: Error::InvalidApiKey {
+                message: "Invalid api key".into(),
+            },
+            text: "Invalid api key (HTTP 401)",
+            status: 401,
+        },
+        Case {
+            name: "the other 401 is access not granted",
+            answer: documented(401, access),
+            error: Error::ApiAccessNotGranted {
+                message: access.into(),
+            },
+            text: "not allowed to access this resource; contact support (HTTP 401)",
+            status: 401,
+        },
+        Case {
+            name: "400 Invalid currency",
+            answer: documented(400, "Invalid currency: ABC"),
+            error: Error::InvalidCurrency { code: "ABC".into() },
+            text: "Invalid currency: ABC (HTTP 400)",
+            status: 400,
+        },
+        Case {
+            name: "another 404 keeps its body",
+            answer: documented(404, "Balance not found: NGN"),
+            error: documented_api_error(404, "Balance not found: NGN", 404),
+            text: "HTTP 404: Balance not found: NGN",
+            status: 404,
+        },
+        Case {
+            name: "another 400 is not in the error table",
+            answer: documented(400, "Rate limited"),
+            error: documented_api_error(400, "Rate limited", 400),
+            text: "HTTP 400: Rate limited",
+            status: 400,
+        },
+        Case {
+            name: "the status is the response's, not the body's",
+            answer: ResponseTemplate::new(404).set_body_json(error_body(
+                500,
+                "Transaction not found: x",
+                "/v1/api/balance/NGN",
+            )),
+            error: documented_api_error(404, "Transaction not found: x", 500),
+            text: "HTTP 404: Transaction not found: x",
+            status: 404,
+        },
+        Case {
+            name: "a message array is joined",
+            answer: ResponseTemplate::new(400).set_body_raw(array, "application/json"),
+            error: Error::Api {
+                status: 400,
+                message: "amount must be positive; toCurrency is required".into(),
+                path: None,
+                timestamp: None,
+                body: array.into(),
+            },
+            text: "HTTP 400: amount must be positive; toCurrency is required",
+            status: 400,
+        },
+        Case {
+            name: "the body is the raw body",
+            answer: ResponseTemplate::new(409).set_body_raw(raw, "application/json"),
+            error: Error::Api {
+                status: 409,
+                message: "Conflict".into(),
+                path: Some("/v1/api/balance/NGN".into()),
+                timestamp: None,
+                body: raw.into(),
+            },
+            text: "HTTP 409: Conflict",
+            status: 409,
+        },
+    ];
+    assert_balance_errors(cases).await;
 }
 
 #[tokio::test]
@@ -120,49 +179,65 @@ async fn undocumented_status_with_an_api_body_is_an_api_error() {
     assert_api_error(answer, 422, "Insufficient balance");
 }
 
+/// A body that is not the API's (an HTML page, nothing, cut-off JSON) is a
+/// decode error with the response's status and the body's first bytes.
 #[tokio::test]
-async fn html_502_page_is_a_decode_error_with_its_status() {
+async fn bodies_that_are_not_the_apis_are_decode_errors() {
     let html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
-    let error = balance_error(ResponseTemplate::new(502).set_body_raw(html, "text/html")).await;
-    match &error {
-        Error::Decode {
-            status,
-            body_prefix,
-            ..
-        } => {
-            assert_eq!(*status, Some(502));
-            assert_eq!(body_prefix, html);
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(error.status(), Some(502));
-}
-
-#[tokio::test]
-async fn empty_success_body_is_a_decode_error() {
-    let error = balance_error(ResponseTemplate::new(200)).await;
-    match error {
-        Error::Decode { body_prefix, .. } => assert_eq!(body_prefix, ""),
-        other => panic!("{other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn truncated_json_is_a_decode_error() {
     let truncated = r#"{"message":"Balance retrieved","data":{"bala"#;
-    let error =
-        balance_error(ResponseTemplate::new(200).set_body_raw(truncated, "application/json")).await;
-    match error {
-        Error::Decode {
-            message,
-            body_prefix,
-            ..
-        } => {
-            assert!(message.contains("EOF"), "{message}");
-            assert_eq!(body_prefix, truncated);
-        }
-        other => panic!("{other:?}"),
-    }
+    let long = format!("<html>{}</html>", "x".repeat(10_000));
+    let prefix = format!(
+        "<html>{}",
+        "x".repeat(Error::BODY_PREFIX_LEN - "<html>".len())
+    );
+    let not_json = "HTTP 502 Bad Gateway with a body that is not an API error: expected value at line 1 column 1";
+    let cases = [
+        Case {
+            name: "an HTML 502 page",
+            answer: ResponseTemplate::new(502).set_body_raw(html, "text/html"),
+            error: Error::Decode {
+                status: Some(502),
+                message: not_json.into(),
+                body_prefix: html.into(),
+            },
+            text: "could not decode the response (HTTP 502): HTTP 502 Bad Gateway with a body that is not an API error: expected value at line 1 column 1",
+            status: 502,
+        },
+        Case {
+            name: "an empty 200",
+            answer: ResponseTemplate::new(200),
+            error: Error::Decode {
+                status: Some(200),
+                message: "EOF while parsing a value at line 1 column 0".into(),
+                body_prefix: "".into(),
+            },
+            text: "could not decode the response (HTTP 200): EOF while parsing a value at line 1 column 0",
+            status: 200,
+        },
+        Case {
+            name: "truncated JSON",
+            answer: ResponseTemplate::new(200).set_body_raw(truncated, "application/json"),
+            error: Error::Decode {
+                status: Some(200),
+                message: "EOF while parsing a string at line 1 column 44".into(),
+                body_prefix: truncated.into(),
+            },
+            text: "could not decode the response (HTTP 200): EOF while parsing a string at line 1 column 44",
+            status: 200,
+        },
+        Case {
+            name: "a long body is cut to a prefix",
+            answer: ResponseTemplate::new(502).set_body_raw(long, "text/html"),
+            error: Error::Decode {
+                status: Some(502),
+                message: not_json.into(),
+                body_prefix: prefix,
+            },
+            text: "could not decode the response (HTTP 502): HTTP 502 Bad Gateway with a body that is not an API error: expected value at line 1 column 1",
+            status: 502,
+        },
+    ];
+    assert_balance_errors(cases).await;
 }
 
 #[tokio::test]
@@ -214,99 +289,16 @@ async fn odd_amount_to_transfer_text_leaves_the_transaction_readable() {
 }
 
 #[tokio::test]
-async fn long_bodies_are_cut_to_a_prefix() {
-    let long = format!("<html>{}</html>", "x".repeat(10_000));
-    let error = balance_error(ResponseTemplate::new(502).set_body_raw(long, "text/html")).await;
-    match error {
-        Error::Decode { body_prefix, .. } => {
-            assert_eq!(body_prefix.len(), crossborder::Error::BODY_PREFIX_LEN);
-            assert!(body_prefix.starts_with("<html>xxx"));
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
-#[tokio::test]
 async fn html_500_on_a_documented_status_is_a_decode_error() {
     let html = ResponseTemplate::new(500).set_body_raw("<h1>oops</h1>", "text/html");
     let error = payout_answered(html).await.unwrap_err();
-    match &error {
-        Error::Decode {
-            status,
-            body_prefix,
-            ..
-        } => {
-            assert_eq!(*status, Some(500));
-            assert_eq!(body_prefix, "<h1>oops</h1>");
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(error.status(), Some(500));
-}
-
-#[tokio::test]
-async fn invalid_api_key_without_status_code_is_still_invalid_api_key() {
-    let reply = ResponseTemplate::new(401).set_body_json(json!({"message": "Invalid api key"}));
-    match balance_error(reply).await {
-        Error::InvalidApiKey { message } => assert_eq!(message, "Invalid api key"),
-        other => panic!("{other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn a_message_array_is_joined() {
-    let raw = r#"{"statusCode":400,"message":["amount must be positive","toCurrency is required"],"error":"Bad Request"}"#;
-    let error =
-        balance_error(ResponseTemplate::new(400).set_body_raw(raw, "application/json")).await;
-    match error {
-        Error::Api {
-            status,
-            message,
-            path,
-            body,
-            ..
-        } => {
-            assert_eq!(status, 400);
-            assert_eq!(message, "amount must be positive; toCurrency is required");
-            assert_eq!(path, None);
-            assert_eq!(body, raw);
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn api_error_body_is_the_raw_body() {
-    // Key order, spacing and fields the spec does not list are kept as sent.
-    let raw = r#"{ "path": "/v1/api/balance/NGN", "message": "Conflict", "statusCode": 409, "traceId": "abc" }"#;
-    let error =
-        balance_error(ResponseTemplate::new(409).set_body_raw(raw, "application/json")).await;
-    match error {
-        Error::Api { status, body, .. } => {
-            assert_eq!(status, 409);
-            assert_eq!(body, raw);
-        }
-        other => panic!("{other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn the_status_is_the_responses_not_the_bodys() {
-    let error = balance_error(documented(400, "Rate limited")).await;
-    let error = match error {
-        Error::Api { .. } => error,
-        other => panic!("{other:?}"),
+    let expected = Error::Decode {
+        status: Some(500),
+        message: "HTTP 500 Internal Server Error with a body that is not an API error: expected value at line 1 column 1".into(),
+        body_prefix: "<h1>oops</h1>".into(),
     };
-    assert_eq!(error.status(), Some(400));
-    let reply = ResponseTemplate::new(404).set_body_json(error_body(
-        500,
-        "Transaction not found: x",
-        "/v1/api/balance/NGN",
-    ));
-    assert!(matches!(
-        balance_error(reply).await,
-        Error::Api { status: 404, .. }
-    ));
+    assert_error_is(&error, &expected, "an HTML 500 to a payout");
+    assert_eq!(error.status(), Some(500));
 }
 
 #[tokio::test]

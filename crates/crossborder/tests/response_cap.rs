@@ -15,7 +15,7 @@ use common::mock::{self, Answers};
 
 use std::time::Duration;
 
-use crossborder::{types::SimulateFundingRequest, Client, ClientBuilder, Currency, Error, Outcome};
+use crossborder::{Client, ClientBuilder, Currency, Error, Outcome};
 use crossborder_testkit::{oversized_server, Oversized};
 use wiremock::ResponseTemplate;
 
@@ -133,7 +133,7 @@ async fn an_error_body_over_the_cap_is_the_caps_error_with_the_status() {
         .await;
     let error = client_at(&format!("{}/v1", server.uri()), Some(1000))
         .sandbox()
-        .simulate_funding(&funding())
+        .simulate_funding(&common::example_funding())
         .await
         .unwrap_err();
     assert_eq!(
@@ -141,15 +141,6 @@ async fn an_error_body_over_the_cap_is_the_caps_error_with_the_status() {
         "the simulateFunding answer (HTTP 503) is larger than the limit of 1000 bytes (Content-Length: 3000); reading stopped"
     );
     assert_eq!(error.outcome(), Outcome::MayHaveBeenApplied);
-}
-
-fn funding() -> SimulateFundingRequest {
-    SimulateFundingRequest::new(
-        Currency::Ngn,
-        common::dec("50000.10"),
-        "PAY-7KQ2M9XD",
-        "sim-2026-11-21-0001",
-    )
 }
 
 /// A 2xx whose body is not the API's JSON (a captive portal's page, an
@@ -172,7 +163,7 @@ async fn a_2xx_without_the_apis_json_leaves_a_write_maybe_applied() {
             .await;
         let error = client
             .sandbox()
-            .simulate_funding(&funding())
+            .simulate_funding(&common::example_funding())
             .await
             .unwrap_err();
         match &error {

@@ -20,6 +20,15 @@ fn d(text: &str) -> Decimal {
     Decimal::from_str_exact(text).unwrap()
 }
 
+/// Why `verdict` is not a confirmation; a panic naming `case` when it is
+/// one.
+fn unconfirmed(verdict: Verdict, case: &str) -> Unconfirmed {
+    match verdict {
+        Verdict::Unconfirmed(why) => why,
+        other => panic!("{case}: {other:?}"),
+    }
+}
+
 fn event(body: &str) -> WebhookEvent {
     WebhookEvent::parse(body).unwrap_or_else(|error| panic!("{body}: {error}"))
 }
@@ -56,39 +65,37 @@ async fn an_unknown_transaction_status_is_judged_by_its_amounts() {
             }
             other => panic!("{word:?}: {other:?}"),
         }
-        match verify(&client, &event(COMPLETED)).await {
-            Verdict::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => assert_eq!(
-                why.to_string(),
-                format!("the event says true but transaction order-1 is {word}")
-            ),
-            other => panic!("{word:?}: {other:?}"),
-        }
+        let why = unconfirmed(verify(&client, &event(COMPLETED)).await, word);
+        assert!(matches!(why, Unconfirmed::StatusMismatch { .. }), "{why:?}");
+        assert_eq!(
+            why.to_string(),
+            format!("the event says true but transaction order-1 is {word}")
+        );
         // Nothing paid: the amounts cannot confirm anything, and the
         // caller gets the transaction in a typed verdict.
         let (_server, client) = api(transaction(word, "0")).await;
         let claim = r#"{"reference": "order-1", "status": true}"#;
-        match verify(&client, &event(claim)).await {
-            Verdict::Unconfirmed(why @ Unconfirmed::UnknownStatus { .. }) => {
-                assert_eq!(
-                    why.to_string(),
-                    format!(
-                        "transaction order-1 has the status {word:?}, which this SDK does not \
-                         know, and its amounts do not confirm the event"
-                    )
-                );
-                let read = why.transaction().unwrap();
-                assert_eq!(read.status, TransactionStatus::Unknown(word.into()));
-                assert_eq!(read.paid_amount, Some(Decimal::ZERO));
-                assert!(matches!(
-                    why,
-                    Unconfirmed::UnknownStatus {
-                        claim: Classification::Completed { overpaid: None },
-                        ..
-                    }
-                ));
-            }
-            other => panic!("{word:?}: {other:?}"),
-        }
+        let why = unconfirmed(verify(&client, &event(claim)).await, word);
+        assert!(
+            matches!(
+                why,
+                Unconfirmed::UnknownStatus {
+                    claim: Classification::Completed { overpaid: None },
+                    ..
+                }
+            ),
+            "{why:?}"
+        );
+        assert_eq!(
+            why.to_string(),
+            format!(
+                "transaction order-1 has the status {word:?}, which this SDK does not know, \
+                 and its amounts do not confirm the event"
+            )
+        );
+        let read = why.transaction().unwrap();
+        assert_eq!(read.status, TransactionStatus::Unknown(word.into()));
+        assert_eq!(read.paid_amount, Some(Decimal::ZERO));
     }
 }
 
@@ -110,19 +117,16 @@ async fn an_unknown_event_word_is_read_from_the_events_amounts() {
     // Without amounts it claims nothing, and is not confirmed.
     let bare = event(r#"{"reference": "order-1", "status": ""}"#);
     assert_eq!(bare.classify(), Classification::Unknown);
-    match verify(&client, &bare).await {
-        Verdict::Unconfirmed(why @ Unconfirmed::StatusMismatch { .. }) => {
-            assert_eq!(
-                why.to_string(),
-                "the event says  but transaction order-1 is COMPLETED"
-            );
-            assert_eq!(
-                why.transaction().unwrap().status,
-                TransactionStatus::Completed
-            );
-        }
-        other => panic!("{other:?}"),
-    }
+    let why = unconfirmed(verify(&client, &bare).await, "no amounts");
+    assert!(matches!(why, Unconfirmed::StatusMismatch { .. }), "{why:?}");
+    assert_eq!(
+        why.to_string(),
+        "the event says  but transaction order-1 is COMPLETED"
+    );
+    assert_eq!(
+        why.transaction().unwrap().status,
+        TransactionStatus::Completed
+    );
     // The words the SDK knows for events, in any case.
     for word in ["SUCCESSFUL", "PAID", "success"] {
         let known = event(&format!(
@@ -279,13 +283,15 @@ async fn a_partial_payment_overtaken_by_the_next_funding_is_superseded() {
     let more = event(
         r#"{"reference": "order-1", "status": false, "paidAmount": 40000, "remainingAmount": 10000}"#,
     );
-    match verify(&client, &more).await {
-        Verdict::Unconfirmed(why @ Unconfirmed::PaidAmountMismatch { .. }) => assert_eq!(
-            why.to_string(),
-            "the event says 40000 paid but transaction order-1 has 35000 paid"
-        ),
-        other => panic!("{other:?}"),
-    }
+    let why = unconfirmed(verify(&client, &more).await, "more paid");
+    assert!(
+        matches!(why, Unconfirmed::PaidAmountMismatch { .. }),
+        "{why:?}"
+    );
+    assert_eq!(
+        why.to_string(),
+        "the event says 40000 paid but transaction order-1 has 35000 paid"
+    );
     // Lapsed since.
     let (_server, client) = api(transaction("EXPIRED", "20000")).await;
     assert!(matches!(

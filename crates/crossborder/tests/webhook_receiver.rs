@@ -16,7 +16,7 @@ use crossborder::{
     Client, Currency, Decimal, RetryPolicy,
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
-use crossborder_testkit::LocalServer;
+use crossborder_testkit::{post_event, LocalServer};
 
 use common::log::LogBuffer;
 
@@ -35,16 +35,9 @@ fn client(sandbox: &SandboxHandle) -> Client {
         .unwrap()
 }
 
+/// The status the receiver at `url` answers `body` with.
 async fn post(url: &str, body: &'static str) -> u16 {
-    reqwest::Client::new()
-        .post(url)
-        .body(body)
-        .timeout(Duration::from_secs(5))
-        .send()
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
+    post_event(url, body).await.unwrap().status
 }
 
 #[tokio::test]
@@ -215,15 +208,8 @@ async fn the_default_body_limit_is_64_kib() {
     let send = |body: String| {
         let url = url.clone();
         async move {
-            let response = reqwest::Client::new()
-                .post(&url)
-                .body(body)
-                .timeout(Duration::from_secs(10))
-                .send()
-                .await
-                .unwrap();
-            let status = response.status().as_u16();
-            (status, response.text().await.unwrap())
+            let reply = post_event(&url, body).await.unwrap();
+            (reply.status, reply.text)
         }
     };
     assert_eq!(

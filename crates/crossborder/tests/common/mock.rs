@@ -1,15 +1,19 @@
 //! A typed mock per operation of the API, as oxide.rs generates them for
-//! httpmock: `mock::balance("NGN")` is `GET /v1/api/balance/NGN`, ready for
-//! more matchers and a response. Each path is written here once.
+//! httpmock: `mock::balance("NGN")` is `GET /v1/api/balance/NGN` with the
+//! staging key ([`super::KEY`]) in `x-api-key`, ready for more matchers and
+//! a response. Each path is written here once, and no test can forget to
+//! check the key: a request without it is not answered.
 
 use std::fmt::Display;
 
 use serde_json::Value;
-use wiremock::matchers::{method, path};
+use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockBuilder, MockServer, ResponseTemplate};
 
 fn at(verb: &str, route: String) -> MockBuilder {
-    Mock::given(method(verb)).and(path(format!("/v1/api/{route}")))
+    Mock::given(method(verb))
+        .and(path(format!("/v1/api/{route}")))
+        .and(header("x-api-key", super::KEY))
 }
 
 /// `GET /api/qoutes/{from}/{to}/{amount}` (getQuote, the service's spelling).

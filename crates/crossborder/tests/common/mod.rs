@@ -7,7 +7,8 @@ pub mod mock;
 
 use std::time::Duration;
 
-use crossborder::{Client, ClientBuilder, Decimal, RetryPolicy, WaitOptions};
+use crossborder::types::SimulateFundingRequest;
+use crossborder::{Client, ClientBuilder, Currency, Decimal, RetryPolicy, WaitOptions};
 use serde_json::{json, Value};
 use wiremock::MockServer;
 
@@ -156,6 +157,32 @@ pub async fn assert_nothing_sent(server: &MockServer) {
 pub async fn first_body(server: &MockServer) -> Value {
     let requests = server.received_requests().await.unwrap();
     serde_json::from_slice(&requests[0].body).unwrap()
+}
+
+/// A staging funding of 50000.10 NGN paying the collection of
+/// [`transaction_json`] (`PAY-7KQ2M9XD`), under `sim-2026-11-21-0001`.
+pub fn example_funding() -> SimulateFundingRequest {
+    SimulateFundingRequest::new(
+        Currency::Ngn,
+        dec("50000.10"),
+        "PAY-7KQ2M9XD",
+        "sim-2026-11-21-0001",
+    )
+}
+
+/// [`transaction_json`] as the payout with session id `reference`.
+pub fn payout_json(status: &str, reference: &str) -> Value {
+    let mut body = transaction_json(status);
+    body["data"]["type"] = json!("PAYOUT");
+    body["data"]["paymentReference"] = json!(reference);
+    body
+}
+
+/// Asserts that `error` is `expected`, field for field: `Error` has no
+/// `PartialEq` (some variants hold a `reqwest::Error`), and its `Debug`
+/// shows every field.
+pub fn assert_error_is(error: &crossborder::Error, expected: &crossborder::Error, case: &str) {
+    assert_eq!(format!("{error:?}"), format!("{expected:?}"), "{case}");
 }
 
 /// [`transaction_json`] without the field `field`.

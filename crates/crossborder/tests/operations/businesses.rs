@@ -7,6 +7,21 @@ use super::*;
 /// Where the fixtures' documents point.
 const LINK: &str = "https://files.crossborder.invalid/kyb/doc.pdf";
 
+/// Where the uploaded document `id` is.
+fn document_url(id: &str) -> String {
+    format!("https://files.crossborder.invalid/kyb/{id}.pdf")
+}
+
+/// The uploaded document `id`.
+fn document(id: &str) -> DocumentLink {
+    DocumentLink::new(document_url(id), id)
+}
+
+/// [`document`] as the API's JSON.
+fn document_json(id: &str) -> Value {
+    json!({"url": document_url(id), "key": id})
+}
+
 /// The test kit's business, with the optional fields that have rules.
 fn example_business() -> CreateBusinessRequest {
     let mut request = fixtures::business_request("RC1234567", LINK);
@@ -103,7 +118,6 @@ fn document_keys_sent(body: &Value) -> Vec<&str> {
 async fn create_business_sends_the_documented_body() {
     let (server, client) = setup().await;
     mock::create_business()
-        .and(key_header())
         .and(body_json(expected_create_body()))
         .answers_once(&server, ok(business_json("PENDING")))
         .await;
@@ -137,79 +151,63 @@ async fn document_keys_are_sent_canonically() {
     let (server, client) = accepting_one_create().await;
     let mut request = example_business();
     request.documents.clear();
-    for (key, id) in [
-        (" Bank-Statement ", "statement"),
-        ("incorporation_certificate", "certificate"),
-        ("bn1", "bn1"),
-        ("form_2", "form-2"),
-        ("status_report", "status"),
-        ("application_letter", "letter"),
-        ("memart", "memart"),
-    ] {
-        request.documents.insert(
-            key.into(),
-            DocumentLink::new(
-                format!("https://files.crossborder.invalid/kyb/{id}.pdf"),
-                id,
-            ),
-        );
-    }
-    let mappings: Vec<(String, Option<String>, Option<DocumentType>)> = request
-        .document_keys()
-        .into_iter()
-        .map(|m| (m.given, m.sent, m.document_type))
-        .collect();
-    let expected = [
+    // Each key as given, the document it names, and the key and type it
+    // is sent as.
+    let documents = [
         (
             " Bank-Statement ",
+            "statement",
             "bank_statement",
             DocumentType::BankStatement,
         ),
         (
             "application_letter",
+            "letter",
             "APPLICATION_LETTER",
             DocumentType::ApplicationLetter,
         ),
-        ("bn1", "bn_form_1", DocumentType::BnForm1),
-        ("form_2", "cac_form_2", DocumentType::CacForm2),
+        ("bn1", "bn1", "bn_form_1", DocumentType::BnForm1),
+        ("form_2", "form-2", "cac_form_2", DocumentType::CacForm2),
         (
             "incorporation_certificate",
+            "certificate",
             "cac_document",
             DocumentType::CertificateOfIncorporation,
         ),
         (
+            "memart",
             "memart",
             "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
             DocumentType::MemorandumAndArticles,
         ),
         (
             "status_report",
+            "status",
             "cac_status_report",
             DocumentType::CacStatusReport,
         ),
-    ]
-    .map(|(given, sent, document)| (given.to_owned(), Some(sent.to_owned()), Some(document)));
+    ];
+    for (given, id, _, _) in &documents {
+        request.documents.insert((*given).into(), document(id));
+    }
+    let mappings: Vec<(String, Option<String>, Option<DocumentType>)> = request
+        .document_keys()
+        .into_iter()
+        .map(|m| (m.given, m.sent, m.document_type))
+        .collect();
+    let expected = documents.map(|(given, _, sent, document)| {
+        (given.to_owned(), Some(sent.to_owned()), Some(document))
+    });
     assert_eq!(mappings, expected);
     client.businesses().create(&request).await.unwrap();
 
     let body = first_body(&server).await;
-    let keys = document_keys_sent(&body);
-    assert_eq!(
-        keys,
-        [
-            "APPLICATION_LETTER",
-            "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
-            "bank_statement",
-            "bn_form_1",
-            "cac_document",
-            "cac_form_2",
-            "cac_status_report",
-        ]
-    );
-    assert_eq!(
-        body["documents"]["bn_form_1"],
-        json!({"url": "https://files.crossborder.invalid/kyb/bn1.pdf", "key": "bn1"})
-    );
+    let mut sent_keys: Vec<&str> = documents.iter().map(|(_, _, sent, _)| *sent).collect();
+    sent_keys.sort_unstable();
+    assert_eq!(document_keys_sent(&body), sent_keys);
+    for (_, id, sent, _) in &documents {
+        assert_eq!(body["documents"][sent], document_json(id), "{sent}");
+    }
 }
 
 /// A status the SDK does not know is never taken for a decision.
@@ -281,13 +279,17 @@ async fn volume_and_source_of_fund_rules_apply_before_sending() {
         details: request.details.clone(),
         ..UpdateBusinessRequest::default()
     };
-    let error = client
-        .businesses()
-        .update("biz_3M8QK2", &changes)
-        .await
-        .unwrap_err();
+    let error = update_example(&client, &changes).await.unwrap_err();
     assert_eq!(violation_messages(&error), expected);
     assert_nothing_sent(&server).await;
+}
+
+/// Sends `changes` to the business of [`business_json`].
+async fn update_example(
+    client: &crossborder::Client,
+    changes: &UpdateBusinessRequest,
+) -> crossborder::Result<crossborder::types::BusinessUpdate> {
+    client.businesses().update("biz_3M8QK2", changes).await
 }
 
 fn example_person() -> PersonRequest {
@@ -302,7 +304,6 @@ fn person_body() -> Value {
 async fn add_director_and_ubo() {
     let (server, client) = setup().await;
     mock::person("biz_3M8QK2", "director")
-        .and(key_header())
         .and(body_json(person_body()))
         .answers_once(&server, ok(json!({
             "message": "Director added successfully",
@@ -313,7 +314,6 @@ async fn add_director_and_ubo() {
     let mut ubo_body = person_body();
     ubo_body["ownershipPercentage"] = json!("60.5");
     mock::person("biz_3M8QK2", "ubo")
-        .and(key_header())
         .and(body_json(ubo_body))
         .answers_once(
             &server,
@@ -351,11 +351,9 @@ async fn add_director_and_ubo() {
 async fn get_and_update_business() {
     let (server, client) = setup().await;
     mock::business("biz_3M8QK2")
-        .and(key_header())
         .answers_once(&server, ok(business_json("REJECTED")))
         .await;
     mock::update_business("biz_3M8QK2")
-        .and(key_header())
         .and(body_json(json!({
             "businessAddress": {"houseNumber": "4B", "street": "Awolowo Road", "city": "Ikoyi", "state": "Lagos", "zipCode": "101233"},
             "TIN": "T-99",
@@ -379,11 +377,7 @@ async fn get_and_update_business() {
         },
         ..UpdateBusinessRequest::default()
     };
-    let update = client
-        .businesses()
-        .update("biz_3M8QK2", &changes)
-        .await
-        .unwrap();
+    let update = update_example(&client, &changes).await.unwrap();
     assert_eq!(update.business.status, BusinessStatus::Pending);
     assert_eq!(update.under_review, ["TIN", "businessAddress", "tin"]);
 }
@@ -393,7 +387,7 @@ async fn get_and_update_business() {
 #[tokio::test]
 async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
     let (server, client) = accepting_one_create().await;
-    let scuml = DocumentLink::new("https://files.crossborder.invalid/kyb/scuml.pdf", "scuml");
+    let scuml = document("scuml");
 
     let mut typo = example_business();
     typo.documents.insert("bank_statment".into(), scuml.clone());
@@ -417,13 +411,12 @@ async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
         .documents
         .insert("SCUML_CERTIFICATE".into(), scuml.unlisted());
     client.businesses().create(&unlisted).await.unwrap();
-    let sent = json!({"url": "https://files.crossborder.invalid/kyb/scuml.pdf", "key": "scuml"});
     assert_documents_sent(
         &server,
         "the refused requests sent nothing",
         5,
         "SCUML_CERTIFICATE",
-        &sent,
+        &document_json("scuml"),
     )
     .await;
 }
@@ -435,18 +428,11 @@ async fn an_unknown_document_key_is_refused_or_sent_as_given_when_unlisted() {
 #[tokio::test]
 async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     let (server, client) = accepting_one_create().await;
-    let statement = |id: &str| {
-        DocumentLink::new(
-            format!("https://files.crossborder.invalid/kyb/{id}.pdf"),
-            id,
-        )
-    };
-
     // Both go out as `bank_statement`: refused as duplicates, nothing sent.
     let mut clash = example_business();
     clash
         .documents
-        .insert("Bank-Statement".into(), statement("statement-2").unlisted());
+        .insert("Bank-Statement".into(), document("statement-2").unlisted());
     assert_invalid(
         client.businesses().create(&clash).await,
         "documents.bank_statement: Duplicate document: Bank-Statement and bank_statement both map to BANK_STATEMENT",
@@ -458,7 +444,7 @@ async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     alone.documents.remove("bank_statement");
     alone
         .documents
-        .insert("Bank-Statement".into(), statement("statement-2").unlisted());
+        .insert("Bank-Statement".into(), document("statement-2").unlisted());
     let mapping = alone
         .document_keys()
         .into_iter()
@@ -467,25 +453,23 @@ async fn an_unlisted_mark_on_a_known_key_is_ignored() {
     assert_eq!(mapping.sent.as_deref(), Some("bank_statement"));
     assert_eq!(mapping.document_type, Some(DocumentType::BankStatement));
     client.businesses().create(&alone).await.unwrap();
-    let sent = json!({"url": "https://files.crossborder.invalid/kyb/statement-2.pdf", "key": "statement-2"});
     assert_documents_sent(
         &server,
         "the clash sent nothing",
         4,
         "bank_statement",
-        &sent,
+        &document_json("statement-2"),
     )
     .await;
 }
 
 /// A complete business as the API's JSON, documents keyed as given.
 fn business_wire_json() -> Value {
-    let link = |id: &str| json!({"url": format!("https://files.crossborder.invalid/kyb/{id}.pdf"), "key": id});
     fixtures::business_json(
         "RC1234567",
         LINK,
-        json!({"CAC": link("cac"), "Bank-Statement": link("statement"),
-               "application_letter": link("letter"), "bn1": link("bn1")}),
+        json!({"CAC": document_json("cac"), "Bank-Statement": document_json("statement"),
+               "application_letter": document_json("letter"), "bn1": document_json("bn1")}),
     )
 }
 

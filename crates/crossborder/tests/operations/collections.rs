@@ -7,7 +7,6 @@ use crossborder::{types::Transaction, Client};
 async fn create_collection() {
     let (server, client) = setup().await;
     mock::initiate_payment()
-        .and(key_header())
         .and(body_json(json!({
             "amount": 50000.10,
             "fromCurrency": "NGN",
@@ -64,10 +63,7 @@ async fn converting_collection_needs_a_rate_key() {
 #[tokio::test]
 async fn get_transaction() {
     let (server, client) = setup().await;
-    mock::transaction("order-10045")
-        .and(key_header())
-        .answers_once(&server, ok(transaction_json("COMPLETED")))
-        .await;
+    order_reads_once_as(&server, "COMPLETED").await;
     let transaction = client.collections().get("order-10045").await.unwrap();
     assert_eq!(transaction.status, TransactionStatus::Completed);
     assert!(transaction.status.is_terminal());
@@ -125,10 +121,11 @@ async fn pending_then_completed(server: &wiremock::MockServer, pending: u64) {
         .await;
 }
 
-/// Every read of `order-10045` finds it with `status`.
-async fn order_reads_as(server: &wiremock::MockServer, status: &str) {
+/// Every read of `order-10045` (after any mounted ahead of this) answers
+/// 503.
+async fn order_is_unavailable(server: &wiremock::MockServer) {
     mock::transaction("order-10045")
-        .answers(server, ok(transaction_json(status)))
+        .answers(server, ResponseTemplate::new(503))
         .await;
 }
 
@@ -184,9 +181,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
     mock::transaction("order-10045")
         .answers_first(1, &server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
-    mock::transaction("order-10045")
-        .answers(&server, ResponseTemplate::new(503))
-        .await;
+    order_is_unavailable(&server).await;
     let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
@@ -198,9 +193,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
 #[tokio::test]
 async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
     let (server, client) = common::setup_without_retries().await;
-    mock::transaction("order-10045")
-        .answers(&server, ResponseTemplate::new(503))
-        .await;
+    order_is_unavailable(&server).await;
     let options = polling(Duration::from_millis(60), Duration::from_millis(10));
     let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");

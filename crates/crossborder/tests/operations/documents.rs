@@ -16,7 +16,6 @@ async fn upload(
 async fn upload_document_is_multipart() {
     let (server, client) = setup().await;
     mock::upload_document()
-        .and(key_header())
         .answers_once(
             &server,
             ok(json!({

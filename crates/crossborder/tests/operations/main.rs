@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use common::mock::{self, ok, Answers};
 use common::{
-    assert_invalid, assert_nothing_sent, dec, first_body, polling, requests_received, setup,
-    transaction_json, violation_messages, KEY,
+    assert_error_is, assert_invalid, assert_nothing_sent, dec, example_funding, first_body,
+    payout_json, polling, requests_received, setup, transaction_json, violation_messages, KEY,
 };
 use crossborder::{
     error::Rule, types::AmountText, types::BusinessDetails, types::BusinessStatus,
@@ -31,12 +31,22 @@ use crossborder::{
 };
 use serde_json::{json, Value};
 use wiremock::matchers::{body_json, header, query_param};
-use wiremock::{Mock, Request, ResponseTemplate};
-
-fn key_header() -> wiremock::matchers::HeaderExactMatcher {
-    header("x-api-key", KEY)
-}
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 fn raw_body(request: &Request) -> String {
     String::from_utf8(request.body.clone()).unwrap()
+}
+
+/// Every read of the collection `order-10045` finds it with `status`.
+async fn order_reads_as(server: &MockServer, status: &str) {
+    mock::transaction("order-10045")
+        .answers(server, ok(transaction_json(status)))
+        .await;
+}
+
+/// The collection `order-10045` is read exactly once, with `status`.
+async fn order_reads_once_as(server: &MockServer, status: &str) {
+    mock::transaction("order-10045")
+        .answers_once(server, ok(transaction_json(status)))
+        .await;
 }

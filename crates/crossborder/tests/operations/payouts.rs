@@ -18,7 +18,6 @@ pub(crate) fn example_payout() -> PayoutRequest {
 async fn create_and_track_a_payout() {
     let (server, client) = setup().await;
     mock::payout()
-        .and(key_header())
         .and(body_json(json!({
             "amount": "100.00",
             "fromCurrency": "USD",
@@ -39,12 +38,11 @@ async fn create_and_track_a_payout() {
             })),
         )
         .await;
-    let mut payout_state = transaction_json("PROCESSING");
-    payout_state["data"]["type"] = json!("PAYOUT");
-    payout_state["data"]["paymentReference"] = json!("payout-2026-11-21-0001");
     mock::transaction("payout-2026-11-21-0001")
-        .and(key_header())
-        .answers_once(&server, ok(payout_state))
+        .answers_once(
+            &server,
+            ok(payout_json("PROCESSING", "payout-2026-11-21-0001")),
+        )
         .await;
 
     let receipt = client.payouts().create(&example_payout()).await.unwrap();
@@ -59,26 +57,20 @@ async fn create_and_track_a_payout() {
 async fn payouts_get_on_a_collection_is_not_found() {
     let (server, client) = setup().await;
     // transaction_json is a collection (`type: COLLECTION`).
-    mock::transaction("order-10045")
-        .answers_once(&server, ok(transaction_json("PENDING")))
-        .await;
+    order_reads_once_as(&server, "PENDING").await;
     let error = client.payouts().get("order-10045").await.unwrap_err();
-    match &error {
-        Error::Api {
-            status,
-            message,
-            body,
-            ..
-        } => {
-            assert_eq!(*status, 404);
-            assert_eq!(
-                message,
-                "Payout not found: order-10045 (this reference is a collection)"
-            );
-            assert_eq!(body, "");
-        }
-        other => panic!("{other:?}"),
-    }
+    let expected = Error::Api {
+        status: 404,
+        message: "Payout not found: order-10045 (this reference is a collection)".into(),
+        path: None,
+        timestamp: None,
+        body: String::new(),
+    };
+    assert_error_is(
+        &error,
+        &expected,
+        "a payout read on a collection's reference",
+    );
     assert_eq!(error.status(), Some(404));
 }
 
@@ -100,25 +92,20 @@ async fn invalid_payout_lists_every_violation_and_sends_nothing() {
     let payout = PayoutRequest::new("", dec("10.001"), Currency::Usd, Currency::Gbp)
         .narration("x".repeat(141));
     let error = client.payouts().create(&payout).await.unwrap_err();
-    let violations = error.violations().expect("a validation error").clone();
-    let fields: Vec<&str> = violations.iter().map(|v| v.field.as_ref()).collect();
-    for expected in [
-        "amount",
-        "narration",
-        "sessionId",
-        "rateKey",
-        "accountNumber",
-        "accountName",
-        "bankName",
-        "sortCode",
-        "swiftCode",
-    ] {
-        assert!(
-            fields.contains(&expected),
-            "{expected} missing from {fields:?}"
-        );
-    }
-    assert!(violations.iter().all(|v| !v.message.is_empty()));
+    assert_eq!(
+        violation_messages(&error),
+        [
+            "amount: has more decimal places than USD allows (2)",
+            "narration: must be at most 140 characters; got 141",
+            "sessionId: is required",
+            "rateKey: is required when fromCurrency (USD) differs from toCurrency (GBP)",
+            "accountNumber: is required when toCurrency is GBP",
+            "accountName: is required when toCurrency is GBP",
+            "bankName: is required when toCurrency is GBP",
+            "sortCode: is required when toCurrency is GBP",
+            "swiftCode: is required when toCurrency is GBP",
+        ]
+    );
     assert!(error.to_string().starts_with("invalid request: "));
     assert_nothing_sent(&server).await;
 }

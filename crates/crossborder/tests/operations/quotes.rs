@@ -7,7 +7,6 @@ async fn quote_with_rail() {
     let (server, client) = setup().await;
     mock::quote("USD", "NGN", "100.50")
         .and(query_param("rail", "swift"))
-        .and(key_header())
         .and(header("user-agent", ClientBuilder::USER_AGENT))
         .answers_once(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Quote retrieved successfully","data":{"rate":1530.25,"roundedRate":1530.25,

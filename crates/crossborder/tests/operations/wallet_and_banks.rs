@@ -6,7 +6,6 @@ use super::*;
 async fn wallet_balance() {
     let (server, client) = setup().await;
     mock::balance("CNGN")
-        .and(key_header())
         .answers_once(&server, ResponseTemplate::new(200).set_body_raw(
             r#"{"message":"Balance retrieved successfully","data":{"balance":1250000.000001},"error":false}"#,
             "application/json",
@@ -21,13 +20,11 @@ async fn wallet_balance() {
 async fn bank_list_and_resolve() {
     let (server, client) = setup().await;
     mock::bank_list("USD", "NGN")
-        .and(key_header())
         .answers_once(&server, ok(json!({
             "message": "Banks retrieved successfully",
             "data": [{"name": "Access Bank", "code": "044"}, {"name": "Guaranty Trust Bank", "code": "058"}]
         }))).await;
     mock::resolve_bank()
-        .and(key_header())
         .and(body_json(json!({
             "accountNumber": "0123456789",
             "bankCode": "058",

@@ -2,30 +2,18 @@
 
 use super::*;
 
-/// A simulated NGN funding of `amount` paying `PAY-7KQ2M9XD` under
-/// `session_id`.
-fn funding(amount: &str, session_id: &str) -> SimulateFundingRequest {
-    SimulateFundingRequest::new(Currency::Ngn, dec(amount), "PAY-7KQ2M9XD", session_id)
-}
-
 #[tokio::test]
 async fn set_webhook_url() {
     let (server, client) = setup().await;
+    let url = "https://merchant.example.org/hooks/crossborder";
     mock::set_webhook()
-        .and(key_header())
-        .and(body_json(
-            json!({"webhookUrl": "https://merchant.example.org/hooks/crossborder"}),
-        ))
+        .and(body_json(json!({"webhookUrl": url})))
         .answers_once(
             &server,
             ok(json!({"message": "Webhook URL set successfully"})),
         )
         .await;
-    let ack = client
-        .webhooks()
-        .set_url("https://merchant.example.org/hooks/crossborder")
-        .await
-        .unwrap();
+    let ack = client.webhooks().set_url(url).await.unwrap();
     assert_eq!(ack.message, "Webhook URL set successfully");
 
     let error = client.webhooks().set_url("not a url").await.unwrap_err();
@@ -36,7 +24,6 @@ async fn set_webhook_url() {
 async fn simulate_funding_in_staging() {
     let (server, client) = setup().await;
     mock::simulate_funding()
-        .and(key_header())
         .and(body_json(json!({
             "currency": "NGN",
             "amount": 50000.10,
@@ -50,7 +37,7 @@ async fn simulate_funding_in_staging() {
         .await;
     let ack = client
         .sandbox()
-        .simulate_funding(&funding("50000.10", "sim-2026-11-21-0001"))
+        .simulate_funding(&example_funding())
         .await
         .unwrap();
     assert_eq!(ack.message, "Funding simulated successfully");
@@ -62,7 +49,7 @@ async fn sandbox_refuses_a_live_key_without_sending() {
     let client = common::client_for(&server, common::LIVE_KEY, common::fast_retries());
     let error = client
         .sandbox()
-        .simulate_funding(&funding("1", "sim-1"))
+        .simulate_funding(&example_funding())
         .await
         .unwrap_err();
     assert!(matches!(error, Error::SandboxOnly), "{error:?}");
