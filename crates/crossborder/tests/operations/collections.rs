@@ -96,10 +96,7 @@ async fn wait_until_settled_polls_until_terminal() {
 async fn wait_until_settled_times_out_with_the_last_state() {
     let (server, client) = setup().await;
     order_reads_as(&server, "PARTIALLY_PAID").await;
-    // Long enough for several polls even on a loaded machine (a first
-    // request slower than the whole deadline would leave only one).
-    let options = polling(Duration::from_millis(500), Duration::from_millis(2))
-        .max_interval(Duration::from_millis(5));
+    let options = several_polls();
     let error = wait_for_order(&client, options).await.unwrap_err();
     match error {
         Error::WaitTimeout { last } => {
@@ -109,6 +106,13 @@ async fn wait_until_settled_times_out_with_the_last_state() {
         other => panic!("{other:?}"),
     }
     assert!(requests_received(&server).await >= 2);
+}
+
+/// A wait that times out after several reads, even on a loaded machine (a
+/// first request slower than a 60 ms deadline left too few).
+fn several_polls() -> WaitOptions {
+    polling(Duration::from_millis(500), Duration::from_millis(2))
+        .max_interval(Duration::from_millis(5))
 }
 
 /// `order-10045` is read as `PENDING` `pending` times, then as `COMPLETED`.
@@ -182,7 +186,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
         .answers_first(1, &server, ok(transaction_json("PARTIALLY_PAID")))
         .await;
     order_is_unavailable(&server).await;
-    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
+    let options = several_polls();
     match wait_for_order(&client, options).await.unwrap_err() {
         Error::WaitTimeout { last } => assert_eq!(last.status, TransactionStatus::PartiallyPaid),
         other => panic!("{other:?}"),
@@ -194,7 +198,7 @@ async fn wait_until_settled_keeps_the_last_state_over_later_errors() {
 async fn wait_until_settled_returns_the_last_error_when_nothing_was_read() {
     let (server, client) = common::setup_without_retries().await;
     order_is_unavailable(&server).await;
-    let options = polling(Duration::from_millis(60), Duration::from_millis(10));
+    let options = several_polls();
     let error = wait_for_order(&client, options).await.unwrap_err();
     assert_eq!(error.status(), Some(503), "{error:?}");
     assert!(requests_received(&server).await >= 3);
