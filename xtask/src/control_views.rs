@@ -23,6 +23,8 @@ use anyhow::{bail, Context, Result};
 use heck::{ToLowerCamelCase, ToSnakeCase};
 use serde_yaml_ng::{Mapping, Value};
 
+use crate::spec_yaml::{self, properties, reference, required, schema};
+
 /// The control API's document, relative to the workspace root.
 pub const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
 
@@ -52,13 +54,7 @@ struct Field {
 
 /// Generates the read model's file text from the document's text.
 pub fn generate(spec_text: &str) -> Result<String> {
-    let spec: Value = serde_yaml_ng::from_str(spec_text)
-        .with_context(|| format!("{CONTROL_SPEC_PATH} is not valid YAML"))?;
-    let schemas = spec
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .with_context(|| format!("{CONTROL_SPEC_PATH} has no components.schemas"))?;
+    let schemas = &spec_yaml::component_schemas(spec_text, CONTROL_SPEC_PATH)?;
     let reached = reachable(schemas)?;
 
     let mut code = String::from(
@@ -145,28 +141,6 @@ fn is_object(schema: &Value) -> bool {
         && schema.get("properties").is_some()
 }
 
-/// The component a property names by `$ref` or by a one-element `allOf`.
-fn reference(property: &Value) -> Option<String> {
-    let text = property.get("$ref").and_then(Value::as_str).or_else(|| {
-        match property
-            .get("allOf")
-            .and_then(Value::as_sequence)?
-            .as_slice()
-        {
-            [only] => only.get("$ref").and_then(Value::as_str),
-            _ => None,
-        }
-    })?;
-    text.strip_prefix("#/components/schemas/")
-        .map(str::to_owned)
-}
-
-fn schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
-    schemas
-        .get(name)
-        .with_context(|| format!("{CONTROL_SPEC_PATH}: schema `{name}` not found"))
-}
-
 fn struct_name(schemas: &Mapping, name: &str) -> Result<String> {
     Ok(schema(schemas, name)?
         .get("x-rust-name")
@@ -175,39 +149,17 @@ fn struct_name(schemas: &Mapping, name: &str) -> Result<String> {
 }
 
 fn description(value: &Value, at: &str) -> Result<String> {
-    let text = value
-        .get("description")
-        .and_then(Value::as_str)
-        .with_context(|| format!("{CONTROL_SPEC_PATH}: `{at}` has no description"))?;
-    Ok(text.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
-fn properties<'s>(schema: &'s Value, name: &str) -> Result<Vec<(&'s str, &'s Value)>> {
-    schema
-        .get("properties")
-        .and_then(Value::as_mapping)
-        .with_context(|| format!("{CONTROL_SPEC_PATH}: `{name}` has no properties"))?
-        .iter()
-        .map(|(key, value)| {
-            Ok((
-                key.as_str().context("a property name is not a string")?,
-                value,
-            ))
-        })
-        .collect()
+    spec_yaml::description(value)
+        .with_context(|| format!("{CONTROL_SPEC_PATH}: `{at}` has no description"))
 }
 
 /// The fields of schema `name`, in the document's order.
 fn fields(schemas: &Mapping, name: &str, schema: &Value) -> Result<Vec<Field>> {
-    let required: BTreeSet<&str> = schema
-        .get("required")
-        .and_then(Value::as_sequence)
-        .map(|list| list.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required(schema);
     let mut fields = Vec::new();
     for (wire, property) in properties(schema, name)? {
         let at = format!("{name}.{wire}");
-        if !required.contains(wire) {
+        if !required.contains(&wire) {
             bail!("{CONTROL_SPEC_PATH}: `{at}` is always written, so it must be in `required` (`nullable: true` when it may be null)");
         }
         let (mut ty, display) = rust_type(schemas, property, &at)?;

@@ -33,6 +33,7 @@ mod schemathesis;
 mod sdk_records;
 mod sdk_types;
 mod spec_reuse;
+mod spec_yaml;
 #[cfg(test)]
 mod test_spec;
 mod tools;

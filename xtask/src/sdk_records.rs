@@ -25,6 +25,7 @@ use heck::ToSnakeCase;
 use serde_yaml_ng::{Mapping, Value};
 
 use crate::codegen::REPLACEMENTS;
+use crate::spec_yaml::{component_schemas, description, properties, reference, required, schema};
 
 /// The generated records, relative to the workspace root.
 pub const RECORDS_PATH: &str = "crates/crossborder/src/kyb/record.rs";
@@ -75,12 +76,7 @@ impl Held {
 
 /// Generates the records' file text from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
-    let spec: Value = serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML")?;
-    let schemas = spec
-        .get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .context("the spec has no components.schemas")?;
+    let schemas = &component_schemas(spec_text, "the spec")?;
     let mut code = String::from(
         "/// An open enum's value from its wire text: every text reads, a word
          /// this version does not know as its `Unknown` variant.
@@ -93,11 +89,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
     );
     for name in RECORDS {
         let schema = schema(schemas, name)?;
-        let required: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_sequence)
-            .map(|list| list.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required = required(schema);
         let mut fields = String::new();
         let mut reads = String::new();
         for (wire_name, property) in properties(schema, name)? {
@@ -118,7 +110,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
             };
             let doc = match description(property) {
                 Some(doc) => doc,
-                None => referenced(property)
+                None => reference(property)
                     .and_then(|target| description(schemas.get(target.as_str())?))
                     .with_context(|| format!("`{at}` has no description"))?,
             };
@@ -146,7 +138,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
 }
 
 fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
-    if let Some(target) = referenced(property) {
+    if let Some(target) = reference(property) {
         if let Some((_, ty)) = REPLACEMENTS.iter().find(|(name, _)| *name == target) {
             return Ok(Held::Same((*ty).to_owned()));
         }
@@ -170,40 +162,6 @@ fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
         },
         _ => bail!("`{at}`: no SDK type for {kind:?}"),
     }
-}
-
-fn referenced(property: &Value) -> Option<String> {
-    property
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|text| text.strip_prefix("#/components/schemas/"))
-        .map(str::to_owned)
-}
-
-fn schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
-    schemas
-        .get(name)
-        .with_context(|| format!("component schema `{name}` not found"))
-}
-
-fn description(value: &Value) -> Option<String> {
-    let text = value.get("description").and_then(Value::as_str)?;
-    Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
-fn properties<'s>(schema: &'s Value, name: &str) -> Result<Vec<(&'s str, &'s Value)>> {
-    schema
-        .get("properties")
-        .and_then(Value::as_mapping)
-        .with_context(|| format!("`{name}` has no properties"))?
-        .iter()
-        .map(|(key, value)| {
-            Ok((
-                key.as_str().context("a property name is not a string")?,
-                value,
-            ))
-        })
-        .collect()
 }
 
 #[cfg(test)]

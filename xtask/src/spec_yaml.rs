@@ -1,0 +1,72 @@
+//! Reading an OpenAPI document as YAML values, for the generators that
+//! follow its schemas property by property (`control_views`,
+//! `sdk_records`).
+
+use anyhow::{Context, Result};
+use serde_yaml_ng::{Mapping, Value};
+
+/// The document's `components.schemas`; `document` names it in an error.
+pub fn component_schemas(text: &str, document: &str) -> Result<Mapping> {
+    let spec: Value =
+        serde_yaml_ng::from_str(text).with_context(|| format!("{document} is not valid YAML"))?;
+    spec.get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+        .cloned()
+        .with_context(|| format!("{document} has no components.schemas"))
+}
+
+/// The component schema `name`, or an error naming it.
+pub fn schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
+    schemas
+        .get(name)
+        .with_context(|| format!("component schema `{name}` not found"))
+}
+
+/// The properties of the object schema `name`, in the document's order.
+pub fn properties<'s>(schema: &'s Value, name: &str) -> Result<Vec<(&'s str, &'s Value)>> {
+    schema
+        .get("properties")
+        .and_then(Value::as_mapping)
+        .with_context(|| format!("`{name}` has no properties"))?
+        .iter()
+        .map(|(key, value)| {
+            Ok((
+                key.as_str().context("a property name is not a string")?,
+                value,
+            ))
+        })
+        .collect()
+}
+
+/// The names in a schema's `required`.
+pub fn required(schema: &Value) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_sequence)
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A `description`, on one line.
+pub fn description(value: &Value) -> Option<String> {
+    let text = value.get("description").and_then(Value::as_str)?;
+    Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The component a property names by `$ref`, or by a one-element `allOf`
+/// (how a `$ref` carries a description in OpenAPI 3.0).
+pub fn reference(property: &Value) -> Option<String> {
+    let text = property.get("$ref").and_then(Value::as_str).or_else(|| {
+        match property
+            .get("allOf")
+            .and_then(Value::as_sequence)?
+            .as_slice()
+        {
+            [only] => only.get("$ref").and_then(Value::as_str),
+            _ => None,
+        }
+    })?;
+    text.strip_prefix("#/components/schemas/")
+        .map(str::to_owned)
+}
