@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
-use crate::{diff, postprocess, preprocess, sdk_types, views, SPEC_PATH};
+use crate::{diff, enums, postprocess, preprocess, sdk_types, views, SPEC_PATH};
 
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
@@ -38,7 +38,11 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_text = std::fs::read_to_string(&spec_path)
         .with_context(|| format!("reading spec {}", spec_path.display()))?;
     let views = views::generate(&spec_text)?;
-    let mut files = vec![(GENERATED_PATH, client), (views::VIEWS_PATH, views)];
+    let mut files = vec![
+        (GENERATED_PATH, client),
+        (views::VIEWS_PATH, views),
+        (enums::ENUMS_PATH, enums::generate(&spec_text)?),
+    ];
     files.extend(sdk_types::generate(&spec_text)?);
     let mut stale = Vec::new();
     for (path, code) in files {
