@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
 use crate::{
-    control_views, diff, postprocess, preprocess, sdk_records, sdk_types, views, SPEC_PATH,
+    control_views, diff, enums, postprocess, preprocess, sdk_records, sdk_types, views, SPEC_PATH,
 };
 
 /// Where the generated client lives, relative to the workspace root.
@@ -40,7 +40,11 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_text = std::fs::read_to_string(&spec_path)
         .with_context(|| format!("reading spec {}", spec_path.display()))?;
     let views = views::generate(&spec_text)?;
-    let mut files = vec![(GENERATED_PATH, client), (views::VIEWS_PATH, views)];
+    let mut files = vec![
+        (GENERATED_PATH, client),
+        (views::VIEWS_PATH, views),
+        (enums::ENUMS_PATH, enums::generate(&spec_text)?),
+    ];
     files.extend(sdk_types::generate(&spec_text)?);
     files.push((
         sdk_records::RECORDS_PATH,

@@ -2,7 +2,8 @@
 //!
 //! * `cargo xtask codegen [--check]` regenerates
 //!   `crates/crossborder-api/src/generated.rs`, the request views
-//!   `crates/crossborder-core/src/views.rs` and the SDK's typed requests
+//!   `crates/crossborder-core/src/views.rs`, the enumerations
+//!   `crates/crossborder-core/src/enums.rs` and the SDK's typed requests
 //!   `types/payout_request.rs`, `kyb/business_request.rs` and
 //!   `kyb/person_request.rs` from `openapi/crossborder.yaml`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
@@ -23,6 +24,7 @@ mod bench;
 mod codegen;
 mod control_views;
 mod diff;
+mod enums;
 mod lint_spec;
 mod msrv;
 mod npm_tools;

@@ -169,7 +169,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
 }
 
 /// The spec's `components.schemas`.
-fn component_schemas(spec_text: &str) -> Result<Mapping> {
+pub fn component_schemas(spec_text: &str) -> Result<Mapping> {
     let spec: Value =
         serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
     spec.get("components")

@@ -1,58 +1,18 @@
-//! The 13 currencies the API accepts in every currency parameter and field.
+//! The 13 currencies the API accepts in every currency parameter and field:
+//! ten fiat currencies and three cryptocurrencies (stablecoins). Parsing
+//! accepts the exact uppercase code only, as the API does.
+//!
+//! ```
+//! use crossborder_core::Currency;
+//!
+//! let ngn: Currency = "NGN".parse().unwrap();
+//! assert_eq!(ngn, Currency::Ngn);
+//! assert_eq!(ngn.minor_unit_exponent(), 2);
+//! assert!(Currency::Usdt.is_crypto());
+//! assert_eq!("ngn".parse::<Currency>().unwrap_err().to_string(), "Invalid currency: ngn");
+//! ```
 
-use crate::wire_enum::wire_enum;
-
-wire_enum! {
-    /// A currency supported by the API: ten fiat currencies and three
-    /// cryptocurrencies (stablecoins).
-    ///
-    /// Serialised as its uppercase code; parsing accepts the exact uppercase
-    /// code only, as the API does.
-    ///
-    /// ```
-    /// use crossborder_core::Currency;
-    ///
-    /// let ngn: Currency = "NGN".parse().unwrap();
-    /// assert_eq!(ngn, Currency::Ngn);
-    /// assert_eq!(ngn.minor_unit_exponent(), 2);
-    /// assert!(Currency::Usdt.is_crypto());
-    /// assert_eq!("ngn".parse::<Currency>().unwrap_err().to_string(), "Invalid currency: ngn");
-    /// ```
-    pub enum Currency {
-        /// Nigerian naira.
-        Ngn = "NGN",
-        /// Euro.
-        Eur = "EUR",
-        /// Pound sterling.
-        Gbp = "GBP",
-        /// United States dollar.
-        Usd = "USD",
-        /// Kenyan shilling.
-        Kes = "KES",
-        /// Ugandan shilling (no minor unit).
-        Ugx = "UGX",
-        /// Ghanaian cedi.
-        Ghs = "GHS",
-        /// Canadian dollar.
-        Cad = "CAD",
-        /// West African CFA franc (no minor unit).
-        Xof = "XOF",
-        /// Central African CFA franc (no minor unit).
-        Xaf = "XAF",
-        /// Tether USD stablecoin.
-        Usdt = "USDT",
-        /// USD Coin stablecoin.
-        Usdc = "USDC",
-        /// Naira stablecoin.
-        Cngn = "CNGN",
-    }
-
-    /// A currency code that is not one of the 13 supported codes.
-    ///
-    /// Its message is the API's own: `Invalid currency: <code>`.
-    #[error("Invalid currency: {0}")]
-    pub struct UnknownCurrency(pub String);
-}
+pub use crate::enums::{Currency, UnknownCurrency};
 
 /// Whether a currency is a fiat currency or a cryptocurrency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

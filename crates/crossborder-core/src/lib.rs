@@ -51,6 +51,10 @@ mod wire_enum;
 // every request body, re-exported by the module of each request's rules.
 #[rustfmt::skip]
 pub mod views;
+// Generated the same way: the spec's enumerations, re-exported by the
+// modules that add their behaviour (`currency`, `rail`, `status`, `kyb`).
+#[rustfmt::skip]
+mod enums;
 
 pub mod amount;
 pub mod collection;

@@ -1,40 +1,14 @@
-//! Settlement rails, accepted as an optional pin on a quote.
+//! Settlement rails, accepted as an optional pin on a quote. Spelled in
+//! lowercase on the wire, exactly as the specification lists them.
+//!
+//! ```
+//! use crossborder_core::Rail;
+//!
+//! assert_eq!("bridge_wallet".parse::<Rail>().unwrap(), Rail::BridgeWallet);
+//! assert_eq!(Rail::Wire.to_string(), "wire");
+//! ```
 
-use crate::wire_enum::{one_of, wire_enum};
-
-wire_enum! {
-    /// A settlement rail a quote can be pinned to. Spelled in lowercase on the
-    /// wire, exactly as the specification lists them.
-    ///
-    /// ```
-    /// use crossborder_core::Rail;
-    ///
-    /// assert_eq!("bridge_wallet".parse::<Rail>().unwrap(), Rail::BridgeWallet);
-    /// assert_eq!(Rail::Wire.to_string(), "wire");
-    /// ```
-    pub enum Rail {
-        /// US Automated Clearing House.
-        Ach = "ach",
-        /// IBAN (SEPA) transfer.
-        Iban = "iban",
-        /// SWIFT international transfer.
-        Swift = "swift",
-        /// Domestic wire transfer.
-        Wire = "wire",
-        /// Brazil's PIX instant payments.
-        Pix = "pix",
-        /// Ethereum network.
-        Ethereum = "ethereum",
-        /// Bridge wallet.
-        BridgeWallet = "bridge_wallet",
-        /// NIBSS Instant Payment, Nigeria's interbank transfer system.
-        Nip = "nip",
-    }
-
-    /// A rail name that is not one of the eight supported rails.
-    #[error("Invalid rail: {0} (expected one of {expected})", expected = one_of(&Rail::ALL, Rail::as_str))]
-    pub struct UnknownRail(pub String);
-}
+pub use crate::enums::{Rail, UnknownRail};
 
 #[cfg(test)]
 mod tests {

@@ -1,13 +1,18 @@
-//! A macro for the closed string enumerations of the API (currencies, rails,
-//! business types, document types and so on).
+//! A macro for the string enumerations of the API: closed ones (currencies,
+//! rails, business types, document types and so on) and open ones (statuses,
+//! roles), whose `Unknown` variant keeps a value this version does not know.
 //!
 //! Each enumeration is written once as a list of `Variant = "wire spelling"`
-//! pairs; the macro derives everything that must agree with that list: `ALL`,
-//! `as_str`, `Display`, serde (serialised as the wire string, deserialised
-//! through the type's own `FromStr` so serde reports the API's own message),
-//! a JSON schema and, for most types, `FromStr` and its error type.
+//! pairs (the spec's, by `cargo xtask codegen` into `enums.rs`; the document
+//! types, which the spec does not list, by hand in `kyb/documents.rs`); the
+//! macro derives everything that must agree with that list. For a closed one:
+//! `ALL`, `as_str`, `Display`, serde (serialised as the wire string,
+//! deserialised through the type's own `FromStr` so serde reports the API's
+//! own message), a JSON schema and, for most types, `FromStr` and its error
+//! type. For an open one: `as_str` and an infallible `FromStr`.
 
-/// Declares a closed string enumeration of the API.
+/// Declares a string enumeration of the API, closed unless it ends with
+/// `Unknown(String);`.
 ///
 /// Followed by a `pub struct UnknownX(pub String);` declaration (with its own
 /// doc comment and `#[error("...")]` message), the macro also declares that
@@ -16,7 +21,11 @@
 /// implement `FromStr` by hand (a type that accepts aliases, say); the macro
 /// uses it for deserialisation either way.
 ///
-/// A private macro, so the example is shown, not run (`rail.rs` holds the
+/// Followed by `Unknown(String);` instead, the enumeration is open: the
+/// variant keeps any other text, `as_str` gives it back as sent and `FromStr`
+/// never fails.
+///
+/// A private macro, so the example is shown, not run (`enums.rs` holds the
 /// same declaration, compiled):
 ///
 /// ```text
@@ -35,6 +44,50 @@
 /// }
 /// ```
 macro_rules! wire_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident = $wire:literal,
+            )+
+        }
+
+        $(#[$unknown_meta:meta])*
+        Unknown(String);
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $(
+                $(#[$vmeta])*
+                $variant,
+            )+
+            $(#[$unknown_meta])*
+            Unknown(String),
+        }
+
+        impl $name {
+            /// The wire spelling (an unknown value as sent).
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $($name::$variant => $wire,)+
+                    $name::Unknown(other) => other,
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = std::convert::Infallible;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                Ok(match text {
+                    $($wire => $name::$variant,)+
+                    other => $name::Unknown(other.to_owned()),
+                })
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         pub enum $name:ident {

@@ -1,9 +1,6 @@
 //! Transactions: the state of a collection, or of a payout read by its
 //! session id.
 
-use std::convert::Infallible;
-use std::fmt;
-use std::str::FromStr;
 use std::time::SystemTime;
 
 use crossborder_api::types as wire;
@@ -11,49 +8,10 @@ use rust_decimal::Decimal;
 
 use crate::{AmountText, Currency};
 
-/// The status of a collection or payout, an open enum declared once in core
-/// for the SDK and the sandbox.
-pub use crossborder_core::status::TransactionStatus;
-
-/// Whether a transaction is a collection or a payout. The set is open.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TransactionType {
-    /// `COLLECTION`: an inbound payment.
-    Collection,
-    /// `PAYOUT`: an outbound payment.
-    Payout,
-    /// A type this SDK does not know, as sent.
-    Unknown(String),
-}
-
-impl TransactionType {
-    /// The wire value (`COLLECTION`, `PAYOUT`, or an unknown one as sent).
-    pub fn as_str(&self) -> &str {
-        match self {
-            TransactionType::Collection => "COLLECTION",
-            TransactionType::Payout => "PAYOUT",
-            TransactionType::Unknown(text) => text,
-        }
-    }
-}
-
-impl fmt::Display for TransactionType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for TransactionType {
-    type Err = Infallible;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Ok(match text {
-            "COLLECTION" => TransactionType::Collection,
-            "PAYOUT" => TransactionType::Payout,
-            other => TransactionType::Unknown(other.to_owned()),
-        })
-    }
-}
+/// The status of a collection or payout, and whether a transaction is a
+/// collection or a payout: open enums declared once in core for the SDK and
+/// the sandbox.
+pub use crossborder_core::status::{TransactionStatus, TransactionType};
 
 /// How the payer transfers the funds of a collection: everything to hand
 /// to the buyer.
