@@ -31,6 +31,7 @@ mod npm_tools;
 mod postprocess;
 mod preprocess;
 mod process;
+mod replacements;
 mod schemathesis;
 mod sdk_records;
 mod sdk_types;

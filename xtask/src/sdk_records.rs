@@ -8,7 +8,7 @@
 //! - a string, integer (`minimum: 0`: `u64`) or boolean as `String`, `u64`
 //!   or `bool`;
 //! - a `$ref` to a schema the generated client replaces by a core type
-//!   ([`codegen::REPLACEMENTS`]) as that type, unchanged;
+//!   ([`REPLACEMENTS`]) as that type, unchanged;
 //! - a `$ref` to an open enum (`x-extensible-enum`) as core's enum of that
 //!   name, re-exported by the SDK's `kyb` (`BusinessStatus`, `PersonRole`),
 //!   read from the wire's text (an unknown word is kept, never refused);
@@ -24,7 +24,7 @@ use anyhow::{bail, Context, Result};
 use heck::ToSnakeCase;
 use serde_yaml_ng::{Mapping, Value};
 
-use crate::codegen::REPLACEMENTS;
+use crate::replacements::REPLACEMENTS;
 use crate::spec_yaml::{component_schemas, description, properties, reference, required, schema};
 
 /// The generated records, relative to the workspace root.
@@ -140,7 +140,9 @@ pub fn generate(spec_text: &str) -> Result<String> {
 fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
     if let Some(target) = reference(property) {
         if let Some((_, ty)) = REPLACEMENTS.iter().find(|(name, _)| *name == target) {
-            return Ok(Held::Same((*ty).to_owned()));
+            // Named from inside the generated client, whose `crate` is
+            // `crossborder_api` from the SDK.
+            return Ok(Held::Same(ty.replacen("crate::", "crossborder_api::", 1)));
         }
         if schema(schemas, &target)?.get("x-extensible-enum").is_some() {
             return Ok(Held::Open(format!("crate::kyb::{target}")));
