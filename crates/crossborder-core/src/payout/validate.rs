@@ -402,50 +402,19 @@ mod tests {
 
     #[test]
     fn amount_rules() {
+        const NOT_A_DECIMAL: &str = "must be a decimal number such as 1500.50";
         let table = [
             (None, Rule::Required, "is required"),
             (Some(""), Rule::Required, "is required"),
             (Some("   "), Rule::Required, "is required"),
-            (
-                Some("abc"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("-5"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("+5"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("1e3"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some(" 10"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("1,500"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("NaN"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("10."),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
+            (Some("abc"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("-5"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("+5"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("1e3"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some(" 10"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("1,500"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("NaN"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("10."), Rule::InvalidFormat, NOT_A_DECIMAL),
             (
                 Some("99999999999999999999999999999999"),
                 Rule::InvalidFormat,
