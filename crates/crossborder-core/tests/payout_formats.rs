@@ -9,17 +9,22 @@ use proptest::prelude::*;
 /// A complete, valid payout from `from` to `to`, with every field the pair
 /// needs; `edit` replaces one field.
 fn payout<'a>(from: &'a str, to: &'a str, edit: (&str, Option<&'a str>)) -> PayoutFields<'a> {
-    let base = |name: &str| -> Option<&'a str> {
-        Some(match name {
-            "amount" => "10",
-            "fromCurrency" => from,
-            "toCurrency" => to,
-            "sessionId" => "payout-1",
-            "narration" | "recipientName" => return None,
-            _ => crossborder_testkit::fixtures::payout_sample(name, to),
-        })
+    let base = |name: &str| match name {
+        "narration" | "recipientName" => None,
+        _ => Some(sample(from, to, name)),
     };
     PayoutFields::from_fn(|name| if name == edit.0 { edit.1 } else { base(name) })
+}
+
+/// A well-formed value of `name` in a payout from `from` to `to`.
+fn sample<'a>(from: &'a str, to: &'a str, name: &str) -> &'a str {
+    match name {
+        "amount" => "10",
+        "fromCurrency" => from,
+        "toCurrency" => to,
+        "sessionId" => "payout-1",
+        _ => crossborder_testkit::fixtures::payout_sample(name, to),
+    }
 }
 
 fn outcome(fields: &PayoutFields<'_>) -> Vec<(String, Rule, String)> {
@@ -339,33 +344,7 @@ fn complete(from: &'static str, to: &'static str) -> PayoutFields<'static> {
         if !required.contains(&name) && !family_field {
             return None;
         }
-        Some(match (name, to) {
-            ("amount", _) => "10",
-            ("fromCurrency", _) => from,
-            ("toCurrency", _) => to,
-            ("sessionId", _) => "payout-1",
-            ("rateKey", _) => "rk_1",
-            ("accountNumber", "NGN") => "0123456789",
-            ("accountNumber", "KES") => "254712345678",
-            ("accountNumber", "UGX") => "256712345678",
-            ("accountNumber", "USD") => "123456789",
-            ("accountNumber", "GBP") => "31926819",
-            ("accountNumber", "EUR") => "DE89 3704 0044 0532 0130 00",
-            ("accountNumber", "CAD") => "1234567",
-            ("accountName", _) => "ADAEZE OKAFOR",
-            ("bankName", _) => "Example Bank",
-            ("bankCode", "KES") => "68",
-            ("bankCode", "UGX") => "031",
-            ("bankCode", _) => "058",
-            ("sortCode", _) => "20-00-00",
-            ("swiftCode", "EUR") => "DEUTDEFF",
-            ("swiftCode", _) => "BARCGB22",
-            ("transitNumber", _) => "00012",
-            ("institutionNumber", _) => "003",
-            ("address", _) => "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-            ("network" | "fromNetwork" | "toNetwork", _) => "ethereum",
-            (other, _) => panic!("no sample for {other}"),
-        })
+        Some(sample(from, to, name))
     };
     PayoutFields::from_fn(value)
 }

@@ -57,6 +57,7 @@
 //!   [`assert_api_error`]: the check of an SDK call the API refused;
 //! * [`WebhookReceiver`]: records every webhook POST and answers 200;
 //!   [`LocalServer`]: serves any axum app of a test on 127.0.0.1;
+//!   [`loopback_listener`]: a free 127.0.0.1 port for any other server;
 //!   [`oversized_server`]: answers every request with a body larger than
 //!   any response cap (endless, or a `Content-Length` it never sends).
 //! * [`postgres`]: a throwaway PostgreSQL server (Debian's `postgresql`
@@ -71,6 +72,7 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod loopback;
 mod oversized;
 pub mod postgres;
 mod receiver;
@@ -85,6 +87,7 @@ pub use business::onboarded_business;
 pub use clock::{manual_clock, start_instant, START_UNIX_SECONDS};
 pub use collect::{open_ngn_collection, pay_collection};
 pub use events::{post_event, EventReply};
+pub use loopback::loopback_listener;
 pub use oversized::{oversized_server, Oversized};
 pub use receiver::{ReceivedWebhook, WebhookReceiver};
 pub use refusal::assert_api_error;

@@ -4,7 +4,6 @@
 use std::net::SocketAddr;
 
 use axum::Router;
-use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 /// An axum app served on 127.0.0.1 at a free port until the value is
@@ -21,12 +20,7 @@ impl LocalServer {
     ///
     /// When no loopback port is free.
     pub async fn start(app: Router) -> LocalServer {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|error| panic!("no free port on 127.0.0.1: {error}"));
-        let addr = listener
-            .local_addr()
-            .unwrap_or_else(|error| panic!("a bound socket has no address: {error}"));
+        let (listener, addr) = crate::loopback_listener("a test's server").await;
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });

@@ -31,13 +31,8 @@ impl Hooks {
                 let _ = handed.send(delivery);
             }
         });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|error| panic!("no loopback port for the receiver: {error}"));
-        let url = match listener.local_addr() {
-            Ok(addr) => format!("http://{addr}/hooks"),
-            Err(error) => panic!("the receiver's address: {error}"),
-        };
+        let (listener, addr) = crossborder_testkit::loopback_listener("the receiver").await;
+        let url = format!("http://{addr}/hooks");
         let app = Router::new().route("/hooks", route);
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;

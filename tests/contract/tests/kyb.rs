@@ -172,6 +172,7 @@ async fn upload_accepts_pdf_and_refuses_other_types() {
 #[tokio::test]
 async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     let (_env, client) = staging().await;
+    let businesses = client.businesses();
     let (created, link) = created_business(&client, "RC1234567").await;
     assert!(
         created.id.len() == 14
@@ -193,11 +194,7 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
 
     // A director alone does not submit the business.
     let person = person_request(&link);
-    let director = client
-        .businesses()
-        .add_director(&created.id, &person)
-        .await
-        .unwrap();
+    let director = businesses.add_director(&created.id, &person).await.unwrap();
     assert_eq!(director.role, PersonRole::Director);
     assert_eq!(director.business_id, created.id);
     assert_eq!(director.first_name.as_deref(), Some("Adaeze"));
@@ -205,11 +202,7 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     assert_eq!(director.business_status, Some(BusinessStatus::Pending));
 
     // The same person as UBO completes the pair: submitted.
-    let ubo = client
-        .businesses()
-        .add_ubo(&created.id, &person)
-        .await
-        .unwrap();
+    let ubo = businesses.add_ubo(&created.id, &person).await.unwrap();
     assert_eq!(ubo.role, PersonRole::Ubo);
     assert_eq!(ubo.business_id, created.id);
     assert_ne!(ubo.id, director.id);
@@ -217,7 +210,7 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
     assert_eq!(ubo.business_status, Some(BusinessStatus::Submitted));
 
     // The first read after submission decides: approved.
-    let approved = client.businesses().get(&created.id).await.unwrap();
+    let approved = businesses.get(&created.id).await.unwrap();
     assert_eq!(approved.status, BusinessStatus::Approved);
     assert_eq!(approved.rejection_reason, None);
     assert_eq!(approved.director_count, Some(1));
@@ -231,18 +224,14 @@ async fn onboarding_is_approved_and_an_update_is_reviewed_again() {
         email: Some("kyc@lagostrading.ng".into()),
         ..UpdateBusinessRequest::default()
     };
-    let update = client
-        .businesses()
-        .update(&created.id, &changes)
-        .await
-        .unwrap();
+    let update = businesses.update(&created.id, &changes).await.unwrap();
     // The result names what went back to review, as the record shows it.
     assert_eq!(update.under_review, ["email"]);
     let updated = update.business;
     assert_eq!(updated.status, BusinessStatus::Pending);
     assert_field_status(&updated, "email", BusinessStatus::Pending);
     assert_field_status(&updated, "businessAddress", BusinessStatus::Approved);
-    let again = client.businesses().get(&created.id).await.unwrap();
+    let again = businesses.get(&created.id).await.unwrap();
     assert_eq!(again.status, BusinessStatus::Approved);
     assert_field_statuses(&again, &BusinessStatus::Approved);
 }

@@ -5,7 +5,10 @@
 
 use crossborder::{
     json::BusinessRequestKind,
-    types::{BusinessType, CreateBusinessRequest, DocumentLink, Documents, UpdateBusinessRequest},
+    types::{
+        BusinessType, CreateBusinessRequest, DocumentKeyMapping, DocumentLink, Documents,
+        UpdateBusinessRequest,
+    },
     Error,
 };
 use crossborder_contract_tests::{
@@ -34,6 +37,25 @@ fn stored_keys(env: &Env, business_id: &str) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that the sandbox stored exactly the keys `expected` for the
+/// business, and that they are the keys its request said it would send
+/// (`announced`).
+fn assert_stored_as_announced(
+    env: &Env,
+    business_id: &str,
+    announced: Vec<DocumentKeyMapping>,
+    expected: &[&str],
+) {
+    let received = stored_keys(env, business_id);
+    assert_eq!(received, expected);
+    let mut sent: Vec<String> = announced
+        .into_iter()
+        .filter_map(|mapping| mapping.sent)
+        .collect();
+    sent.sort();
+    assert_eq!(sent, received);
+}
+
 #[tokio::test]
 async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
     let (env, client) = staging().await;
@@ -55,26 +77,19 @@ async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
             .insert(key.into(), DocumentLink::new(link.as_str(), id));
     }
     let created = client.businesses().create(&request).await.unwrap();
-    let received = stored_keys(&env, &created.id);
-    assert_eq!(
-        received,
-        [
+    assert_stored_as_announced(
+        &env,
+        &created.id,
+        request.document_keys(),
+        &[
             "APPLICATION_LETTER",
             "MEMORANDUM_AND_ARTICLES_OF_ASSOCIATION",
             "bank_statement",
             "bn_form_1",
             "cac_document",
             "cac_form_2",
-        ]
+        ],
     );
-    // What the request said it would send is what arrived.
-    let mut announced: Vec<String> = request
-        .document_keys()
-        .into_iter()
-        .filter_map(|mapping| mapping.sent)
-        .collect();
-    announced.sort();
-    assert_eq!(announced, received);
     let stored = env.sandbox.business(&created.id).unwrap();
     assert_eq!(
         stored.documents["bn_form_1"],
@@ -111,24 +126,18 @@ async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
     });
     let body = business_json("RC8100002", &link, documents);
     let verdict = crossborder::json::check_business_json(&body, BusinessRequestKind::Create);
-    let mut announced: Vec<String> = verdict
-        .document_keys
-        .into_iter()
-        .filter_map(|mapping| mapping.sent)
-        .collect();
-    announced.sort();
     let created = client.businesses().create_json(&body).await.unwrap();
-    let received = stored_keys(&env, &created.id);
-    assert_eq!(
-        received,
-        [
+    assert_stored_as_announced(
+        &env,
+        &created.id,
+        verdict.document_keys,
+        &[
             "APPLICATION_LETTER",
             "bank_statement",
             "cac",
-            "cac_status_report"
-        ]
+            "cac_status_report",
+        ],
     );
-    assert_eq!(announced, received);
 
     // An unlisted key reaches the sandbox exactly as given; the sandbox
     // knows only the types of ASSUMPTIONS B15, so it answers as the service

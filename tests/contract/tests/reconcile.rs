@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crossborder::webhook::{Delivery, Receiver, Reconciler, Source, WebhookEvent};
-use crossborder::{types::TransactionStatus, Error, WaitOptions};
+use crossborder::{types::TransactionStatus, Client, Error, WaitOptions};
 use crossborder_contract_tests::{collection, d, fund, staging};
 use crossborder_testkit::within;
 use tokio::net::TcpListener;
@@ -17,6 +17,16 @@ fn polling() -> WaitOptions {
         .timeout(Duration::from_secs(5))
         .initial_interval(Duration::from_millis(5))
         .max_interval(Duration::from_millis(20))
+}
+
+/// A 5000 NGN collection, `reference`, paid in full, and a reconciler
+/// that waits `grace` for its event, already watching it.
+async fn paid_and_watched(client: Client, reference: &str, grace: Duration) -> Reconciler {
+    let memo = collection(&client, reference, "5000").await;
+    fund(&client, &memo, "5000", &format!("{reference}-paid")).await;
+    let mut reconciler = Reconciler::new(client).grace(grace).polling(polling());
+    reconciler.watch(reference);
+    reconciler
 }
 
 #[tokio::test]
@@ -120,10 +130,7 @@ async fn the_grace_period_starts_when_a_reference_is_watched() {
     const GRACE: Duration = Duration::from_secs(3);
     let (_env, client) = staging().await;
     // Paid, but with no webhook registered: no event will ever come.
-    let memo = collection(&client, "order-quiet", "5000").await;
-    fund(&client, &memo, "5000", "quiet-1").await;
-    let mut reconciler = Reconciler::new(client).grace(GRACE).polling(polling());
-    reconciler.watch("order-quiet");
+    let mut reconciler = paid_and_watched(client, "order-quiet", GRACE).await;
     tokio::time::sleep(GRACE).await;
 
     // Were the grace period to start now, this could not end before it
@@ -141,12 +148,7 @@ async fn the_grace_period_starts_when_a_reference_is_watched() {
 #[tokio::test]
 async fn an_event_before_the_first_next_is_kept() {
     let (_env, client) = staging().await;
-    let memo = collection(&client, "order-early", "5000").await;
-    fund(&client, &memo, "5000", "early-1").await;
-    let mut reconciler = Reconciler::new(client)
-        .grace(Duration::from_secs(3600))
-        .polling(polling());
-    reconciler.watch("order-early");
+    let mut reconciler = paid_and_watched(client, "order-early", Duration::from_secs(3600)).await;
     let event = WebhookEvent::parse(r#"{"reference": "order-early", "status": true}"#).unwrap();
     assert!(reconciler.notifier().notify(&event));
     let done = within(WAIT, reconciler.next()).await.unwrap();

@@ -12,11 +12,20 @@ use crossborder_contract_tests::{
     assert_error_body, d, field_errors, payout_json, sdk_client, violation_pairs, Env, Proxy,
     Rewrite, STAGING_KEY,
 };
-use crossborder_testkit::fixtures::ngn_bank;
+use crossborder_testkit::fixtures::{kes_bank, ngn_bank, ugx_bank, us_bank};
 use serde_json::{json, Map, Value};
 
 fn payout(session_id: &str, amount: Decimal, from: Currency, to: Currency) -> PayoutRequest {
     PayoutRequest::new(session_id, amount, from, to)
+}
+
+/// A well-formed rateKey that no quote issued: the SDK refuses each payout
+/// here before it is sent, so none is ever looked up.
+const RATE_KEY: &str = "rk_0000000000000000";
+
+/// A payout between two currencies, with a [`RATE_KEY`].
+fn converting(session_id: &str, amount: Decimal, from: Currency, to: Currency) -> PayoutRequest {
+    payout(session_id, amount, from, to).rate_key(RATE_KEY)
 }
 
 /// A complete NGN payout, to break one field at a time.
@@ -78,21 +87,20 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "USDT to NGN without fromNetwork",
-            payout("p-usdt-ngn", d("10"), Currency::Usdt, Currency::Ngn)
-                .rate_key("rk_0000000000000000")
+            converting("p-usdt-ngn", d("10"), Currency::Usdt, Currency::Ngn)
                 .destination(ngn_bank()),
         ),
         (
             "NGN to CAD without transit and institution numbers",
-            payout("p-cad", d("100"), Currency::Ngn, Currency::Cad).rate_key("rk_0000000000000000"),
+            converting("p-cad", d("100"), Currency::Ngn, Currency::Cad),
         ),
         (
             "NGN to EUR without swiftCode",
-            payout("p-eur", d("100"), Currency::Ngn, Currency::Eur).rate_key("rk_0000000000000000"),
+            converting("p-eur", d("100"), Currency::Ngn, Currency::Eur),
         ),
         (
             "NGN to GBP without any bank details",
-            payout("p-gbp", d("100"), Currency::Ngn, Currency::Gbp).rate_key("rk_0000000000000000"),
+            converting("p-gbp", d("100"), Currency::Ngn, Currency::Gbp),
         ),
         (
             "KES without bankCode",
@@ -107,8 +115,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "malformed UK sort code, account number and BIC",
-            payout("p-uk", d("100"), Currency::Ngn, Currency::Gbp)
-                .rate_key("rk_0000000000000000")
+            converting("p-uk", d("100"), Currency::Ngn, Currency::Gbp)
                 .account_number("3192681")
                 .account_name("JANE SMITH")
                 .bank_name("Barclays Bank")
@@ -117,15 +124,13 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "EUR IBAN with wrong check digits",
-            payout("p-iban", d("100"), Currency::Ngn, Currency::Eur)
-                .rate_key("rk_0000000000000000")
+            converting("p-iban", d("100"), Currency::Ngn, Currency::Eur)
                 .account_number("DE89 3704 0044 0532 0130 01")
                 .swift_code("DEUTDEFF"),
         ),
         (
             "Canadian transit and institution numbers too short",
-            payout("p-cad-format", d("100"), Currency::Usd, Currency::Cad)
-                .rate_key("rk_0000000000000000")
+            converting("p-cad-format", d("100"), Currency::Usd, Currency::Cad)
                 .transit_number("0012")
                 .institution_number("03"),
         ),
@@ -138,33 +143,26 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         (
             "KES account number too short",
             payout("p-kes-short", d("100"), Currency::Kes, Currency::Kes)
-                .account_number("1234")
-                .account_name("WANJIKU KAMAU")
-                .bank_name("Equity Bank Kenya")
-                .bank_code("68"),
+                .destination(kes_bank())
+                .account_number("1234"),
         ),
         (
             "UGX mobile-money number written with +",
             payout("p-ugx-plus", d("100"), Currency::Ugx, Currency::Ugx)
-                .account_number("+256712345678")
-                .account_name("OKELLO JAMES")
-                .bank_name("Stanbic Bank Uganda")
-                .bank_code("031"),
+                .destination(ugx_bank())
+                .account_number("+256712345678"),
         ),
         (
             "US account number too short",
             payout("p-usd-short", d("100"), Currency::Usd, Currency::Usd)
-                .account_number("123")
-                .account_name("JOHN DOE")
-                .bank_name("JPMorgan Chase Bank"),
+                .destination(us_bank())
+                .account_number("123"),
         ),
         (
             "US payout to an IBAN with wrong check digits",
-            payout("p-usd-iban", d("100"), Currency::Ngn, Currency::Usd)
-                .rate_key("rk_0000000000000000")
-                .account_number("GB82 WEST 1234 5698 7654 33")
-                .account_name("JOHN DOE")
-                .bank_name("JPMorgan Chase Bank"),
+            converting("p-usd-iban", d("100"), Currency::Ngn, Currency::Usd)
+                .destination(us_bank())
+                .account_number("GB82 WEST 1234 5698 7654 33"),
         ),
         (
             "Solana address that is not 32 bytes",
@@ -174,8 +172,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "EVM address sent to Solana",
-            payout("p-solana-evm", d("10"), Currency::Usdt, Currency::Usdc)
-                .rate_key("rk_0000000000000000")
+            converting("p-solana-evm", d("10"), Currency::Usdt, Currency::Usdc)
                 .from_network("tron")
                 .to_network("solana")
                 .address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
@@ -188,8 +185,7 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
         ),
         (
             "fromNetwork and toNetwork with whitespace",
-            payout("p-networks-space", d("10"), Currency::Usdc, Currency::Usdt)
-                .rate_key("rk_0000000000000000")
+            converting("p-networks-space", d("10"), Currency::Usdc, Currency::Usdt)
                 .from_network("eth\tereum")
                 .to_network(" tron")
                 .address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"),
@@ -204,12 +200,11 @@ fn invalid_payouts() -> Vec<(&'static str, PayoutRequest)> {
                 },
                 crossborder_testkit::fixtures::ngn_bank(),
             )
-            .rate_key("rk_0000000000000000"),
+            .rate_key(RATE_KEY),
         ),
         (
             "TRON address that is not base58check",
-            payout("p-tron", d("10"), Currency::Usdc, Currency::Usdt)
-                .rate_key("rk_0000000000000000")
+            converting("p-tron", d("10"), Currency::Usdc, Currency::Usdt)
                 .from_network("ethereum")
                 .to_network("tron")
                 .address("TJRabPrwbZy45sbavfcjinPJC18kjpRTv9"),

@@ -84,8 +84,18 @@ fn d(text: &str) -> Decimal {
 
 /// Every SDK operation.
 pub fn operations() -> Vec<SdkOperation> {
+    // `resource.method(args)` is called as `client.resource().method(args)`
+    // and named after it, so the name cannot drift from the call; `|c| ->
+    // Outcome { .. }` is a call that makes its outcome itself.
     macro_rules! op {
-        ($name:literal, $writes:literal, |$client:ident| $body:expr) => {
+        ($writes:literal, $resource:ident.$method:ident($($arg:expr),* $(,)?)) => {
+            op!(
+                concat!(stringify!($resource), ".", stringify!($method)),
+                $writes,
+                |c| -> Outcome { sdk(c.$resource().$method($($arg),*).await) }
+            )
+        };
+        ($name:expr, $writes:literal, |$client:ident| -> Outcome $body:block) => {
             SdkOperation {
                 name: $name,
                 writes: $writes,
@@ -94,131 +104,47 @@ pub fn operations() -> Vec<SdkOperation> {
         };
     }
     vec![
-        op!("wallet.balance", false, |c| sdk(c
-            .wallet()
-            .balance(Currency::Ngn)
-            .await)),
-        op!("quotes.get", false, |c| sdk(c
-            .quotes()
-            .get(QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100")))
-            .await)),
-        op!("banks.list", false, |c| sdk(c
-            .banks()
-            .list(Currency::Ngn, Currency::Ngn)
-            .await)),
-        op!("banks.resolve", true, |c| sdk(c
-            .banks()
-            .resolve(&ResolveAccountRequest::new(
-                "0123456789",
-                "058",
-                Currency::Ngn,
-                Currency::Ngn
-            ))
-            .await)),
-        op!("collections.create", true, |c| sdk(c
-            .collections()
-            .create(&CollectionRequest::new(
-                "order-1",
-                d("50000"),
-                Currency::Ngn,
-                Currency::Ngn
-            ))
-            .await)),
-        op!("collections.get", false, |c| sdk(c
-            .collections()
-            .get("order-1")
-            .await)),
-        op!("collections.wait_until_settled", false, |c| sdk(c
-            .collections()
-            .wait_until_settled("order-1", wait_options())
-            .await)),
-        op!("payouts.create", true, |c| sdk(c
-            .payouts()
-            .create(&ngn_payout())
-            .await)),
-        op!("payouts.create_verified", true, |c| sdk(c
-            .payouts()
-            .create_verified(&ngn_payout())
-            .await)),
+        op!(false, wallet.balance(Currency::Ngn)),
+        op!(false, quotes.get(quote())),
+        op!(false, banks.list(Currency::Ngn, Currency::Ngn)),
+        op!(true, banks.resolve(&account_lookup())),
+        op!(true, collections.create(&collection())),
+        op!(false, collections.get("order-1")),
+        op!(
+            false,
+            collections.wait_until_settled("order-1", wait_options())
+        ),
+        op!(true, payouts.create(&ngn_payout())),
+        op!(true, payouts.create_verified(&ngn_payout())),
         // Its first request is the send; a read follows only on a 409 or an
         // unknown outcome, and the send's error is the one returned.
-        op!("payouts.create_new", true, |c| sdk(c
-            .payouts()
-            .create_new(&ngn_payout())
-            .await)),
+        op!(true, payouts.create_new(&ngn_payout())),
         // Its first request is the read by session id, so it ends as a read.
-        op!("payouts.create_or_get", false, |c| sdk(c
-            .payouts()
-            .create_or_get(&ngn_payout())
-            .await)),
-        op!("payouts.get", false, |c| sdk(c
-            .payouts()
-            .get("payout-1")
-            .await)),
-        op!("sandbox.simulate_funding", true, |c| sdk(c
-            .sandbox()
-            .simulate_funding(&SimulateFundingRequest::new(
-                Currency::Ngn,
-                d("100"),
-                "PAY-7KQ2M9XD",
-                "sim-1"
-            ))
-            .await)),
-        op!("webhooks.set_url", true, |c| sdk(c
-            .webhooks()
-            .set_url("https://shop.example/hooks/crossborder")
-            .await)),
-        op!("businesses.upload_document", true, |c| sdk(c
-            .businesses()
-            .upload_document(PDF, "cac.pdf")
-            .await)),
-        op!("businesses.create", true, |c| sdk(c
-            .businesses()
-            .create(&business_request())
-            .await)),
-        op!("businesses.create_json", true, |c| sdk(c
-            .businesses()
-            .create_json(&business_json())
-            .await)),
-        op!("businesses.get", false, |c| sdk(c
-            .businesses()
-            .get("biz_3M8QK2")
-            .await)),
-        op!("businesses.wait_for_decision", false, |c| sdk(c
-            .businesses()
-            .wait_for_decision("biz_3M8QK2", wait_options())
-            .await)),
-        op!("businesses.update", true, |c| sdk(c
-            .businesses()
-            .update(
-                "biz_3M8QK2",
-                &UpdateBusinessRequest {
-                    email: Some("kyc@lagostrading.ng".into()),
-                    ..UpdateBusinessRequest::default()
-                }
-            )
-            .await)),
-        op!("businesses.update_json", true, |c| sdk(c
-            .businesses()
-            .update_json("biz_3M8QK2", &json!({"email": "kyc@lagostrading.ng"}))
-            .await)),
-        op!("businesses.add_director", true, |c| sdk(c
-            .businesses()
-            .add_director("biz_3M8QK2", &person_request())
-            .await)),
-        op!("businesses.add_ubo", true, |c| sdk(c
-            .businesses()
-            .add_ubo("biz_3M8QK2", &person_request())
-            .await)),
-        op!("businesses.add_director_json", true, |c| sdk(c
-            .businesses()
-            .add_director_json("biz_3M8QK2", &person_json())
-            .await)),
-        op!("businesses.add_ubo_json", true, |c| sdk(c
-            .businesses()
-            .add_ubo_json("biz_3M8QK2", &person_json())
-            .await)),
-        op!("businesses.onboard", true, |c| {
+        op!(false, payouts.create_or_get(&ngn_payout())),
+        op!(false, payouts.get("payout-1")),
+        op!(true, sandbox.simulate_funding(&funding())),
+        op!(
+            true,
+            webhooks.set_url("https://shop.example/hooks/crossborder")
+        ),
+        op!(true, businesses.upload_document(PDF, "cac.pdf")),
+        op!(true, businesses.create(&business_request())),
+        op!(true, businesses.create_json(&business_json())),
+        op!(false, businesses.get(BUSINESS)),
+        op!(
+            false,
+            businesses.wait_for_decision(BUSINESS, wait_options())
+        ),
+        op!(true, businesses.update(BUSINESS, &business_update())),
+        op!(
+            true,
+            businesses.update_json(BUSINESS, &business_update_json())
+        ),
+        op!(true, businesses.add_director(BUSINESS, &person_request())),
+        op!(true, businesses.add_ubo(BUSINESS, &person_request())),
+        op!(true, businesses.add_director_json(BUSINESS, &person_json())),
+        op!(true, businesses.add_ubo_json(BUSINESS, &person_json())),
+        op!("businesses.onboard", true, |c| -> Outcome {
             let application = Application {
                 business: Some(business_request()),
                 directors: vec![person_request()],
@@ -231,7 +157,7 @@ pub fn operations() -> Vec<SdkOperation> {
                 .map(drop)
                 .map_err(|stopped| Failure::Sdk(stopped.error))
         }),
-        op!("webhook.verify", false, |c| {
+        op!("webhook.verify", false, |c| -> Outcome {
             let event = WebhookEvent::parse(r#"{"reference": "order-1", "status": true}"#)
                 .map_err(|error| Failure::Other(error.to_string()))?;
             match verify(&c, &event).await {
@@ -304,6 +230,42 @@ pub fn resource_operations_in_source() -> Vec<String> {
         }
     }
     names
+}
+
+/// A 100 USD to NGN quote.
+fn quote() -> QuoteRequest {
+    QuoteRequest::new(Currency::Usd, Currency::Ngn, d("100"))
+}
+
+/// A lookup of an NGN account for an NGN payout.
+fn account_lookup() -> ResolveAccountRequest {
+    ResolveAccountRequest::new("0123456789", "058", Currency::Ngn, Currency::Ngn)
+}
+
+/// A 50,000 NGN collection, `order-1`.
+fn collection() -> CollectionRequest {
+    CollectionRequest::new("order-1", d("50000"), Currency::Ngn, Currency::Ngn)
+}
+
+/// A simulated 100 NGN payment to a virtual account.
+fn funding() -> SimulateFundingRequest {
+    SimulateFundingRequest::new(Currency::Ngn, d("100"), "PAY-7KQ2M9XD", "sim-1")
+}
+
+/// The business the KYB operations name.
+const BUSINESS: &str = "biz_3M8QK2";
+
+/// A change of the business's email.
+fn business_update() -> UpdateBusinessRequest {
+    UpdateBusinessRequest {
+        email: Some("kyc@lagostrading.ng".into()),
+        ..UpdateBusinessRequest::default()
+    }
+}
+
+/// [`business_update`] as the API's JSON.
+fn business_update_json() -> Value {
+    json!({"email": "kyc@lagostrading.ng"})
 }
 
 /// A PDF file's bytes.

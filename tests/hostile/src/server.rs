@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 
 use crate::http1;
@@ -84,10 +84,7 @@ impl HostileServer {
     /// Starts a server on a free loopback port that answers every request
     /// with `answer`.
     pub async fn start(answer: Answer) -> HostileServer {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the hostile server binds");
-        let addr = listener.local_addr().expect("it has an address");
+        let (listener, addr) = crossborder_testkit::loopback_listener("the hostile server").await;
         let recorded: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let log = recorded.clone();
         let task = tokio::spawn(async move {

@@ -5,6 +5,7 @@
 //! [`Recorder`]: crate::Recorder
 //! [`Tamper`]: crate::Tamper
 
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -30,43 +31,86 @@ pub fn client() -> reqwest::Client {
 }
 
 /// Where a forwarder sends each request, and what it keeps of them
-/// (`state`): the axum state of the [`Recorder`] and the [`Tamper`].
+/// (`kept`): the axum state of the [`Recorder`] and the [`Tamper`].
 ///
 /// [`Recorder`]: crate::Recorder
 /// [`Tamper`]: crate::Tamper
-#[derive(Clone)]
 pub struct Upstream<T> {
     /// `http://HOST:PORT`, without a trailing slash.
     pub origin: String,
     /// The forwarding client ([`client`]).
     pub http: reqwest::Client,
-    /// The forwarder's own state.
-    pub state: T,
+    /// What the forwarder keeps, shared with its [`Forwarder`].
+    kept: Arc<Mutex<T>>,
 }
 
-impl<T> Upstream<T> {
-    /// Forwarding to `origin` (`http://HOST:PORT`) with `state`.
-    pub fn new(origin: &str, state: T) -> Upstream<T> {
+// Not derived: that would ask `T: Clone`, and only the `Arc` is cloned.
+impl<T> Clone for Upstream<T> {
+    fn clone(&self) -> Self {
         Upstream {
-            origin: origin.trim_end_matches('/').to_owned(),
-            http: client(),
-            state,
+            origin: self.origin.clone(),
+            http: self.http.clone(),
+            kept: self.kept.clone(),
         }
     }
 }
 
-/// Serves `handler` for every request on 127.0.0.1, as a forwarder to
-/// `origin` (`http://HOST:PORT`) that keeps `state`.
-pub async fn serve<T, H, X>(origin: &str, state: T, handler: H) -> LocalServer
-where
-    T: Clone + Send + Sync + 'static,
-    H: Handler<X, Upstream<T>>,
-    X: 'static,
-{
-    let app = Router::new()
-        .fallback(handler)
-        .with_state(Upstream::new(origin, state));
-    LocalServer::start(app).await
+impl<T> Upstream<T> {
+    /// What the forwarder keeps, locked.
+    pub fn kept(&self) -> MutexGuard<'_, T> {
+        lock(&self.kept)
+    }
+}
+
+/// A forwarder running on 127.0.0.1, and what its handler keeps: the
+/// running [`Recorder`] and [`Tamper`] are each one.
+///
+/// [`Recorder`]: crate::Recorder
+/// [`Tamper`]: crate::Tamper
+pub struct Forwarder<T> {
+    kept: Arc<Mutex<T>>,
+    url: String,
+    _server: LocalServer,
+}
+
+impl<T: Default + Send + 'static> Forwarder<T> {
+    /// Serves `handler` for every request below `prefix`, as a forwarder
+    /// to `origin` (`http://HOST:PORT`) that starts with `T::default()` kept.
+    pub async fn start<H, X>(origin: &str, prefix: &str, handler: H) -> Forwarder<T>
+    where
+        H: Handler<X, Upstream<T>>,
+        X: 'static,
+    {
+        let kept: Arc<Mutex<T>> = Arc::default();
+        let upstream = Upstream {
+            origin: origin.trim_end_matches('/').to_owned(),
+            http: client(),
+            kept: kept.clone(),
+        };
+        let app = Router::new().fallback(handler).with_state(upstream);
+        let server = LocalServer::start(app).await;
+        Forwarder {
+            kept,
+            url: server.url(prefix),
+            _server: server,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` and the prefix.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// What the handler keeps, locked.
+    pub fn kept(&self) -> MutexGuard<'_, T> {
+        lock(&self.kept)
+    }
+}
+
+/// A handler that panicked mid-request leaves what it keeps as it was, so
+/// the lock is taken all the same.
+fn lock<T>(kept: &Mutex<T>) -> MutexGuard<'_, T> {
+    kept.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A request as received.

@@ -9,12 +9,9 @@
 //! server's path. The SDK keeps a base URL ending in `/v1`, as a real one
 //! does, and Prism forwards to `<sandbox>/v1` + the path.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use crossborder_contract_tests::LocalServer;
 use serde_json::Value;
 
 use crate::forward;
@@ -102,45 +99,29 @@ impl Exchange {
 }
 
 /// The running recorder.
-pub struct Recorder {
-    base_url: String,
-    exchanges: Arc<Mutex<Vec<Exchange>>>,
-    _server: LocalServer,
-}
+pub struct Recorder(forward::Forwarder<Vec<Exchange>>);
 
-type Upstream = forward::Upstream<Arc<Mutex<Vec<Exchange>>>>;
+type Upstream = forward::Upstream<Vec<Exchange>>;
 
 impl Recorder {
     /// Starts a recorder forwarding to `prism_origin` (`http://HOST:PORT`).
     pub async fn start(prism_origin: &str) -> Recorder {
-        let exchanges: Arc<Mutex<Vec<Exchange>>> = Arc::default();
-        let server = forward::serve(prism_origin, exchanges.clone(), record).await;
-        Recorder {
-            base_url: server.url(VERSION_PREFIX),
-            exchanges,
-            _server: server,
-        }
+        Recorder(forward::Forwarder::start(prism_origin, VERSION_PREFIX, record).await)
     }
 
     /// `http://127.0.0.1:PORT/v1`, the SDK's base URL.
     pub fn base_url(&self) -> &str {
-        &self.base_url
+        self.0.url()
     }
 
     /// Every exchange so far, in order.
     pub fn exchanges(&self) -> Vec<Exchange> {
-        self.exchanges
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.0.kept().clone()
     }
 
     /// How many exchanges so far.
     pub fn count(&self) -> usize {
-        self.exchanges
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
+        self.0.kept().len()
     }
 }
 
@@ -185,10 +166,6 @@ async fn record(State(upstream): State<Upstream>, request: Request) -> Response 
             .take(KEPT_BODY)
             .collect(),
     };
-    upstream
-        .state
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .push(exchange);
+    upstream.kept().push(exchange);
     answer.into_response()
 }

@@ -4,50 +4,35 @@
 //! would notice a sandbox answer that breaks the spec: the sandbox itself
 //! never sends one.
 
-use std::sync::{Arc, Mutex, PoisonError};
-
 use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use crossborder_contract_tests::LocalServer;
 
 use crate::forward;
 
 /// The running forwarder.
-pub struct Tamper {
-    origin: String,
-    next_body: Arc<Mutex<Option<String>>>,
-    _server: LocalServer,
-}
+pub struct Tamper(forward::Forwarder<Option<String>>);
 
-type Upstream = forward::Upstream<Arc<Mutex<Option<String>>>>;
+/// Kept: the body that replaces the next answer's, if any.
+type Upstream = forward::Upstream<Option<String>>;
 
 impl Tamper {
     /// Starts a forwarder to `upstream_origin` (`http://HOST:PORT`); each
     /// request keeps its path.
     pub async fn start(upstream_origin: &str) -> Tamper {
-        let next_body: Arc<Mutex<Option<String>>> = Arc::default();
-        let server = forward::serve(upstream_origin, next_body.clone(), pass).await;
-        Tamper {
-            origin: server.url(""),
-            next_body,
-            _server: server,
-        }
+        Tamper(forward::Forwarder::start(upstream_origin, "", pass).await)
     }
 
     /// `http://127.0.0.1:PORT`.
     pub fn origin(&self) -> &str {
-        &self.origin
+        self.0.url()
     }
 
     /// Replaces the body of the next answer with `body`, sent as JSON; the
     /// status and the other headers stay the upstream's.
     pub fn replace_next_body(&self, body: &str) {
-        *self
-            .next_body
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(body.to_owned());
+        *self.0.kept() = Some(body.to_owned());
     }
 }
 
@@ -61,11 +46,7 @@ async fn pass(State(upstream): State<Upstream>, request: Request) -> Response {
         Ok(answer) => answer,
         Err(refusal) => return refusal,
     };
-    let replacement = upstream
-        .state
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .take();
+    let replacement = upstream.kept().take();
     if let Some(replacement) = replacement {
         answer
             .headers

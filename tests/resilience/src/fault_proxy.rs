@@ -137,10 +137,7 @@ impl FaultProxy {
     ///
     /// When no loopback port is free.
     pub async fn start(upstream: SocketAddr) -> FaultProxy {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("the proxy binds");
-        let addr = listener.local_addr().expect("the proxy has an address");
+        let (listener, addr) = crossborder_testkit::loopback_listener("the fault proxy").await;
         let shared: Arc<Mutex<Shared>> = Arc::default();
         let (control, commands) = mpsc::channel(1);
         let task = tokio::spawn(serve(listener, upstream, shared.clone(), commands));

@@ -369,14 +369,23 @@ mod tests {
         }
     }
 
-    /// Every field filled, so only the format rules can fail.
-    fn everything<'a>(amount: &'a str, from: &'a str, to: &'a str) -> PayoutFields<'a> {
+    /// Only the four base fields: what a pair requires beyond them is
+    /// missing.
+    fn minimal<'a>(amount: &'a str, from: &'a str, to: &'a str) -> PayoutFields<'a> {
         PayoutFields {
             amount: Some(amount),
             from_currency: Some(from),
             to_currency: Some(to),
-            ..PayoutFields::from_fn(|name| Some(payout_sample(name, to)))
+            session_id: Some("s"),
+            ..PayoutFields::default()
         }
+    }
+
+    /// Every field filled, so only the format rules can fail: [`minimal`]
+    /// and a well-formed sample of each other field.
+    fn everything<'a>(amount: &'a str, from: &'a str, to: &'a str) -> PayoutFields<'a> {
+        let base = minimal(amount, from, to);
+        PayoutFields::from_fn(|name| base.get(name).or(Some(payout_sample(name, to))))
     }
 
     fn violations(fields: &PayoutFields<'_>) -> Vec<(String, Rule, String)> {
@@ -393,50 +402,19 @@ mod tests {
 
     #[test]
     fn amount_rules() {
+        const NOT_A_DECIMAL: &str = "must be a decimal number such as 1500.50";
         let table = [
             (None, Rule::Required, "is required"),
             (Some(""), Rule::Required, "is required"),
             (Some("   "), Rule::Required, "is required"),
-            (
-                Some("abc"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("-5"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("+5"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("1e3"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some(" 10"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("1,500"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("NaN"),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
-            (
-                Some("10."),
-                Rule::InvalidFormat,
-                "must be a decimal number such as 1500.50",
-            ),
+            (Some("abc"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("-5"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("+5"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("1e3"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some(" 10"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("1,500"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("NaN"), Rule::InvalidFormat, NOT_A_DECIMAL),
+            (Some("10."), Rule::InvalidFormat, NOT_A_DECIMAL),
             (
                 Some("99999999999999999999999999999999"),
                 Rule::InvalidFormat,
@@ -662,16 +640,9 @@ mod tests {
 
     #[test]
     fn fields_a_pair_does_not_need_are_ignored() {
-        let minimal = |from, to| PayoutFields {
-            amount: Some("10"),
-            from_currency: Some(from),
-            to_currency: Some(to),
-            session_id: Some("s"),
-            ..PayoutFields::default()
-        };
         // No bank details for fiat destinations outside the listed ones.
         for to in ["EUR", "GHS", "CAD", "XOF", "XAF"] {
-            let fields = minimal(to, to);
+            let fields = minimal("10", to, to);
             let names: Vec<_> = violations(&fields).into_iter().map(|v| v.0).collect();
             assert!(
                 names
@@ -681,11 +652,11 @@ mod tests {
             );
         }
         // Same fiat currency: no rateKey; fiat source: no fromNetwork.
-        assert_eq!(violations(&minimal("GHS", "GHS")), Vec::new());
+        assert_eq!(violations(&minimal("10", "GHS", "GHS")), Vec::new());
         // A rateKey sent for a same-currency payout is ignored, not an error.
         let fields = PayoutFields {
             rate_key: Some("rk"),
-            ..minimal("GHS", "GHS")
+            ..minimal("10", "GHS", "GHS")
         };
         assert_eq!(violations(&fields), Vec::new());
     }
@@ -693,61 +664,37 @@ mod tests {
     #[test]
     fn required_fields_per_pair() {
         let base = ["amount", "fromCurrency", "toCurrency", "sessionId"];
-        let table: [(Currency, Currency, &[&str]); 11] = [
-            (
-                Ngn,
-                Ngn,
-                &["accountNumber", "accountName", "bankName", "bankCode"],
-            ),
-            (
-                Usd,
-                Ngn,
-                &[
-                    "rateKey",
-                    "accountNumber",
-                    "accountName",
-                    "bankName",
-                    "bankCode",
-                ],
-            ),
-            (Usd, Usd, &["accountNumber", "accountName", "bankName"]),
-            (Ngn, Eur, &["rateKey", "swiftCode"]),
-            (
-                Ngn,
-                Gbp,
-                &[
-                    "rateKey",
-                    "accountNumber",
-                    "accountName",
-                    "bankName",
-                    "sortCode",
-                    "swiftCode",
-                ],
-            ),
-            (Usd, Cad, &["rateKey", "transitNumber", "institutionNumber"]),
+        // What a pair adds to the base, in wire order, by group: the rate
+        // key of a conversion, the destination's fields, a crypto source's
+        // network.
+        let rate: &[&str] = &["rateKey"];
+        let local_bank: &[&str] = &["accountNumber", "accountName", "bankName", "bankCode"];
+        let uk_bank = [
+            "accountNumber",
+            "accountName",
+            "bankName",
+            "sortCode",
+            "swiftCode",
+        ];
+        let table: [(Currency, Currency, &[&[&str]]); 11] = [
+            (Ngn, Ngn, &[local_bank]),
+            (Usd, Ngn, &[rate, local_bank]),
+            (Usd, Usd, &[&["accountNumber", "accountName", "bankName"]]),
+            (Ngn, Eur, &[rate, &["swiftCode"]]),
+            (Ngn, Gbp, &[rate, &uk_bank]),
+            (Usd, Cad, &[rate, &["transitNumber", "institutionNumber"]]),
             (Ghs, Ghs, &[]),
-            (Usdt, Usdt, &["address", "network"]),
+            (Usdt, Usdt, &[&["address", "network"]]),
             (
                 Usdt,
                 Usdc,
-                &["rateKey", "address", "fromNetwork", "toNetwork"],
+                &[rate, &["address", "fromNetwork", "toNetwork"]],
             ),
-            (
-                Cngn,
-                Ngn,
-                &[
-                    "rateKey",
-                    "accountNumber",
-                    "accountName",
-                    "bankName",
-                    "bankCode",
-                    "fromNetwork",
-                ],
-            ),
-            (Ngn, Usdt, &["rateKey", "address"]),
+            (Cngn, Ngn, &[rate, local_bank, &["fromNetwork"]]),
+            (Ngn, Usdt, &[rate, &["address"]]),
         ];
-        for (from, to, extra) in table {
-            let expected: Vec<&str> = base.iter().chain(extra).copied().collect();
+        for (from, to, added) in table {
+            let expected: Vec<&str> = base.iter().copied().chain(added.concat()).collect();
             assert_eq!(required_fields(from, to), expected, "{from} -> {to}");
         }
     }
@@ -789,26 +736,14 @@ mod tests {
     #[test]
     fn an_unknown_currency_skips_the_rules_that_depend_on_it() {
         // Unknown toCurrency: no bank, address, network or rateKey noise.
-        let fields = PayoutFields {
-            amount: Some("10"),
-            from_currency: Some("USDT"),
-            to_currency: Some("XYZ"),
-            session_id: Some("s"),
-            ..PayoutFields::default()
-        };
+        let fields = minimal("10", "USDT", "XYZ");
         assert_eq!(
             violations(&fields),
             one("toCurrency", Rule::UnknownCurrency, "Invalid currency: XYZ")
         );
         // Unknown fromCurrency: no decimal-places or rateKey rule, but the
         // toCurrency rules still apply.
-        let fields = PayoutFields {
-            amount: Some("10.123"),
-            from_currency: Some("XYZ"),
-            to_currency: Some("CAD"),
-            session_id: Some("s"),
-            ..PayoutFields::default()
-        };
+        let fields = minimal("10.123", "XYZ", "CAD");
         assert_eq!(
             violations(&fields),
             vec![
