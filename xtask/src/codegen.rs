@@ -8,7 +8,8 @@ use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeIm
 
 use crate::replacements::REPLACEMENTS;
 use crate::{
-    control_views, diff, enums, postprocess, preprocess, sdk_records, sdk_types, views, SPEC_PATH,
+    control_views, diff, enums, postprocess, preprocess, sdk_records, sdk_types, views,
+    CONTROL_SPEC_PATH, SPEC_PATH,
 };
 
 /// Where the generated client lives, relative to the workspace root.
@@ -32,7 +33,7 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
         sdk_records::RECORDS_PATH,
         sdk_records::generate(&spec_text)?,
     ));
-    let control_path = root.join(control_views::CONTROL_SPEC_PATH);
+    let control_path = root.join(CONTROL_SPEC_PATH);
     let control_text = std::fs::read_to_string(&control_path)
         .with_context(|| format!("reading {}", control_path.display()))?;
     files.push((

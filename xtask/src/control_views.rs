@@ -24,9 +24,7 @@ use heck::{ToLowerCamelCase, ToSnakeCase};
 use serde_yaml_ng::{Mapping, Value};
 
 use crate::spec_yaml::{self, properties, reference, required, schema};
-
-/// The control API's document, relative to the workspace root.
-pub const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
+use crate::CONTROL_SPEC_PATH;
 
 /// The generated read model, relative to the workspace root.
 pub const STATE_PATH: &str = "crates/crossborder-sandbox/src/control/state.rs";

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use anyhow::{bail, Result};
 
 use crate::tools::{self, output_text, run_captured};
-use crate::SPEC_PATH;
+use crate::{CONTROL_SPEC_PATH, SPEC_PATH};
 
 /// Ruleset files, relative to the workspace root.
 const REDOCLY_CONFIG: &str = "xtask/lint/redocly.yaml";
@@ -37,10 +37,6 @@ impl Outcome {
         }
     }
 }
-
-/// The sandbox's control API (`/_sandbox`), linted beside the API's spec
-/// with the same tools and rules.
-const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
 
 pub fn run(root: &Path) -> Result<()> {
     let node = tools::node_bin(root)?;

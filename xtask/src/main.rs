@@ -180,3 +180,8 @@ fn workspace_root() -> anyhow::Result<PathBuf> {
 
 /// Path of the OpenAPI spec, relative to the workspace root.
 pub const SPEC_PATH: &str = "openapi/crossborder.yaml";
+
+/// The sandbox's control API (`/_sandbox`), relative to the workspace root:
+/// linted beside the API's spec, and the source of the sandbox's control
+/// read model.
+pub const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
