@@ -23,7 +23,8 @@ use anyhow::{bail, Context, Result};
 use heck::ToUpperCamelCase;
 use serde_yaml_ng::Value;
 
-use crate::views::component_schemas;
+use crate::spec_yaml::component_schemas;
+use crate::SPEC_PATH;
 
 /// Where the generated enumerations live, relative to the workspace root.
 pub const ENUMS_PATH: &str = "crates/crossborder-core/src/enums.rs";
@@ -52,7 +53,7 @@ struct Variant {
 /// Generates the enumerations file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
     let mut out = String::from(HEADER);
-    for (name, schema) in &component_schemas(spec_text)? {
+    for (name, schema) in &component_schemas(spec_text, SPEC_PATH)? {
         let name = name.as_str().context("a schema name is not a string")?;
         let (values, open) = match (schema.get("enum"), schema.get("x-extensible-enum")) {
             (None, None) => continue,

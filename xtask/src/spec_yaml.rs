@@ -1,6 +1,6 @@
 //! Reading an OpenAPI document as YAML values, for the generators that
-//! follow its schemas property by property (`control_views`,
-//! `sdk_records`).
+//! follow its schemas property by property (`views`, `enums`,
+//! `sdk_records`, `control_views`).
 
 use anyhow::{Context, Result};
 use serde_yaml_ng::{Mapping, Value};

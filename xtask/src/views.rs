@@ -20,7 +20,10 @@ use std::fmt::Write as _;
 
 use anyhow::{bail, Context, Result};
 use heck::{ToShoutySnakeCase, ToSnakeCase};
-use serde_yaml_ng::{Mapping, Value};
+use serde_yaml_ng::Value;
+
+use crate::spec_yaml::{component_schemas, properties, schema};
+use crate::SPEC_PATH;
 
 /// Where the generated views live, relative to the workspace root.
 pub const VIEWS_PATH: &str = "crates/crossborder-core/src/views.rs";
@@ -147,8 +150,8 @@ struct Field {
 
 /// Generates the views file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| component_schema(&schemas, name);
+    let schemas = component_schemas(spec_text, SPEC_PATH)?;
+    let schema = |name: &str| schema(&schemas, name);
 
     let mut out = String::new();
     out.push_str(HEADER);
@@ -157,7 +160,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
         let fields = fields_of(view.schema, body, &schema)?;
         for subset in view.subsets {
             let names: BTreeSet<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-            for (property, _) in properties(schema(subset)?)? {
+            for (property, _) in properties(schema(subset)?, subset)? {
                 if !names.contains(property) {
                     bail!("`{subset}.{property}` is not a property of `{}`, whose view `{}` it shares", view.schema, view.view);
                 }
@@ -166,24 +169,6 @@ pub fn generate(spec_text: &str) -> Result<String> {
         emit_view(&mut out, view, body, &fields)?;
     }
     Ok(out)
-}
-
-/// The spec's `components.schemas`.
-pub fn component_schemas(spec_text: &str) -> Result<Mapping> {
-    let spec: Value =
-        serde_yaml_ng::from_str(spec_text).context("the spec is not valid YAML for views")?;
-    spec.get("components")
-        .and_then(|c| c.get("schemas"))
-        .and_then(Value::as_mapping)
-        .cloned()
-        .context("the spec has no components.schemas")
-}
-
-/// The component schema `name` of `schemas`, or an error naming it.
-fn component_schema<'s>(schemas: &'s Mapping, name: &str) -> Result<&'s Value> {
-    schemas
-        .get(name)
-        .with_context(|| format!("component schema `{name}` not found"))
 }
 
 /// An optional text field with no rule of its own: its Rust name, wire name
@@ -198,8 +183,8 @@ pub struct TextField {
 /// from the spec: optional, unconstrained, and not the TIN (which the SDK
 /// holds once for both spellings).
 pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
-    let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| component_schema(&schemas, name);
+    let schemas = component_schemas(spec_text, SPEC_PATH)?;
+    let schema = |name: &str| schema(&schemas, name);
     let mut lists = Vec::new();
     for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
         let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
@@ -232,8 +217,8 @@ pub struct SdkField {
 
 /// The `description` of the component schema `name`, on one line.
 pub fn schema_description(spec_text: &str, name: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text)?;
-    let description = component_schema(&schemas, name)?
+    let schemas = component_schemas(spec_text, SPEC_PATH)?;
+    let description = schema(&schemas, name)?
         .get("description")
         .and_then(Value::as_str)
         .with_context(|| format!("schema `{name}` has no description"))?;
@@ -244,8 +229,8 @@ pub fn schema_description(spec_text: &str, name: &str) -> Result<String> {
 /// the SDK type it is held as. `typed` gives a plain string property a type
 /// of its own (`ownershipPercentage` is a decimal string, held exact).
 pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
-    let schemas = component_schemas(spec_text)?;
-    let schema = |name: &str| component_schema(&schemas, name);
+    let schemas = component_schemas(spec_text, SPEC_PATH)?;
+    let schema = |name: &str| schema(&schemas, name);
     fields_of(name, schema(name)?, &schema)?
         .into_iter()
         .map(|f| {
@@ -283,18 +268,6 @@ const HEADER: &str =
 use crate::field_reader::FieldReader;
 ";
 
-/// The properties of an object schema, in the order the spec lists them.
-fn properties(schema: &Value) -> Result<Vec<(&str, &Value)>> {
-    let mapping: &Mapping = schema
-        .get("properties")
-        .and_then(Value::as_mapping)
-        .context("schema without properties")?;
-    mapping
-        .iter()
-        .map(|(k, v)| Ok((k.as_str().context("a property name is not a string")?, v)))
-        .collect()
-}
-
 fn view_of_ref(reference: &str) -> Result<Option<&'static str>> {
     let name = reference
         .strip_prefix("#/components/schemas/")
@@ -312,7 +285,7 @@ fn fields_of<'s>(
         .and_then(Value::as_sequence)
         .map(|list| list.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let props = properties(body).with_context(|| format!("schema `{owner}`"))?;
+    let props = properties(body, owner)?;
     let lower: Vec<String> = props.iter().map(|(k, _)| k.to_lowercase()).collect();
     let mut fields = Vec::new();
     for (wire, property) in props {
