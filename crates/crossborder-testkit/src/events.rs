@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::http::http_client;
+
 /// How long [`post_event`] waits for the receiver's answer.
 const EVENT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -36,9 +38,8 @@ pub async fn post_event(
     url: &str,
     body: impl Into<reqwest::Body>,
 ) -> Result<EventReply, reqwest::Error> {
-    let response = reqwest::Client::new()
+    let response = http_client(EVENT_TIMEOUT)
         .post(url)
-        .timeout(EVENT_TIMEOUT)
         .header("content-type", "application/json")
         .body(body)
         .send()

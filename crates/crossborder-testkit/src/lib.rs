@@ -39,6 +39,8 @@
 //!   with the steps a test of the API itself takes (a refused request and
 //!   its error body in one step, collections, fundings, reads, the webhook,
 //!   uploads as [`multipart`] bodies, document links);
+//!   [`TestSandbox::start_with`] takes a [`SandboxConfig`], re-exported
+//!   here so a test needs no second dev-dependency;
 //!   [`client_for`] makes a client for any running
 //!   [`SandboxHandle`](crossborder_sandbox::SandboxHandle);
 //! * [`wait_for_status`] and [`wait_until`]: bounded polling until a
@@ -72,6 +74,7 @@ mod clock;
 mod collect;
 mod events;
 pub mod fixtures;
+mod http;
 mod loopback;
 mod oversized;
 pub mod postgres;
@@ -97,4 +100,4 @@ pub use serve::LocalServer;
 pub use upload::{multipart, BOUNDARY};
 pub use wait::{wait_for_status, wait_until, within, WaitError};
 
-pub use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
+pub use crossborder_sandbox::{SandboxConfig, NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};

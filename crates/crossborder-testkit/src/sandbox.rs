@@ -9,6 +9,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::clock::manual_clock;
+use crate::http::http_client;
 use crate::reply::{assert_error_body, read_reply, Reply};
 
 /// How long one HTTP exchange of a test may take: generous, for a loaded
@@ -23,7 +24,8 @@ pub struct TestSandbox {
     pub sandbox: SandboxHandle,
     /// Its clock: moves only by [`Clock::advance`].
     pub clock: Clock,
-    /// A plain HTTP client (timeout [`REQUEST_TIMEOUT`]) for raw requests.
+    /// A plain HTTP client (timeout [`REQUEST_TIMEOUT`]) for raw requests,
+    /// with the SDK's TLS configuration.
     pub http: reqwest::Client,
 }
 
@@ -52,10 +54,7 @@ impl TestSandbox {
         let sandbox = Sandbox::start(config.with_clock(clock.clone()))
             .await
             .unwrap_or_else(|error| panic!("the sandbox does not start: {error}"));
-        let http = reqwest::Client::builder()
-            .timeout(REQUEST_TIMEOUT)
-            .build()
-            .unwrap_or_else(|error| panic!("the HTTP client does not build: {error}"));
+        let http = http_client(REQUEST_TIMEOUT);
         TestSandbox {
             sandbox,
             clock,
