@@ -2,9 +2,11 @@
 //! own ledger handle on one database, and every webhook delivered to both.
 //! The handlers see each confirmed change once between them, every change
 //! is recorded, and an event no receiver got is recovered by reconciling.
+//! A handler that fails leaves its change to be handed over again.
 
 mod support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,27 +34,38 @@ async fn on_postgres() {
     receiver_fleet(&server.create_database("receivers").unwrap()).await;
 }
 
-/// A receiver on its own ledger handle; returns its URL.
+/// A receiver on its own ledger handle whose handler fails (returns
+/// `Err`) on its first `failures` confirmed changes; returns its URL.
 async fn receiver(
     ledger: Ledger,
     client: crossborder::Client,
     seen: Arc<Mutex<Vec<String>>>,
+    failures: usize,
 ) -> String {
+    let failures = Arc::new(AtomicUsize::new(failures));
     let route =
         Receiver::new(client)
             .dedupe(ledger.dedupe_store())
             .route(move |delivery: Delivery| {
-                let (ledger, seen) = (ledger.clone(), Arc::clone(&seen));
+                let (ledger, seen, failures) =
+                    (ledger.clone(), Arc::clone(&seen), Arc::clone(&failures));
                 async move {
                     if let Verdict::Confirmed(confirmed) = delivery.verdict {
+                        let fail = failures
+                            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                            .is_ok();
+                        if fail {
+                            return Err("the handler's own store is down".to_owned());
+                        }
                         ledger
                             .record_collection(&confirmed.transaction)
                             .await
-                            .unwrap();
+                            .map_err(|error| error.to_string())?;
                         seen.lock()
                             .unwrap()
                             .push(dedupe_key(&confirmed.transaction));
                     }
+                    Ok(())
                 }
             });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -61,6 +74,72 @@ async fn receiver(
         async move { axum::serve(listener, axum::Router::new().route("/hooks", route)).await },
     );
     url
+}
+
+/// A handler that returns `Err` leaves the change unhandled in the
+/// ledger's dedupe store: the next delivery of it is handed over.
+#[tokio::test]
+async fn a_failed_handler_gets_the_change_again() {
+    let dir = TempDir::new("receiver-fails");
+    let url = dir.sqlite("payouts.db");
+    let sandbox = TestSandbox::start().await;
+    let client = sandbox.client(TestSandbox::KEY);
+    let ledger = Ledger::open(&url).await.unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let hook = receiver(ledger.clone(), client.clone(), Arc::clone(&seen), 1).await;
+    let hook_url = client.webhooks().set_url(&hook).await;
+    assert!(hook_url.is_ok(), "{hook_url:?}");
+
+    let amount = Decimal::new(50_000, 0);
+    let request = CollectionRequest::new("order-fails", amount, Currency::Ngn, Currency::Ngn);
+    let recorded = ledger.expect_collection(&client, &request).await.unwrap();
+    let memo = client
+        .collections()
+        .get(&recorded.payment_reference)
+        .await
+        .unwrap()
+        .pay_reference
+        .unwrap();
+    pay_collection(&client, &memo, amount, "funding-fails")
+        .await
+        .unwrap();
+    // The service's one delivery reaches the handler, which fails.
+    let deliveries = sandbox
+        .sandbox
+        .wait_for_webhook_deliveries(1, Duration::from_secs(30))
+        .await;
+    let body = deliveries[0].body.clone();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(seen.lock().unwrap().is_empty());
+    assert!(
+        ledger
+            .collection("order-fails")
+            .await
+            .unwrap()
+            .unwrap()
+            .open
+    );
+
+    // Delivered again (a proxy's repeat, a replay): handed over and recorded.
+    assert_eq!(post_event(&hook, body.clone()).await.unwrap().status, 200);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while seen.lock().unwrap().is_empty() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        *seen.lock().unwrap(),
+        ["order-fails\u{1f}COMPLETED\u{1f}50000"]
+    );
+    let collection = ledger.collection("order-fails").await.unwrap().unwrap();
+    assert_eq!(
+        (collection.status.as_str(), collection.open),
+        ("COMPLETED", false)
+    );
+
+    // A third delivery is a repeat of a handled change: dropped.
+    assert_eq!(post_event(&hook, body).await.unwrap().status, 200);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(seen.lock().unwrap().len(), 1);
 }
 
 async fn receiver_fleet(url: &str) {
@@ -77,12 +156,14 @@ async fn receiver_fleet(url: &str) {
         Ledger::open(url).await.unwrap(),
         client.clone(),
         Arc::clone(&seen),
+        0,
     )
     .await;
     let second = receiver(
         Ledger::open(url).await.unwrap(),
         client.clone(),
         Arc::clone(&seen),
+        0,
     )
     .await;
 

@@ -1,6 +1,6 @@
 //! `webhook::Receiver` (feature `axum`): what it logs about a refused body
-//! (never the body), a handler that panics (the next event still runs, and
-//! the change it panicked on is not remembered as handled), and what the
+//! (never the body), a handler that panics or returns `Err` (the next event still runs, and
+//! the change it failed on is not remembered as handled), and what the
 //! feature adds to the dependency tree (no TLS stack).
 #![cfg(feature = "axum")]
 
@@ -119,8 +119,27 @@ async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
     sandbox.shutdown().await;
 }
 
+/// How a handler fails on its first delivery.
+#[derive(Clone, Copy)]
+enum Failure {
+    Panic,
+    Err,
+}
+
 #[tokio::test]
 async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_handled() {
+    first_delivery_fails_then_is_handed_over_again(Failure::Panic).await;
+}
+
+#[tokio::test]
+async fn a_handler_returning_err_does_not_mark_its_change_handled() {
+    first_delivery_fails_then_is_handed_over_again(Failure::Err).await;
+}
+
+/// The first delivery of order-boom fails as `failure` says; its repeat
+/// is handed over (the change was forgotten), the next repeat dropped,
+/// and the event after it still runs.
+async fn first_delivery_fails_then_is_handed_over_again(failure: Failure) {
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
     let client = client(&sandbox);
     let created = client
@@ -144,7 +163,7 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
         .await
         .unwrap();
 
-    // The first delivery of order-boom panics; every delivery the handler
+    // The first delivery of order-boom fails; every delivery the handler
     // finishes is recorded.
     let calls = Arc::new(AtomicUsize::new(0));
     let (record, mut handled) = tokio::sync::mpsc::unbounded_channel();
@@ -156,16 +175,20 @@ async fn a_panicking_handler_does_not_stop_the_next_event_nor_mark_its_change_ha
                 if delivery.event.reference == "order-boom"
                     && calls.fetch_add(1, Ordering::SeqCst) == 0
                 {
-                    panic!("handler bug");
+                    match failure {
+                        Failure::Panic => panic!("handler bug"),
+                        Failure::Err => return Err("the database is down"),
+                    }
                 }
                 let _ = record.send(delivery);
+                Ok(())
             }
         }
     });
     let server = serve(route).await;
     let url = server.url("/hook");
     let completed = r#"{"reference": "order-boom", "status": true, "paidAmount": 5000}"#;
-    // Panics; handled; a repeat, dropped; an event for another reference.
+    // Fails; handled; a repeat, dropped; an event for another reference.
     for body in [
         completed,
         completed,

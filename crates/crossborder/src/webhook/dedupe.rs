@@ -82,7 +82,7 @@ pub trait DedupeStore: Send + Sync + 'static {
     /// retries, so a possible repeat is better than a certain loss.
     fn first_delivery(&self, key: &str) -> impl Future<Output = Result<bool, DedupeError>> + Send;
 
-    /// Forgets `key`: the handler panicked on that change, so a later
+    /// Forgets `key`: the handler panicked or failed on that change, so a later
     /// delivery of it must go through.
     fn forget(&self, key: &str) -> impl Future<Output = ()> + Send;
 }

@@ -71,7 +71,8 @@ pub use parse::ParseError;
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use receiver::{
-    Delivery, DeliveryHandler, Receiver, DEFAULT_MAX_BODY_BYTES, DEFAULT_QUEUE_CAPACITY,
+    Delivery, DeliveryHandler, HandlerOutcome, Receiver, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_QUEUE_CAPACITY,
 };
 pub use reconcile::{EventNotifier, Reconciled, Reconciler, Source, DEFAULT_GRACE};
 pub use verdict::{Confirmed, Superseded, Unconfirmed, Verdict};

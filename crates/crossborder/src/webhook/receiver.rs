@@ -41,14 +41,38 @@ pub struct Delivery {
     pub verdict: Verdict,
 }
 
+/// What a [`DeliveryHandler`] ends with: `()`, the delivery is handled;
+/// or a `Result`, whose `Err` means it was not (a database down, say).
+///
+/// A confirmed change whose handler returned `Err` (or panicked) is
+/// forgotten by the [`DedupeStore`], so a later delivery of the same change
+/// is handed over again; the error is logged at `ERROR`.
+pub trait HandlerOutcome: Send + 'static {
+    /// The failure, in words, or `None` when the delivery was handled.
+    fn failure(self) -> Option<String>;
+}
+
+impl HandlerOutcome for () {
+    fn failure(self) -> Option<String> {
+        None
+    }
+}
+
+impl<E: std::fmt::Display + Send + 'static> HandlerOutcome for Result<(), E> {
+    fn failure(self) -> Option<String> {
+        self.err().map(|error| error.to_string())
+    }
+}
+
 /// A handler a [`Receiver`] can run: an async function of the [`Delivery`]
 /// alone, or of the router's state and the delivery, the axum way
-/// (`|State(app): State<App>, delivery: Delivery| async move { .. }`).
+/// (`|State(app): State<App>, delivery: Delivery| async move { .. }`),
+/// returning `()` or a `Result` ([`HandlerOutcome`]).
 /// It is implemented for such closures and functions; `M` only tells the
 /// two forms apart.
 pub trait DeliveryHandler<S, M>: Send + Sync + 'static {
     /// The future the handler returns.
-    type Future: Future<Output = ()> + Send + 'static;
+    type Future: Future<Output: HandlerOutcome> + Send + 'static;
 
     /// Runs the handler on one delivery, with the router's state.
     fn call(&self, state: S, delivery: Delivery) -> Self::Future;
@@ -57,7 +81,7 @@ pub trait DeliveryHandler<S, M>: Send + Sync + 'static {
 impl<F, Fut, S> DeliveryHandler<S, fn(Delivery)> for F
 where
     F: Fn(Delivery) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = ()> + Send + 'static,
+    Fut: Future<Output: HandlerOutcome> + Send + 'static,
 {
     type Future = Fut;
 
@@ -69,7 +93,7 @@ where
 impl<F, Fut, S> DeliveryHandler<S, fn(State<S>, Delivery)> for F
 where
     F: Fn(State<S>, Delivery) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = ()> + Send + 'static,
+    Fut: Future<Output: HandlerOutcome> + Send + 'static,
 {
     type Future = Fut;
 
@@ -88,8 +112,10 @@ where
 ///   the event is queued, before anything else. Then, one event at a time
 ///   and in order, the event is judged with [`verify`](super::verify) (one
 ///   read of `GET /api/transaction/{reference}`) and handed to the handler
-///   as a [`Delivery`] with its [`Verdict`]. A handler that panics is
-///   logged and the next event still runs.
+///   as a [`Delivery`] with its [`Verdict`]. A handler that panics or
+///   returns `Err` is logged, its change forgotten by the dedupe store
+///   (so a later delivery of it is handed over again), and the next event
+///   still runs.
 /// * **400** `{"message": "Invalid webhook body: <reason>"}` when the body
 ///   is not an event ([`ParseError`](super::ParseError)). It is logged at
 ///   `WARN` with the reason and the body's length, never its content, and
@@ -294,14 +320,21 @@ async fn deliver<S, M, D, H>(
         }
     };
     // Its own task, so a panicking handler ends only itself.
-    if tokio::spawn(handler.call(state, Delivery { event, verdict }))
-        .await
-        .is_err()
-    {
-        tracing::error!(%reference, "the webhook handler panicked");
-        if let Some(key) = key {
-            dedupe.forget(&key).await;
+    let handled = match tokio::spawn(handler.call(state, Delivery { event, verdict })).await {
+        Ok(outcome) => match outcome.failure() {
+            None => true,
+            Some(error) => {
+                tracing::error!(%reference, %error, "the webhook handler failed");
+                false
+            }
+        },
+        Err(_) => {
+            tracing::error!(%reference, "the webhook handler panicked");
+            false
         }
+    };
+    if let (false, Some(key)) = (handled, key) {
+        dedupe.forget(&key).await;
     }
 }
 
