@@ -11,7 +11,7 @@ use crossborder::{Client, Currency, Decimal, WaitOptions};
 use crate::db::{fetch_all, with_pool};
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
-use crate::record::CollectionRecord;
+use crate::record::{CollectionRecord, ExpectedCollection};
 use crate::time::now_ms;
 
 const COLUMNS: &str = "payment_reference, amount::text, from_currency, to_currency, status, \
@@ -24,17 +24,18 @@ type Row = (String, String, String, String, String, Option<String>, Option<Strin
 const EXPECTED: &str = "EXPECTED";
 
 impl Ledger {
-    /// Records the collection (status `EXPECTED`), then creates it with
-    /// `client` and records it as the service created it. The payment
-    /// reference is the collection's idempotency key at the API: calling
-    /// this again (after a crash between the two steps, say) creates
-    /// nothing more. A request that breaks the API's rules is refused with
-    /// [`LedgerError::Invalid`] and nothing is recorded.
+    /// Records the collection (no status yet), then creates it with
+    /// `client` and records it as the service created it; returns the
+    /// record with the memo and the payment instructions to give the
+    /// payer. The payment reference is the collection's idempotency key at
+    /// the API: calling this again (after a crash between the two steps,
+    /// say) creates nothing more. A request that breaks the API's rules is
+    /// refused with [`LedgerError::Invalid`] and nothing is recorded.
     pub async fn expect_collection(
         &self,
         client: &Client,
         request: &CollectionRequest,
-    ) -> Result<CollectionRecord, LedgerError> {
+    ) -> Result<ExpectedCollection, LedgerError> {
         request.validate().map_err(LedgerError::Invalid)?;
         let now = now_ms();
         let insert = self.pool.sql(
@@ -68,12 +69,18 @@ impl Ledger {
         });
         let created = client.collections().create(request).await?;
         self.record_change(&created, "created").await?;
-        self.collection(&request.payment_reference)
+        let record = self
+            .collection(&request.payment_reference)
             .await?
             .ok_or_else(|| LedgerError::Corrupt {
                 what: format!("collection {}", request.payment_reference),
                 detail: "vanished after it was recorded".into(),
-            })
+            })?;
+        Ok(ExpectedCollection {
+            record,
+            pay_reference: created.pay_reference,
+            payment_instructions: created.payment_instructions,
+        })
     }
 
     /// Records a status change the service confirmed (the transaction of a
@@ -149,7 +156,7 @@ impl Ledger {
             return Ok(());
         };
         let status = read.status.as_str();
-        let unchanged = current.status == status
+        let unchanged = current.status.as_ref() == Some(&read.status)
             && current.paid_amount == read.paid_amount
             && current.transaction_id.as_deref() == Some(read.transaction_id.as_str());
         if unchanged {
@@ -213,7 +220,8 @@ fn collection(row: Row) -> Result<CollectionRecord, LedgerError> {
         amount: decimal(&amount)?,
         from_currency: currency(&from)?,
         to_currency: currency(&to)?,
-        status,
+        // Open: any word reads (an unknown one as `Unknown`).
+        status: (status != EXPECTED).then(|| status.parse().unwrap_or_else(|never| match never {})),
         paid_amount: paid.as_deref().map(decimal).transpose()?,
         transaction_id,
         open: open != 0,

@@ -86,5 +86,5 @@ pub use dispatch::Dispatcher;
 pub use error::LedgerError;
 pub use ledger::Ledger;
 pub use options::{Backoff, DispatchOptions};
-pub use record::{CollectionRecord, DispatchReport, PayoutEvent, PayoutRecord};
+pub use record::{CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord};
 pub use state::{InvalidTransition, PayoutState, UnknownState};

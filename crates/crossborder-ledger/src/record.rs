@@ -3,6 +3,7 @@
 
 use std::time::SystemTime;
 
+use crossborder::types::{PaymentInstruction, TransactionStatus};
 use crossborder::{Currency, Decimal};
 use serde::Serialize;
 
@@ -74,8 +75,10 @@ pub struct CollectionRecord {
     /// The currency credited.
     pub to_currency: Currency,
     /// The last status the service confirmed (`PENDING`, `COMPLETED`, ...),
-    /// or `EXPECTED` before the collection was created.
-    pub status: String,
+    /// or `None` while the collection is recorded and not yet created
+    /// (serialised as its wire word, or `null`).
+    #[serde(serialize_with = "status_word")]
+    pub status: Option<TransactionStatus>,
     /// The amount paid so far, as last confirmed.
     #[serde(with = "rust_decimal::serde::str_option")]
     pub paid_amount: Option<Decimal>,
@@ -83,6 +86,22 @@ pub struct CollectionRecord {
     pub transaction_id: Option<String>,
     /// Whether it still waits for a final status.
     pub open: bool,
+}
+
+/// A collection [`Ledger::expect_collection`](crate::Ledger::expect_collection)
+/// recorded and created: the ledger's record, and what the payer needs to
+/// pay it, as the service created it (the ledger does not store these).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ExpectedCollection {
+    /// The collection as the ledger now records it.
+    pub record: CollectionRecord,
+    /// The memo the payer must use as the transfer's narration
+    /// (`payRefrence`), when the service sent one.
+    pub pay_reference: Option<String>,
+    /// How the payer transfers the funds (account, bank, amount, valid
+    /// until).
+    pub payment_instructions: Vec<PaymentInstruction>,
 }
 
 /// What a dispatcher's run did.
@@ -102,4 +121,15 @@ pub struct DispatchReport {
     pub completed: usize,
     /// Payouts that reached `failed`.
     pub failed: usize,
+}
+
+/// A collection's status as its wire word (an unknown one as sent).
+fn status_word<S: serde::Serializer>(
+    status: &Option<TransactionStatus>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match status {
+        Some(status) => serializer.serialize_some(status.as_str()),
+        None => serializer.serialize_none(),
+    }
 }

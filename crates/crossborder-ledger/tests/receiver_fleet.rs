@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossborder::types::CollectionRequest;
+use crossborder::types::{CollectionRequest, TransactionStatus};
 use crossborder::webhook::{axum, dedupe_key, Delivery, Receiver, Verdict};
 use crossborder::{Currency, Decimal, WaitOptions};
 use crossborder_ledger::Ledger;
@@ -92,10 +92,8 @@ async fn a_failed_handler_gets_the_change_again() {
 
     let amount = Decimal::new(50_000, 0);
     let request = CollectionRequest::new("order-fails", amount, Currency::Ngn, Currency::Ngn);
-    let recorded = ledger.expect_collection(&client, &request).await.unwrap();
-    let memo = client
-        .collections()
-        .get(&recorded.payment_reference)
+    let memo = ledger
+        .expect_collection(&client, &request)
         .await
         .unwrap()
         .pay_reference
@@ -132,8 +130,8 @@ async fn a_failed_handler_gets_the_change_again() {
     );
     let collection = ledger.collection("order-fails").await.unwrap().unwrap();
     assert_eq!(
-        (collection.status.as_str(), collection.open),
-        ("COMPLETED", false)
+        (collection.status, collection.open),
+        (Some(TransactionStatus::Completed), false)
     );
 
     // A third delivery is a repeat of a handled change: dropped.
@@ -173,15 +171,28 @@ async fn receiver_fleet(url: &str) {
     for n in 0..=COLLECTIONS {
         let request =
             CollectionRequest::new(format!("order-{n}"), amount, Currency::Ngn, Currency::Ngn);
-        let recorded = ledger.expect_collection(&client, &request).await.unwrap();
-        assert_eq!((recorded.status.as_str(), recorded.open), ("PENDING", true));
-        let memo = client
+        let created_here = ledger.expect_collection(&client, &request).await.unwrap();
+        let recorded = &created_here.record;
+        assert_eq!(
+            (&recorded.status, recorded.open),
+            (&Some(TransactionStatus::Pending), true)
+        );
+        // What the payer needs, as the service created it.
+        let created = client
             .collections()
             .get(&request.payment_reference)
             .await
-            .unwrap()
-            .pay_reference
             .unwrap();
+        assert_eq!(
+            created_here.payment_instructions,
+            created.payment_instructions
+        );
+        assert_eq!(
+            created_here.payment_instructions[0].amount_to_transfer,
+            Some(amount)
+        );
+        let memo = created_here.pay_reference.unwrap();
+        assert_eq!(Some(&memo), created.pay_reference.as_ref());
         pay_collection(&client, &memo, amount, &format!("funding-{n}"))
             .await
             .unwrap();
@@ -218,7 +229,7 @@ async fn receiver_fleet(url: &str) {
         |records: Vec<crossborder_ledger::CollectionRecord>| -> Vec<(String, String, bool)> {
             records
                 .into_iter()
-                .map(|c| (c.payment_reference, c.status, c.open))
+                .map(|c| (c.payment_reference, c.status.unwrap().to_string(), c.open))
                 .collect()
         };
     let mut want: Vec<_> = (0..COLLECTIONS)
