@@ -101,7 +101,7 @@ enum Command {
     /// Exactly COUNT calls of one client against a running sandbox, for a
     /// profiler: `valgrind --tool=callgrind target/release/xtask
     /// bench-calls --which sdk --base-url http://127.0.0.1:8080/v1`
-    /// (see the README's Benchmarks).
+    /// (see `xtask/src/bench/RESULTS.md`).
     #[command(hide = true)]
     BenchCalls {
         #[arg(long, value_enum)]

@@ -4,7 +4,7 @@
 //! than leaving the code silently unchanged.
 //!
 //! Both rewrites take per-call work off every operation (`cargo xtask bench`,
-//! `sdk_vs_raw`; the README's Benchmarks section has the counts):
+//! `sdk_vs_raw`; `xtask/src/bench/RESULTS.md` has the counts):
 //!
 //! - **No `api-version` header.** progenitor adds `info.version` as an
 //!   `api-version` header to every request; the spec defines no such header

@@ -402,7 +402,7 @@ pub mod rules {
     pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
 }
 
-// The repository README's Rust example is compiled as a doctest, so the
+// The repository README's quick start is compiled as a doctest, so the
 // first code a new user reads cannot drift from the real API.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

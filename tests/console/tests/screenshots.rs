@@ -1,5 +1,5 @@
 //! The console with a business's usual mix of objects, photographed at
-//! 1280x800 and at a phone's width (under `target/console/`; the README's
+//! 1280x800 and at a phone's width (under `target/console/`; the sandbox README's
 //! `docs/console.png` is the collections one), after checking that it
 //! needs no sideways scrolling and that every control is labelled.
 

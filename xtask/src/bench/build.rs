@@ -13,7 +13,7 @@
 //! packages added), as async-openai is. A path dependency would not do:
 //! cargo compiles path dependencies incrementally, as it does a
 //! workspace's own crates, and writing the incremental state makes the
-//! first build of our three crates markedly slower (the README gives the
+//! first build of our three crates markedly slower (`RESULTS.md` gives the
 //! `cargo build --timings` figures).
 
 use std::path::{Path, PathBuf};
