@@ -9,6 +9,7 @@
 //! 127.0.0.1 that write until the client hangs up. Every test here is small, so the peak resident memory of this
 //! test binary (`VmHWM`) is the endless-body test's.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use common::mock::{self, Answers};

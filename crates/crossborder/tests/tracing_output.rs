@@ -6,6 +6,7 @@
 //! (thread-local subscribers miss events when other threads cache callsite
 //! interest first).
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::OnceLock;

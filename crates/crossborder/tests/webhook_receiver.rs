@@ -4,6 +4,7 @@
 //! feature adds to the dependency tree (no TLS stack).
 #![cfg(feature = "axum")]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,7 +1,7 @@
 //! `payouts().create_new`: one send with no read before it, and a read
 //! only when the send is refused with 409 or its outcome is unknown.
 
-mod common;
+use crate::common;
 
 use common::dec;
 use crossborder::types::{Created, FiatCurrency, PayoutRequest, TransactionType};

@@ -2,7 +2,7 @@
 //! happens to the connection, and the errors that go with it
 //! (`Error::is_not_found`, `Error::MissingField`, `Error::QuoteExpiredUnpaid`).
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

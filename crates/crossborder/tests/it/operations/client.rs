@@ -14,7 +14,7 @@ fn clients_errors_and_futures_are_send_and_sync() {
         .build()
         .unwrap();
     send(&client.wallet().balance(Currency::Ngn));
-    send(&client.payouts().create(&crate::payouts::example_payout()));
+    send(&client.payouts().create(&super::payouts::example_payout()));
     send(&client.businesses().upload_document(vec![1u8], "a.pdf"));
     send(
         &client

@@ -1,7 +1,7 @@
 //! Amounts are exact: parsed from JSON numbers and numeric strings without
 //! passing through binary floating point.
 
-mod common;
+use crate::common;
 
 use common::mock::{self, Answers};
 use common::{dec, setup, transaction_json};

@@ -1,7 +1,7 @@
 //! Retry behaviour: reads are retried on 429/502/503/504, writes that move
 //! money never are (unless nothing reached the server).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -17,7 +17,7 @@ use crossborder_testkit::within;
 use tokio::sync::mpsc;
 use wiremock::MockServer;
 
-mod webhook_mock;
+use crate::webhook_mock;
 
 use webhook_mock::{api, transaction, TRANSACTION_PATH};
 

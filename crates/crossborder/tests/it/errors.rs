@@ -1,7 +1,7 @@
 //! The spec's error table, other API errors, and malformed responses: each
 //! maps to a typed error, never a panic.
 
-mod common;
+use crate::common;
 
 use common::mock::{self, ok, refusal, Answers};
 use common::{

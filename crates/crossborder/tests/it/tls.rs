@@ -5,7 +5,7 @@
 //! (`tests/tls/`, for 127.0.0.1, valid until 2125) are test fixtures.
 #![cfg(all(feature = "rustls", not(feature = "native-tls")))]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! what reaches the wire (exact JSON, normalised values), and what is
 //! refused before anything is sent.
 
-mod common;
+use crate::common;
 
 use crossborder_testkit::fixtures::{
     canadian_bank, eur_bank, kes_bank, ngn_bank, other_fiat_account as other_fiat, ugx_bank,

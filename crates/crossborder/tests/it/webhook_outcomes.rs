@@ -12,7 +12,7 @@ use crossborder::{types::TransactionStatus, Decimal};
 use crossborder_testkit::within;
 use wiremock::ResponseTemplate;
 
-mod webhook_mock;
+use crate::webhook_mock;
 
 use webhook_mock::{answering, api, transaction};
 

@@ -1,8 +1,7 @@
 //! Every operation: the request sent (method, path, key header, exact JSON
 //! body) and the mapping of the response, with exact amounts.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod businesses;
 mod client;

@@ -1,7 +1,7 @@
 //! The API key never appears in Debug, Display, error text or tracing
 //! output, while it is sent on every request.
 
-mod common;
+use crate::common;
 
 use common::mock::{self, ok, refusal, Answers};
 use common::{builder, client_for, error_body, offline_url, setup, KEY};
