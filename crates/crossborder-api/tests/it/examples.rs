@@ -16,7 +16,7 @@
 //!   that is `None` is omitted on serialization and, for a reader, `null` and
 //!   absent mean the same.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::str::FromStr;

@@ -7,7 +7,7 @@
 //! found by parsing it with syn: the `Client` method, its builder, the
 //! builder's setters and the `send` result type.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
