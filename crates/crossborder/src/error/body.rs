@@ -39,7 +39,7 @@ pub(crate) fn body_prefix(body: &[u8]) -> String {
 /// status of every operation of the spec (another 2xx reaches the mapping
 /// as an unexpected response, with its status). Error statuses are never
 /// decoded by the low-level client (checked by
-/// `crates/crossborder-api/tests/error_statuses.rs`), so a body that does
+/// `crates/crossborder-api/tests/it/error_statuses.rs`), so a body that does
 /// not decode came with this status. The hand-written upload accepts any
 /// 2xx (ASSUMPTIONS B2) and hands back as unexpected a 2xx other than 200
 /// whose body it cannot read, so the same holds for it.

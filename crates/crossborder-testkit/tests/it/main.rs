@@ -1,0 +1,5 @@
+//! The test kit's own tests, one binary: a module a subject.
+
+mod checks;
+mod kit;
+mod postgres_harness;

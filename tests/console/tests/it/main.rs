@@ -1,0 +1,7 @@
+//! The console in a real browser, one binary: a module a subject (one
+//! browser at a time, `ONE_BROWSER`).
+
+mod actions;
+mod missing_browser;
+mod page;
+mod screenshots;
