@@ -423,7 +423,7 @@ impl<'a> ResolveBankFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SetWebhookFields<'a> {
-    #[doc = "`webhookUrl` (required): Absolute http or https URL."]
+    #[doc = "`webhookUrl` (required): An absolute http or https URL; with a production key, C25."]
     pub webhook_url: Option<&'a str>,
 }
 
