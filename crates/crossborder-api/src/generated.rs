@@ -878,7 +878,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub recipient_name: ::std::option::Option<::std::string::String>,
-        ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
+        ///Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
         #[serde(rename = "sessionId")]
         pub session_id: PayoutRequestSessionId,
         ///UK bank sort code; required when toCurrency is GBP.
@@ -977,7 +977,7 @@ pub mod types {
                 })
         }
     }
-    ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
+    ///Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
     #[derive(
         ::serde::Serialize,
         Clone,
