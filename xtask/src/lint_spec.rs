@@ -1,4 +1,6 @@
-//! `cargo xtask lint-spec`: redocly (recommended rules), spectral
+//! `cargo xtask lint-spec`: first [`crate::assumptions`] (one row per id
+//! in `openapi/ASSUMPTIONS.md`, every id the specs name a row, every row
+//! naming its tests), then redocly (recommended rules), spectral
 //! (`spectral:oas`) and openapi-spec-validator on the spec and on the
 //! sandbox's control API (`openapi/sandbox-control.yaml`). Errors fail the
 //! task; warnings are printed and counted.
@@ -39,6 +41,11 @@ impl Outcome {
 }
 
 pub fn run(root: &Path) -> Result<()> {
+    println!(
+        "==> {} (unique ids, references, tests)",
+        crate::assumptions::ASSUMPTIONS_PATH
+    );
+    crate::assumptions::run(root)?;
     let node = tools::node_bin(root)?;
     let venv = tools::venv_bin(root)?;
     let mut outcomes = Vec::new();

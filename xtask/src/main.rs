@@ -20,6 +20,7 @@
 //!   workspace's crates supports the declared `rust-version`, and compiles
 //!   the shipped crates with that toolchain (installed by rustup).
 
+mod assumptions;
 mod bench;
 mod codegen;
 mod control_views;

@@ -151,7 +151,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub registration_number: ::std::option::Option<::std::string::String>,
-        ///Why verification was rejected.
+        ///Why verification was rejected; present only when REJECTED (A18).
         #[serde(
             rename = "rejectionReason",
             skip_serializing_if = "::std::option::Option::is_none"
@@ -454,7 +454,7 @@ pub mod types {
             Default::default()
         }
     }
-    ///The body of every 4xx and 5xx response.
+    ///The body of the API's 4xx and 5xx answers (a head too large for the server to read is the one answered without it, B52).
     #[derive(
         ::serde::Deserialize,
         ::serde::Serialize,
@@ -795,7 +795,7 @@ pub mod types {
         pub account_name: ::std::string::String,
         #[serde(rename = "accountNumber")]
         pub account_number: ::std::string::String,
-        ///Amount the payer must transfer, as text (the sandbox writes a decimal number such as `50000.10`).
+        ///Amount the payer must transfer, as text (B32).
         #[serde(rename = "amountToTransfer")]
         pub amount_to_transfer: ::std::string::String,
         #[serde(rename = "bankName")]
@@ -878,7 +878,7 @@ pub mod types {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub recipient_name: ::std::option::Option<::std::string::String>,
-        ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
+        ///Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
         #[serde(rename = "sessionId")]
         pub session_id: PayoutRequestSessionId,
         ///UK bank sort code; required when toCurrency is GBP.
@@ -977,7 +977,7 @@ pub mod types {
                 })
         }
     }
-    ///Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'.
+    ///Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
     #[derive(
         ::serde::Serialize,
         Clone,
@@ -1389,7 +1389,7 @@ pub mod types {
         schemars::JsonSchema
     )]
     pub struct SetWebhookRequest {
-        ///Absolute http or https URL.
+        ///An absolute http or https URL; with a production key, C25.
         #[serde(rename = "webhookUrl")]
         pub webhook_url: ::std::string::String,
     }
@@ -7463,8 +7463,10 @@ account resolution, business onboarding (KYB), one webhook, and a staging-only
 funding simulation.
 
 This document is written by hand from the service's prose specification. Where
-that specification says "not shown", the decision taken here is recorded on the
-element as an `x-assumption` extension and in `openapi/ASSUMPTIONS.md`.
+that specification says "not shown" or is silent, the decision taken here is a
+row of `openapi/ASSUMPTIONS.md`, stated there once: an element's `x-assumption`
+extension, and an id such as B9 in its text, names the rows that apply (`cargo
+xtask lint-spec` checks that each exists).
 
 Wire spellings are kept exactly as the service has them: the quote path segment
 is `qoutes`, the collection memo is `payRefrence`, and business bodies carry both
@@ -7757,7 +7759,7 @@ let response = client.set_webhook()
     }
     /**Simulate an inbound transfer (staging only)
 
-Behaves as if a payer had paid a collection: the narration must match the payRefrence of a prior collection. The wallet is credited, the transaction can be read by polling, and the webhook fires. Returns 400 in production.
+Behaves as if a payer had paid a collection: the narration must match the payRefrence of a prior collection. The wallet is credited, the transaction can be read by polling, and a change of its status posts the webhook (B9). Returns 400 in production (A15).
 
 Sends a `POST` request to `/api/simulate-funding`
 

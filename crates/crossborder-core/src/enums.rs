@@ -87,7 +87,8 @@ wire_enum! {
     pub enum TransactionStatus {
         /// `PENDING`: Created, nothing paid yet.
         Pending = "PENDING",
-        /// `PROCESSING`: A payout is on its way.
+        /// `PROCESSING`: A payout is on its way (the service may report it;
+        /// the sandbox never does, A3).
         Processing = "PROCESSING",
         /// `PARTIALLY_PAID`: A collection received part of its amount.
         PartiallyPaid = "PARTIALLY_PAID",

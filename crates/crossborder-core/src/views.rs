@@ -19,7 +19,7 @@ pub struct PayoutFields<'a> {
     pub to_currency: Option<&'a str>,
     #[doc = "`narration`."]
     pub narration: Option<&'a str>,
-    #[doc = "`sessionId` (required): Unique per payout attempt; the idempotency key and the tracking id. It is the path segment of GET /api/transaction/{sessionId}, so it is limited to letters, digits, '-' and '_'."]
+    #[doc = "`sessionId` (required): Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11)."]
     pub session_id: Option<&'a str>,
     #[doc = "`rateKey`: The quote's key; required when fromCurrency differs from toCurrency."]
     pub rate_key: Option<&'a str>,
@@ -423,7 +423,7 @@ impl<'a> ResolveBankFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SetWebhookFields<'a> {
-    #[doc = "`webhookUrl` (required): Absolute http or https URL."]
+    #[doc = "`webhookUrl` (required): An absolute http or https URL; with a production key, C25."]
     pub webhook_url: Option<&'a str>,
 }
 

@@ -15,13 +15,19 @@
 //!    of the spec with a response field renamed, and both runs must fail,
 //!    naming the field;
 //! 5. self-test: both examples run again with one of the Rust SDK's amounts
-//!    changed by 0.000001, and both must fail on it.
+//!    changed by 0.000001, and both must fail on it;
+//! 6. OpenAPI Generator generates `python`, `typescript-fetch`, `go`, `java`
+//!    and `rust` clients with the configs of `examples/openapi-generator/`,
+//!    and the Python client sends `TIN` and `tin` to the sandbox, the Rust
+//!    crate compiles, the TypeScript one type-checks
+//!    ([`openapi_generator`]).
 //!
 //! Both examples compare every amount they read with the Rust SDK's, as
 //! exact decimals, and exit non-zero on the first difference; the
 //! self-tests show that this step can fail.
 
 mod mutant;
+mod openapi_generator;
 mod reference;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +49,7 @@ const KEYS: &[&str] = &[
     "test_spec_reuse_py_mutant",
     "test_spec_reuse_ts_tampered",
     "test_spec_reuse_py_tampered",
+    "test_spec_reuse_openapi_generator",
 ];
 
 /// How many amounts each example compares with the Rust SDK's (the README
@@ -183,10 +190,21 @@ pub fn run(root: &Path) -> Result<()> {
     mutant::expect_failure("TypeScript", ts.passed, &ts.output, &[&needle])?;
     let py = python_run(&tampered_env, &out.join("python"), KEYS[6])?;
     mutant::expect_failure("Python", py.passed, &py.output, &[&needle])?;
+
+    openapi_generator::run(
+        root,
+        &spec,
+        &out.join("openapi-generator"),
+        &base_url,
+        KEYS[7],
+    )?;
     guard.stop();
     println!(
         "spec-reuse: the TypeScript and Python clients ran the flow and read the Rust SDK's \
-         amounts; both failed on a renamed response field and on a changed amount"
+         amounts; both failed on a renamed response field and on a changed amount; OpenAPI \
+         Generator's {} clients were generated, its Python client sent TIN and tin, its Rust \
+         crate compiled and its TypeScript client type-checked",
+        openapi_generator::GENERATORS.join(", ")
     );
     Ok(())
 }

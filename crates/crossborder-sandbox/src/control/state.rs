@@ -94,7 +94,7 @@ pub struct CollectionView {
     pub created_at: String,
     /// When its payment instruction lapses.
     pub expires_at: Option<String>,
-    /// The payment instruction, as the API's initiate-payment answer writes it.
+    /// The collection's payment instruction: the one element of the API's paymentInstruction list, field for field (B87).
     pub payment_instruction: serde_json::Value,
     /// Every payment into it, newest first.
     pub fundings: Vec<FundingView>,

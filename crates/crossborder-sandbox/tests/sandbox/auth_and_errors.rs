@@ -233,3 +233,71 @@ async fn streamed_post_status(api: &Api, chunks: usize, size: usize) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// ASSUMPTIONS A7: a refused body lists every violation in `errors`, and
+/// its `message` joins them with `; `, unless one is an unsupported
+/// currency or an unrecognised document key: then `message` is that
+/// violation's own (the API's words) and `errors` still lists them all. A
+/// refusal that is not about fields (an unreadable body, an insufficient
+/// balance) carries no `errors`.
+#[tokio::test]
+async fn a_refused_body_lists_every_violation_and_its_message_joins_them() {
+    let api = Api::start().await;
+    let mut payout = crate::common::ngn_payout("s-two", "100");
+    payout.as_object_mut().unwrap().remove("amount");
+    payout.as_object_mut().unwrap().remove("sessionId");
+    let joined = "amount: is required; sessionId: is required";
+    let reply = refused(
+        &api,
+        "two missing",
+        "/api/payout",
+        Some(&payout),
+        400,
+        joined,
+    )
+    .await;
+    assert_eq!(
+        reply.body["errors"],
+        json!([
+            {"field": "amount", "message": "is required"},
+            {"field": "sessionId", "message": "is required"},
+        ])
+    );
+
+    let mut business = crate::kyb::business("RC-A7");
+    business["documents"]["foo"] = json!({"key": "foo", "url": "https://files.example/doc.pdf"});
+    business["email"] = json!("not an email");
+    let message = "Unrecognized document key: foo";
+    let reply = refused(
+        &api,
+        "document key",
+        "/api/business",
+        Some(&business),
+        400,
+        message,
+    )
+    .await;
+    let errors = reply.body["errors"].as_array().unwrap();
+    let fields: Vec<&str> = errors
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"documents.foo"), "{}", reply.text);
+    assert!(fields.contains(&"email"), "{}", reply.text);
+
+    let malformed = api.post_bytes("/api/payout", "{\"amount\": ").await;
+    assert_eq!(malformed.status, 400);
+    assert!(malformed.body.get("errors").is_none(), "{}", malformed.text);
+    let big = crate::common::ngn_payout("s-big", "99999999");
+    let poor = api.post("/api/payout", &big).await;
+    assert_eq!(poor.status, 400, "{}", poor.text);
+    assert!(
+        poor.body["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Insufficient balance: "),
+        "{}",
+        poor.text
+    );
+    assert!(poor.body.get("errors").is_none(), "{}", poor.text);
+}

@@ -244,3 +244,18 @@ async fn crypto_collection_has_a_wallet_address() {
     assert_eq!(data["paymentInstruction"][0]["accountNumber"], address);
     assert_eq!(data["paymentInstruction"][0]["bankName"], "tron");
 }
+
+/// ASSUMPTIONS B32: `amountToTransfer` is the collection's amount as exact
+/// decimal text with no trailing zeros: `50000.10` is written `"50000.1"`.
+#[tokio::test]
+async fn amount_to_transfer_is_the_exact_amount_without_trailing_zeros() {
+    let api = Api::start().await;
+    let body = r#"{"amount": 50000.10, "fromCurrency": "NGN", "toCurrency": "NGN",
+                   "paymentReference": "order-b32"}"#;
+    let created = api.post_bytes("/api/initiate-payment", body).await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    assert_eq!(
+        created.body["data"]["paymentInstruction"][0]["amountToTransfer"],
+        "50000.1"
+    );
+}

@@ -28,7 +28,7 @@ pub struct Business {
     pub country: Option<String>,
     /// Verification status of a business or of one of its fields. Known values: PENDING, SUBMITTED, APPROVED, REJECTED. The set is open: accept unknown values.
     pub status: crate::kyb::BusinessStatus,
-    /// Why verification was rejected.
+    /// Why verification was rejected; present only when REJECTED (A18).
     pub rejection_reason: Option<String>,
     /// How many directors were added.
     pub director_count: Option<u64>,

@@ -103,6 +103,26 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
     // The same read model through the handle.
     let typed = env.sandbox.state(STAGING_KEY).unwrap();
     assert_eq!(serde_json::to_value(&typed).unwrap(), state.body);
+    // The API's instruction, the one element of its list (ASSUMPTIONS B87).
+    let read = control(
+        &env,
+        Method::GET,
+        "/v1/api/transaction/order-1",
+        STAGING_KEY,
+        None,
+    )
+    .await;
+    assert_eq!(read.status, 200, "{}", read.text);
+    assert_eq!(
+        read.body["data"]["paymentInstruction"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(
+        order["paymentInstruction"],
+        read.body["data"]["paymentInstruction"][0]
+    );
 
     // Another business sees none of it, and cannot act on it.
     let other = control(&env, Method::GET, "/_sandbox/state", PRODUCTION_KEY, None).await;
