@@ -289,6 +289,21 @@ impl Ledger {
         Ok(())
     }
 
+    /// Lets go of every payout `owner` holds, each left in its state and
+    /// due at once; how many.
+    pub(crate) async fn release_leases(&self, owner: &str) -> Result<u64, LedgerError> {
+        let text = self.pool.sql(
+            "UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+        );
+        Ok(with_pool!(&self.pool, |p| {
+            sqlx::query(&text)
+                .bind(owner)
+                .execute(p)
+                .await?
+                .rows_affected()
+        }))
+    }
+
     /// Moves a payout `owner` holds from `claimed.state` by `change`, and
     /// appends the event, in one transaction. `None` when the payout is no
     /// longer `owner`'s (its lease ran out and another dispatcher took it:
