@@ -135,10 +135,8 @@ impl Dispatcher {
                 tracing::warn!(%error, "the dispatcher's leases could not be released; they run out by themselves");
             }
         }
-        let checkpointed = self.ledger.checkpoint().await;
-        let report = result?;
-        checkpointed?;
-        Ok(report)
+        self.ledger.checkpoint_or_warn().await;
+        result
     }
 
     /// Lets go of every payout this dispatcher holds, as they are (a
