@@ -221,6 +221,18 @@ pub enum LedgerCommand {
         /// Also follow every accepted payout until it is COMPLETED or FAILED.
         #[arg(long)]
         wait: bool,
+        /// Give up when no payout has moved on for this many seconds (the
+        /// API unreachable or silent, or, with --wait, nothing settling);
+        /// nothing is lost, run it again to go on.
+        #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        give_up_after: u64,
+    },
+    /// Write a consistent copy of a SQLite ledger to a new file (safe while
+    /// a run goes on). Copying the file itself is safe only while no
+    /// command has it open; a PostgreSQL ledger is backed up with pg_dump.
+    Backup {
+        /// The new file.
+        destination: std::path::PathBuf,
     },
 }
 
@@ -320,6 +332,12 @@ pub struct PayoutArgs {
     /// COMPLETED or FAILED.
     #[arg(long, requires = "ledger")]
     pub wait: bool,
+    /// With --ledger: give up when no payout has moved on for this many
+    /// seconds (the API unreachable or silent, or, with --wait, nothing
+    /// settling); a line on stderr says what the run waits for after a few
+    /// seconds. Nothing is lost: run the same command again to go on.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "ledger", value_parser = clap::value_parser!(u64).range(1..))]
+    pub give_up_after: u64,
 }
 
 #[derive(Debug, Subcommand)]
