@@ -319,6 +319,8 @@ async fn ctrl_c_while_sending_stops_cleanly_and_the_next_run_reads_back_first() 
         .unwrap();
     assert_eq!((stopped.code, stopped.stderr.as_str()), (130, INTERRUPTED));
     holder.abort();
+    // Its payouts let go of: the next run starts at once.
+    assert_eq!(crate::ledger_faults::leases_held(&case.ledger).await, 0);
 
     // The same command against the sandbox: the payout left in flight is
     // read first (the sandbox never got it), then sent, once.

@@ -231,6 +231,8 @@ async fn an_api_that_cannot_be_reached_or_never_answers_is_given_up_on_with_the_
     let (out, took) = pay_against(&case, &silent_url, "silent", &[]).await;
     assert_gave_up(&out, took, &silent_url, "silent");
     holder.abort();
+    // A run that gives up lets go of its payouts: the next starts at once.
+    assert_eq!(leases_held(&case.ledger).await, 0);
 
     // Every payout is still to do, and the sandbox gets each once.
     let states: Vec<_> = case
@@ -300,5 +302,73 @@ async fn wait_names_what_it_follows_stops_at_its_bound_and_resume_wait_follows_o
             (json!("manual-0"), json!("completed")),
             (json!("manual-1"), json!("completed"))
         ]
+    );
+}
+
+/// How many payouts of the SQLite ledger at `path` a dispatcher holds.
+pub(crate) async fn leases_held(path: &std::path::Path) -> i64 {
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    let held = sqlx::query_scalar("SELECT COUNT(*) FROM payouts WHERE lease_owner IS NOT NULL")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    held
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_lost_mid_run_ends_it_with_exit_code_3_naming_it_and_the_hint() {
+    let Some(server) = Postgres::start_or_skip("a database lost mid-run") else {
+        return;
+    };
+    let mut case = Case::new().await;
+    case.sandbox =
+        sandbox_with(SandboxConfig::default().with_payout_settlement(PayoutSettlement::Manual))
+            .await;
+    let url = server.create_database("lost").unwrap();
+    case.ledger = PathBuf::from(&url);
+    let file = case.batch_file("batch.json", &batch("lost", 2));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
+        .env_remove("CROSSBORDER_API_KEY")
+        .env_remove("CROSSBORDER_BASE_URL")
+        .args(case.pay_args(case.sandbox.base_url(), &file))
+        .arg("--wait")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Following both payouts (they never settle here): the server goes.
+    let ledger = crossborder_ledger::Ledger::open(&url).await.unwrap();
+    let deadline = Instant::now() + crate::LINE_WAIT;
+    loop {
+        let records = ledger.payouts().await.unwrap();
+        if records.len() == 2 && records.iter().all(|r| r.state.to_string() == "accepted") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{records:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    ledger.close().await;
+    drop(server);
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    let out = finish(output);
+    assert_eq!(out.code, 3, "{}", out.shown());
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.shown());
+    assert!(
+        lines[0].starts_with(&format!(
+            "error: on the ledger {url}: ledger database error: "
+        )),
+        "{}",
+        out.shown()
+    );
+    assert_eq!(
+        lines[1],
+        "  nothing is lost: run the same command again (or `crossborder ledger resume --wait`) \
+         to finish"
     );
 }
