@@ -16,7 +16,8 @@ pub use crossborder_sandbox::STAGING_KEY as SANDBOX_KEY;
 /// Start with `crossborder demo`: it runs a local sandbox and walks the whole
 /// flow with no configuration. Every other command talks to the API at
 /// --base-url with --api-key. Amounts are exact decimals. Exit codes: 0
-/// success, 1 API or network error, 2 usage or validation error.
+/// success, 1 API or network error, 2 usage or validation error, 3 the
+/// ledger's database cannot be opened or used, 130 interrupted (Ctrl-C).
 #[derive(Debug, Parser)]
 #[command(name = "crossborder", version, propagate_version = true)]
 pub struct Cli {
@@ -314,7 +315,8 @@ pub struct PayoutArgs {
     pub csv: bool,
     /// Send the batch through a durable ledger: a SQLite file (created if
     /// missing) or a postgres:// URL. The whole file is recorded first
-    /// (an element without a sessionId is given one, kept for good), then
+    /// (an element without a sessionId is given one derived from the
+    /// file's content and its position, the same in any ledger), then
     /// each payout is sent once. Interrupted at any point (Ctrl-C, a kill, a
     /// power cut), the same command again sends nothing twice and finishes
     /// the rest; a file changed since it was first recorded is refused,

@@ -232,6 +232,23 @@ async fn a_database_that_cannot_be_reached_or_read_is_named_with_the_reason() {
         )
     );
 
+    // A server that takes the connection and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let holder = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            held.push(socket);
+        }
+    });
+    let url = format!("postgres://app@127.0.0.1:{port}/payouts");
+    let silent = Ledger::open(&url).await.unwrap_err();
+    assert_eq!(
+        silent.to_string(),
+        format!("cannot open the ledger {url}: no answer within 5 s")
+    );
+    holder.abort();
+
     // A file that is not SQLite.
     let dir = TempDir::new("corrupt");
     std::fs::write(dir.path().join("payouts.db"), "not a database ".repeat(300)).unwrap();
