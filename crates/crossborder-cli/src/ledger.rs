@@ -314,20 +314,34 @@ async fn dispatch(
     let notice_after = NOTICE_AFTER.min(how.give_up / 2);
     let watch = async {
         let mut last_notice: Option<Duration> = None;
+        // The states last read: a change made by another process (a
+        // fleet on PostgreSQL) is progress too.
+        let mut seen: Option<Vec<PayoutState>> = None;
         loop {
             tokio::time::sleep(Duration::from_millis(200)).await;
             let quiet =
                 Duration::from_millis(since_start().saturating_sub(moved.load(Ordering::Relaxed)));
-            if quiet >= how.give_up {
-                return waiting(ledger, &followed, wait).await;
-            }
             let due = last_notice.is_none_or(|at| quiet >= at + NOTICE_EVERY || quiet < at);
-            if quiet >= notice_after && due {
-                last_notice = Some(quiet);
-                let waiting = waiting(ledger, &followed, wait).await;
-                let line = waiting.notice(&api, quiet, how.give_up);
-                bar.suspend(|| eprintln!("{line}"));
+            if quiet < how.give_up && !(quiet >= notice_after && due) {
+                continue;
             }
+            let waiting = waiting(ledger, &followed, wait).await;
+            if seen
+                .as_ref()
+                .is_some_and(|states| states != &waiting.states)
+            {
+                moved.store(since_start(), Ordering::Relaxed);
+                seen = Some(waiting.states);
+                last_notice = None;
+                continue;
+            }
+            if quiet >= how.give_up {
+                return waiting;
+            }
+            last_notice = Some(quiet);
+            let line = waiting.notice(&api, quiet, how.give_up);
+            seen = Some(waiting.states);
+            bar.suspend(|| eprintln!("{line}"));
         }
     };
     let stopped = tokio::select! {
@@ -360,6 +374,8 @@ struct Waiting {
     unanswered: Vec<String>,
     accepted: Vec<String>,
     last_error: Option<String>,
+    /// The state of each payout followed, as read.
+    states: Vec<PayoutState>,
 }
 
 /// The payouts of `followed` a run still waits for, each named by its
@@ -369,11 +385,13 @@ async fn waiting(ledger: &Ledger, followed: &[String], wait: bool) -> Waiting {
         unanswered: Vec::new(),
         accepted: Vec::new(),
         last_error: None,
+        states: Vec::new(),
     };
     for session in followed {
         let Ok(Some(record)) = ledger.payout(session).await else {
             continue;
         };
+        found.states.push(record.state);
         match record.state {
             PayoutState::Recorded | PayoutState::Sending | PayoutState::Unknown => {
                 found.unanswered.push(named(&record));
