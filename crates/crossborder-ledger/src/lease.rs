@@ -277,11 +277,13 @@ impl Ledger {
         })
     }
 
-    /// Lets go of every lease: the SQLite dispatcher, holding the file's
-    /// lock, knows their owners are gone.
+    /// Lets go of every lease, and makes every payout due at once: the
+    /// SQLite dispatcher, holding the file's lock, knows their owners are
+    /// gone, and a new run reads what an earlier one parked (a retry, the
+    /// next read of an accepted payout) without waiting for its time.
     pub(crate) async fn release_dead_leases(&self) -> Result<(), LedgerError> {
         with_pool!(&self.pool, |p| {
-            sqlx::query("UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL")
+            sqlx::query("UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_until IS NOT NULL OR lease_owner IS NOT NULL")
                 .execute(p)
                 .await?
                 .rows_affected()

@@ -336,3 +336,52 @@ async fn a_run_stopped_by_a_refused_key_lets_go_of_every_payout_it_held() {
         assert_paid_once(&sandbox, &ledger, opening, &recorded).await;
     }
 }
+
+#[tokio::test]
+async fn a_new_run_on_a_sqlite_ledger_takes_up_what_an_earlier_one_parked_at_once() {
+    let dir = TempDir::new("parked");
+    let sandbox = TestSandbox::start().await;
+    let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
+    let recorded = ledger.record_batch("parked", &batch(2)).await.unwrap();
+    let opening = sandbox
+        .client(TestSandbox::KEY)
+        .wallet()
+        .balance(Currency::Ngn)
+        .await
+        .unwrap()
+        .amount;
+    // A run against an API that is not there, told to wait an hour
+    // before trying again, gives up at the first error.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let nowhere =
+        crossborder_testkit::sdk_client(&format!("http://{closed}/v1"), TestSandbox::KEY).unwrap();
+    let hour = std::time::Duration::from_secs(3600);
+    let mut options = DispatchOptions::new("first").retry(crossborder_ledger::Backoff {
+        initial: hour,
+        max: hour,
+        factor: 1,
+    });
+    options.max_errors = 1;
+    let stopped = ledger
+        .dispatcher(nowhere, options)
+        .unwrap()
+        .send_pending(|_| {})
+        .await;
+    assert!(matches!(stopped, Err(LedgerError::Api(_))), "{stopped:?}");
+    // The next run, with the API back, does not wait for that hour.
+    let next = ledger
+        .dispatcher(
+            sandbox.client(TestSandbox::KEY),
+            DispatchOptions::new("next"),
+        )
+        .unwrap();
+    let run = next.run_until_idle(|_| {});
+    tokio::time::timeout(std::time::Duration::from_secs(60), run)
+        .await
+        .expect("the next run waited for the parked payouts' time")
+        .unwrap();
+    assert_paid_once(&sandbox, &ledger, opening, &recorded).await;
+}
