@@ -127,13 +127,9 @@ pub async fn pay(
         outcome(&finished)
     }
     .await;
-    close(&ledger).await;
-    ran
-}
-
-/// Closes the ledger: a SQLite one is then whole in its main file.
-async fn close(ledger: &Ledger) {
+    // Closed: a SQLite ledger is then whole in its main file.
     ledger.close().await;
+    ran
 }
 
 /// Every element valid before anything is recorded. An element without a
@@ -584,7 +580,8 @@ fn print_batch(is_batch: bool, records: &[PayoutRecord], as_json: bool) {
 pub async fn list(url: Option<&str>, as_json: bool) -> Result<(), Failure> {
     let ledger = open(url, false).await?;
     let records = ledger.payouts().await;
-    close(&ledger).await;
+    // Closed: a SQLite ledger is then whole in its main file.
+    ledger.close().await;
     let records = records.map_err(|e| trouble(url.unwrap_or_default(), &e, false))?;
     if as_json {
         let items: Vec<Value> = records.iter().map(record_json).collect();
@@ -703,7 +700,8 @@ pub async fn resume(
         outcome(&moved)
     }
     .await;
-    close(&ledger).await;
+    // Closed: a SQLite ledger is then whole in its main file.
+    ledger.close().await;
     ran
 }
 
@@ -712,7 +710,8 @@ pub async fn resume(
 pub async fn backup(url: Option<&str>, destination: &Path) -> Result<(), Failure> {
     let ledger = open(url, false).await?;
     let saved = ledger.backup(destination).await;
-    close(&ledger).await;
+    // Closed: a SQLite ledger is then whole in its main file.
+    ledger.close().await;
     match saved {
         Ok(()) => {
             say!("{}", destination.display());
