@@ -748,6 +748,19 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_payouts_names_five_and_counts_the_rest() {
+        let names: Vec<String> = (0..7).map(|i| format!("[{i}] p-{i}")).collect();
+        assert_eq!(
+            listed(&names, "payout"),
+            "7 payouts ([0] p-0, [1] p-1, [2] p-2, [3] p-3, [4] p-4, and 2 more)"
+        );
+        assert_eq!(
+            listed(&names[..1], "accepted payout"),
+            "1 accepted payout ([0] p-0)"
+        );
+    }
+
+    #[test]
     fn a_changed_file_names_each_element_from_zero() {
         let one = changed(Path::new("batch.json"), &[2]);
         assert_eq!(

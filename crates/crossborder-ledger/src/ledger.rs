@@ -51,7 +51,11 @@ impl Ledger {
     /// created if missing; a bare path is taken as SQLite) or, with the
     /// `postgres` feature, `postgres://user@host/db`. Applies the embedded
     /// migrations; a database written by a newer version is refused with
-    /// [`LedgerError::SchemaTooNew`] and left unchanged.
+    /// [`LedgerError::SchemaTooNew`] and left unchanged, one holding other
+    /// tables and no ledger with [`LedgerError::NotALedger`], and one that
+    /// cannot be reached or read with [`LedgerError::Open`] (a PostgreSQL
+    /// server is given 5 s). Processes opening one new PostgreSQL database
+    /// at the same instant take turns migrating it.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
