@@ -16,7 +16,8 @@ pub use crossborder_sandbox::STAGING_KEY as SANDBOX_KEY;
 /// Start with `crossborder demo`: it runs a local sandbox and walks the whole
 /// flow with no configuration. Every other command talks to the API at
 /// --base-url with --api-key. Amounts are exact decimals. Exit codes: 0
-/// success, 1 API or network error, 2 usage or validation error.
+/// success, 1 API or network error, 2 usage or validation error, 3 the
+/// ledger's database cannot be opened or used, 130 interrupted (Ctrl-C).
 #[derive(Debug, Parser)]
 #[command(name = "crossborder", version, propagate_version = true)]
 pub struct Cli {
@@ -221,6 +222,18 @@ pub enum LedgerCommand {
         /// Also follow every accepted payout until it is COMPLETED or FAILED.
         #[arg(long)]
         wait: bool,
+        /// Give up when no payout has moved on for this many seconds (the
+        /// API unreachable or silent, or, with --wait, nothing settling);
+        /// nothing is lost, run it again to go on.
+        #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        give_up_after: u64,
+    },
+    /// Write a consistent copy of a SQLite ledger to a new file (safe while
+    /// a run goes on). Copying the file itself is safe only while no
+    /// command has it open; a PostgreSQL ledger is backed up with pg_dump.
+    Backup {
+        /// The new file.
+        destination: std::path::PathBuf,
     },
 }
 
@@ -302,7 +315,8 @@ pub struct PayoutArgs {
     pub csv: bool,
     /// Send the batch through a durable ledger: a SQLite file (created if
     /// missing) or a postgres:// URL. The whole file is recorded first
-    /// (an element without a sessionId is given one, kept for good), then
+    /// (an element without a sessionId is given one derived from the
+    /// file's content and its position, the same in any ledger), then
     /// each payout is sent once. Interrupted at any point (Ctrl-C, a kill, a
     /// power cut), the same command again sends nothing twice and finishes
     /// the rest; a file changed since it was first recorded is refused,
@@ -320,6 +334,12 @@ pub struct PayoutArgs {
     /// COMPLETED or FAILED.
     #[arg(long, requires = "ledger")]
     pub wait: bool,
+    /// With --ledger: give up when no payout has moved on for this many
+    /// seconds (the API unreachable or silent, or, with --wait, nothing
+    /// settling); a line on stderr says what the run waits for after a few
+    /// seconds. Nothing is lost: run the same command again to go on.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "ledger", value_parser = clap::value_parser!(u64).range(1..))]
+    pub give_up_after: u64,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,6 +10,9 @@ use crossborder::{error::Violations, Error};
 pub const USAGE: u8 = 2;
 /// Exit code of an API or network error.
 pub const API: u8 = 1;
+/// Exit code of a ledger whose database cannot be opened or used
+/// (unreachable, refused, not a ledger, damaged, full).
+pub const DATABASE: u8 = 3;
 
 /// A failed command: its stderr lines and exit code.
 #[derive(Debug)]

@@ -332,7 +332,8 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
     }
     if let Some(url) = &args.ledger {
         let client = || client(global);
-        return ledger::pay(client, &path, &json, url, args.wait, global.json).await;
+        let give_up = Duration::from_secs(args.give_up_after);
+        return ledger::pay(client, &path, &json, url, args.wait, give_up, global.json).await;
     }
     let requests = match payout_file::requests(&bodies) {
         Ok(requests) => requests,
@@ -367,9 +368,17 @@ async fn ledger_command(global: &Global, args: LedgerArgs) -> Result<(), Failure
     match args.command {
         LedgerCommand::List => ledger::list(url, global.json).await,
         LedgerCommand::Show { session_id } => ledger::show(url, &session_id, global.json).await,
-        LedgerCommand::Resume { wait } => {
-            ledger::resume(|| client(global), url, wait, global.json).await
+        LedgerCommand::Resume {
+            wait,
+            give_up_after,
+        } => {
+            let how = ledger::How {
+                wait,
+                give_up: Duration::from_secs(give_up_after),
+            };
+            ledger::resume(|| client(global), url, how, global.json).await
         }
+        LedgerCommand::Backup { destination } => ledger::backup(url, &destination).await,
     }
 }
 

@@ -117,6 +117,21 @@ impl Pool {
             #[cfg(feature = "sqlite")]
             Target::Sqlite(path) => {
                 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+                let database = redacted(url);
+                if let Some(existing) = path.as_deref().filter(|p| p.metadata().is_ok_and(|m| m.len() > 0)) {
+                    // Read only, before anything (even the journal mode) is
+                    // set: a file that is not a ledger is left as it was.
+                    let options = SqliteConnectOptions::new().filename(existing).read_only(true);
+                    let mut connection = sqlx::ConnectOptions::connect(&options)
+                        .await
+                        .map_err(|e| cannot_open(&database, &e))?;
+                    let tables: Vec<String> = sqlx::query_scalar(SQLITE_TABLES)
+                        .fetch_all(&mut connection)
+                        .await
+                        .map_err(|e| cannot_open(&database, &e))?;
+                    let _ = sqlx::Connection::close(connection).await;
+                    refuse_foreign(&database, tables)?;
+                }
                 let options = match &path {
                     Some(path) => SqliteConnectOptions::new().filename(path),
                     None => SqliteConnectOptions::new().in_memory(true),
@@ -132,17 +147,38 @@ impl Pool {
                 let pool = SqlitePoolOptions::new()
                     .max_connections(1)
                     .connect_with(options)
-                    .await?;
-                migrate(&pool, &SQLITE).await?;
+                    .await
+                    .map_err(|e| cannot_open(&database, &e))?;
+                migrate_sqlite(&pool, &database).await?;
                 Ok((Pool::Sqlite(pool), path))
             }
             #[cfg(feature = "postgres")]
             Target::Postgres => {
-                let pool = sqlx::postgres::PgPoolOptions::new()
+                use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+                use std::str::FromStr;
+                let database = redacted(url);
+                let options = PgConnectOptions::from_str(url).map_err(|e| unsupported(&reason(&e)))?;
+                // One connection first, so the server's own reason (refused,
+                // not PostgreSQL, a wrong password) is what is reported, within
+                // CONNECT_TIMEOUT, rather than the pool's "timed out".
+                let first = tokio::time::timeout(
+                    CONNECT_TIMEOUT,
+                    sqlx::ConnectOptions::connect(&options),
+                )
+                .await
+                .map_err(|_| LedgerError::Open {
+                    database: database.clone(),
+                    reason: format!("no answer within {} s", CONNECT_TIMEOUT.as_secs()),
+                })?
+                .map_err(|e| cannot_open(&database, &e))?;
+                let _ = sqlx::Connection::close(first).await;
+                let pool = PgPoolOptions::new()
                     .max_connections(8)
-                    .connect(url)
-                    .await?;
-                migrate(&pool, &POSTGRES).await?;
+                    .acquire_timeout(CONNECT_TIMEOUT)
+                    .connect_with(options)
+                    .await
+                    .map_err(|e| cannot_open(&database, &e))?;
+                migrate_postgres(&pool, &database).await?;
                 Ok((Pool::Postgres(pool), None))
             }
             #[allow(unreachable_patterns)]
@@ -181,6 +217,18 @@ impl Pool {
         }
     }
 
+    /// The statement that makes writers of one batch (its key, `$1`) take
+    /// turns inside their transactions: PostgreSQL's transaction-scoped
+    /// advisory lock. None on SQLite, whose `BEGIN IMMEDIATE` does it.
+    pub(crate) fn batch_lock(&self) -> Option<&'static str> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(_) => None,
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(_) => Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
+        }
+    }
+
     /// Whether this is SQLite (one dispatcher per file).
     pub(crate) fn is_sqlite(&self) -> bool {
         #[allow(unreachable_patterns)]
@@ -192,32 +240,133 @@ impl Pool {
     }
 }
 
-/// Applies the embedded migrations, after refusing a database that has
-/// migrations this code does not know (written by a newer version).
-async fn migrate<DB>(pool: &sqlx::Pool<DB>, migrator: &Migrator) -> Result<(), LedgerError>
-where
-    DB: sqlx::Database,
-    DB::Connection: Migrate,
-    for<'a> &'a mut DB::Connection: sqlx::Executor<'a, Database = DB>,
-    for<'a> &'a sqlx::Pool<DB>: sqlx::Acquire<'a, Database = DB>,
-{
-    let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
-    let mut connection = pool.acquire().await?;
-    connection.ensure_migrations_table().await?;
-    let found = connection
-        .list_applied_migrations()
-        .await?
-        .iter()
-        .map(|m| m.version)
-        .max()
-        .unwrap_or(0);
-    drop(connection);
-    if found > supported {
-        return Err(LedgerError::SchemaTooNew { found, supported });
+/// How long opening a PostgreSQL ledger, or waiting for a connection of
+/// its pool, may take before it is reported.
+#[cfg(feature = "postgres")]
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The tables of a SQLite database.
+#[cfg(feature = "sqlite")]
+const SQLITE_TABLES: &str =
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name";
+
+/// The tables of a PostgreSQL database's current schema.
+#[cfg(feature = "postgres")]
+const POSTGRES_TABLES: &str = "SELECT table_name::text FROM information_schema.tables \
+     WHERE table_schema = current_schema() ORDER BY table_name";
+
+/// Refuses a database that holds tables but no ledger: a ledger has its
+/// `payouts` table; one with none but the migrations' own table is a
+/// ledger whose first migration did not finish.
+fn refuse_foreign(database: &str, tables: Vec<String>) -> Result<(), LedgerError> {
+    let ledger = tables.iter().any(|t| t == "payouts");
+    if ledger || tables.iter().all(|t| t == "_sqlx_migrations") {
+        return Ok(());
     }
-    migrator.run(pool).await?;
-    Ok(())
+    Err(LedgerError::NotALedger {
+        database: database.to_owned(),
+        tables,
+    })
 }
+
+/// The database could not be opened: why, in a few words, naming it.
+fn cannot_open(database: &str, error: &sqlx::Error) -> LedgerError {
+    LedgerError::Open {
+        database: database.to_owned(),
+        reason: reason(error),
+    }
+}
+
+/// What went wrong reaching or reading a database, in a few words.
+pub(crate) fn reason(error: &sqlx::Error) -> String {
+    use std::io::ErrorKind;
+    match error {
+        sqlx::Error::Io(io) => match io.kind() {
+            ErrorKind::ConnectionRefused => {
+                "connection refused (is the database server running, on that host and port?)"
+                    .to_owned()
+            }
+            ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset => {
+                "the server there does not answer as PostgreSQL does (is it the right port?)"
+                    .to_owned()
+            }
+            _ => io.to_string(),
+        },
+        sqlx::Error::Protocol(_) => {
+            "the server there does not answer as PostgreSQL does (is it the right port?)".to_owned()
+        }
+        sqlx::Error::PoolTimedOut => "no connection within the pool's timeout".to_owned(),
+        sqlx::Error::Database(db) => {
+            let message = db.message();
+            match db.code().as_deref() {
+                // SQLITE_NOTADB, SQLITE_CORRUPT.
+                Some("26") | Some("11") => {
+                    format!("not a SQLite database, or a damaged one ({message})")
+                }
+                _ => message.to_owned(),
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Applies the embedded migrations under the migrator's lock (PostgreSQL:
+/// an advisory lock, so processes opening a new database at the same
+/// instant take turns), after refusing a database that is not a ledger
+/// (PostgreSQL; SQLite's was read before) or that has migrations this code
+/// does not know (written by a newer version).
+macro_rules! migrate_fn {
+    ($name:ident, $feature:literal, $db:ty, $migrator:expr, $tables:expr) => {
+        #[cfg(feature = $feature)]
+        async fn $name(pool: &sqlx::Pool<$db>, database: &str) -> Result<(), LedgerError> {
+            let mut connection = pool
+                .acquire()
+                .await
+                .map_err(|e| cannot_open(database, &e))?;
+            let result = async {
+                connection.lock().await?;
+                if let Some(tables) = $tables {
+                    let tables: Vec<String> = sqlx::query_scalar(tables)
+                        .fetch_all(&mut *connection)
+                        .await?;
+                    refuse_foreign(database, tables)?;
+                }
+                let migrator: &Migrator = &$migrator;
+                let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+                connection.ensure_migrations_table().await?;
+                let found = connection
+                    .list_applied_migrations()
+                    .await?
+                    .iter()
+                    .map(|m| m.version)
+                    .max()
+                    .unwrap_or(0);
+                if found > supported {
+                    return Err(LedgerError::SchemaTooNew { found, supported });
+                }
+                // The migrator takes the same (re-entrant) lock on this
+                // connection, and lets go of it once.
+                migrator.run_direct(&mut *connection).await?;
+                connection.unlock().await?;
+                Ok(())
+            }
+            .await;
+            if result.is_err() {
+                // Its session ends, and the lock with it.
+                connection.close_on_drop();
+            }
+            result
+        }
+    };
+}
+migrate_fn!(migrate_sqlite, "sqlite", sqlx::Sqlite, SQLITE, None::<&str>);
+migrate_fn!(
+    migrate_postgres,
+    "postgres",
+    sqlx::Postgres,
+    POSTGRES,
+    Some(POSTGRES_TABLES)
+);
 
 #[cfg(test)]
 mod tests {

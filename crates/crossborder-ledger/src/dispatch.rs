@@ -121,7 +121,36 @@ impl Dispatcher {
         self.run(false, progress).await
     }
 
+    /// A run, then: on an error, every payout this dispatcher still holds
+    /// let go of (the next run, here or elsewhere, starts at once); and a
+    /// SQLite ledger checkpointed, whole in its main file.
     async fn run(
+        &self,
+        follow: bool,
+        progress: impl FnMut(&PayoutRecord),
+    ) -> Result<DispatchReport, LedgerError> {
+        let result = self.run_inner(follow, progress).await;
+        if result.is_err() {
+            if let Err(error) = self.release().await {
+                tracing::warn!(%error, "the dispatcher's leases could not be released; they run out by themselves");
+            }
+        }
+        self.ledger.checkpoint_or_warn().await;
+        result
+    }
+
+    /// Lets go of every payout this dispatcher holds, as they are (a
+    /// `sending` one stays `sending`, and is read first by whichever run
+    /// takes it next): for a caller that stops a run (Ctrl-C), so the next
+    /// run does not wait for the leases to run out. A run that ends with an
+    /// error does it by itself. Returns how many were let go.
+    pub async fn release(&self) -> Result<u64, LedgerError> {
+        self.ledger
+            .release_leases(&self.options.dispatcher_id)
+            .await
+    }
+
+    async fn run_inner(
         &self,
         follow: bool,
         mut progress: impl FnMut(&PayoutRecord),
@@ -423,9 +452,14 @@ impl Dispatcher {
     /// the next try, and ends the run when it keeps coming or cannot pass.
     async fn transient(&self, claimed: &Claimed, error: Error) -> Result<(), LedgerError> {
         let text = error.to_string();
-        let next = now_ms().saturating_add(duration_ms(
-            self.options.retry.interval(clamp(claimed.errors)),
-        ));
+        // A refused key ends the run: the payout is due again at once, for
+        // the next run with a good key.
+        let wait = if stops_the_run(&error) {
+            Duration::ZERO
+        } else {
+            self.options.retry.interval(clamp(claimed.errors))
+        };
+        let next = now_ms().saturating_add(duration_ms(wait));
         self.ledger
             .park(
                 &self.options.dispatcher_id,

@@ -70,6 +70,31 @@ pub enum LedgerError {
         reason: String,
     },
 
+    /// The database could not be opened or reached: refused, not answering
+    /// as PostgreSQL does, a wrong password, not a SQLite file or a damaged
+    /// one. Nothing was changed.
+    #[error("cannot open the ledger {database}: {reason}")]
+    Open {
+        /// The database (a path, or the URL without its password).
+        database: String,
+        /// Why, in a few words.
+        reason: String,
+    },
+
+    /// The database holds tables, and none of a ledger: it belongs to
+    /// something else. Nothing was changed.
+    #[error("{database} is not a crossborder ledger: it holds other tables ({}) and no ledger; nothing was changed (give a new file, or an empty database)", .tables.join(", "))]
+    NotALedger {
+        /// The database (a path, or the URL without its password).
+        database: String,
+        /// Its tables.
+        tables: Vec<String>,
+    },
+
+    /// What was asked cannot be done on this backend (why, in the message).
+    #[error("{0}")]
+    Unsupported(String),
+
     /// A state change the lifecycle does not allow (another process changed
     /// the payout first).
     #[error(transparent)]

@@ -277,16 +277,33 @@ impl Ledger {
         })
     }
 
-    /// Lets go of every lease: the SQLite dispatcher, holding the file's
-    /// lock, knows their owners are gone.
+    /// Lets go of every lease, and makes every payout due at once: the
+    /// SQLite dispatcher, holding the file's lock, knows their owners are
+    /// gone, and a new run reads what an earlier one parked (a retry, the
+    /// next read of an accepted payout) without waiting for its time.
     pub(crate) async fn release_dead_leases(&self) -> Result<(), LedgerError> {
         with_pool!(&self.pool, |p| {
-            sqlx::query("UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL")
+            sqlx::query("UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_until IS NOT NULL OR lease_owner IS NOT NULL")
                 .execute(p)
                 .await?
                 .rows_affected()
         });
         Ok(())
+    }
+
+    /// Lets go of every payout `owner` holds, each left in its state and
+    /// due at once; how many.
+    pub(crate) async fn release_leases(&self, owner: &str) -> Result<u64, LedgerError> {
+        let text = self.pool.sql(
+            "UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+        );
+        Ok(with_pool!(&self.pool, |p| {
+            sqlx::query(&text)
+                .bind(owner)
+                .execute(p)
+                .await?
+                .rows_affected()
+        }))
     }
 
     /// Moves a payout `owner` holds from `claimed.state` by `change`, and

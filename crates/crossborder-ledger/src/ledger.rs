@@ -51,7 +51,11 @@ impl Ledger {
     /// created if missing; a bare path is taken as SQLite) or, with the
     /// `postgres` feature, `postgres://user@host/db`. Applies the embedded
     /// migrations; a database written by a newer version is refused with
-    /// [`LedgerError::SchemaTooNew`] and left unchanged.
+    /// [`LedgerError::SchemaTooNew`] and left unchanged, one holding other
+    /// tables and no ledger with [`LedgerError::NotALedger`], and one that
+    /// cannot be reached or read with [`LedgerError::Open`] (a PostgreSQL
+    /// server is given 5 s). Processes opening one new PostgreSQL database
+    /// at the same instant take turns migrating it.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -63,6 +67,67 @@ impl Ledger {
     pub async fn open(url: &str) -> Result<Ledger, LedgerError> {
         let (pool, path) = Pool::open(url).await?;
         Ok(Ledger { pool, path })
+    }
+
+    /// SQLite: copies everything the write-ahead log (`<file>-wal`) holds
+    /// into the main file, and empties the log, so the main file alone is
+    /// the whole ledger (unless another connection writes meanwhile).
+    /// Done after each recorded batch, after each dispatcher run and by
+    /// [`close`](Ledger::close). Nothing on PostgreSQL.
+    pub async fn checkpoint(&self) -> Result<(), LedgerError> {
+        #[cfg(feature = "sqlite")]
+        if let Pool::Sqlite(p) = &self.pool {
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(p)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Checkpoints (see [`checkpoint`](Ledger::checkpoint)) and closes
+    /// the connections: a SQLite ledger closed is whole in its main file.
+    /// (SQLite checkpoints by itself when the last connection to a file
+    /// closes, so a checkpoint that cannot run here, a statement of a
+    /// stopped run still open, is left to it.)
+    pub async fn close(&self) {
+        self.checkpoint_or_warn().await;
+        with_pool!(&self.pool, |p| p.close().await);
+    }
+
+    /// [`checkpoint`](Ledger::checkpoint), where a failure is no reason to
+    /// fail what was done: the next checkpoint, or SQLite's own, does it.
+    pub(crate) async fn checkpoint_or_warn(&self) {
+        if let Err(error) = self.checkpoint().await {
+            tracing::warn!(%error, "checkpoint not done; the next one copies the log");
+        }
+    }
+
+    /// SQLite: writes a consistent copy of the ledger to the new file
+    /// `destination` (`VACUUM INTO`), safe while dispatchers run; an
+    /// existing destination is refused. A PostgreSQL ledger is backed up
+    /// with the server's own tools (`pg_dump`):
+    /// [`LedgerError::Unsupported`].
+    pub async fn backup(&self, destination: &std::path::Path) -> Result<(), LedgerError> {
+        #[cfg(feature = "sqlite")]
+        if let Pool::Sqlite(p) = &self.pool {
+            if destination.exists() {
+                return Err(LedgerError::Io {
+                    path: destination.to_owned(),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::AlreadyExists,
+                        "it exists already; a backup is written to a new file",
+                    ),
+                });
+            }
+            sqlx::query("VACUUM INTO $1")
+                .bind(destination.to_string_lossy().into_owned())
+                .execute(p)
+                .await?;
+            return Ok(());
+        }
+        Err(LedgerError::Unsupported(
+            "a PostgreSQL ledger is backed up with PostgreSQL's own tools (pg_dump)".to_owned(),
+        ))
     }
 
     /// Validates `request` with the API's payout rules (when any fails,
@@ -108,6 +173,11 @@ impl Ledger {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
         with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
+            if let Some(lock) = self.pool.batch_lock() {
+                // Processes recording the same batch at once take turns:
+                // the first records it, the others find it recorded.
+                sqlx::query(lock).bind(batch_key).execute(&mut *tx).await?;
+            }
             let stored: Vec<(String,)> = sqlx::query_as(
                 &self
                     .pool
@@ -117,7 +187,7 @@ impl Ledger {
             .fetch_all(&mut *tx)
             .await?;
             if stored.is_empty() {
-                let requests = batch_requests(items)?;
+                let requests = batch_requests(items, &texts)?;
                 for (index, (request, text)) in requests.iter().zip(&texts).enumerate() {
                     let position = i64::try_from(index + 1).unwrap_or(i64::MAX);
                     let payout = NewPayout {
@@ -137,6 +207,7 @@ impl Ledger {
                     .await?;
                 }
                 tx.commit().await?;
+                self.checkpoint_or_warn().await;
             } else {
                 let changed = changed_positions(stored.iter().map(|(item,)| item.as_str()), &texts);
                 if !changed.is_empty() {
@@ -200,16 +271,20 @@ impl Ledger {
     }
 }
 
-/// The batch's items as payouts, each without `sessionId` given a new one;
-/// every violation of every item, or the requests.
-fn batch_requests(items: &[Value]) -> Result<Vec<PayoutRequest>, LedgerError> {
+/// The batch's items as payouts, each without `sessionId` given one
+/// derived from the batch's content (`texts`, the items' canonical texts)
+/// and its position; every violation of every item, or the requests.
+fn batch_requests(items: &[Value], texts: &[String]) -> Result<Vec<PayoutRequest>, LedgerError> {
     let mut requests = Vec::with_capacity(items.len());
     let mut invalid = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let mut item = item.clone();
         if let Value::Object(object) = &mut item {
             if object.get("sessionId").is_none_or(Value::is_null) {
-                object.insert("sessionId".into(), Value::from(new_session_id()));
+                object.insert(
+                    "sessionId".into(),
+                    Value::from(derived_session_id(texts, index + 1)),
+                );
             }
         }
         match request::from_value(&item) {
@@ -224,9 +299,24 @@ fn batch_requests(items: &[Value]) -> Result<Vec<PayoutRequest>, LedgerError> {
     }
 }
 
-/// A session id for a batch item that has none: letters, digits and `-`.
-fn new_session_id() -> String {
-    format!("ledger-{}", uuid::Uuid::new_v4().simple())
+/// The session id of item `position` (1-based) of a batch without one of
+/// its own: `ledger-` and 32 hex digits of the SHA-256 of the batch's
+/// content (every item's canonical text, in order) and the position. The
+/// same file gives the same ids in any ledger, so the API's own
+/// idempotency refuses a second payment even when the ledger that gave
+/// them is lost.
+fn derived_session_id(texts: &[String], position: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(b"crossborder-ledger batch item\n");
+    hash.update(position.to_string().as_bytes());
+    for text in texts {
+        hash.update(b"\n");
+        hash.update(text.as_bytes());
+    }
+    let digest = hash.finalize();
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("ledger-{hex}")
 }
 
 /// Every 1-based position where the stored batch and the given one differ,

@@ -13,6 +13,7 @@ mod demo;
 mod errors;
 mod help;
 mod ledger;
+mod ledger_faults;
 mod onboard;
 mod payout;
 mod response_cap;
