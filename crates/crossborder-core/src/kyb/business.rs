@@ -5,9 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::currency::Currency;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
-use crate::kyb::documents::{
-    missing_documents, normalise_document_key, DocumentKeyError, DocumentType,
-};
+use crate::kyb::documents::{missing_documents, DocumentKeyError, DocumentKeyRule, DocumentType};
 use crate::kyb::enums::{BusinessType, ProofOfAddressType};
 use crate::kyb::Mode;
 use crate::money::parse_amount;
@@ -44,7 +42,29 @@ use crate::wire_enum::one_of;
 /// assert_eq!(violations[1].to_string(), "businessType: must be one of LLC, LLP, SoleProprietorship");
 /// ```
 pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Violations> {
-    validate_business(fields, Mode::Create)
+    validate_business(fields, Mode::Create, DocumentKeyRule::Tolerant)
+}
+
+/// [`validate_business_create`] with the document keys read by `keys`:
+/// the sandbox reads them by the specification's rule
+/// ([`DocumentKeyRule::Described`], ASSUMPTIONS D42), the SDK loosely
+/// ([`DocumentKeyRule::Tolerant`], what [`validate_business_create`] does).
+///
+/// ```
+/// use crossborder_core::kyb::{validate_business_create_with, BusinessFields, DocumentKeyRule, DocumentRefFields};
+///
+/// let link = DocumentRefFields { url: Some("https://files.example/s.pdf"), key: Some("s") };
+/// let fields = BusinessFields { documents: vec![("bn1", link)], ..BusinessFields::default() };
+/// let refused = validate_business_create_with(&fields, DocumentKeyRule::Described).unwrap_err();
+/// assert!(refused.iter().any(|v| v.to_string() == "documents.bn1: Unrecognized document key: bn1"));
+/// let loose = validate_business_create_with(&fields, DocumentKeyRule::Tolerant).unwrap_err();
+/// assert!(!loose.iter().any(|v| v.field == "documents.bn1"));
+/// ```
+pub fn validate_business_create_with(
+    fields: &BusinessFields<'_>,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
+    validate_business(fields, Mode::Create, keys)
 }
 
 /// Checks a `PATCH /api/business/{businessId}` request: every top-level
@@ -83,10 +103,23 @@ pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Viola
 /// );
 /// ```
 pub fn validate_business_update(fields: &BusinessFields<'_>) -> Result<(), Violations> {
-    validate_business(fields, Mode::Update)
+    validate_business(fields, Mode::Update, DocumentKeyRule::Tolerant)
 }
 
-fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Violations> {
+/// [`validate_business_update`] with the document keys read by `keys`, as
+/// [`validate_business_create_with`].
+pub fn validate_business_update_with(
+    fields: &BusinessFields<'_>,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
+    validate_business(fields, Mode::Update, keys)
+}
+
+fn validate_business(
+    fields: &BusinessFields<'_>,
+    mode: Mode,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
     let mut collector = Collector::default();
 
     mode.fixed(&mut collector, "name", fields.name);
@@ -161,7 +194,7 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
         }
     }
 
-    check_documents(&mut collector, &fields.documents, business_type, mode);
+    check_documents(&mut collector, &fields.documents, business_type, mode, keys);
 
     if let Some(volume) = &fields.monthly_transaction_volume {
         check_volume(&mut collector, volume);
@@ -224,11 +257,12 @@ fn check_documents(
     documents: &[(&str, DocumentRefFields<'_>)],
     business_type: Option<BusinessType>,
     mode: Mode,
+    keys: DocumentKeyRule,
 ) {
     let mut present = BTreeSet::new();
     let mut first_keys: Vec<(DocumentType, &str)> = Vec::new();
     for (key, link) in documents {
-        match normalise_document_key(key) {
+        match keys.document_type(key) {
             Err(unknown) => collector.push(
                 format!("documents.{key}"),
                 Rule::UnknownDocumentKey,
