@@ -9,6 +9,7 @@ use crate::kyb::documents::{missing_documents, DocumentKeyError, DocumentKeyRule
 use crate::kyb::enums::{BusinessType, ProofOfAddressType};
 use crate::kyb::Mode;
 use crate::money::parse_amount;
+use crate::url::check_link;
 use crate::views::{
     BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
 };
@@ -179,7 +180,8 @@ fn validate_business(
 
     let proof = &fields.proof_of_address;
     let proof_mode = whole(proof.url.is_some() || proof.key.is_some() || proof.kind.is_some());
-    proof_mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    let proof_url = proof_mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    check_link(&mut collector, "proofOfAddress.url", proof_url);
     proof_mode.field(&mut collector, "proofOfAddress.key", proof.key);
     if let Some(kind) = proof_mode.field(&mut collector, "proofOfAddress.type", proof.kind) {
         if kind.parse::<ProofOfAddressType>().is_err() {
@@ -214,6 +216,12 @@ fn validate_business(
     }
 
     if let Some(source) = &fields.source_of_fund {
+        let url = format!(
+            "{}.{}",
+            BusinessFields::SOURCE_OF_FUND,
+            SourceOfFundFields::URL
+        );
+        check_link(&mut collector, url, present(source.url));
         collector.require(
             format!(
                 "{}.{}",
@@ -369,6 +377,66 @@ mod tests {
             ]),
             has_website: Some(false),
             ..BusinessFields::default()
+        }
+    }
+
+    /// ASSUMPTIONS D44: every link of a KYB request is an absolute http(s)
+    /// URL, with the one message, on create and on update, for the SDK and
+    /// the sandbox alike (both call these rules).
+    #[test]
+    fn every_link_is_an_absolute_http_url() {
+        for bad in [
+            "not a url",
+            "files.example/a.pdf",
+            "ftp://files.example/a.pdf",
+            "https://",
+            "https://files.example/a b.pdf",
+        ] {
+            let mut fields = complete();
+            fields.proof_of_address.url = Some(bad);
+            fields.documents[0].1.url = Some(bad);
+            fields.source_of_fund = Some(SourceOfFundFields {
+                url: Some(bad),
+                kind: Some("Revenue"),
+                name: None,
+            });
+            let expected = [
+                "proofOfAddress.url: must be an absolute http or https URL",
+                "documents.cac.url: must be an absolute http or https URL",
+                "sourceOfFund.url: must be an absolute http or https URL",
+            ];
+            assert_eq!(
+                messages(validate_business_create(&fields)),
+                expected,
+                "{bad}"
+            );
+            let described = validate_business_create_with(&fields, DocumentKeyRule::Described);
+            assert_eq!(messages(described), expected, "{bad}");
+            let update = BusinessFields {
+                proof_of_address: fields.proof_of_address,
+                documents: fields.documents.clone(),
+                source_of_fund: fields.source_of_fund,
+                ..BusinessFields::default()
+            };
+            assert_eq!(
+                messages(validate_business_update(&update)),
+                expected,
+                "{bad}"
+            );
+        }
+        for good in [
+            "https://files.example/a.pdf",
+            "http://127.0.0.1:8080/v1/files/a",
+        ] {
+            let mut fields = complete();
+            fields.proof_of_address.url = Some(good);
+            fields.documents[0].1.url = Some(good);
+            fields.source_of_fund = Some(SourceOfFundFields {
+                url: Some(good),
+                kind: Some("Revenue"),
+                name: None,
+            });
+            assert!(validate_business_create(&fields).is_ok(), "{good}");
         }
     }
 

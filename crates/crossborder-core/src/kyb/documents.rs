@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::kyb::enums::BusinessType;
+use crate::url::check_link;
 use crate::views::DocumentRefFields;
 use crate::violation::Collector;
 use crate::wire_enum::wire_enum;
@@ -122,9 +123,11 @@ impl DocumentType {
 
 impl DocumentRefFields<'_> {
     /// Requires both parts, reporting them as `<prefix>.url` and
-    /// `<prefix>.key`.
+    /// `<prefix>.key`; the `url` must be an absolute http(s) URL
+    /// (ASSUMPTIONS D44).
     pub(crate) fn check(&self, collector: &mut Collector, prefix: &str) {
-        collector.require(format!("{prefix}.url"), self.url);
+        let url = collector.require(format!("{prefix}.url"), self.url);
+        check_link(collector, format!("{prefix}.url"), url);
         collector.require(format!("{prefix}.key"), self.key);
     }
 }

@@ -324,6 +324,64 @@ async fn document_keys_are_read_by_the_described_rule_only() {
     assert_eq!(reply.status, 200, "{}", reply.text);
 }
 
+/// ASSUMPTIONS D44: every link of a KYB request is an absolute http(s)
+/// URL; the sandbox answers 400 naming each field that breaks the rule,
+/// with the message the SDK gives before sending.
+#[tokio::test]
+async fn every_link_is_an_absolute_http_url() {
+    let api = Api::start().await;
+    let id = create(&api, "RC9").await;
+    let rule = "must be an absolute http or https URL";
+
+    let mut body = business("RC10");
+    body["proofOfAddress"]["url"] = json!("not a url");
+    body["documents"]["bank_statement"]["url"] = json!("/uploads/statement.pdf");
+    body["sourceOfFund"] = json!({"type": "Revenue", "url": "ftp://files.example/sof.pdf"});
+    let message = format!(
+        "proofOfAddress.url: {rule}; documents.bank_statement.url: {rule}; sourceOfFund.url: {rule}"
+    );
+    let reply = refused(
+        &api,
+        "business",
+        "/api/business",
+        Some(&body),
+        400,
+        &message,
+    )
+    .await;
+    assert_eq!(
+        reply.body["errors"][0]["field"],
+        json!("proofOfAddress.url")
+    );
+
+    let update = json!({"documents": {"cac_document": {"url": "files.example/c.pdf", "key": "c"}}});
+    let path = format!("/api/business/{id}");
+    let reply = api
+        .raw(Method::PATCH, &path, Some(STAGING_KEY), Some(&update))
+        .await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert_eq!(
+        reply.body["message"],
+        json!(format!("documents.cac_document.url: {rule}"))
+    );
+
+    let mut person = person();
+    person["idDocumentUrl"] = json!("passport.pdf");
+    person["document"]["url"] = json!("https://");
+    person["additionalDocument"] = json!({"url": "https://files.example/a b.pdf", "key": "b"});
+    let message =
+        format!("idDocumentUrl: {rule}; document.url: {rule}; additionalDocument.url: {rule}");
+    refused(
+        &api,
+        "director",
+        &format!("/api/business/{id}/director"),
+        Some(&person),
+        400,
+        &message,
+    )
+    .await;
+}
+
 /// ASSUMPTIONS B22: a business is created once per registration number,
 /// and a repeat is recognised by what it says.
 #[tokio::test]
