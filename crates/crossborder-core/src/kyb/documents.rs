@@ -717,6 +717,7 @@ mod tests {
             (" bank_statement", Some("bank_statement")),
             ("CAC", Some("cac")),
             ("bn1", None),
+            ("bn_form1", Some("bn_form_1")),
             ("memart", None),
             ("form_2", None),
             ("cac_2", None),

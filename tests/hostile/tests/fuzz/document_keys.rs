@@ -113,6 +113,8 @@ fn check_key(key: &str) -> Result<(), TestCaseError> {
             suggestion
         );
         prop_assert!(canonical_document_key(suggestion).is_ok());
+        // A suggestion is a key the sandbox accepts as written (D42).
+        prop_assert!(described_document_key(suggestion).is_ok());
     }
     match described_document_key(key) {
         Ok(described) => prop_assert_eq!(&document, &Ok(described), "{:?}", key),
