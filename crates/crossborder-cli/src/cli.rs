@@ -351,8 +351,8 @@ pub enum PayoutCommand {
 #[derive(Debug, Subcommand)]
 pub enum BusinessCommand {
     /// Check a business request in the API's JSON (a file or `-`; an array
-    /// checks each element) with the SDK's KYB rules, and show how each
-    /// document key normalises. Sends nothing.
+    /// checks each element) with the SDK's KYB rules, and show each document
+    /// key as written, its type and the key sent. Sends nothing.
     Validate {
         file: PathBuf,
         /// Check it as an update (PATCH): every field optional.

@@ -410,11 +410,16 @@ fn business_validate(global: &Global, file: &std::path::Path, update: bool) -> R
             for v in &verdict.violations {
                 say!("{prefix}  {}: {}", v.field, v.message);
             }
-            for (key, kind) in &verdict.documents {
-                say!(
-                    "{prefix}  document {key:?} -> {}",
-                    kind.as_deref().unwrap_or("unrecognized")
-                );
+            // What the user wrote, the type it names and the key sent
+            // (ASSUMPTIONS B10, D42).
+            for mapping in &verdict.document_keys {
+                let given = &mapping.given;
+                match (&mapping.document_type, &mapping.sent) {
+                    (Some(kind), Some(sent)) => {
+                        say!("{prefix}  document {given:?} -> {kind}, sent as {sent:?}")
+                    }
+                    _ => say!("{prefix}  document {given:?} -> unrecognized, not sent"),
+                }
             }
         }
     }

@@ -150,7 +150,14 @@ async fn post(global: &Global, segments: &[&str], body: &Value) -> Result<Value,
     let cannot = |error: &dyn std::fmt::Display| {
         Failure::usage(format!("cannot reach the sandbox: {error}"))
     };
-    let http = crossborder::ClientBuilder::new()
+    // The SDK's checks of the key and the base URL first: a production
+    // (`live_`) key never goes over plain http to a host that is not
+    // loopback (ASSUMPTIONS D41).
+    let builder = crossborder::ClientBuilder::new()
+        .api_key(key)
+        .base_url(global.require_base_url("no base URL")?);
+    builder.clone().build()?;
+    let http = builder
         .http_client_builder()
         .map_err(|error| cannot(&error))?
         .build()

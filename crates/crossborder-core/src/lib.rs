@@ -85,5 +85,5 @@ pub use money::{
 };
 pub use rail::{Rail, UnknownRail};
 pub use rust_decimal::Decimal;
-pub use url::is_http_url;
+pub use url::{is_http_url, URL_MESSAGE};
 pub use violation::{Rule, Violation, Violations};

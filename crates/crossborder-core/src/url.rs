@@ -1,5 +1,29 @@
 //! The one URL rule of the API's request fields: an absolute `http` or
-//! `https` URL (webhook URLs, document links).
+//! `https` URL (webhook URLs, document links; ASSUMPTIONS D44).
+
+use std::borrow::Cow;
+
+use crate::violation::{Collector, Rule};
+
+/// The message of a URL field that breaks the rule of [`is_http_url`]
+/// (ASSUMPTIONS D44): the same for a webhook URL and every link of a KYB
+/// request.
+pub const URL_MESSAGE: &str = "must be an absolute http or https URL";
+
+/// Records `<field>: must be an absolute http or https URL` when `url` is
+/// sent and is not one. A missing or blank `url` is left to the field's
+/// own requirement.
+pub(crate) fn check_link(
+    collector: &mut Collector,
+    field: impl Into<Cow<'static, str>>,
+    url: Option<&str>,
+) {
+    if let Some(url) = url {
+        if !is_http_url(url) {
+            collector.push(field, Rule::InvalidFormat, URL_MESSAGE);
+        }
+    }
+}
 
 /// `https://` or `http://` followed by a host, with no whitespace.
 ///

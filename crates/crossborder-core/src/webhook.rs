@@ -2,7 +2,7 @@
 
 use std::net::IpAddr;
 
-use crate::url::is_http_url;
+use crate::url::{is_http_url, URL_MESSAGE};
 pub use crate::views::SetWebhookFields;
 use crate::violation::{Collector, Rule, Violations};
 
@@ -63,7 +63,7 @@ fn check<'a>(fields: &SetWebhookFields<'a>, production: bool) -> Result<&'a str,
             collector.push(
                 SetWebhookFields::WEBHOOK_URL,
                 Rule::InvalidFormat,
-                "must be an absolute http or https URL",
+                URL_MESSAGE,
             );
         } else if production && text.starts_with("http://") && !is_loopback(text) {
             collector.push(

@@ -367,6 +367,12 @@ const CORE_ONLY: &[(&str, &str, &str, &str)] = &[
         DIGITS_40,
         "C5",
     ),
+    ("CreateBusinessRequest", "proofOfAddress.url", "x", "D44"),
+    ("UpdateBusinessRequest", "proofOfAddress.url", "x", "D44"),
+    ("CreateBusinessRequest", "sourceOfFund.url", "x", "D44"),
+    ("UpdateBusinessRequest", "sourceOfFund.url", "x", "D44"),
+    ("PersonRequest", "document.url", "x", "D44"),
+    ("PersonRequest", "additionalDocument.url", "x", "D44"),
 ];
 
 /// A rule of core's own: (request schema, its baseline, field path, value,

@@ -17,7 +17,8 @@ use crossborder::{Client, Currency, Error};
 async fn main() -> Result<(), Error> {
     let builder = crossborder::ClientBuilder::from_env();
     // The SDK's TLS configuration (reqwest is built without a crypto
-    // provider of its own under the SDK's default `rustls` feature).
+    // provider of its own under the SDK's default `rustls` feature), and no
+    // redirect followed, so the key never goes to another host.
     let mut http = builder
         .http_client_builder()?
         // The builder's timeouts do not apply to a client built elsewhere:

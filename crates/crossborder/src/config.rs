@@ -192,7 +192,8 @@ impl ClientBuilder {
     /// [`http_client`](ClientBuilder::http_client). With the `rustls`
     /// feature, reqwest is built without a crypto provider of its own, so a
     /// `reqwest::Client::builder()` of the application's own would need one
-    /// installed process-wide; this one carries the SDK's.
+    /// installed process-wide; this one carries the SDK's. It follows no
+    /// redirect (ASSUMPTIONS D40): keep it so.
     ///
     /// ```
     /// use crossborder::Client;
@@ -224,6 +225,12 @@ impl ClientBuilder {
     /// set them when building it. Its TLS stack is the one it was built with;
     /// [`http_client_builder`](ClientBuilder::http_client_builder) starts
     /// one with the SDK's.
+    ///
+    /// Nor can the SDK see its redirect policy: reqwest's default follows
+    /// redirects to any host and keeps the `x-api-key` header on the way.
+    /// Start from [`http_client_builder`](ClientBuilder::http_client_builder),
+    /// which follows none, or set `.redirect(reqwest::redirect::Policy::none())`
+    /// (ASSUMPTIONS D40).
     ///
     /// ```
     /// use std::time::Duration;
@@ -276,7 +283,10 @@ impl ClientBuilder {
 
     /// Checks the configuration and builds the client: the base URL first
     /// (none, or the spec's placeholder server, is refused), then the
-    /// API key, each failure an [`Error::Config`] before any request.
+    /// API key, then that a production (`live_`) key has an `https` base URL
+    /// unless its host is loopback (ASSUMPTIONS D41), each failure an
+    /// [`Error::Config`] before any request. The client it builds follows
+    /// no redirect ([`Error::Redirect`], ASSUMPTIONS D40).
     ///
     /// ```
     /// use crossborder::{Client, Error};
@@ -287,6 +297,7 @@ impl ClientBuilder {
     pub fn build(self) -> Result<Client, Error> {
         let base_url = self.checked_base_url()?;
         let key = self.checked_key()?;
+        check_transport(&base_url, &key)?;
         let http = match self.http_client {
             Some(http) => http,
             None => self.http_client_builder()?.build().map_err(|error| {
@@ -319,6 +330,39 @@ impl Client {
     pub fn from_env() -> Result<Client, Error> {
         ClientBuilder::from_env().build()
     }
+}
+
+/// The message of a production key with a plain `http` base URL whose host
+/// is not loopback (ASSUMPTIONS D41).
+const INSECURE_PRODUCTION_BASE_URL: &str = "a production (live_) API key needs an https base URL, \
+     unless its host is loopback (localhost, 127.0.0.0/8, [::1]): over plain http the key \
+     and every request would cross the network unencrypted";
+
+/// Refuses a production key over plain `http` to a host that is not
+/// loopback, as C25 refuses a production webhook URL: the key would travel
+/// in clear text. A staging key, or a local sandbox, may use `http`.
+fn check_transport(base_url: &str, key: &ApiKey) -> Result<(), Error> {
+    if key.environment() != Environment::Production {
+        return Ok(());
+    }
+    let url = reqwest::Url::parse(base_url)
+        .map_err(|error| Error::Config(format!("invalid base URL `{base_url}`: {error}")))?;
+    // `host_str` writes an IPv6 address in brackets.
+    let host = url
+        .host_str()
+        .unwrap_or_default()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if url.scheme() == "http" && !loopback {
+        return Err(Error::Config(format!(
+            "{INSECURE_PRODUCTION_BASE_URL} (base URL {base_url})"
+        )));
+    }
+    Ok(())
 }
 
 /// What every request carries, whichever HTTP client sends it: the

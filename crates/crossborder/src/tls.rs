@@ -12,11 +12,15 @@
 use crate::error::Error;
 
 /// A `reqwest::ClientBuilder` with the SDK's TLS configuration, trusting
-/// the platform's roots and `extra_roots` (PEM certificates).
+/// the platform's roots and `extra_roots` (PEM certificates), that follows
+/// no redirect: reqwest's default follows up to ten, to any host, and keeps
+/// custom headers such as `x-api-key` on the way (it strips only
+/// `Authorization`, `Cookie` and `Proxy-Authorization`). A 3xx answer is
+/// [`Error::Redirect`] instead (ASSUMPTIONS D40).
 pub(crate) fn http_client_builder(
     extra_roots: &[Vec<u8>],
 ) -> Result<reqwest::ClientBuilder, Error> {
-    let builder = reqwest::Client::builder();
+    let builder = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none());
     #[cfg(feature = "native-tls")]
     {
         let mut builder = builder.tls_backend_native();

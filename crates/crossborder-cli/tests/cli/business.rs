@@ -25,6 +25,30 @@ async fn business_validate_reports_violations_and_document_keys() {
                 {"given": "cac", "sent": "cac", "type": "CERTIFICATE_OF_INCORPORATION"}]})
     );
 
+    // As a table: each key as written, its type and the key sent
+    // (ASSUMPTIONS D42: the sandbox would refuse `Bank Statement` and
+    // `bn1` as written; the SDK sends them as the description knows them).
+    let mut loose = business_body();
+    let documents = loose["documents"].as_object_mut().unwrap();
+    let statement = documents.remove("Bank-Statement").unwrap();
+    let form = documents.remove("bn_form_1").unwrap();
+    documents.insert("Bank Statement".into(), statement);
+    documents.insert("bn1".into(), form);
+    let mut table = bare();
+    table
+        .args(["business", "validate", "-"])
+        .write_stdin(loose.to_string());
+    let out = run(table).await;
+    assert_eq!(out.code, 0, "{}", out.shown());
+    assert_eq!(
+        out.stdout,
+        "valid\n  \
+         document \"Bank Statement\" -> BANK_STATEMENT, sent as \"bank_statement\"\n  \
+         document \"application_letter\" -> APPLICATION_LETTER, sent as \"APPLICATION_LETTER\"\n  \
+         document \"bn1\" -> BN_FORM_1, sent as \"bn_form_1\"\n  \
+         document \"cac\" -> CERTIFICATE_OF_INCORPORATION, sent as \"cac\"\n"
+    );
+
     // From a file: every violation, and each document key's type.
     let mut broken = business_body();
     broken["email"] = json!(42);
@@ -45,10 +69,10 @@ async fn business_validate_reports_violations_and_document_keys() {
         "invalid\n  email: must be a string\n  \
          documents.bank_statment: Unrecognized document key: bank_statment (did you mean bank_statement?)\n  \
          documents: missing a six-month bank statement (bank_statement)\n  \
-         document \"application_letter\" -> APPLICATION_LETTER\n  \
-         document \"bank_statment\" -> unrecognized\n  \
-         document \"bn_form_1\" -> BN_FORM_1\n  \
-         document \"cac\" -> CERTIFICATE_OF_INCORPORATION\n"
+         document \"application_letter\" -> APPLICATION_LETTER, sent as \"APPLICATION_LETTER\"\n  \
+         document \"bank_statment\" -> unrecognized, not sent\n  \
+         document \"bn_form_1\" -> BN_FORM_1, sent as \"bn_form_1\"\n  \
+         document \"cac\" -> CERTIFICATE_OF_INCORPORATION, sent as \"cac\"\n"
     );
 
     // A batch of updates, as a table and as JSON, each by its index.

@@ -62,3 +62,58 @@ async fn each_error_class_has_its_line_and_exit_code() {
         redact(&out.shown(), &[(port.as_str(), "[port]")])
     );
 }
+
+/// A server on 127.0.0.1 that answers every request with `302` toward
+/// `location`, reading each request whole first.
+fn redirecting_server(location: &'static str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
+                line.clear();
+            }
+            let _ = write!(
+                reader.get_mut(),
+                "HTTP/1.1 302 Found\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            );
+        }
+    });
+    format!("http://{address}/v1")
+}
+
+/// ASSUMPTIONS D40 and D41 as the CLI shows them: a redirect is one line
+/// naming the status and where it points (exit 1, nothing followed), and a
+/// production key with a plain http base URL one line saying why (exit 2,
+/// nothing sent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_and_an_insecure_production_url_are_one_line_each() {
+    let base_url = redirecting_server("https://elsewhere.example/v1/api/wallet");
+    let out = cli(&base_url, "balance NGN").await;
+    assert_eq!(out.code, 1, "{}", out.shown());
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: HTTP 302: the server redirects to https://elsewhere.example/v1/api/wallet; \
+         the SDK does not follow redirects, so the API key stays with the base URL's host: \
+         check the base URL\n"
+    );
+
+    let live = "live_cli_secret_r5Vn27Kd9Hs3";
+    let mut insecure = bare();
+    insecure.args(["--api-key", live, "--base-url", "http://api.example.org/v1"]);
+    insecure.args(["balance", "NGN"]);
+    let out = run(insecure).await;
+    assert_eq!(out.code, 2, "{}", out.shown());
+    assert_eq!(
+        out.stderr,
+        "error: a production (live_) API key needs an https base URL, unless its host is \
+         loopback (localhost, 127.0.0.0/8, [::1]): over plain http the key and every request \
+         would cross the network unencrypted (base URL http://api.example.org/v1)\n"
+    );
+    assert!(!out.stdout.contains(live) && !out.stderr.contains(live));
+}

@@ -255,3 +255,28 @@ fn open_hands_the_console_url_to_the_browser() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// ASSUMPTIONS D41: the control commands send the key too, so a production
+/// key with a plain http base URL whose host is not loopback is refused
+/// before anything is sent, in one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_production_key_is_not_sent_over_plain_http() {
+    let live = "live_cli_secret_m3Tq81Zx6Bw4";
+    let mut command = bare();
+    command.args([
+        "--api-key",
+        live,
+        "--base-url",
+        "http://sandbox.example.org/v1",
+    ]);
+    command.args(["sandbox", "expire", "PAY-1"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "error: a production (live_) API key needs an https base URL, unless its host is \
+         loopback (localhost, 127.0.0.0/8, [::1]): over plain http the key and every request \
+         would cross the network unencrypted (base URL http://sandbox.example.org/v1)\n"
+    );
+    assert!(!out.stdout.contains(live) && !out.stderr.contains(live));
+}

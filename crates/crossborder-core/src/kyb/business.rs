@@ -5,12 +5,11 @@ use std::collections::BTreeSet;
 
 use crate::currency::Currency;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
-use crate::kyb::documents::{
-    missing_documents, normalise_document_key, DocumentKeyError, DocumentType,
-};
+use crate::kyb::documents::{missing_documents, DocumentKeyError, DocumentKeyRule, DocumentType};
 use crate::kyb::enums::{BusinessType, ProofOfAddressType};
 use crate::kyb::Mode;
 use crate::money::parse_amount;
+use crate::url::check_link;
 use crate::views::{
     BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields, SourceOfFundFields,
 };
@@ -44,7 +43,29 @@ use crate::wire_enum::one_of;
 /// assert_eq!(violations[1].to_string(), "businessType: must be one of LLC, LLP, SoleProprietorship");
 /// ```
 pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Violations> {
-    validate_business(fields, Mode::Create)
+    validate_business(fields, Mode::Create, DocumentKeyRule::Tolerant)
+}
+
+/// [`validate_business_create`] with the document keys read by `keys`:
+/// the sandbox reads them by the specification's rule
+/// ([`DocumentKeyRule::Described`], ASSUMPTIONS D42), the SDK loosely
+/// ([`DocumentKeyRule::Tolerant`], what [`validate_business_create`] does).
+///
+/// ```
+/// use crossborder_core::kyb::{validate_business_create_with, BusinessFields, DocumentKeyRule, DocumentRefFields};
+///
+/// let link = DocumentRefFields { url: Some("https://files.example/s.pdf"), key: Some("s") };
+/// let fields = BusinessFields { documents: vec![("bn1", link)], ..BusinessFields::default() };
+/// let refused = validate_business_create_with(&fields, DocumentKeyRule::Described).unwrap_err();
+/// assert!(refused.iter().any(|v| v.to_string() == "documents.bn1: Unrecognized document key: bn1"));
+/// let loose = validate_business_create_with(&fields, DocumentKeyRule::Tolerant).unwrap_err();
+/// assert!(!loose.iter().any(|v| v.field == "documents.bn1"));
+/// ```
+pub fn validate_business_create_with(
+    fields: &BusinessFields<'_>,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
+    validate_business(fields, Mode::Create, keys)
 }
 
 /// Checks a `PATCH /api/business/{businessId}` request: every top-level
@@ -83,10 +104,23 @@ pub fn validate_business_create(fields: &BusinessFields<'_>) -> Result<(), Viola
 /// );
 /// ```
 pub fn validate_business_update(fields: &BusinessFields<'_>) -> Result<(), Violations> {
-    validate_business(fields, Mode::Update)
+    validate_business(fields, Mode::Update, DocumentKeyRule::Tolerant)
 }
 
-fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Violations> {
+/// [`validate_business_update`] with the document keys read by `keys`, as
+/// [`validate_business_create_with`].
+pub fn validate_business_update_with(
+    fields: &BusinessFields<'_>,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
+    validate_business(fields, Mode::Update, keys)
+}
+
+fn validate_business(
+    fields: &BusinessFields<'_>,
+    mode: Mode,
+    keys: DocumentKeyRule,
+) -> Result<(), Violations> {
     let mut collector = Collector::default();
 
     mode.fixed(&mut collector, "name", fields.name);
@@ -146,7 +180,8 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
 
     let proof = &fields.proof_of_address;
     let proof_mode = whole(proof.url.is_some() || proof.key.is_some() || proof.kind.is_some());
-    proof_mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    let proof_url = proof_mode.field(&mut collector, "proofOfAddress.url", proof.url);
+    check_link(&mut collector, "proofOfAddress.url", proof_url);
     proof_mode.field(&mut collector, "proofOfAddress.key", proof.key);
     if let Some(kind) = proof_mode.field(&mut collector, "proofOfAddress.type", proof.kind) {
         if kind.parse::<ProofOfAddressType>().is_err() {
@@ -161,7 +196,7 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
         }
     }
 
-    check_documents(&mut collector, &fields.documents, business_type, mode);
+    check_documents(&mut collector, &fields.documents, business_type, mode, keys);
 
     if let Some(volume) = &fields.monthly_transaction_volume {
         check_volume(&mut collector, volume);
@@ -181,6 +216,12 @@ fn validate_business(fields: &BusinessFields<'_>, mode: Mode) -> Result<(), Viol
     }
 
     if let Some(source) = &fields.source_of_fund {
+        let url = format!(
+            "{}.{}",
+            BusinessFields::SOURCE_OF_FUND,
+            SourceOfFundFields::URL
+        );
+        check_link(&mut collector, url, present(source.url));
         collector.require(
             format!(
                 "{}.{}",
@@ -224,11 +265,12 @@ fn check_documents(
     documents: &[(&str, DocumentRefFields<'_>)],
     business_type: Option<BusinessType>,
     mode: Mode,
+    keys: DocumentKeyRule,
 ) {
     let mut present = BTreeSet::new();
     let mut first_keys: Vec<(DocumentType, &str)> = Vec::new();
     for (key, link) in documents {
-        match normalise_document_key(key) {
+        match keys.document_type(key) {
             Err(unknown) => collector.push(
                 format!("documents.{key}"),
                 Rule::UnknownDocumentKey,
@@ -335,6 +377,66 @@ mod tests {
             ]),
             has_website: Some(false),
             ..BusinessFields::default()
+        }
+    }
+
+    /// ASSUMPTIONS D44: every link of a KYB request is an absolute http(s)
+    /// URL, with the one message, on create and on update, for the SDK and
+    /// the sandbox alike (both call these rules).
+    #[test]
+    fn every_link_is_an_absolute_http_url() {
+        for bad in [
+            "not a url",
+            "files.example/a.pdf",
+            "ftp://files.example/a.pdf",
+            "https://",
+            "https://files.example/a b.pdf",
+        ] {
+            let mut fields = complete();
+            fields.proof_of_address.url = Some(bad);
+            fields.documents[0].1.url = Some(bad);
+            fields.source_of_fund = Some(SourceOfFundFields {
+                url: Some(bad),
+                kind: Some("Revenue"),
+                name: None,
+            });
+            let expected = [
+                "proofOfAddress.url: must be an absolute http or https URL",
+                "documents.cac.url: must be an absolute http or https URL",
+                "sourceOfFund.url: must be an absolute http or https URL",
+            ];
+            assert_eq!(
+                messages(validate_business_create(&fields)),
+                expected,
+                "{bad}"
+            );
+            let described = validate_business_create_with(&fields, DocumentKeyRule::Described);
+            assert_eq!(messages(described), expected, "{bad}");
+            let update = BusinessFields {
+                proof_of_address: fields.proof_of_address,
+                documents: fields.documents.clone(),
+                source_of_fund: fields.source_of_fund,
+                ..BusinessFields::default()
+            };
+            assert_eq!(
+                messages(validate_business_update(&update)),
+                expected,
+                "{bad}"
+            );
+        }
+        for good in [
+            "https://files.example/a.pdf",
+            "http://127.0.0.1:8080/v1/files/a",
+        ] {
+            let mut fields = complete();
+            fields.proof_of_address.url = Some(good);
+            fields.documents[0].1.url = Some(good);
+            fields.source_of_fund = Some(SourceOfFundFields {
+                url: Some(good),
+                kind: Some("Revenue"),
+                name: None,
+            });
+            assert!(validate_business_create(&fields).is_ok(), "{good}");
         }
     }
 

@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::kyb::enums::BusinessType;
+use crate::url::check_link;
 use crate::views::DocumentRefFields;
 use crate::violation::Collector;
 use crate::wire_enum::wire_enum;
@@ -122,9 +123,11 @@ impl DocumentType {
 
 impl DocumentRefFields<'_> {
     /// Requires both parts, reporting them as `<prefix>.url` and
-    /// `<prefix>.key`.
+    /// `<prefix>.key`; the `url` must be an absolute http(s) URL
+    /// (ASSUMPTIONS D44).
     pub(crate) fn check(&self, collector: &mut Collector, prefix: &str) {
-        collector.require(format!("{prefix}.url"), self.url);
+        let url = collector.require(format!("{prefix}.url"), self.url);
+        check_link(collector, format!("{prefix}.url"), url);
         collector.require(format!("{prefix}.key"), self.key);
     }
 }
@@ -184,19 +187,23 @@ impl UnknownDocumentKey {
     }
 }
 
-/// The known key closest to `key` by edit distance (Levenshtein, after the
-/// same trimming and lowercasing as [`normalise_document_key`]), when it is
-/// within a third of the key's length (at least 1, at most 3 edits); the
-/// specification's own aliases win ties, then the order of
-/// [`DOCUMENT_KEY_ALIASES`], then the types' names.
+/// The key closest to `key` by edit distance (Levenshtein, after the same
+/// trimming and lowercasing as [`normalise_document_key`]) among the keys
+/// the specification's rule accepts as written ([`described_document_key`]:
+/// its aliases and the types' names), when it is within a third of the
+/// key's length (at least 1, at most 3 edits); the aliases win ties, then
+/// the types' names. So a suggestion is a key both the SDK and the sandbox
+/// accept, and both give the same message (ASSUMPTIONS D42).
 ///
 /// ```
 /// use crossborder_core::kyb::nearest_document_key;
 ///
 /// assert_eq!(nearest_document_key("bank_statment"), Some("bank_statement"));
 /// assert_eq!(nearest_document_key("Bank Statemnt"), Some("bank_statement"));
+/// assert_eq!(nearest_document_key("Bank Statement"), Some("bank_statement"));
 /// assert_eq!(nearest_document_key("cac_documnet"), Some("cac_document"));
 /// assert_eq!(nearest_document_key("bn_form_2"), Some("bn_form_1"));
+/// assert_eq!(nearest_document_key("application-letter"), Some("APPLICATION_LETTER"));
 /// assert_eq!(nearest_document_key("passport"), None);
 /// assert_eq!(nearest_document_key("x"), None);
 /// ```
@@ -205,7 +212,6 @@ pub fn nearest_document_key(key: &str) -> Option<&'static str> {
     // lower case and shown as written.
     let candidates = SPEC_DOCUMENT_KEYS
         .into_iter()
-        .chain(DOCUMENT_KEY_ALIASES.iter().map(|(alias, _)| *alias))
         .map(|alias| (alias, Cow::Borrowed(alias)))
         .chain(DocumentType::ALL.into_iter().map(|document| {
             (
@@ -246,6 +252,71 @@ pub fn normalise_document_key(key: &str) -> Result<DocumentType, UnknownDocument
         .into_iter()
         .find(|document| document.as_str() == upper)
         .ok_or_else(|| UnknownDocumentKey::new(key))
+}
+
+/// Maps a key of the documents map to its document type by the
+/// specification's rule, as the service applies it and the sandbox does
+/// (ASSUMPTIONS D42): one of the aliases the specification names
+/// ([`SPEC_DOCUMENT_KEYS`]) exactly as written, or else a key whose
+/// uppercase (ASCII) is a supported type's name
+/// (`business_license` becomes `BUSINESS_LICENSE`). Nothing is trimmed,
+/// and `-` and spaces stay as they are: every other key is refused, with
+/// the message of [`UnknownDocumentKey`]. The SDK reads keys more loosely
+/// ([`normalise_document_key`]) and sends each as
+/// [`canonical_document_key`] gives it, which this rule accepts.
+///
+/// ```
+/// use crossborder_core::kyb::{described_document_key, DocumentType};
+///
+/// assert_eq!(described_document_key("cac").unwrap(), DocumentType::CertificateOfIncorporation);
+/// assert_eq!(described_document_key("business_license").unwrap(), DocumentType::BusinessLicense);
+/// assert_eq!(described_document_key("Bank_Statement").unwrap(), DocumentType::BankStatement);
+/// assert_eq!(
+///     described_document_key("Bank Statement").unwrap_err().to_string(),
+///     "Unrecognized document key: Bank Statement (did you mean bank_statement?)"
+/// );
+/// assert_eq!(described_document_key("bn1").unwrap_err().to_string(), "Unrecognized document key: bn1");
+/// ```
+pub fn described_document_key(key: &str) -> Result<DocumentType, UnknownDocumentKey> {
+    if SPEC_DOCUMENT_KEYS.contains(&key) {
+        return normalise_document_key(key);
+    }
+    let upper = key.to_ascii_uppercase();
+    DocumentType::ALL
+        .into_iter()
+        .find(|document| document.as_str() == upper)
+        .ok_or_else(|| UnknownDocumentKey::new(key))
+}
+
+/// How the keys of a documents map are read: by the specification's rule
+/// (the service, and the sandbox that stands in for it) or loosely (the
+/// SDK, which then sends the canonical key). ASSUMPTIONS D42.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DocumentKeyRule {
+    /// [`described_document_key`]: the specification's aliases as written,
+    /// or an uppercased match against the types' names; nothing else.
+    Described,
+    /// [`normalise_document_key`]: also any case, `-` and spaces for `_`,
+    /// surrounding whitespace, and this crate's own aliases
+    /// ([`DOCUMENT_KEY_ALIASES`]).
+    Tolerant,
+}
+
+impl DocumentKeyRule {
+    /// The document type `key` names under this rule.
+    ///
+    /// ```
+    /// use crossborder_core::kyb::{DocumentKeyRule, DocumentType};
+    ///
+    /// assert_eq!(DocumentKeyRule::Tolerant.document_type("bn1"), Ok(DocumentType::BnForm1));
+    /// assert!(DocumentKeyRule::Described.document_type("bn1").is_err());
+    /// ```
+    pub fn document_type(self, key: &str) -> Result<DocumentType, UnknownDocumentKey> {
+        match self {
+            DocumentKeyRule::Described => described_document_key(key),
+            DocumentKeyRule::Tolerant => normalise_document_key(key),
+        }
+    }
 }
 
 /// A key trimmed, lowercased, with `-` and spaces turned into `_`.
@@ -590,7 +661,7 @@ mod tests {
             ("cäc", Some("cac")),
             ("bank_statment", Some("bank_statement")),
             ("Bank-Statemnt", Some("bank_statement")),
-            ("aplication_letter", Some("application_letter")),
+            ("aplication_letter", Some("APPLICATION_LETTER")),
             (
                 "tax_clearence_certificate",
                 Some("TAX_CLEARANCE_CERTIFICATE"),
@@ -606,6 +677,79 @@ mod tests {
                 None => format!("Unrecognized document key: {key}"),
             };
             assert_eq!(error.to_string(), expected);
+        }
+    }
+
+    /// ASSUMPTIONS D42: the specification's rule accepts its aliases as
+    /// written and an uppercased match against the types' names, and
+    /// refuses every other key with the same message as the SDK's.
+    #[test]
+    fn the_described_rule_accepts_the_aliases_and_the_uppercased_names_only() {
+        let accepted = [
+            ("cac_document", CertificateOfIncorporation),
+            ("cac", CertificateOfIncorporation),
+            ("certificate_of_incorporation", CertificateOfIncorporation),
+            ("bank_statement", BankStatement),
+            ("bn_form_1", BnForm1),
+            ("combined_cac", CombinedCac),
+            ("cac_form_2", CacForm2),
+            ("cac_status_report", CacStatusReport),
+            ("business_license", BusinessLicense),
+            ("BUSINESS_LICENSE", BusinessLicense),
+            ("Application_Letter", ApplicationLetter),
+            ("APPLICATION_LETTER", ApplicationLetter),
+            ("BANK_STATEMENT", BankStatement),
+            (
+                "memorandum_and_articles_of_association",
+                MemorandumAndArticles,
+            ),
+            ("tax_clearance_certificate", TaxClearance),
+            ("proof_of_address", ProofOfAddress),
+        ];
+        for (key, document) in accepted {
+            assert_eq!(described_document_key(key), Ok(document), "{key}");
+            assert_eq!(DocumentKeyRule::Described.document_type(key), Ok(document));
+        }
+        let refused = [
+            ("Bank Statement", Some("bank_statement")),
+            ("application-letter", Some("APPLICATION_LETTER")),
+            ("BN-Form-1", Some("bn_form_1")),
+            (" bank_statement", Some("bank_statement")),
+            ("CAC", Some("cac")),
+            ("bn1", None),
+            ("bn_form1", Some("bn_form_1")),
+            ("memart", None),
+            ("form_2", None),
+            ("cac_2", None),
+            ("incorporation_certificate", None),
+            ("business_licence", Some("BUSINESS_LICENSE")),
+            ("status_report", None),
+            ("memorandum", None),
+            ("passport", None),
+        ];
+        for (key, suggestion) in refused {
+            let error = described_document_key(key).unwrap_err();
+            assert_eq!(error, UnknownDocumentKey::new(key), "{key}");
+            assert_eq!(error.suggestion, suggestion, "{key}");
+            let expected = match suggestion {
+                Some(near) => format!("Unrecognized document key: {key} (did you mean {near}?)"),
+                None => format!("Unrecognized document key: {key}"),
+            };
+            assert_eq!(error.to_string(), expected);
+            // The SDK reads each loosely, and sends a key the rule accepts.
+            if let Ok(sent) = canonical_document_key(key) {
+                assert_eq!(
+                    described_document_key(sent),
+                    normalise_document_key(key),
+                    "{key}"
+                );
+            }
+        }
+        // Every key the SDK knows goes out as a key the rule accepts, naming
+        // the same type.
+        for (alias, document) in DOCUMENT_KEY_ALIASES {
+            let sent = canonical_document_key(alias).unwrap();
+            assert_eq!(described_document_key(sent), Ok(*document), "{alias}");
         }
     }
 

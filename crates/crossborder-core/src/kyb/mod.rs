@@ -18,12 +18,16 @@ pub use crate::views::{
     AddressFields, BusinessFields, DocumentRefFields, MonthlyTransactionVolumeFields,
     NatureOfBusinessFields, PersonFields, ProofOfAddressFields, SourceOfFundFields,
 };
-pub use business::{nothing_to_update, validate_business_create, validate_business_update};
+pub use business::{
+    nothing_to_update, validate_business_create, validate_business_create_with,
+    validate_business_update, validate_business_update_with,
+};
 pub use contact::{is_e164_phone_number, is_email};
 pub use documents::{
-    canonical_document_key, missing_documents, nearest_document_key, normalise_document_key,
-    normalise_documents, required_documents, DocumentKeyError, DocumentType, Requirement,
-    UnknownDocumentKey, DOCUMENT_KEY_ALIASES, SPEC_DOCUMENT_KEYS,
+    canonical_document_key, described_document_key, missing_documents, nearest_document_key,
+    normalise_document_key, normalise_documents, required_documents, DocumentKeyError,
+    DocumentKeyRule, DocumentType, Requirement, UnknownDocumentKey, DOCUMENT_KEY_ALIASES,
+    SPEC_DOCUMENT_KEYS,
 };
 pub use enums::{
     BusinessType, IdType, PersonRole, ProofOfAddressType, UnknownBusinessType, UnknownIdType,

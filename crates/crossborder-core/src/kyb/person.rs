@@ -6,13 +6,12 @@ use rust_decimal::Decimal;
 use crate::kyb::contact::{is_e164_phone_number, is_email, EMAIL_MESSAGE, PHONE_MESSAGE};
 use crate::kyb::enums::{IdType, PersonRole};
 use crate::money::parse_amount;
-use crate::url::is_http_url;
+use crate::url::check_link;
 use crate::views::PersonFields;
 use crate::violation::{present, Collector, Rule, Violations};
 use crate::wire_enum::one_of;
 
 const DATE_MESSAGE: &str = "must be a date in the form YYYY-MM-DD, such as 1990-04-25";
-const URL_MESSAGE: &str = "must be a URL starting with https:// or http://";
 const PERCENTAGE_MESSAGE: &str = "must be a percentage greater than 0 and at most 100";
 const BVN_MESSAGE: &str = "must be 11 digits";
 const NATIONALITY_MESSAGE: &str = "must be an ISO 3166-1 alpha-2 country code, such as NG";
@@ -64,11 +63,8 @@ pub fn validate_person(fields: &PersonFields<'_>, role: PersonRole) -> Result<()
             );
         }
     }
-    if let Some(url) = collector.require("idDocumentUrl", fields.id_document_url) {
-        if !is_http_url(url) {
-            collector.push("idDocumentUrl", Rule::InvalidFormat, URL_MESSAGE);
-        }
-    }
+    let url = collector.require("idDocumentUrl", fields.id_document_url);
+    check_link(&mut collector, "idDocumentUrl", url);
 
     fields
         .address
@@ -148,6 +144,7 @@ fn check_percentage(text: &str) -> Result<(), Rule> {
 mod tests {
     use super::*;
     use crate::test_support;
+    use crate::url::URL_MESSAGE;
     use crate::views::{AddressFields, DocumentRefFields};
 
     fn complete() -> PersonFields<'static> {
@@ -300,7 +297,7 @@ mod tests {
     #[test]
     fn field_rules() {
         type Edit = fn(&mut PersonFields<'static>);
-        let table: [(Edit, &str, Rule, &str); 19] = [
+        let table: [(Edit, &str, Rule, &str); 22] = [
             (|f| f.first_name = Some(" "), "firstName", Rule::Required, "is required"),
             (|f| f.nationality = None, "nationality", Rule::Required, "is required"),
             (|f| f.nationality = Some("Nigerian"), "nationality", Rule::InvalidFormat, NATIONALITY_MESSAGE),
@@ -311,6 +308,9 @@ mod tests {
             (|f| f.id_document_url = Some("ftp://files.example/id.pdf"), "idDocumentUrl", Rule::InvalidFormat, URL_MESSAGE),
             (|f| f.id_document_url = Some("https://"), "idDocumentUrl", Rule::InvalidFormat, URL_MESSAGE),
             (|f| f.id_document_url = Some("files.example/id.pdf"), "idDocumentUrl", Rule::InvalidFormat, URL_MESSAGE),
+            (|f| f.id_document_url = Some("https://files.example/my id.pdf"), "idDocumentUrl", Rule::InvalidFormat, URL_MESSAGE),
+            (|f| f.document.url = Some("not a url"), "document.url", Rule::InvalidFormat, URL_MESSAGE),
+            (|f| f.additional_document = Some(DocumentRefFields { url: Some("/uploads/a.pdf"), key: Some("a") }), "additionalDocument.url", Rule::InvalidFormat, URL_MESSAGE),
             (|f| f.address.street = None, "address.street", Rule::Required, "is required"),
             (|f| f.document.key = Some(" "), "document.key", Rule::Required, "is required"),
             (|f| f.additional_document = Some(DocumentRefFields { url: Some("https://x.example/a"), key: None }), "additionalDocument.key", Rule::Required, "is required"),

@@ -3,9 +3,12 @@
 //! `POST /api/business/{businessId}/director` and `/ubo`.
 //!
 //! Requests are checked with the rules of `crossborder_core::kyb`
-//! (`validate_business_create`, `validate_business_update`,
+//! (`validate_business_create_with`, `validate_business_update_with`,
 //! `validate_person`, which include the optional `operatingAddress` and the
-//! `{url, key}` of each document); this module adds the JSON types of every
+//! `{url, key}` of each document), the document keys read by the
+//! specification's rule (`DocumentKeyRule::Described`: its aliases as
+//! written, or an uppercased match against the supported types; ASSUMPTIONS
+//! D42); this module adds the JSON types of every
 //! field, and the sandbox's lifecycle:
 //!
 //! * create: a registration number already used by another business of the
@@ -37,8 +40,8 @@ use axum::extract::State;
 use axum::Json;
 use crossborder_api::types;
 use crossborder_core::kyb::{
-    validate_business_create, validate_business_update, validate_person, BusinessFields,
-    BusinessType, DocumentRefFields, PersonFields, PersonRole,
+    validate_business_create_with, validate_business_update_with, validate_person, BusinessFields,
+    BusinessType, DocumentKeyRule, DocumentRefFields, PersonFields, PersonRole,
 };
 
 use crate::http::auth::Caller;
@@ -103,7 +106,10 @@ pub(crate) async fn create_business(
     body: Body,
 ) -> Result<Json<types::BusinessResponse>, ApiError> {
     let (view, read) = body.read(BusinessFields::read);
-    ApiError::checked(read, validate_business_create(&view))?;
+    // Document keys as the specification's rule reads them, not as
+    // loosely as the SDK does (ASSUMPTIONS D42).
+    let rules = validate_business_create_with(&view, DocumentKeyRule::Described);
+    ApiError::checked(read, rules)?;
     let (Some(name), Some(business_type), Some(registration_number)) = (
         view.name,
         view.business_type
@@ -187,7 +193,8 @@ pub(crate) async fn update_business(
     // Unknown business first, before the body's checks.
     stored(&mut caller.account(), &id)?;
     let (view, read) = body.read(BusinessFields::read);
-    ApiError::checked(read, validate_business_update(&view))?;
+    let rules = validate_business_update_with(&view, DocumentKeyRule::Described);
+    ApiError::checked(read, rules)?;
 
     let now = state.now();
     let mut account = caller.account();

@@ -273,6 +273,115 @@ async fn business_validation() {
     }
 }
 
+/// ASSUMPTIONS D42: the sandbox reads document keys by the description's
+/// rule only: its aliases as written, or an uppercased match against the
+/// supported types. Keys the SDK reads loosely (case, `-`, spaces, its own
+/// aliases) are refused with the message of an unknown key, on create and
+/// on update.
+#[tokio::test]
+async fn document_keys_are_read_by_the_described_rule_only() {
+    let api = Api::start().await;
+    let id = create(&api, "RC6").await;
+    let refused_keys = [
+        ("Bank Statement", " (did you mean bank_statement?)"),
+        ("application-letter", " (did you mean APPLICATION_LETTER?)"),
+        ("BN-Form-1", " (did you mean bn_form_1?)"),
+        ("CAC", " (did you mean cac?)"),
+        (" cac_document", " (did you mean cac_document?)"),
+        ("bn1", ""),
+        ("memart", ""),
+        ("form_2", ""),
+        ("incorporation_certificate", ""),
+    ];
+    for (index, (key, suggestion)) in refused_keys.into_iter().enumerate() {
+        let message = format!("Unrecognized document key: {key}{suggestion}");
+        let mut body = business(&format!("RC7{index}"));
+        body["documents"][key] = json!({"url": LINK, "key": "extra"});
+        let reply = refused(&api, key, "/api/business", Some(&body), 400, &message).await;
+        assert_eq!(
+            reply.body["errors"][0]["field"],
+            json!(format!("documents.{key}"))
+        );
+        let update = json!({"documents": {key: {"url": LINK, "key": "extra"}}});
+        let path = format!("/api/business/{id}");
+        let reply = api
+            .raw(Method::PATCH, &path, Some(STAGING_KEY), Some(&update))
+            .await;
+        assert_eq!(reply.status, 400, "{key}: {}", reply.text);
+        assert_eq!(reply.body["message"], json!(message), "{key}");
+    }
+
+    // The uppercased match: any case of a type's name, and the aliases.
+    let mut body = business("RC80");
+    let documents = body["documents"].as_object_mut().unwrap();
+    let statement = documents.remove("bank_statement").unwrap();
+    let letter = documents.remove("application_letter").unwrap();
+    let certificate = documents.remove("cac_document").unwrap();
+    documents.insert("BANK_STATEMENT".into(), statement);
+    documents.insert("Application_Letter".into(), letter);
+    documents.insert("business_license".into(), certificate);
+    let reply = api.post("/api/business", &body).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+}
+
+/// ASSUMPTIONS D44: every link of a KYB request is an absolute http(s)
+/// URL; the sandbox answers 400 naming each field that breaks the rule,
+/// with the message the SDK gives before sending.
+#[tokio::test]
+async fn every_link_is_an_absolute_http_url() {
+    let api = Api::start().await;
+    let id = create(&api, "RC9").await;
+    let rule = "must be an absolute http or https URL";
+
+    let mut body = business("RC10");
+    body["proofOfAddress"]["url"] = json!("not a url");
+    body["documents"]["bank_statement"]["url"] = json!("/uploads/statement.pdf");
+    body["sourceOfFund"] = json!({"type": "Revenue", "url": "ftp://files.example/sof.pdf"});
+    let message = format!(
+        "proofOfAddress.url: {rule}; documents.bank_statement.url: {rule}; sourceOfFund.url: {rule}"
+    );
+    let reply = refused(
+        &api,
+        "business",
+        "/api/business",
+        Some(&body),
+        400,
+        &message,
+    )
+    .await;
+    assert_eq!(
+        reply.body["errors"][0]["field"],
+        json!("proofOfAddress.url")
+    );
+
+    let update = json!({"documents": {"cac_document": {"url": "files.example/c.pdf", "key": "c"}}});
+    let path = format!("/api/business/{id}");
+    let reply = api
+        .raw(Method::PATCH, &path, Some(STAGING_KEY), Some(&update))
+        .await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    assert_eq!(
+        reply.body["message"],
+        json!(format!("documents.cac_document.url: {rule}"))
+    );
+
+    let mut person = person();
+    person["idDocumentUrl"] = json!("passport.pdf");
+    person["document"]["url"] = json!("https://");
+    person["additionalDocument"] = json!({"url": "https://files.example/a b.pdf", "key": "b"});
+    let message =
+        format!("idDocumentUrl: {rule}; document.url: {rule}; additionalDocument.url: {rule}");
+    refused(
+        &api,
+        "director",
+        &format!("/api/business/{id}/director"),
+        Some(&person),
+        400,
+        &message,
+    )
+    .await;
+}
+
 /// ASSUMPTIONS B22: a business is created once per registration number,
 /// and a repeat is recognised by what it says.
 #[tokio::test]

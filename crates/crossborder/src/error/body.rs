@@ -99,6 +99,24 @@ pub(crate) async fn map_error<E: serde::Serialize>(
                 },
             })
         }
+        LowError::UnexpectedResponse(response) if response.status().is_redirection() => {
+            // The client follows no redirect (`tls.rs`); the answer is not
+            // read further.
+            let status = response.status();
+            let location = response
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .map(|value| redirect_location(key, value.as_bytes()));
+            Failure {
+                error: Error::Redirect {
+                    status: status.as_u16(),
+                    location,
+                },
+                not_sent: false,
+                status: Some(status),
+                retry_after: None,
+            }
+        }
         LowError::UnexpectedResponse(mut response) => {
             let status = response.status();
             let retry_after = retry_after(response.headers());
@@ -121,6 +139,16 @@ pub(crate) async fn map_error<E: serde::Serialize>(
             }
         }
     }
+}
+
+/// A `Location` header as one line of text: invalid UTF-8 and control
+/// characters replaced, the API key scrubbed.
+fn redirect_location(key: &str, bytes: &[u8]) -> String {
+    let text: String = String::from_utf8_lossy(bytes)
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    redact(key, &text)
 }
 
 /// A body over the limit: its status decides retries as for any answer

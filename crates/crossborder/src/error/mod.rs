@@ -103,6 +103,21 @@ pub enum Error {
     #[error("transport error: {0}")]
     Transport(#[source] reqwest::Error),
 
+    /// The server answered with a redirect (HTTP 3xx), which the SDK does
+    /// not follow: a redirect to another host would take the API key there
+    /// (and a 307 or 308 the request's body too). The base URL is likely
+    /// wrong (`http` for `https`, a missing `/v1`, an old host): point it
+    /// at [`location`](Error::Redirect::location) if that is the API's own
+    /// host. ASSUMPTIONS D40.
+    #[error("HTTP {status}: the server redirects to {}; the SDK does not follow redirects, so the API key stays with the base URL's host: check the base URL", location.as_deref().unwrap_or("no location"))]
+    Redirect {
+        /// The HTTP status (301, 302, 303, 307, 308, ...).
+        status: u16,
+        /// The answer's `Location` header as text (the API key scrubbed,
+        /// control characters replaced), when it had one.
+        location: Option<String>,
+    },
+
     /// The request or the connection timed out. A write may or may not have
     /// been applied: repeat it with the same idempotency key.
     #[error("request timed out: {0}")]
@@ -320,7 +335,7 @@ impl Error {
             Error::MissingApiKeyHeader { .. } => Some(403),
             Error::InvalidApiKey { .. } | Error::ApiAccessNotGranted { .. } => Some(401),
             Error::InvalidCurrency { .. } => Some(400),
-            Error::Api { status, .. } => Some(*status),
+            Error::Api { status, .. } | Error::Redirect { status, .. } => Some(*status),
             Error::Decode { status, .. } => *status,
             Error::MissingField { status, .. } => Some(*status),
             Error::ResponseTooLarge { status, .. } => Some(*status),
@@ -365,6 +380,7 @@ impl Error {
             | Error::ApiAccessNotGranted { .. }
             | Error::InvalidCurrency { .. }
             | Error::Api { .. }
+            | Error::Redirect { .. }
             | Error::Decode { .. }
             | Error::ResponseTooLarge { .. } => outcome_of_status(self.status()),
             // The API's own answer (a JSON object of its shape) with a

@@ -57,6 +57,13 @@ fn checked(
                     Rule::Required,
                     "is required",
                 ));
+            } else if part == "url" && !crossborder_core::is_http_url(value) {
+                // The one link rule (ASSUMPTIONS D44), as for listed keys.
+                all.push(Violation::new(
+                    format!("documents.{name}.url"),
+                    Rule::InvalidFormat,
+                    crossborder_core::URL_MESSAGE,
+                ));
             }
         }
     }

@@ -157,6 +157,63 @@ async fn the_sandbox_receives_each_key_as_the_spec_knows_it() {
     }
 }
 
+/// ASSUMPTIONS D42: the SDK reads `Bank Statement`, `application-letter`
+/// and `bn1` loosely and sends them as `bank_statement`,
+/// `APPLICATION_LETTER` and `bn_form_1`, which the sandbox accepts; the
+/// same keys sent raw are refused by the sandbox as the description's rule
+/// refuses them, each with the message of an unknown key.
+#[tokio::test]
+async fn loose_keys_pass_through_the_sdk_and_are_refused_raw() {
+    let (env, client) = staging().await;
+    let link = upload_pdf(&client, "document.pdf").await;
+    let loose = [
+        (
+            "Bank Statement",
+            "bank_statement",
+            " (did you mean bank_statement?)",
+        ),
+        (
+            "application-letter",
+            "APPLICATION_LETTER",
+            " (did you mean APPLICATION_LETTER?)",
+        ),
+        ("bn1", "bn_form_1", ""),
+    ];
+
+    let mut request = business_request("RC8300001", &link);
+    request.documents.clear();
+    request.documents.insert(
+        "cac_document".into(),
+        DocumentLink::new(link.as_str(), "certificate"),
+    );
+    for (key, _, _) in loose {
+        request
+            .documents
+            .insert(key.into(), DocumentLink::new(link.as_str(), key));
+    }
+    let created = client.businesses().create(&request).await.unwrap();
+    let mut expected: Vec<&str> = loose.iter().map(|(_, sent, _)| *sent).collect();
+    expected.push("cac_document");
+    expected.sort_unstable();
+    assert_stored_as_announced(&env, &created.id, request.document_keys(), &expected);
+
+    let mut raw = raw_body(&request, &link);
+    raw["registrationNumber"] = json!("RC8300002");
+    let reply = env.post("/api/business", &raw).await;
+    assert_eq!(reply.status, 400, "{}", reply.text);
+    for (key, _, suggestion) in loose {
+        let field = format!("documents.{key}");
+        let message = format!("Unrecognized document key: {key}{suggestion}");
+        let refusal = reply.body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|error| error["field"] == json!(field))
+            .unwrap_or_else(|| panic!("{key}: {}", reply.text));
+        assert_eq!(refusal["message"], json!(message), "{key}");
+    }
+}
+
 /// Each required document, and the message when it alone is missing.
 const REQUIRED: [(&str, &str); 4] = [
     (

@@ -7,13 +7,15 @@
 //! is refused is named in its error, and a suggestion is itself a known
 //! key; a known key written differently still names its type; a whole
 //! documents map accounts for every key once (a type, a duplicate or an
-//! unknown key).
+//! unknown key). The description's rule (the sandbox's) accepts no key
+//! the SDK's loose reading refuses, names the same type, refuses with the
+//! same error, and accepts every key the SDK sends (ASSUMPTIONS D42).
 
 use std::collections::BTreeSet;
 
 use crossborder_core::kyb::{
-    canonical_document_key, nearest_document_key, normalise_document_key, normalise_documents,
-    DocumentKeyError, DocumentType, DOCUMENT_KEY_ALIASES, SPEC_DOCUMENT_KEYS,
+    canonical_document_key, described_document_key, nearest_document_key, normalise_document_key,
+    normalise_documents, DocumentKeyError, DocumentType, DOCUMENT_KEY_ALIASES, SPEC_DOCUMENT_KEYS,
 };
 use crossborder_hostile_tests::fuzz;
 use proptest::prelude::*;
@@ -111,9 +113,20 @@ fn check_key(key: &str) -> Result<(), TestCaseError> {
             suggestion
         );
         prop_assert!(canonical_document_key(suggestion).is_ok());
+        // A suggestion is a key the sandbox accepts as written (D42).
+        prop_assert!(described_document_key(suggestion).is_ok());
+    }
+    match described_document_key(key) {
+        Ok(described) => prop_assert_eq!(&document, &Ok(described), "{:?}", key),
+        Err(refused) => {
+            if let Err(error) = &document {
+                prop_assert_eq!(error, &refused);
+            }
+        }
     }
     match (&document, &canonical) {
         (Ok(document), Ok(canonical)) => {
+            prop_assert_eq!(described_document_key(canonical), Ok(*document));
             prop_assert_eq!(canonical_document_key(canonical), Ok(*canonical));
             prop_assert_eq!(normalise_document_key(canonical), Ok(*document));
             prop_assert_eq!(canonical.parse::<DocumentType>(), Ok(*document));

@@ -651,3 +651,57 @@ async fn a_resumed_onboarding_without_counts_adds_the_people_left() {
         .unwrap();
     assert_eq!(onboarded.business.id, "biz_3M8QK2");
 }
+
+/// ASSUMPTIONS D44: every link of a KYB request is an absolute http(s) URL,
+/// checked before sending with the message the sandbox gives: the
+/// documents map (an unlisted key's too), the proof of address, the source
+/// of funds, and a person's ID document, document and second document.
+#[tokio::test]
+async fn every_link_is_an_absolute_http_url() {
+    let (server, client) = setup().await;
+    let mut request = example_business();
+    request.proof_of_address.url = "not a url".into();
+    request.documents.insert(
+        "bank_statement".into(),
+        DocumentLink::new("/uploads/statement.pdf", "statement"),
+    );
+    request.documents.insert(
+        "SCUML_CERTIFICATE".into(),
+        DocumentLink::new("files.example/scuml.pdf", "scuml").unlisted(),
+    );
+    request.details.source_of_fund = Some(SourceOfFund {
+        url: Some("ftp://files.example/sof.pdf".into()),
+        kind: "Revenue".into(),
+        name: None,
+    });
+    let error = client.businesses().create(&request).await.unwrap_err();
+    assert_eq!(
+        violation_messages(&error),
+        [
+            "proofOfAddress.url: must be an absolute http or https URL",
+            "documents.bank_statement.url: must be an absolute http or https URL",
+            "sourceOfFund.url: must be an absolute http or https URL",
+            "documents.SCUML_CERTIFICATE.url: must be an absolute http or https URL",
+        ]
+    );
+
+    let mut person = example_person();
+    person.id_document_url = "passport.pdf".into();
+    person.document.url = "https://".into();
+    person.details.additional_document =
+        Some(DocumentLink::new("https://files.example/a b.pdf", "b"));
+    let error = client
+        .businesses()
+        .add_director("biz_3M8QK2", &person)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        violation_messages(&error),
+        [
+            "idDocumentUrl: must be an absolute http or https URL",
+            "document.url: must be an absolute http or https URL",
+            "additionalDocument.url: must be an absolute http or https URL",
+        ]
+    );
+    assert_nothing_sent(&server).await;
+}
