@@ -170,10 +170,7 @@ pub fn check_payout_json_unquoted(body: &Value) -> PayoutVerdict {
 }
 
 fn verdict(read: Result<PayoutRequest, Violations>) -> PayoutVerdict {
-    let violations = read
-        .err()
-        .map(Violations::into_vec)
-        .unwrap_or_default();
+    let violations = read.err().map(Violations::into_vec).unwrap_or_default();
     PayoutVerdict {
         valid: violations.is_empty(),
         violations: violations.into_iter().map(FieldMessage::from).collect(),
