@@ -549,7 +549,7 @@ impl Dispatcher {
         let request = request_of(&claimed)?;
         let asked = QuoteRequest::new(request.from_currency, request.to_currency, request.amount);
         let quote = match self.client.quotes().get(asked).await {
-            Ok(quote) => PayoutQuote::of(&quote),
+            Ok(quote) => quote,
             Err(error) => {
                 if let Some((message, reason)) = refusal(&error) {
                     let change = Change {
@@ -565,9 +565,11 @@ impl Dispatcher {
         };
         if let Some(guard) = guard_of(&claimed)? {
             if !guard.accepts(quote.rate) {
+                let quote = PayoutQuote::of(&quote, false);
                 return self.turned_down(claimed, step, quote, guard).await;
             }
         }
+        let quote = PayoutQuote::of(&quote, true);
         let detail = format!(
             "{why}quoted at rate {} (rateKey {}, fee {}, toAmount {}, totalAmount {}, valid until {})",
             quote.rate,

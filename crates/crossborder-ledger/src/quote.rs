@@ -80,6 +80,9 @@ pub struct PayoutQuote {
     /// [`Quote::valid_until`]).
     #[serde(with = "crate::time::rfc3339", skip_deserializing, default = "epoch")]
     pub valid_until: SystemTime,
+    /// Whether the payout was sent with it; false: the rate guard turned
+    /// it down.
+    pub used: bool,
     /// [`valid_until`](PayoutQuote::valid_until) as stored.
     #[serde(rename = "validUntilMs", skip_serializing)]
     pub(crate) valid_until_ms: i64,
@@ -90,8 +93,9 @@ fn epoch() -> SystemTime {
 }
 
 impl PayoutQuote {
-    pub(crate) fn of(quote: &Quote) -> PayoutQuote {
+    pub(crate) fn of(quote: &Quote, used: bool) -> PayoutQuote {
         PayoutQuote {
+            used,
             rate: quote.rate,
             rate_key: quote.rate_key.clone(),
             fee: quote.fee,
@@ -216,6 +220,7 @@ mod tests {
             to_amount: Some(Decimal::new(15_302_500, 2)),
             total_amount: Some(Decimal::new(10_050, 2)),
             valid_until: at,
+            used: true,
             valid_until_ms: 1_790_000_000_123,
         };
         let stored = quote.to_stored();
@@ -224,7 +229,7 @@ mod tests {
             serde_json::to_value(&quote).unwrap(),
             serde_json::json!({"rate": "1530.25", "rateKey": "rk_7", "fee": "0.50",
                 "toAmount": "153025.00", "totalAmount": "100.50",
-                "validUntil": "2026-09-21T14:13:20.123Z"})
+                "validUntil": "2026-09-21T14:13:20.123Z", "used": true})
         );
     }
 

@@ -101,7 +101,7 @@ pub async fn assert_quoted_once_paid(
         let held = client.payouts().get(&record.session_id).await.unwrap();
         let quotes: Vec<_> = history
             .iter()
-            .filter_map(|e| e.quote.as_ref().map(|q| (e, q)))
+            .filter_map(|e| e.quote.as_ref().filter(|q| q.used).map(|q| (e, q)))
             .collect();
         let (used_at, used) = quotes.last().expect("a converting payout is quoted");
         assert_eq!(
