@@ -300,10 +300,61 @@ async fn killed_between_its_quote_and_its_send_a_payout_is_quoted_again_under_it
     }
 }
 
-/// A proxy to the sandbox that, at the first `POST .../payout`, kills the
-/// process whose id `pid` holds (waiting for it to be set) with SIGKILL
-/// and drops the request; everything else passes.
+/// A payout the API refuses for its rate key alone (its quote expired at
+/// the service before the send arrived) is read, quoted again under the
+/// same session id, and paid once; it is not refused.
+#[tokio::test]
+async fn a_send_refused_for_its_expired_rate_key_is_quoted_again_not_refused() {
+    let ttl = Duration::from_secs(2);
+    let sandbox = TestSandbox::start_with(SandboxConfig::default().with_quote_ttl(ttl)).await;
+    let api = proxy(
+        sandbox.base_url(),
+        OnFirstPayout::Advance(sandbox.clock.clone(), ttl + Duration::from_secs(1)),
+    )
+    .await;
+    let client = crossborder_testkit::sdk_client(&api, TestSandbox::KEY).unwrap();
+    let ledger = Ledger::open("sqlite::memory:").await.unwrap();
+    let record = ledger
+        .submit(&usd_to_ngn("late-key", Decimal::new(40, 0)))
+        .await
+        .unwrap();
+    let report = ledger
+        .dispatcher(client, quick("late"))
+        .unwrap()
+        .run_until_idle(|_| {})
+        .await
+        .unwrap();
+    assert_eq!(report.refused, 0);
+    let (requoted, _) = assert_quoted_once_paid(&sandbox, &ledger, &[record]).await;
+    assert_eq!(requoted, 1);
+    let history = ledger.history("late-key").await.unwrap();
+    let quoted: Vec<_> = history.iter().filter(|e| e.quote.is_some()).collect();
+    assert_eq!(quoted.len(), 2, "{history:?}");
+    assert!(quoted[1]
+        .detail
+        .as_deref()
+        .unwrap()
+        .starts_with("not found by reading its session id; quoted at rate 1530.25"));
+}
+
+/// What [`proxy`] does at the first `POST .../payout`.
+enum OnFirstPayout {
+    /// Kills the process whose id this holds (waiting for it to be set)
+    /// with SIGKILL, and drops the request.
+    Kill(Arc<AtomicU32>),
+    /// Moves the sandbox's clock on, then passes the request.
+    Advance(crossborder_sandbox::Clock, Duration),
+}
+
+/// A proxy to the sandbox that kills the child process at the first
+/// `POST .../payout`, dropping the request.
 async fn killing_proxy(base_url: &str, pid: Arc<AtomicU32>) -> String {
+    proxy(base_url, OnFirstPayout::Kill(pid)).await
+}
+
+/// A proxy to the sandbox that does `action` at the first
+/// `POST .../payout`; everything else passes (the `Date` header too).
+async fn proxy(base_url: &str, action: OnFirstPayout) -> String {
     use axum::extract::{Request, State};
     use axum::http::{header, StatusCode};
     use axum::response::{IntoResponse, Response};
@@ -311,19 +362,28 @@ async fn killing_proxy(base_url: &str, pid: Arc<AtomicU32>) -> String {
     struct Proxy {
         origin: String,
         http: reqwest::Client,
-        pid: Arc<AtomicU32>,
+        action: OnFirstPayout,
+        done: std::sync::atomic::AtomicBool,
     }
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
-        if parts.method == axum::http::Method::POST && parts.uri.path().ends_with("/payout") {
-            let pid = loop {
-                match proxy.pid.load(SeqCst) {
-                    0 => tokio::time::sleep(Duration::from_millis(5)).await,
-                    pid => break pid,
+        if parts.method == axum::http::Method::POST
+            && parts.uri.path().ends_with("/payout")
+            && !proxy.done.swap(true, SeqCst)
+        {
+            match &proxy.action {
+                OnFirstPayout::Kill(pid) => {
+                    let pid = loop {
+                        match pid.load(SeqCst) {
+                            0 => tokio::time::sleep(Duration::from_millis(5)).await,
+                            pid => break pid,
+                        }
+                    };
+                    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+                    return StatusCode::BAD_GATEWAY.into_response();
                 }
-            };
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            return StatusCode::BAD_GATEWAY.into_response();
+                OnFirstPayout::Advance(clock, by) => clock.advance(*by),
+            }
         }
         let body = axum::body::to_bytes(body, 1 << 20)
             .await
@@ -359,7 +419,8 @@ async fn killing_proxy(base_url: &str, pid: Arc<AtomicU32>) -> String {
     let proxy = Arc::new(Proxy {
         origin,
         http: reqwest::Client::new(),
-        pid,
+        action,
+        done: false.into(),
     });
     let app = axum::Router::new().fallback(forward).with_state(proxy);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
