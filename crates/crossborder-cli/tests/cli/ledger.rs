@@ -716,6 +716,12 @@ async fn a_refused_payout_does_not_stop_the_others_and_is_never_sent_again() {
         );
     }
     assert_eq!(case.states().await[1], "refused");
+    let refused = &case.listed().await[1];
+    assert_eq!(
+        (&refused["reason"]["code"], &refused["reason"]["status"]),
+        (&json!("api_refused"), &json!(400))
+    );
+    assert_eq!(refused["reason"]["message"], refused["message"]);
     assert_eq!(case.paid_out().await, dec!(5000));
 }
 
