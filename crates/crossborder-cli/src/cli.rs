@@ -187,8 +187,9 @@ pub enum Command {
     /// yet), sending (being sent), unknown (sent, the answer lost: it is
     /// read back before anything is sent again), accepted (the API holds
     /// it), then completed or failed (the service's final word; a failed
-    /// payout is never sent again by itself), or refused (the API said no;
-    /// never sent again).
+    /// payout is never sent again by itself), or refused (the API said no,
+    /// or no quote met --worst-rate in time; never sent again). `show`
+    /// prints each quote a converting payout was sent with.
     Ledger(LedgerArgs),
 }
 
