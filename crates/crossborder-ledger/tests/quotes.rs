@@ -181,6 +181,9 @@ async fn the_rate_guard_holds_a_worse_quote_ends_it_at_its_deadline_and_a_guard_
 
     // The second waits: recorded, its history showing each quote turned
     // down and why.
+    while ledger.history("guarded-waits").await.unwrap().len() < 2 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let waiting = ledger.payout("guarded-waits").await.unwrap().unwrap();
     assert_eq!(waiting.state, PayoutState::Recorded);
     assert!(
@@ -340,7 +343,7 @@ async fn a_send_refused_for_its_expired_rate_key_is_quoted_again_not_refused() {
 /// What [`proxy`] does at the first `POST .../payout`.
 enum OnFirstPayout {
     /// Kills the process whose id this holds (waiting for it to be set)
-    /// with SIGKILL, and drops the request.
+    /// with SIGKILL, and drops the request (and every later one).
     Kill(Arc<AtomicU32>),
     /// Moves the sandbox's clock on, then passes the request.
     Advance(crossborder_sandbox::Clock, Duration),
@@ -367,9 +370,11 @@ async fn proxy(base_url: &str, action: OnFirstPayout) -> String {
     }
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
+        // Every payout sent while killing: none reaches the sandbox.
+        let kills = matches!(proxy.action, OnFirstPayout::Kill(_));
         if parts.method == axum::http::Method::POST
             && parts.uri.path().ends_with("/payout")
-            && !proxy.done.swap(true, SeqCst)
+            && (!proxy.done.swap(true, SeqCst) || kills)
         {
             match &proxy.action {
                 OnFirstPayout::Kill(pid) => {
