@@ -383,7 +383,7 @@ async fn converting_payroll_killed(case: &Case, watch: &Ledger) {
     while kills < 10 {
         rounds += 1;
         assert!(rounds < 40, "the runs kept finishing before a kill");
-        let further = moments.next(10) as usize;
+        let further = moments.next(6) as usize;
         let before = progress(watch).await.0;
         let mut live = Live::start(&case.pay_args(case.sandbox.base_url(), &file));
         while live.running() && progress(watch).await.0 < before + further {
