@@ -188,8 +188,9 @@ pub enum Command {
     /// yet), sending (being sent), unknown (sent, the answer lost: it is
     /// read back before anything is sent again), accepted (the API holds
     /// it), then completed or failed (the service's final word; a failed
-    /// payout is never sent again by itself), or refused (the API said no;
-    /// never sent again).
+    /// payout is never sent again by itself), or refused (the API said no,
+    /// or no quote met --worst-rate in time; never sent again). `show`
+    /// prints each quote a converting payout was sent with.
     Ledger(LedgerArgs),
 }
 
@@ -303,7 +304,9 @@ pub struct PayoutArgs {
     /// receipts of those sent are printed and the rest is not sent.
     #[arg(long, value_name = "FILE")]
     pub body: Option<PathBuf>,
-    /// Check the body with the SDK's rules and send nothing.
+    /// Check the body with the SDK's rules and send nothing. A converting
+    /// payout without rateKey is checked for everything but the quote
+    /// (sent through --ledger, it is quoted just before it is sent).
     #[arg(long, requires = "body")]
     pub dry_run: bool,
     /// Read --body as CSV whatever its name (a name ending in `.csv` is
@@ -340,6 +343,23 @@ pub struct PayoutArgs {
     /// seconds. Nothing is lost: run the same command again to go on.
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "ledger", value_parser = clap::value_parser!(u64).range(1..))]
     pub give_up_after: u64,
+    /// With --ledger: the worst exchange rate accepted (units of toCurrency
+    /// per unit of fromCurrency) for the converting payouts without rateKey,
+    /// which the ledger quotes just before sending. A worse quote is not
+    /// used: the payout waits and is quoted again, and ends refused (reason
+    /// rate_guard) once --rate-wait has passed. Running the same file again
+    /// with another rate changes it for the payouts not sent yet.
+    #[arg(long, value_name = "RATE", requires = "ledger", value_parser = decimal)]
+    pub worst_rate: Option<Decimal>,
+    /// With --worst-rate: how many seconds a payout waits for a quote at
+    /// --worst-rate or better, from this run's start.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "worst_rate",
+        default_value_t = 600
+    )]
+    pub rate_wait: u64,
 }
 
 #[derive(Debug, Subcommand)]

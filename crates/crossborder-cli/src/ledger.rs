@@ -9,10 +9,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use crossborder::json::check_payout_json;
+use crossborder::json::check_payout_json_unquoted;
 use crossborder::Client;
 use crossborder_ledger::{
     DispatchOptions, DispatchReport, Ledger, LedgerError, PayoutEvent, PayoutRecord, PayoutState,
+    RateGuard,
 };
 use serde_json::{json, Value};
 
@@ -93,6 +94,7 @@ pub async fn pay(
     wait: bool,
     give_up: Duration,
     as_json: bool,
+    guard: Option<RateGuard>,
 ) -> Result<(), Failure> {
     if file == Path::new("-") {
         return Err(Failure::usage(
@@ -109,7 +111,7 @@ pub async fn pay(
     let ran = async {
         let items: Vec<Value> = bodies.into_iter().cloned().collect();
         let records = ledger
-            .record_batch(&key.to_string_lossy(), &items)
+            .record_batch_guarded(&key.to_string_lossy(), &items, guard)
             .await
             .map_err(|error| match error {
                 LedgerError::BatchChanged { items, .. } => changed(file, &items),
@@ -134,7 +136,8 @@ pub async fn pay(
 
 /// Every element valid before anything is recorded. An element without a
 /// sessionId is given one when recorded, so it is checked with a
-/// stand-in.
+/// stand-in; a converting one without rateKey is quoted when sent, so it
+/// is checked for everything but the quote.
 fn check(is_batch: bool, bodies: &[&Value]) -> Result<(), Failure> {
     let verdicts: Vec<_> = bodies
         .iter()
@@ -145,7 +148,7 @@ fn check(is_batch: bool, bodies: &[&Value]) -> Result<(), Failure> {
                     .entry("sessionId")
                     .or_insert_with(|| json!("given-when-recorded"));
             }
-            check_payout_json(&body)
+            check_payout_json_unquoted(&body)
         })
         .collect();
     if verdicts.iter().all(|v| v.valid) {
@@ -530,6 +533,7 @@ fn record_json(record: &PayoutRecord) -> Value {
         "toCurrency": record.to_currency.as_str(),
         "transactionId": record.transaction_id,
         "message": record.message,
+        "reason": record.reason,
         "updatedAt": instant(record.updated_at),
     })
 }
@@ -626,6 +630,27 @@ pub async fn show(url: Option<&str>, session_id: &str, as_json: bool) -> Result<
     if let Some(message) = &record.message {
         rows.push(("message".to_owned(), message.clone()));
     }
+    if let Some(reason) = &record.reason {
+        rows.push(("reason".to_owned(), reason.code().to_owned()));
+    }
+    // Each quote the ledger sent it with, oldest first.
+    for event in &history {
+        if let Some(quote) = event.quote.as_ref().filter(|q| q.used) {
+            rows.push((
+                "quote".to_owned(),
+                format!(
+                    "rate {} (rateKey {}, totalAmount {} {}, valid until {})",
+                    quote.rate,
+                    quote.rate_key,
+                    quote
+                        .total_amount
+                        .map_or_else(|| "not given".to_owned(), |a| a.to_string()),
+                    record.from_currency,
+                    instant(quote.valid_until).unwrap_or_default()
+                ),
+            ));
+        }
+    }
     let events: Vec<Value> = history.iter().map(event_json).collect();
     let output = Output {
         rows,
@@ -664,6 +689,7 @@ fn event_json(event: &PayoutEvent) -> Value {
         "from": event.from.map(|s| s.to_string()),
         "to": event.to.to_string(),
         "detail": event.detail,
+        "quote": event.quote,
     })
 }
 

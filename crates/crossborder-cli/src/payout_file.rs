@@ -5,7 +5,7 @@
 //! what a batch sent.
 
 use crossborder::{
-    json::{check_payout_json, payout_from_json, PayoutVerdict},
+    json::{check_payout_json_unquoted, payout_from_json, PayoutVerdict},
     types::{PayoutReceipt, PayoutRequest},
     Error,
 };
@@ -15,9 +15,13 @@ use crate::batch;
 use crate::failure::{self, Failure};
 
 /// The bodies of `json`: the object itself, or each element of an array
-/// (then a batch).
+/// (then a batch), each checked for everything but the quote (a converting
+/// payout without rateKey is quoted when sent through `--ledger`).
 pub fn verdicts(bodies: &[&Value]) -> Vec<PayoutVerdict> {
-    bodies.iter().map(|body| check_payout_json(body)).collect()
+    bodies
+        .iter()
+        .map(|body| check_payout_json_unquoted(body))
+        .collect()
 }
 
 /// Every body as a request, or the verdicts when any is invalid.

@@ -6,18 +6,24 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crossborder::types::Created;
-use crossborder::types::{Transaction, TransactionStatus};
-use crossborder::{Client, Error, Outcome};
+use crossborder::types::{PayoutRequest, QuoteRequest, Transaction, TransactionStatus};
+use crossborder::{Client, Decimal, Error, Outcome};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
 use crate::ledger::Ledger;
 use crate::options::DispatchOptions;
+use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
 use crate::record::{DispatchReport, PayoutRecord};
 use crate::request;
 use crate::state::PayoutState;
-use crate::time::{duration_ms, now_ms};
+use crate::time::{duration_ms, from_ms, now_ms, rfc3339_text};
+
+/// A recorded quote is sent with again (after a read found the payout
+/// missing) only while this much of its life is left; otherwise the
+/// payout is quoted again.
+const QUOTE_MARGIN_MS: i64 = 1_000;
 
 /// The longest a run sleeps before looking again for work that became due
 /// (another dispatcher's lease running out, a payout to read again).
@@ -31,6 +37,18 @@ const IDLE_WAIT: Duration = Duration::from_millis(200);
 /// the payout is read by its session id before anything else: found, it is
 /// `accepted`; not found, it is sent again with the same session id. A
 /// failed payout is never sent again by the dispatcher.
+///
+/// A converting payout recorded without a `rateKey` is quoted just before
+/// it is sent: the dispatcher gets a quote for its pair and amount (the
+/// amount in `fromCurrency`, as the payout's), and moves it to `sending`
+/// with the quote (rate, rate key, fee, `toAmount`, `totalAmount`, valid
+/// until) in the event of that one transaction, then sends it with that
+/// key. It is quoted again, under the same session id, only while it is
+/// provably unsent: claimed and never sent, or read by its session id and
+/// not found (with less than a second of its quote left), or refused for
+/// its rate key alone (the SDK's local expiry check, or the API's 400
+/// naming `rateKey`). Every quote used stays in its history. With a
+/// [`RateGuard`], a worse quote is not used: see [`RateGuard`].
 #[derive(Debug)]
 pub struct Dispatcher {
     ledger: Ledger,
@@ -242,6 +260,11 @@ impl Dispatcher {
     async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
         let mut step = Step::default();
         match claimed.state {
+            // Claimed `recorded`, never sent, to be quoted first.
+            PayoutState::Recorded if claimed.unquoted => {
+                self.quote_and_send(claimed, &mut step, String::new())
+                    .await?
+            }
             // Claimed `recorded` and made `sending` by the claim: never sent.
             PayoutState::Sending if claimed.fresh => self.send_new(claimed, &mut step).await?,
             PayoutState::Sending | PayoutState::Unknown => {
@@ -253,7 +276,11 @@ impl Dispatcher {
                         self.accepted(claimed, &found, detail, &mut step).await?;
                     }
                     Err(error) if error.is_not_found() => {
-                        if claimed.state == PayoutState::Unknown {
+                        if claimed.unquoted && !quote_usable(&claimed) {
+                            // Provably unsent: a new quote, same session id.
+                            let why = "not found by reading its session id; ".to_owned();
+                            self.quote_and_send(claimed, &mut step, why).await?;
+                        } else if claimed.state == PayoutState::Unknown {
                             let detail = "not found by reading its session id; sending again with the same session id".to_owned();
                             self.send_as(claimed, &mut step, detail).await?;
                         } else {
@@ -296,8 +323,7 @@ impl Dispatcher {
     /// Sends a payout in state `sending` through `create_or_get`, which
     /// reads before it sends.
     async fn send(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
-        let request = request::from_text(&claimed.request)
-            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+        let request = request_of(&claimed)?;
         step.sent = true;
         match self.client.payouts().create_or_get(&request).await {
             Ok(transaction) => {
@@ -314,8 +340,7 @@ impl Dispatcher {
     /// in `step.pending`, to be recorded with others in one transaction;
     /// until then it is `sending`, which a restart resolves by reading.
     async fn send_new(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
-        let request = request::from_text(&claimed.request)
-            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+        let request = request_of(&claimed)?;
         step.sent = true;
         match self.client.payouts().create_new(&request).await {
             Ok(Created::Sent(receipt)) => {
@@ -350,9 +375,25 @@ impl Dispatcher {
         step: &mut Step,
         error: Error,
     ) -> Result<(), LedgerError> {
-        if let Some(message) = refusal(&error) {
+        if claimed.unquoted && quote_refused(&error) {
+            // Refused for the ledger's own rate key alone: nothing was
+            // applied, so the payout is read, then quoted again.
+            if matches!(error, Error::QuoteExpiredUnpaid { .. }) {
+                step.sent = false;
+            }
+            self.ledger
+                .forget_quote(&self.options.dispatcher_id, &claimed, &error.to_string())
+                .await?;
+            tracing::info!(session_id = %claimed.session_id, %error, "quote refused; the payout is read, then quoted again");
+            if claimed.errors + 1 >= i64::from(self.options.max_errors) {
+                return Err(LedgerError::Api(error));
+            }
+            return Ok(());
+        }
+        if let Some((message, reason)) = refusal(&error) {
             let change = Change {
                 message: Some(message.clone()),
+                reason: Some(reason),
                 ..self.stop(PayoutState::Refused, format!("refused: {message}"))
             };
             self.change(&mut claimed, step, change).await?;
@@ -424,6 +465,9 @@ impl Dispatcher {
                 );
                 Change {
                     message: Some(message.clone()),
+                    reason: Some(PayoutReason::ServiceFailed {
+                        message: message.clone(),
+                    }),
                     ..self.stop(PayoutState::Failed, message)
                 }
             }
@@ -519,7 +563,183 @@ impl Dispatcher {
             renew_lease: None,
             next_at: None,
             errors: 0,
+            attempts: 0,
+            quote: None,
+            reason: None,
         }
+    }
+
+    /// Quotes a payout the ledger quotes, provably unsent (claimed
+    /// `recorded`, or read by its session id and not found); when the rate
+    /// guard takes the quote, moves the payout to `sending` with it (the
+    /// quote in the event of that one transaction) and sends it with its
+    /// key. `why` begins the event's detail.
+    async fn quote_and_send(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        why: String,
+    ) -> Result<(), LedgerError> {
+        let request = request_of(&claimed)?;
+        let asked = QuoteRequest::new(request.from_currency, request.to_currency, request.amount);
+        let quote = match self.client.quotes().get(asked).await {
+            Ok(quote) => quote,
+            Err(error) => {
+                if let Some((message, reason)) = refusal(&error) {
+                    let change = Change {
+                        message: Some(message.clone()),
+                        reason: Some(reason),
+                        ..self.stop(PayoutState::Refused, format!("quote refused: {message}"))
+                    };
+                    self.change(&mut claimed, step, change).await?;
+                    return Ok(());
+                }
+                return self.transient(&claimed, error).await;
+            }
+        };
+        if let Some(guard) = guard_of(&claimed)? {
+            if !guard.accepts(quote.rate) {
+                let quote = PayoutQuote::of(&quote, false);
+                return self.turned_down(claimed, step, quote, guard).await;
+            }
+        }
+        let quote = PayoutQuote::of(&quote, true);
+        let detail = format!(
+            "{why}quoted at rate {} (rateKey {}, fee {}, toAmount {}, totalAmount {}, valid until {})",
+            quote.rate,
+            quote.rate_key,
+            shown(quote.fee, request.from_currency),
+            shown(quote.to_amount, request.to_currency),
+            shown(quote.total_amount, request.from_currency),
+            rfc3339_text(quote.valid_until)
+        );
+        let (rate_key, valid_until) = (quote.rate_key.clone(), quote.valid_until_ms);
+        let was = claimed.state;
+        // Errors in a row carry over, so a payout whose quotes keep being
+        // refused ends the run after `max_errors`, never loops.
+        let change = Change {
+            errors: claimed.errors,
+            quote: Some((quote, true)),
+            ..self.go_on(PayoutState::Sending, detail)
+        };
+        if !self.change(&mut claimed, step, change).await? {
+            return Ok(());
+        }
+        claimed.rate_key = Some(rate_key);
+        claimed.quote_valid_until = Some(valid_until);
+        if was == PayoutState::Recorded {
+            // Never sent: no read first.
+            self.send_new(claimed, step).await
+        } else {
+            self.send(claimed, step).await
+        }
+    }
+
+    /// A quote worse than the payout's rate guard: the payout waits (the
+    /// quote and why in its history) and is quoted again with back-off,
+    /// or ends `refused` once the guard's deadline has passed.
+    async fn turned_down(
+        &self,
+        mut claimed: Claimed,
+        step: &mut Step,
+        quote: PayoutQuote,
+        guard: RateGuard,
+    ) -> Result<(), LedgerError> {
+        let now = now_ms();
+        let deadline = crate::time::to_ms(guard.deadline);
+        let deadline_text = rfc3339_text(guard.deadline);
+        let rate = quote.rate;
+        let change = if now >= deadline {
+            let message = format!(
+                "rate guard: no quote at {} or better by {deadline_text} (the last was {rate})",
+                guard.worst_rate
+            );
+            Change {
+                message: Some(message.clone()),
+                reason: Some(PayoutReason::RateGuard {
+                    worst_rate: guard.worst_rate,
+                    last_rate: rate,
+                    deadline: deadline_text,
+                }),
+                quote: Some((quote, false)),
+                ..self.stop(PayoutState::Refused, message)
+            }
+        } else {
+            let wait = duration_ms(self.options.poll.interval(clamp(claimed.attempts)));
+            let message = format!(
+                "waiting for a rate of {} or better until {deadline_text}: quoted {rate}",
+                guard.worst_rate
+            );
+            Change {
+                message: Some(message.clone()),
+                next_at: Some(now.saturating_add(wait).min(deadline)),
+                attempts: claimed.attempts + 1,
+                quote: Some((quote, false)),
+                ..self.stop(claimed.state, message)
+            }
+        };
+        self.change(&mut claimed, step, change).await?;
+        Ok(())
+    }
+}
+
+/// The request to send: as recorded, with the quote the ledger took for
+/// it, if any.
+fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
+    let mut request = request::from_text(&claimed.request)
+        .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+    if claimed.unquoted {
+        request.rate_key = claimed.rate_key.clone();
+        request.rate_key_valid_until = claimed.quote_valid_until.map(from_ms);
+    }
+    Ok(request)
+}
+
+/// Whether the quote recorded for a payout the ledger quotes may still be
+/// sent with.
+fn quote_usable(claimed: &Claimed) -> bool {
+    claimed.rate_key.is_some()
+        && claimed
+            .quote_valid_until
+            .is_some_and(|until| until > now_ms().saturating_add(QUOTE_MARGIN_MS))
+}
+
+/// The payout's rate guard, if it has one.
+fn guard_of(claimed: &Claimed) -> Result<Option<RateGuard>, LedgerError> {
+    let (Some(rate), Some(until)) = (&claimed.min_rate, claimed.guard_until) else {
+        return Ok(None);
+    };
+    let worst_rate: Decimal = rate.parse().map_err(|e| {
+        crate::ledger::corrupt(&claimed.session_id, format!("min_rate {rate:?}: {e}"))
+    })?;
+    Ok(Some(RateGuard::new(worst_rate, from_ms(until))))
+}
+
+/// An amount of the quote for people: with its currency's minor-unit
+/// digits at least (`0.50 USD`), never rounded.
+fn shown(amount: Option<Decimal>, currency: crossborder::Currency) -> String {
+    let Some(mut amount) = amount else {
+        return "not given".to_owned();
+    };
+    let places = currency.minor_unit_exponent();
+    if amount.scale() < places {
+        amount.rescale(places);
+    }
+    format!("{amount} {currency}")
+}
+
+/// Whether the API or the SDK refused a send for its rate key alone (an
+/// expired or unknown key): nothing was applied, and a payout the ledger
+/// quotes is quoted again.
+fn quote_refused(error: &Error) -> bool {
+    match error {
+        Error::QuoteExpiredUnpaid { .. } | Error::QuoteExpired { .. } => true,
+        Error::Api { message, .. } => {
+            error.status() == Some(400)
+                && error.outcome() == Outcome::NotApplied
+                && message.contains("rateKey")
+        }
+        _ => false,
     }
 }
 
@@ -556,21 +776,43 @@ fn clamp(count: i64) -> u32 {
     u32::try_from(count.max(0)).unwrap_or(u32::MAX)
 }
 
-/// The API's refusal message when `error` is one: a 4xx that says the
-/// payout itself is refused (not the key, not the rate), or a request the
-/// SDK would not send (an expired quote). Nothing was paid.
-fn refusal(error: &Error) -> Option<String> {
+/// The API's refusal message, and its reason, when `error` is one: a 4xx
+/// that says the payout itself is refused (not the key, not the rate), or
+/// a request the SDK would not send (an expired quote, a broken rule).
+/// Nothing was paid.
+fn refusal(error: &Error) -> Option<(String, PayoutReason)> {
     match error {
-        Error::QuoteExpiredUnpaid { .. } | Error::Validation(_) => Some(error.to_string()),
+        Error::QuoteExpiredUnpaid {
+            rate_key,
+            expired_at,
+            ..
+        } => Some((
+            error.to_string(),
+            PayoutReason::QuoteExpired {
+                rate_key: rate_key.clone(),
+                expired_at: expired_at.clone(),
+            },
+        )),
+        Error::Validation(_) => Some((
+            error.to_string(),
+            PayoutReason::Invalid {
+                message: error.to_string(),
+            },
+        )),
         _ if error.outcome() == Outcome::NotApplied
             && matches!(error.status(), Some(400..=499))
             && !stops_the_run(error)
             && !matches!(error.status(), Some(408 | 429)) =>
         {
-            Some(match error {
+            let message = match error {
                 Error::Api { message, .. } => message.clone(),
                 other => other.to_string(),
-            })
+            };
+            let reason = PayoutReason::ApiRefused {
+                status: error.status(),
+                message: message.clone(),
+            };
+            Some((message, reason))
         }
         _ => None,
     }

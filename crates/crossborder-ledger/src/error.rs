@@ -43,7 +43,11 @@ pub enum LedgerError {
     },
 
     /// The session id is already recorded for a different payout; nothing
-    /// was recorded. A session id names one payout.
+    /// was recorded. A session id names one payout, and its request never
+    /// changes: a converting payout is not re-recorded with a new
+    /// `rateKey` when its quote expires. Record it without `rateKey`
+    /// instead, and the dispatcher quotes it before each send, under the
+    /// same session id (see [`Ledger::submit`](crate::Ledger::submit)).
     #[error(
         "session id {session_id} is already recorded for a different payout; nothing was recorded"
     )]

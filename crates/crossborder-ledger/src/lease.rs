@@ -5,6 +5,7 @@
 use crate::db::with_pool;
 use crate::error::LedgerError;
 use crate::ledger::{corrupt, record, state, Ledger, RecordRow, RECORD_COLUMNS};
+use crate::quote::{PayoutQuote, PayoutReason};
 use crate::record::PayoutRecord;
 use crate::state::PayoutState;
 use crate::time::now_ms;
@@ -20,12 +21,22 @@ pub(crate) struct Claimed {
     /// Claimed `recorded` and moved to `sending` by the claim itself: it
     /// has provably never been sent, so its first send needs no read.
     pub(crate) fresh: bool,
+    /// The ledger quotes it (converting, recorded without `rateKey`): the
+    /// claim leaves it `recorded`, and the dispatcher makes it `sending`
+    /// with a quote.
+    pub(crate) unquoted: bool,
+    /// The quote it is sent with: its rate key and, in ms, until when.
+    pub(crate) rate_key: Option<String>,
+    pub(crate) quote_valid_until: Option<i64>,
+    /// Its rate guard: the worst rate (decimal text) and the deadline (ms).
+    pub(crate) min_rate: Option<String>,
+    pub(crate) guard_until: Option<i64>,
 }
 
 /// The head of a multi-row insert into the events table (the columns of
 /// `ledger::INSERT_EVENT`, in its order).
 const EVENT_COLUMNS: &str =
-    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher) ";
+    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) ";
 
 /// What [`Ledger::claim`] did.
 #[derive(Debug)]
@@ -62,6 +73,14 @@ pub(crate) struct Change {
     /// final state).
     pub(crate) next_at: Option<i64>,
     pub(crate) errors: i64,
+    /// The payout's `attempts` after the change (reads of an accepted
+    /// payout, quotes turned down by the rate guard).
+    pub(crate) attempts: i64,
+    /// The quote the event records, and whether the payout is sent with it
+    /// (its rate key kept on the payout) or it was turned down.
+    pub(crate) quote: Option<(PayoutQuote, bool)>,
+    /// Why the payout ended, kept on it.
+    pub(crate) reason: Option<PayoutReason>,
 }
 
 /// In the open transaction `$tx`: each `(claimed, change)` of `$changes`
@@ -74,8 +93,10 @@ macro_rules! apply_in {
         let returning = RECORD_COLUMNS.replace("p.", "");
         let text = format!(
             "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
-             attempts = 0, errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7 \
-             WHERE session_id = $8 AND state = $9 AND lease_owner = $10 RETURNING {returning}"
+             errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7, attempts = $8, \
+             rate_key = COALESCE($9, rate_key), quote_valid_until = COALESCE($10, quote_valid_until), \
+             reason = COALESCE($11, reason) \
+             WHERE session_id = $12 AND state = $13 AND lease_owner = $14 RETURNING {returning}"
         );
         let text = $ledger.pool.sql(&text);
         let owner: &str = $owner;
@@ -83,7 +104,13 @@ macro_rules! apply_in {
         // The events of the changes made: one multi-row INSERT after them.
         let mut events = Vec::new();
         for (claimed, change) in $changes {
-            let to = claimed.state.transition(change.to)?;
+            // The same state: an event that records a quote, no change.
+            let to = if change.to == claimed.state && change.quote.is_some() {
+                change.to
+            } else {
+                claimed.state.transition(change.to)?
+            };
+            let used = change.quote.as_ref().filter(|(_, used)| *used).map(|(q, _)| q);
             let now = now_ms();
             let (lease_owner, lease_until) = match change.renew_lease {
                 Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
@@ -97,26 +124,32 @@ macro_rules! apply_in {
                 .bind(lease_owner)
                 .bind(lease_until)
                 .bind(now)
+                .bind(change.attempts)
+                .bind(used.map(|q| q.rate_key.as_str()))
+                .bind(used.map(|q| q.valid_until_ms))
+                .bind(change.reason.as_ref().map(PayoutReason::to_stored))
                 .bind(&claimed.session_id)
                 .bind(claimed.state.as_str())
                 .bind(owner)
                 .fetch_optional(&mut *$tx)
                 .await?;
             if row.is_some() {
-                events.push((&claimed.session_id, now, claimed.state.as_str(), to.as_str(), &change.detail));
+                let quote = change.quote.as_ref().map(|(q, _)| q.to_stored());
+                events.push((&claimed.session_id, now, claimed.state.as_str(), to.as_str(), &change.detail, quote));
             }
             rows.push(row);
         }
         if !events.is_empty() {
             let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-            insert.push_values(&events, |mut values, (session_id, at, from, to, detail)| {
+            insert.push_values(&events, |mut values, (session_id, at, from, to, detail, quote)| {
                 values
                     .push_bind(*session_id)
                     .push_bind(*at)
                     .push_bind(*from)
                     .push_bind(*to)
                     .push_bind(*detail)
-                    .push_bind(owner);
+                    .push_bind(owner)
+                    .push_bind(quote.clone());
             });
             insert.build().execute(&mut *$tx).await?;
         }
@@ -155,12 +188,23 @@ impl Ledger {
         detail: &str,
         done: &[(&Claimed, Change)],
     ) -> Result<Claim, LedgerError> {
-        type ClaimRow = (String, String, String, i64, i64);
+        type ClaimRow = (
+            String,
+            String,
+            String,
+            i64,
+            i64,
+            Option<String>,
+            Option<i64>,
+            Option<String>,
+            Option<i64>,
+        );
         let text = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
              SELECT seq FROM payouts WHERE state IN ({}) AND (lease_until IS NULL OR lease_until <= $3) \
              ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED) \
-             RETURNING session_id, state, request, attempts, errors",
+             RETURNING session_id, state, request, attempts, errors, rate_key, quote_valid_until, \
+             min_rate::text, guard_until",
             open_states(follow)
         );
         let text = self.pool.sql(&text);
@@ -179,23 +223,41 @@ impl Ledger {
                 .await?;
             let claimed = rows
                 .into_iter()
-                .map(|(session_id, word, request, attempts, errors)| {
-                    Ok(Claimed {
-                        state: state(&session_id, &word)?,
+                .map(
+                    |(
                         session_id,
+                        word,
                         request,
                         attempts,
                         errors,
-                        fresh: false,
-                    })
-                })
+                        rate_key,
+                        valid_until,
+                        min_rate,
+                        guard_until,
+                    )| {
+                        Ok(Claimed {
+                            state: state(&session_id, &word)?,
+                            unquoted: crate::request::from_text(&request)
+                                .is_ok_and(|r| r.needs_quote()),
+                            session_id,
+                            request,
+                            attempts,
+                            errors,
+                            fresh: false,
+                            rate_key,
+                            quote_valid_until: valid_until,
+                            min_rate,
+                            guard_until,
+                        })
+                    },
+                )
                 .collect::<Result<Vec<_>, LedgerError>>()?;
             // The recorded ones, made `sending` by one statement and their
             // events by another; errors in a row carry over, as on every
             // send.
             let fresh: Vec<&str> = claimed
                 .iter()
-                .filter(|c| c.state == PayoutState::Recorded)
+                .filter(|c| c.state == PayoutState::Recorded && !c.unquoted)
                 .map(|c| c.session_id.as_str())
                 .collect();
             let mut rows: Vec<RecordRow> = Vec::new();
@@ -231,7 +293,8 @@ impl Ledger {
                         .push_bind(from.as_str())
                         .push_bind(to.as_str())
                         .push_bind(detail)
-                        .push_bind(owner);
+                        .push_bind(owner)
+                        .push_bind(None::<String>);
                 });
                 if !rows.is_empty() {
                     insert.build().execute(&mut *tx).await?;
@@ -337,6 +400,34 @@ impl Ledger {
         rows.into_iter()
             .map(|row| row.map(record).transpose())
             .collect()
+    }
+
+    /// Forgets the quote a payout the ledger quotes was refused for (an
+    /// expired or unknown rate key) and lets go of it, due at once: the
+    /// next claim reads it by its session id, then quotes it again. Counts
+    /// as an error in a row; `error` is kept as its message.
+    pub(crate) async fn forget_quote(
+        &self,
+        owner: &str,
+        claimed: &Claimed,
+        error: &str,
+    ) -> Result<bool, LedgerError> {
+        let text = self.pool.sql(
+            "UPDATE payouts SET quote_valid_until = 0, errors = $1, message = $2, \
+             lease_owner = NULL, lease_until = $3 WHERE session_id = $4 AND lease_owner = $5",
+        );
+        let done = with_pool!(&self.pool, |p| {
+            sqlx::query(&text)
+                .bind(claimed.errors + 1)
+                .bind(error)
+                .bind(now_ms())
+                .bind(&claimed.session_id)
+                .bind(owner)
+                .execute(p)
+                .await?
+                .rows_affected()
+        });
+        Ok(done == 1)
     }
 
     /// Keeps the payout in its state and lets go of it until `next_at`:

@@ -9,18 +9,20 @@ use serde_json::Value;
 
 use crate::db::{fetch_all, with_pool, Pool};
 use crate::error::LedgerError;
+use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
 use crate::record::{PayoutEvent, PayoutRecord};
 use crate::request;
 use crate::state::PayoutState;
-use crate::time::{from_ms, now_ms};
+use crate::time::{from_ms, now_ms, to_ms};
 
 /// The columns of a [`PayoutRecord`], from `payouts p`.
 pub(crate) const RECORD_COLUMNS: &str = "p.session_id, p.state, p.amount::text, p.from_currency, \
-     p.to_currency, p.transaction_id, p.message, p.batch_key, p.batch_position, p.created_at, p.updated_at";
+     p.to_currency, p.transaction_id, p.message, p.batch_key, p.batch_position, p.created_at, p.updated_at, \
+     p.reason";
 
 /// A row of [`RECORD_COLUMNS`].
 #[rustfmt::skip] // One line: a row is read as one tuple.
-pub(crate) type RecordRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64);
+pub(crate) type RecordRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64, Option<String>);
 
 const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
      to_currency, request, batch_key, batch_position, created_at, updated_at) \
@@ -30,6 +32,10 @@ pub(crate) const INSERT_EVENT: &str = "INSERT INTO payout_events (session_id, at
      to_state, detail, dispatcher) VALUES ($1, $2, $3, $4, $5, $6)";
 
 const STORED_REQUEST: &str = "SELECT request FROM payouts WHERE session_id = $1";
+
+/// Sets the rate guard of a payout the dispatcher has not sent yet.
+const SET_GUARD: &str = "UPDATE payouts SET min_rate = $1::numeric, guard_until = $2 \
+     WHERE session_id = $3 AND state = 'recorded'";
 
 /// A payout ledger on SQLite or PostgreSQL. Cheap to clone (a pool).
 #[derive(Debug, Clone)]
@@ -137,8 +143,47 @@ impl Ledger {
     /// once, without sending. Recording the same session id again with the
     /// same request returns the record as it stands; with a different
     /// request it is refused ([`LedgerError::SessionConflict`]).
+    ///
+    /// A converting payout may come without a `rateKey`
+    /// ([`PayoutRequest::needs_quote`]): everything but the quote is
+    /// validated now ([`PayoutRequest::validate_unquoted`]), and the
+    /// dispatcher quotes it just before sending, under the same session id
+    /// (see [`Dispatcher`](crate::Dispatcher)). A payout with its own
+    /// `rateKey` is sent with that key, and refused once it has expired.
     pub async fn submit(&self, request: &PayoutRequest) -> Result<PayoutRecord, LedgerError> {
-        request.validate().map_err(LedgerError::Invalid)?;
+        self.submit_guarded(request, None).await
+    }
+
+    /// [`submit`](Ledger::submit) with a [`RateGuard`] for a payout the
+    /// ledger quotes (converting, without `rateKey`): a quote worse than
+    /// the guard is not used. Submitting the payout again with another
+    /// guard replaces its guard while it has not been sent. A guard on a
+    /// payout the ledger does not quote is refused
+    /// ([`LedgerError::Invalid`], field `rateGuard`).
+    pub async fn submit_with_guard(
+        &self,
+        request: &PayoutRequest,
+        guard: RateGuard,
+    ) -> Result<PayoutRecord, LedgerError> {
+        if !request.needs_quote() {
+            return Err(LedgerError::Invalid(
+                crossborder::error::Violation::new(
+                    "rateGuard",
+                    crossborder::error::Rule::Mismatch,
+                    "applies only to a converting payout without rateKey (the ledger quotes it)",
+                )
+                .into(),
+            ));
+        }
+        self.submit_guarded(request, Some(&guard)).await
+    }
+
+    async fn submit_guarded(
+        &self,
+        request: &PayoutRequest,
+        guard: Option<&RateGuard>,
+    ) -> Result<PayoutRecord, LedgerError> {
+        request.validate_unquoted().map_err(LedgerError::Invalid)?;
         let payout = NewPayout {
             request,
             text: request::to_text(request)?,
@@ -147,6 +192,9 @@ impl Ledger {
         with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             DbConnection::insert_payout(&mut tx, self, &payout).await?;
+            if let Some(guard) = guard {
+                DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
+            }
             tx.commit().await?;
         });
         self.payout(&request.session_id)
@@ -165,10 +213,27 @@ impl Ledger {
     /// the same records, with the same session ids; with changed items it
     /// is refused with [`LedgerError::BatchChanged`] naming every differing
     /// position (1-based).
+    ///
+    /// Converting items without `rateKey` are checked for everything but
+    /// the quote and quoted by the dispatcher at send time.
     pub async fn record_batch(
         &self,
         batch_key: &str,
         items: &[Value],
+    ) -> Result<Vec<PayoutRecord>, LedgerError> {
+        self.record_batch_guarded(batch_key, items, None).await
+    }
+
+    /// [`record_batch`](Ledger::record_batch) with a [`RateGuard`] for each
+    /// item the ledger quotes (converting, without `rateKey`); other items
+    /// have no rate to guard. Recording the same batch again with another
+    /// guard replaces the guard of its items not sent yet, in the same
+    /// transaction.
+    pub async fn record_batch_guarded(
+        &self,
+        batch_key: &str,
+        items: &[Value],
+        guard: Option<RateGuard>,
     ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
         with_pool!(&self.pool, |p| {
@@ -196,6 +261,9 @@ impl Ledger {
                         batch: Some((batch_key, position)),
                     };
                     DbConnection::insert_payout(&mut tx, self, &payout).await?;
+                    if let Some(guard) = guard.as_ref().filter(|_| request.needs_quote()) {
+                        DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
+                    }
                     sqlx::query(&self.pool.sql(
                         "INSERT INTO batch_items (batch_key, position, item, session_id) VALUES ($1, $2, $3, $4)",
                     ))
@@ -215,6 +283,21 @@ impl Ledger {
                         batch_key: batch_key.to_owned(),
                         items: changed,
                     });
+                }
+                if let Some(guard) = &guard {
+                    let quoted: Vec<(String, String)> = sqlx::query_as(&self.pool.sql(
+                        "SELECT p.session_id, p.request FROM batch_items b JOIN payouts p \
+                         ON p.session_id = b.session_id WHERE b.batch_key = $1 AND p.state = 'recorded'",
+                    ))
+                    .bind(batch_key)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    for (session_id, text) in quoted {
+                        if request::from_text(&text).is_ok_and(|r| r.needs_quote()) {
+                            DbConnection::set_guard(&mut tx, self, &session_id, guard).await?;
+                        }
+                    }
+                    tx.commit().await?;
                 }
             }
         });
@@ -247,10 +330,17 @@ impl Ledger {
     /// Every state change of the payout, oldest first: what happened to it,
     /// and when. Empty when no payout has that session id.
     pub async fn history(&self, session_id: &str) -> Result<Vec<PayoutEvent>, LedgerError> {
-        type EventRow = (i64, Option<String>, String, Option<String>, Option<String>);
+        type EventRow = (
+            i64,
+            Option<String>,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
         let rows: Vec<EventRow> = with_pool!(&self.pool, |p| {
             sqlx::query_as(&self.pool.sql(
-                "SELECT at, from_state, to_state, detail, dispatcher FROM payout_events \
+                "SELECT at, from_state, to_state, detail, dispatcher, quote FROM payout_events \
                  WHERE session_id = $1 ORDER BY id",
             ))
             .bind(session_id)
@@ -258,13 +348,18 @@ impl Ledger {
             .await?
         });
         rows.into_iter()
-            .map(|(at, from, to, detail, dispatcher)| {
+            .map(|(at, from, to, detail, dispatcher, quote)| {
                 Ok(PayoutEvent {
                     at: from_ms(at),
                     from: from.as_deref().map(|s| state(session_id, s)).transpose()?,
                     to: state(session_id, &to)?,
                     detail,
                     dispatcher,
+                    quote: quote
+                        .as_deref()
+                        .map(PayoutQuote::from_stored)
+                        .transpose()
+                        .map_err(|e| corrupt(session_id, format!("quote: {e}")))?,
                 })
             })
             .collect()
@@ -354,6 +449,7 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
         position,
         created,
         updated,
+        reason,
     ) = row;
     let currency =
         |code: &str| Currency::from_str(code).map_err(|e| corrupt(&session_id, e.to_string()));
@@ -365,6 +461,11 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
         to_currency: currency(&to)?,
         transaction_id,
         message,
+        reason: reason
+            .as_deref()
+            .map(serde_json::from_str::<PayoutReason>)
+            .transpose()
+            .map_err(|e| corrupt(&session_id, format!("reason: {e}")))?,
         batch: batch_key.zip(position.and_then(|p| usize::try_from(p).ok())),
         created_at: from_ms(created),
         updated_at: from_ms(updated),
@@ -381,6 +482,14 @@ pub(crate) trait DbConnection<'c> {
         self,
         ledger: &Ledger,
         payout: &NewPayout<'_>,
+    ) -> Result<(), LedgerError>;
+
+    /// Sets the rate guard of a payout not sent yet.
+    async fn set_guard(
+        self,
+        ledger: &Ledger,
+        session_id: &str,
+        guard: &RateGuard,
     ) -> Result<(), LedgerError>;
 }
 
@@ -435,6 +544,21 @@ macro_rules! impl_db_connection {
                         session_id: request.session_id.clone(),
                     })
                 }
+            }
+
+            async fn set_guard(
+                self,
+                ledger: &Ledger,
+                session_id: &str,
+                guard: &RateGuard,
+            ) -> Result<(), LedgerError> {
+                sqlx::query(&ledger.pool.sql(SET_GUARD))
+                    .bind(guard.worst_rate.to_string())
+                    .bind(to_ms(guard.deadline))
+                    .bind(session_id)
+                    .execute(&mut **self)
+                    .await?;
+                Ok(())
             }
         }
     };

@@ -17,6 +17,11 @@
 //!   `FAILED`. A payout whose outcome is unknown (a timeout, a 5xx, a crash
 //!   in the middle) is read by its session id before it is sent again, so
 //!   nothing is paid twice and nothing recorded is forgotten.
+//! * A converting payout recorded without `rateKey` is quoted by the
+//!   dispatcher just before it is sent, the quote kept in its history, and
+//!   quoted again under the same session id only while it is provably
+//!   unsent; a [`RateGuard`] holds it while quotes are worse, and a payout
+//!   that ends unpaid says why in a [`PayoutReason`].
 //! * Every state change is appended to the payout's history
 //!   ([`Ledger::history`]).
 //! * Collections: [`Ledger::expect_collection`] records, then creates; the
@@ -71,6 +76,7 @@ mod error;
 mod lease;
 mod ledger;
 mod options;
+mod quote;
 mod record;
 mod request;
 mod state;
@@ -86,5 +92,8 @@ pub use dispatch::Dispatcher;
 pub use error::LedgerError;
 pub use ledger::Ledger;
 pub use options::{Backoff, DispatchOptions};
-pub use record::{CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord};
+pub use quote::{PayoutQuote, PayoutReason, RateGuard};
+pub use record::{
+    CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord,
+};
 pub use state::{InvalidTransition, PayoutState, UnknownState};

@@ -7,6 +7,7 @@ use crossborder::types::{PaymentInstruction, TransactionStatus};
 use crossborder::{Currency, Decimal};
 use serde::Serialize;
 
+use crate::quote::{PayoutQuote, PayoutReason};
 use crate::state::PayoutState;
 
 /// One payout as the ledger holds it. Serialises (camelCase) as the CLI's
@@ -32,6 +33,9 @@ pub struct PayoutRecord {
     /// The API's refusal (`refused`) or the service's failure (`failed`)
     /// message, or the last error met while the outcome is unknown.
     pub message: Option<String>,
+    /// Why it ended unpaid (`refused`) or failed (`failed`), as a type with
+    /// a stable [`code`](PayoutReason::code); none otherwise.
+    pub reason: Option<PayoutReason>,
     /// The batch it was recorded with and its position there (1-based).
     pub batch: Option<(String, usize)>,
     /// When it was recorded.
@@ -43,6 +47,8 @@ pub struct PayoutRecord {
 }
 
 /// One state change of a payout: "what happened to payout X, and when".
+/// An event whose `from` and `to` are the same state changed none: it
+/// records a quote (taken again, or turned down by the rate guard).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -58,6 +64,10 @@ pub struct PayoutEvent {
     pub detail: Option<String>,
     /// The dispatcher that made the change (none for the recording).
     pub dispatcher: Option<String>,
+    /// The quote this event used (a converting payout recorded without a
+    /// `rateKey`, made `sending` with it or re-quoted), or turned down (the
+    /// rate guard; then `from` and `to` are the same state).
+    pub quote: Option<PayoutQuote>,
 }
 
 /// One collection the ledger expects money for.

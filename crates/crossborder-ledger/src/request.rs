@@ -4,7 +4,7 @@
 use std::time::SystemTime;
 
 use crossborder::error::Violations;
-use crossborder::json::{payout_from_json, payout_to_json};
+use crossborder::json::{payout_from_json_unquoted, payout_to_json};
 use crossborder::types::PayoutRequest;
 use serde_json::Value;
 
@@ -36,9 +36,10 @@ pub(crate) fn from_text(text: &str) -> Result<PayoutRequest, String> {
 }
 
 /// A batch item (the API's wire JSON) read as a payout, with every
-/// violation.
+/// violation but a converting payout's missing `rateKey` (the dispatcher
+/// quotes such a payout at send time).
 pub(crate) fn from_value(item: &Value) -> Result<PayoutRequest, Violations> {
-    payout_from_json(item)
+    payout_from_json_unquoted(item)
 }
 
 /// `value` as text with every object's keys in order, whatever order the

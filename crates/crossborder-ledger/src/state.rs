@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 ///                │  │          └──────▶ failed
 ///                ▼  │
 ///             unknown ──▶ accepted
-///   sending ──▶ refused
+///   sending, recorded, unknown ──▶ refused
 /// ```
 ///
 /// `sending` and `unknown` are resolved by reading the payout by its
@@ -37,7 +37,10 @@ pub enum PayoutState {
     Completed,
     /// The service reports it `FAILED`; never sent again by the ledger.
     Failed,
-    /// The API refused it (a 4xx); nothing was paid; final.
+    /// Ended unpaid, final: the API refused it (a 4xx), or the ledger
+    /// would not send it (the rate guard's deadline passed, the caller's
+    /// own quote expired); [`PayoutRecord::reason`](crate::PayoutRecord::reason)
+    /// says which.
     Refused,
 }
 
@@ -102,6 +105,9 @@ impl PayoutState {
                 | (Sending, Accepted | Unknown | Refused)
                 // Reading found nothing: sent again, with the same session id.
                 | (Unknown, Sending | Accepted)
+                // Never sent (or read back and not found), and not to be:
+                // a quote refused, or the rate guard's deadline passed.
+                | (Recorded | Unknown, Refused)
                 | (Accepted, Completed | Failed)
         );
         if allowed {
@@ -148,6 +154,8 @@ mod tests {
             (Sending, Refused),
             (Unknown, Sending),
             (Unknown, Accepted),
+            (Recorded, Refused),
+            (Unknown, Refused),
             (Accepted, Completed),
             (Accepted, Failed),
         ];

@@ -22,6 +22,13 @@ pub(crate) fn duration_ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
+/// `at` as RFC 3339 text, for messages.
+pub(crate) fn rfc3339_text(at: SystemTime) -> String {
+    time::OffsetDateTime::from(at)
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| format!("{} ms after the epoch", to_ms(at)))
+}
+
 /// `#[serde(with)]` for a [`SystemTime`] as RFC 3339 text.
 pub(crate) mod rfc3339 {
     use std::time::SystemTime;

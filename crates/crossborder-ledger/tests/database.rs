@@ -19,14 +19,14 @@ async fn a_schema_newer_than_the_code_is_refused_and_left_unchanged() {
         .unwrap();
     drop(ledger);
     // What a newer crossborder-ledger leaves behind.
-    execute(&url, "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (2, 'from a newer version', 1, x'00', 0)").await;
+    execute(&url, "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (3, 'from a newer version', 1, x'00', 0)").await;
     execute(&url, "CREATE TABLE from_the_future (id INTEGER)").await;
     let refused = Ledger::open(&url).await.unwrap_err();
     assert_eq!(
         refused.to_string(),
-        "the ledger's schema is at version 2, newer than the 1 this crossborder-ledger knows; upgrade crossborder-ledger to open it (nothing was changed)"
+        "the ledger's schema is at version 3, newer than the 2 this crossborder-ledger knows; upgrade crossborder-ledger to open it (nothing was changed)"
     );
-    execute(&url, "DELETE FROM _sqlx_migrations WHERE version = 2").await;
+    execute(&url, "DELETE FROM _sqlx_migrations WHERE version = 3").await;
     let reopened = Ledger::open(&url).await.unwrap();
     assert_eq!(reopened.payouts().await.unwrap()[0].session_id, "kept-1");
 }

@@ -43,6 +43,7 @@ async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
         lease: LEASE,
         record: 0,
         kill_after: None,
+        converting: false,
     };
     let direct: &'static str = Box::leak(sandbox.base_url().to_owned().into_boxed_str());
 

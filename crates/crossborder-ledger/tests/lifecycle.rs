@@ -251,6 +251,18 @@ async fn each_outcome_of_a_send(ledger: &Ledger, url: &str) {
         "{refused:?}"
     );
     assert_eq!(refused.transaction_id, None);
+    // The reasons, as types with a stable code.
+    let code = |record: &crossborder_ledger::PayoutRecord| {
+        serde_json::to_value(record).unwrap()["reason"].clone()
+    };
+    assert_eq!(
+        code(&refused),
+        json!({"code": "api_refused", "status": 400, "message": refused.message})
+    );
+    assert_eq!(
+        code(&failed),
+        json!({"code": "service_failed", "message": failed.message})
+    );
 
     let words = |history: Vec<crossborder_ledger::PayoutEvent>| -> Vec<(Option<PayoutState>, PayoutState, Option<String>)> {
         history.into_iter().map(|e| (e.from, e.to, e.detail)).collect()

@@ -268,6 +268,33 @@ pub fn ngn_payout_json(session_id: &str, amount: &str) -> Value {
     })
 }
 
+/// The currencies [`converting_payout_json`] pays from USD, in turn.
+pub const CONVERTING_TO: [&str; 4] = ["NGN", "KES", "GBP", "USDT"];
+
+/// A converting payout of `amount` USD to `to` (`NGN`, `KES`, `GBP` or
+/// `USDT`: the accounts of [`ngn_bank`], [`kes_bank`], [`uk_bank`], or an
+/// Ethereum wallet) as the API's JSON, without `sessionId` and without
+/// `rateKey`: a payroll row that a ledger quotes at send time.
+pub fn converting_payout_json(to: &str, amount: &str) -> Value {
+    let mut payout = json!({"amount": amount, "fromCurrency": "USD", "toCurrency": to,
+                            "narration": "Payroll"});
+    let destination = match to {
+        "NGN" => json!({"accountNumber": "0123456789", "accountName": "ADAEZE OKAFOR",
+                        "bankName": "Guaranty Trust Bank", "bankCode": "058"}),
+        "KES" => json!({"accountNumber": "254712345678", "accountName": "WANJIKU KAMAU",
+                        "bankName": "Equity Bank Kenya", "bankCode": "68"}),
+        "GBP" => json!({"accountNumber": "31926819", "accountName": "JANE SMITH",
+                        "bankName": "Barclays Bank", "sortCode": "20-00-00",
+                        "swiftCode": "BARCGB22"}),
+        _ => json!({"address": "0x52908400098527886E0F7030069857D2E4169EE7",
+                    "toNetwork": "ethereum"}),
+    };
+    if let (Some(payout), Value::Object(fields)) = (payout.as_object_mut(), destination) {
+        payout.extend(fields);
+    }
+    payout
+}
+
 /// A well-formed value of the payout field `field` (its wire name) for a
 /// payout to `to` (a currency code): every field filled this way makes a
 /// valid payout for every pair, so a test can break one field at a time.

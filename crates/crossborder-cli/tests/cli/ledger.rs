@@ -10,12 +10,15 @@ use std::time::Duration;
 use assert_cmd::Command;
 use crossborder::{dec, Currency, Decimal};
 use crossborder_ledger::{Ledger, PayoutState};
-use crossborder_sandbox::SandboxHandle;
-use crossborder_testkit::client_for;
+use crossborder_sandbox::{SandboxConfig, SandboxHandle};
 use crossborder_testkit::postgres::Postgres;
+use crossborder_testkit::{client_for, fixtures};
 use serde_json::{json, Value};
 
-use crate::{at, bare, ngn_payout, run, sandbox, Live, Run, KEY};
+use crate::{at, bare, ngn_payout, run, sandbox, sandbox_with, Live, Run, KEY};
+
+/// How long the converting tests' sandbox honours a quote.
+const QUOTE_TTL: Duration = Duration::from_secs(2);
 
 /// The NGN wallet a sandbox starts with.
 const OPENING_NGN: Decimal = dec!(5_000_000);
@@ -30,12 +33,67 @@ pub(crate) struct Case {
 
 impl Case {
     pub(crate) async fn new() -> Case {
+        Case::on(sandbox().await)
+    }
+
+    /// A case whose sandbox (on the real clock) honours a quote for
+    /// [`QUOTE_TTL`].
+    async fn quoting() -> Case {
+        Case::on(sandbox_with(SandboxConfig::default().with_quote_ttl(QUOTE_TTL)).await)
+    }
+
+    fn on(sandbox: SandboxHandle) -> Case {
         let dir = tempfile::tempdir().unwrap();
         Case {
-            sandbox: sandbox().await,
+            sandbox,
             ledger: dir.path().join("payouts.db"),
             dir,
         }
+    }
+
+    /// How much the USD wallet has paid out since `opening`.
+    async fn usd_paid_out(&self, opening: Decimal) -> Decimal {
+        let client = client_for(&self.sandbox, KEY).unwrap();
+        opening - client.wallet().balance(Currency::Usd).await.unwrap().amount
+    }
+
+    /// The USD wallet now.
+    async fn usd(&self) -> Decimal {
+        let client = client_for(&self.sandbox, KEY).unwrap();
+        client.wallet().balance(Currency::Usd).await.unwrap().amount
+    }
+
+    /// Checks the end of a converting payroll: every payout accepted or
+    /// completed (none refused), in the sandbox once under its session id,
+    /// sent with the last quote its history records as used (recorded
+    /// before its acceptance); the sum of what each debited.
+    async fn assert_quoted_and_paid_once(&self, ledger: &Ledger, rows: usize) -> Decimal {
+        let records = ledger.payouts().await.unwrap();
+        assert_eq!(records.len(), rows);
+        let client = client_for(&self.sandbox, KEY).unwrap();
+        let mut debited = Decimal::ZERO;
+        for record in &records {
+            let history = ledger.history(&record.session_id).await.unwrap();
+            assert!(
+                matches!(record.state, PayoutState::Accepted | PayoutState::Completed),
+                "{record:?}: {history:?}"
+            );
+            let held = client.payouts().get(&record.session_id).await.unwrap();
+            let used: Vec<usize> = (0..history.len())
+                .filter(|&i| history[i].quote.as_ref().is_some_and(|q| q.used))
+                .collect();
+            let last = *used.last().expect("quoted");
+            let quote = history[last].quote.as_ref().unwrap();
+            assert_eq!(held.rate_key.as_deref(), Some(quote.rate_key.as_str()));
+            assert_eq!(Some(held.total_amount), quote.total_amount);
+            let accepted = history
+                .iter()
+                .position(|e| e.to == PayoutState::Accepted)
+                .unwrap();
+            assert!(last < accepted, "{history:?}");
+            debited += held.total_amount;
+        }
+        debited
     }
 
     /// Writes `contents` to the file `name`; its path.
@@ -171,6 +229,44 @@ pub(crate) fn batch(prefix: &str, count: usize) -> Vec<Value> {
         .collect()
 }
 
+/// A payroll of `count` converting payouts from USD without a rateKey
+/// column (to NGN, KES, GBP and USDT in turn, 10.00 USD and 0.37 more each
+/// time) as CSV; every fifth row has no sessionId.
+fn payroll_csv(prefix: &str, count: usize) -> String {
+    const COLUMNS: [&str; 13] = [
+        "amount",
+        "fromCurrency",
+        "toCurrency",
+        "sessionId",
+        "narration",
+        "accountNumber",
+        "accountName",
+        "bankName",
+        "bankCode",
+        "sortCode",
+        "swiftCode",
+        "address",
+        "toNetwork",
+    ];
+    let mut text = COLUMNS.join(",");
+    text.push('\n');
+    for i in 0..count {
+        let to = fixtures::CONVERTING_TO[i % fixtures::CONVERTING_TO.len()];
+        let amount = Decimal::new(1_000 + 37 * i as i64, 2).to_string();
+        let mut row = fixtures::converting_payout_json(to, &amount);
+        if i % 5 != 4 {
+            row["sessionId"] = json!(format!("{prefix}-{i}"));
+        }
+        let cells: Vec<&str> = COLUMNS
+            .iter()
+            .map(|c| row.get(*c).and_then(Value::as_str).unwrap_or(""))
+            .collect();
+        text.push_str(&cells.join(","));
+        text.push('\n');
+    }
+    text
+}
+
 /// A small, replayable pseudo-random sequence (splitmix64): when the runs
 /// are stopped.
 struct Moments(u64);
@@ -273,6 +369,159 @@ async fn a_batch_killed_and_run_again_pays_each_payout_once() {
     // Once more, after the end: nothing is sent.
     assert_eq!(run(case.pay(&file)).await.code, 0);
     assert_eq!(case.assert_paid_once(&payouts).await, sessions);
+}
+
+/// The converting payroll of the crash test: 100 rows without rateKey,
+/// killed with SIGKILL at seeded moments 10 times with pauses longer than
+/// a quote lives, then run to the end; then the same file, uninterrupted,
+/// against a fresh sandbox: the same USD debit.
+async fn converting_payroll_killed(case: &Case, watch: &Ledger) {
+    const ROWS: usize = 100;
+    let file = case.file("payroll.csv", &payroll_csv("payroll", ROWS));
+    let opening = case.usd().await;
+    let mut moments = Moments::seeded();
+    let (mut kills, mut rounds) = (0, 0);
+    while kills < 10 {
+        rounds += 1;
+        assert!(rounds < 40, "the runs kept finishing before a kill");
+        let further = moments.next(6) as usize;
+        let before = progress(watch).await.0;
+        let mut live = Live::start(&case.pay_args(case.sandbox.base_url(), &file));
+        while live.running() && progress(watch).await.0 < before + further {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        let (killed, stopped) = tokio::task::spawn_blocking(move || {
+            let running = live.running();
+            (running, live.kill())
+        })
+        .await
+        .unwrap();
+        kills += usize::from(killed);
+        println!(
+            "round {rounds}: {} after {further} more, exit {}; {:?}",
+            if killed { "SIGKILL" } else { "finished" },
+            stopped.code,
+            progress(watch).await.1
+        );
+        // Every quote recorded before the kill expires before the restart.
+        tokio::time::sleep(QUOTE_TTL + Duration::from_millis(300)).await;
+    }
+    let out = run(case.pay(&file)).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let debited = case.assert_quoted_and_paid_once(watch, ROWS).await;
+    assert_eq!(case.usd_paid_out(opening).await, debited);
+
+    let fresh = Case::quoting().await;
+    let file = fresh.file("payroll.csv", &payroll_csv("payroll", ROWS));
+    let fresh_opening = fresh.usd().await;
+    let out = run(fresh.pay(&file)).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        fresh.usd_paid_out(fresh_opening).await,
+        debited,
+        "the killed runs debit exactly what one uninterrupted run does"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_converting_payroll_killed_ten_times_is_quoted_at_send_time_and_paid_once() {
+    let case = Case::quoting().await;
+    Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
+    let watch = Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
+    converting_payroll_killed(&case, &watch).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_converting_payroll_killed_ten_times_on_postgres_is_paid_once() {
+    let Some(server) = Postgres::start_or_skip("a_converting_payroll_on_postgres") else {
+        return;
+    };
+    let mut case = Case::quoting().await;
+    case.ledger = PathBuf::from(server.create_database("cli_payroll").unwrap());
+    let watch = Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
+    converting_payroll_killed(&case, &watch).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_converting_row_is_checked_without_its_quote_shown_with_it_and_held_by_the_rate_guard() {
+    let case = Case::quoting().await;
+    let mut text = payroll_csv("one", 2);
+    // --dry-run: everything but the quote; the broken bank code is named,
+    // the missing rateKey is not.
+    let broken = text.replacen(",058,", ",5,", 1);
+    let file = case.file("broken.csv", &broken);
+    let mut dry = at(case.sandbox.base_url());
+    dry.args(["payout", "--dry-run", "--body"]).arg(&file);
+    let out = run(dry).await;
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            2,
+            "[0] invalid\n[0]   bankCode: must be 2 to 6 digits, a bank code from the NGN bank \
+             list such as 058\n[1] valid\n"
+        )
+    );
+
+    let file = case.file("payroll.csv", &text);
+    let opening = case.usd().await;
+    let out = run(case.pay(&file)).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let watch = Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
+    let debited = case.assert_quoted_and_paid_once(&watch, 2).await;
+    assert_eq!(case.usd_paid_out(opening).await, debited);
+    // `ledger show`: the quote it was sent with.
+    let out = case.ledger(&["show", "one-0"]).await;
+    let quote = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("quote "))
+        .unwrap_or_else(|| panic!("{}", out.stdout))
+        .to_owned();
+    let shown = case.ledger(&["show", "one-0", "--json"]).await.ok_json();
+    let used = &shown["history"][1]["quote"];
+    assert_eq!(shown["history"][1]["to"], "sending");
+    assert_eq!(
+        quote,
+        format!(
+            "quote      rate 1530.25 (rateKey {}, totalAmount 10.05 USD, valid until {})",
+            used["rateKey"].as_str().unwrap(),
+            used["validUntil"].as_str().unwrap()
+        )
+    );
+    assert_eq!(shown["payout"]["reason"], Value::Null);
+
+    // The rate guard: 1,600 NGN a dollar is never quoted; after --rate-wait
+    // the payout ends refused, with its reason's code.
+    text = payroll_csv("guarded", 1);
+    let file = case.file("guarded.csv", &text);
+    let mut command = case.pay(&file);
+    command.args(["--worst-rate", "1600", "--rate-wait", "1"]);
+    let out = run(command).await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with(
+            "error: 1 of 1 payouts did not go through\n  guarded-0 refused: rate guard: no quote \
+             at 1600 or better by "
+        ),
+        "{}",
+        out.stderr
+    );
+    let listed = case.listed().await;
+    let guarded = listed
+        .iter()
+        .find(|r| r["sessionId"] == "guarded-0")
+        .unwrap();
+    assert_eq!(guarded["state"], "refused");
+    assert_eq!(guarded["reason"]["code"], "rate_guard");
+    assert_eq!(guarded["reason"]["worstRate"], "1600");
+    assert_eq!(guarded["reason"]["lastRate"], "1530.25");
+    let client = client_for(&case.sandbox, KEY).unwrap();
+    assert!(client
+        .payouts()
+        .get("guarded-0")
+        .await
+        .unwrap_err()
+        .is_not_found());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -470,6 +719,12 @@ async fn a_refused_payout_does_not_stop_the_others_and_is_never_sent_again() {
         );
     }
     assert_eq!(case.states().await[1], "refused");
+    let refused = &case.listed().await[1];
+    assert_eq!(
+        (&refused["reason"]["code"], &refused["reason"]["status"]),
+        (&json!("api_refused"), &json!(400))
+    );
+    assert_eq!(refused["reason"]["message"], refused["message"]);
     assert_eq!(case.paid_out().await, dec!(5000));
 }
 

@@ -59,6 +59,77 @@ pub fn batch(count: usize) -> Vec<Value> {
         .collect()
 }
 
+/// `count` converting payouts from USD without `rateKey` (to NGN, KES,
+/// GBP and USDT in turn; 10.00 USD, then 0.37 USD more each time) as the
+/// API's JSON, without session ids: the ledger quotes each at send time.
+pub fn converting_batch(count: usize) -> Vec<Value> {
+    (0..count)
+        .map(|i| {
+            let to = fixtures::CONVERTING_TO[i % fixtures::CONVERTING_TO.len()];
+            fixtures::converting_payout_json(to, &converting_amount(i).to_string())
+        })
+        .collect()
+}
+
+/// The amount of item `i` of [`converting_batch`], in USD.
+pub fn converting_amount(i: usize) -> Decimal {
+    Decimal::new(1_000 + 37 * i64::try_from(i).unwrap(), 2)
+}
+
+/// What a finished converting batch must show, beside
+/// [`assert_paid_once`]'s checks on the sandbox: each payout was sent with
+/// the last quote its history records (taken before the send, never
+/// turned down), none was refused; returns how many were quoted more than
+/// once, and the USD debited (each payout's `totalAmount`).
+pub async fn assert_quoted_once_paid(
+    sandbox: &TestSandbox,
+    ledger: &Ledger,
+    records: &[PayoutRecord],
+) -> (usize, Decimal) {
+    let client = sandbox.client(TestSandbox::KEY);
+    let mut requoted = 0;
+    let mut debited = Decimal::ZERO;
+    for record in records {
+        let now = ledger.payout(&record.session_id).await.unwrap().unwrap();
+        let history = ledger.history(&record.session_id).await.unwrap();
+        assert!(
+            matches!(now.state.to_string().as_str(), "accepted" | "completed"),
+            "{} is {}: {history:?}",
+            now.session_id,
+            now.state
+        );
+        let held = client.payouts().get(&record.session_id).await.unwrap();
+        let quotes: Vec<_> = history
+            .iter()
+            .filter_map(|e| e.quote.as_ref().filter(|q| q.used).map(|q| (e, q)))
+            .collect();
+        let (used_at, used) = quotes.last().expect("a converting payout is quoted");
+        assert_eq!(
+            held.rate_key.as_deref(),
+            Some(used.rate_key.as_str()),
+            "{history:?}"
+        );
+        assert_eq!(held.rate, used.rate);
+        assert_eq!(Some(held.total_amount), used.total_amount);
+        // The quote was recorded (with the change to `sending`) before the
+        // acceptance was.
+        let accepted = history
+            .iter()
+            .position(|e| e.to.to_string() == "accepted")
+            .unwrap();
+        assert!(
+            history
+                .iter()
+                .position(|e| std::ptr::eq(e, *used_at))
+                .unwrap()
+                < accepted
+        );
+        requoted += usize::from(quotes.len() > 1);
+        debited += held.total_amount;
+    }
+    (requoted, debited)
+}
+
 /// The amount of item `i` of [`batch`].
 pub fn amount(i: usize) -> Decimal {
     Decimal::new(100_001 + 101 * i64::try_from(i).unwrap(), 2)
@@ -109,6 +180,8 @@ pub struct Role<'a> {
     pub lease: Duration,
     /// Items to record (as batch `crash`) before dispatching; 0: none.
     pub record: usize,
+    /// Whether the items are [`converting_batch`]'s, not [`batch`]'s.
+    pub converting: bool,
     /// When to die: SIGKILL from a `kill -9` process this many milliseconds
     /// after this many state changes; none: never.
     pub kill_after: Option<(usize, u64)>,
@@ -125,6 +198,7 @@ pub fn spawn_dispatcher(role: &Role<'_>) -> Child {
         .env("LEDGER_ID", role.id)
         .env("LEDGER_LEASE_MS", role.lease.as_millis().to_string())
         .env("LEDGER_RECORD", role.record.to_string())
+        .env("LEDGER_CONVERTING", role.converting.to_string())
         .env(
             "LEDGER_KILL_AFTER",
             role.kill_after
@@ -157,7 +231,12 @@ pub async fn run_child() -> bool {
     let ledger = Ledger::open(&var("LEDGER_URL")).await.unwrap();
     let record: usize = var("LEDGER_RECORD").parse().unwrap();
     if record > 0 {
-        ledger.record_batch("crash", &batch(record)).await.unwrap();
+        let items = if var("LEDGER_CONVERTING") == "true" {
+            converting_batch(record)
+        } else {
+            batch(record)
+        };
+        ledger.record_batch("crash", &items).await.unwrap();
     }
     let client = sdk_client(&var("LEDGER_API"), TestSandbox::KEY).unwrap();
     let options = DispatchOptions::new(var("LEDGER_ID"))
@@ -250,6 +329,8 @@ pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -
             Ok(answer) => {
                 let status = answer.status();
                 let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
+                // The sandbox's clock: a quote's lifetime is measured on it.
+                let date = answer.headers().get(header::DATE).cloned();
                 let mut body = answer.bytes().await.unwrap_or_default();
                 let completed = br#""status":"COMPLETED""#;
                 if body.windows(completed.len()).any(|w| w == completed)
@@ -265,6 +346,9 @@ pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -
                 let mut response = (status, body).into_response();
                 if let Some(kind) = kind {
                     response.headers_mut().insert(header::CONTENT_TYPE, kind);
+                }
+                if let Some(date) = date {
+                    response.headers_mut().insert(header::DATE, date);
                 }
                 response
             }

@@ -218,6 +218,13 @@ pub enum Error {
     /// it was not sent: nothing was paid. Get a new quote and build the
     /// payout from it under the same session id
     /// ([`PayoutRequest::from_quote_with_session_id`](crate::types::PayoutRequest::from_quote_with_session_id)).
+    /// A durable store that keeps each session id's request unchanged
+    /// (`crossborder-ledger`, which refuses a different request under a
+    /// recorded session id) does not take such a payout again: record a
+    /// converting payout there without a `rateKey`
+    /// ([`PayoutRequest::validate_unquoted`](crate::types::PayoutRequest::validate_unquoted)),
+    /// and its dispatcher quotes it before each send, under the same
+    /// session id, only while the payout is provably unsent.
     #[error("no payout {session_id} was made, and its quote's rateKey {rate_key} expired at {expired_at}: get a new quote and send the payout from it under the same session id {session_id} (nothing was sent)")]
     QuoteExpiredUnpaid {
         /// The session id read.

@@ -12,7 +12,10 @@ pub(crate) use business::{
     person_violations_adjusted,
 };
 pub use business::{check_business_json, BusinessRequestKind, BusinessVerdict};
-pub use payout::{check_payout_json, payout_from_json, payout_to_json, PayoutVerdict};
+pub use payout::{
+    check_payout_json, check_payout_json_unquoted, payout_from_json, payout_from_json_unquoted,
+    payout_to_json, PayoutVerdict,
+};
 
 use crossborder_core::json::{Json, JsonReader, Object, Policy};
 use crossborder_core::{Rule, Violation, Violations};

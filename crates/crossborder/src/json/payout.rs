@@ -52,10 +52,57 @@ pub struct PayoutVerdict {
 /// );
 /// ```
 pub fn payout_from_json(body: &Value) -> Result<PayoutRequest, Violations> {
+    read(body, true)
+}
+
+/// [`payout_from_json`] checking everything but the quote: a converting
+/// payout without `rateKey` is read (its `rate_key` `None`), every other
+/// rule applies, as [`PayoutRequest::validate_unquoted`] checks it. For a
+/// payout quoted later, just before it is sent (`crossborder-ledger`).
+///
+/// ```
+/// use crossborder::json::{payout_from_json, payout_from_json_unquoted};
+/// use serde_json::json;
+///
+/// let body = json!({"amount": "100.00", "fromCurrency": "USD", "toCurrency": "KES",
+///                   "sessionId": "payout-79", "accountNumber": "1234567890",
+///                   "accountName": "WANJIKU KAMAU", "bankName": "Equity Bank",
+///                   "bankCode": "68"});
+/// let payout = payout_from_json_unquoted(&body).unwrap();
+/// assert_eq!(payout.rate_key, None);
+/// assert!(payout.needs_quote());
+/// assert_eq!(
+///     payout_from_json(&body).unwrap_err().to_string(),
+///     "rateKey: is required when fromCurrency (USD) differs from toCurrency (KES)"
+/// );
+/// ```
+pub fn payout_from_json_unquoted(body: &Value) -> Result<PayoutRequest, Violations> {
+    read(body, false)
+}
+
+/// A stand-in `rateKey`, never sent: the rules run on it where a payout is
+/// read before its quote exists, and the request is left without one.
+const UNQUOTED: &str = "unquoted";
+
+fn read(body: &Value, quoted: bool) -> Result<PayoutRequest, Violations> {
     let object = object_of(body)?;
     let mut reader = JsonReader::new(&object, POLICY);
     let fields = PayoutFields::read(&mut reader);
-    let result = PayoutRequest::from_fields(&fields);
+    let stand_in = !quoted && fields.rate_key.is_none();
+    let checked = if stand_in {
+        PayoutFields {
+            rate_key: Some(UNQUOTED),
+            ..fields
+        }
+    } else {
+        fields
+    };
+    let result = PayoutRequest::from_fields(&checked).map(|mut request| {
+        if stand_in {
+            request.rate_key = None;
+        }
+        request
+    });
     let rules = result.as_ref().map(drop).map_err(Clone::clone);
     with_type_errors(reader.finish(), rules).and(result)
 }
@@ -102,10 +149,28 @@ pub fn payout_to_json(request: &PayoutRequest) -> crate::Result<Value> {
 /// assert_eq!(verdict.violations[0].message, "must be a string");
 /// ```
 pub fn check_payout_json(body: &Value) -> PayoutVerdict {
-    let violations = payout_from_json(body)
-        .err()
-        .map(Violations::into_vec)
-        .unwrap_or_default();
+    verdict(payout_from_json(body))
+}
+
+/// [`check_payout_json`] of everything but the quote, as
+/// [`payout_from_json_unquoted`] reads the body: a converting payout
+/// without `rateKey` is valid when every other rule holds.
+///
+/// ```
+/// use crossborder::json::check_payout_json_unquoted;
+/// use serde_json::json;
+///
+/// let verdict = check_payout_json_unquoted(&json!({"amount": "100.00", "fromCurrency": "USD",
+///     "toCurrency": "NGN", "sessionId": "p-1", "accountNumber": "0123456789"}));
+/// let fields: Vec<&str> = verdict.violations.iter().map(|v| v.field.as_str()).collect();
+/// assert_eq!(fields, ["accountName", "bankName", "bankCode"]);
+/// ```
+pub fn check_payout_json_unquoted(body: &Value) -> PayoutVerdict {
+    verdict(payout_from_json_unquoted(body))
+}
+
+fn verdict(read: Result<PayoutRequest, Violations>) -> PayoutVerdict {
+    let violations = read.err().map(Violations::into_vec).unwrap_or_default();
     PayoutVerdict {
         valid: violations.is_empty(),
         violations: violations.into_iter().map(FieldMessage::from).collect(),

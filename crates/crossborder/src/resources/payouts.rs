@@ -52,7 +52,9 @@ impl Payouts<'_> {
     ///    as [`create`](Payouts::create) sends it, then read back. A request
     ///    whose quote has expired is not sent: [`Error::QuoteExpiredUnpaid`]
     ///    says nothing was paid and to send it again from a new quote under
-    ///    the same session id.
+    ///    the same session id (with `crossborder-ledger`, record the payout
+    ///    without a `rateKey` instead: it quotes at send time, since a
+    ///    recorded session id keeps its request).
     /// 3. When the send's outcome is unknown ([`Outcome::MayHaveBeenApplied`](crate::Outcome),
     ///    a lost connection or a 5xx), or it is refused with 409 (the session
     ///    id is taken), the payout is read again and returned when it exists.

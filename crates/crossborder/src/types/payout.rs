@@ -1,7 +1,7 @@
 //! Payouts: the typed request and its receipt.
 
 use crossborder_api::types as wire;
-use crossborder_core::payout::{required_fields, PayoutFields};
+use crossborder_core::payout::{required_fields, PayoutFields, PayoutKind, ValidatedPayout};
 use rust_decimal::Decimal;
 
 use crate::{Currency, Destination, PayoutSource, Quote, Rule, Violation, Violations};
@@ -330,6 +330,70 @@ impl PayoutRequest {
             }
         }
         this
+    }
+
+    /// Whether this payout converts between currencies and carries no
+    /// `rateKey` yet: it needs a quote before it can be sent. A durable
+    /// sender (`crossborder-ledger`) records such a payout and quotes it
+    /// just before sending.
+    ///
+    /// ```
+    /// use crossborder::{Currency, Decimal, types::PayoutRequest};
+    ///
+    /// let unquoted = PayoutRequest::new("p-1", Decimal::new(100, 0), Currency::Usd, Currency::Ngn);
+    /// assert!(unquoted.needs_quote());
+    /// assert!(!unquoted.clone().rate_key("rk_1").needs_quote());
+    /// assert!(!PayoutRequest::new("p-2", Decimal::ONE, Currency::Ngn, Currency::Ngn).needs_quote());
+    /// ```
+    pub fn needs_quote(&self) -> bool {
+        self.from_currency != self.to_currency && self.rate_key.is_none()
+    }
+
+    /// Checks everything but the quote: every rule of
+    /// [`validate`](PayoutRequest::validate) except that a converting
+    /// payout must carry a `rateKey` (one it carries is still checked). For
+    /// a payout whose quote is taken later, just before it is sent, so its
+    /// destination and fields are checked before any quote exists. Every
+    /// violation at once, as `validate` reports them.
+    ///
+    /// ```
+    /// use crossborder::{Currency, Decimal, types::PayoutRequest};
+    ///
+    /// let payout = PayoutRequest::new("p-1", Decimal::new(100, 0), Currency::Usd, Currency::Ngn)
+    ///     .account_number("0123456789")
+    ///     .account_name("ADAEZE OKAFOR")
+    ///     .bank_name("Guaranty Trust Bank")
+    ///     .bank_code("058");
+    /// assert!(payout.validate_unquoted().is_ok());
+    /// assert_eq!(
+    ///     payout.validate().unwrap_err().to_string(),
+    ///     "rateKey: is required when fromCurrency (USD) differs from toCurrency (NGN)"
+    /// );
+    /// let short = payout.bank_code("5");
+    /// assert_eq!(
+    ///     short.validate_unquoted().unwrap_err().to_string(),
+    ///     "bankCode: must be 2 to 6 digits, a bank code from the NGN bank list such as 058"
+    /// );
+    /// ```
+    pub fn validate_unquoted(&self) -> Result<ValidatedPayout, Violations> {
+        let violations = match self.validate() {
+            Ok(valid) => return Ok(valid),
+            Err(violations) => violations,
+        };
+        let rest: Vec<Violation> = violations
+            .into_vec()
+            .into_iter()
+            .filter(|v| !(v.field == PayoutFields::RATE_KEY && v.rule == Rule::Required))
+            .collect();
+        match Violations::from_vec(rest) {
+            Some(violations) => Err(violations),
+            None => Ok(ValidatedPayout {
+                amount: self.amount,
+                from: self.from_currency,
+                to: self.to_currency,
+                kind: PayoutKind::of(self.from_currency, self.to_currency),
+            }),
+        }
     }
 }
 
