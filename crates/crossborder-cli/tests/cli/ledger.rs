@@ -500,8 +500,8 @@ async fn a_converting_row_is_checked_without_its_quote_shown_with_it_and_held_by
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.starts_with(
-            "error: 1 of 1 payouts did not go through\n  guarded-0 refused: rate guard: no quote \
-             at 1600 or better by "
+            "error: 1 of 1 payouts did not go through\n  [0] guarded-0 refused: rate guard: no \
+             quote at 1600 or better by "
         ),
         "{}",
         out.stderr
