@@ -91,11 +91,11 @@ pub async fn pay(
     file: &Path,
     body: &Value,
     url: &str,
-    wait: bool,
-    give_up: Duration,
+    how: How,
     as_json: bool,
     guard: Option<RateGuard>,
 ) -> Result<(), Failure> {
+    let wait = how.wait;
     if file == Path::new("-") {
         return Err(Failure::usage(
             "--ledger needs --body FILE: a run is recognised again by its file, and stdin has none",
@@ -118,7 +118,6 @@ pub async fn pay(
                 other => trouble(url, &other, wait),
             })?;
         let sessions: Vec<String> = records.iter().map(|r| r.session_id.clone()).collect();
-        let how = How { wait, give_up };
         dispatch(&ledger, url, client, Some(&sessions), how).await?;
         let mut finished = Vec::with_capacity(sessions.len());
         for session in &sessions {

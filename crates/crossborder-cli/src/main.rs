@@ -332,12 +332,15 @@ async fn payout(global: &Global, args: PayoutArgs) -> Result<(), Failure> {
     }
     if let Some(url) = &args.ledger {
         let client = || client(global);
-        let give_up = Duration::from_secs(args.give_up_after);
+        let how = ledger::How {
+            wait: args.wait,
+            give_up: Duration::from_secs(args.give_up_after),
+        };
         let guard = args.worst_rate.map(|rate| {
             let wait = Duration::from_secs(args.rate_wait);
             crossborder_ledger::RateGuard::new(rate, std::time::SystemTime::now() + wait)
         });
-        return ledger::pay(client, &path, &json, url, args.wait, give_up, global.json, guard).await;
+        return ledger::pay(client, &path, &json, url, how, global.json, guard).await;
     }
     let requests = match payout_file::requests(&bodies) {
         Ok(requests) => requests,

@@ -93,7 +93,5 @@ pub use error::LedgerError;
 pub use ledger::Ledger;
 pub use options::{Backoff, DispatchOptions};
 pub use quote::{PayoutQuote, PayoutReason, RateGuard};
-pub use record::{
-    CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord,
-};
+pub use record::{CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord};
 pub use state::{InvalidTransition, PayoutState, UnknownState};
