@@ -780,6 +780,23 @@ mod tests {
         );
     }
 
+    /// ASSUMPTIONS C6: `natureOfBusiness` sent on update is whole, as
+    /// every object of an update is.
+    #[test]
+    fn nature_of_business_sent_on_update_is_whole() {
+        let update = BusinessFields {
+            nature_of_business: NatureOfBusinessFields {
+                nature: Some("Retail"),
+                code: None,
+            },
+            ..BusinessFields::default()
+        };
+        assert_eq!(
+            violations(validate_business_update(&update)),
+            one("natureOfBusiness.code", Rule::Required, "is required")
+        );
+    }
+
     #[test]
     fn each_document_needs_its_url_and_key() {
         let mut fields = complete();
