@@ -59,3 +59,37 @@ pub fn validate_resolve_bank(
         _ => Err(collector.into_violations()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(account_number: &str) -> Result<ValidatedResolveBank, String> {
+        validate_resolve_bank(&ResolveBankFields {
+            account_number: Some(account_number),
+            bank_code: Some("058"),
+            from_currency: Some("USD"),
+            to_currency: Some("NGN"),
+        })
+        .map_err(|violations| violations.to_string())
+    }
+
+    /// ASSUMPTIONS C2: an account number or an IBAN, 6 to 34 ASCII letters
+    /// or digits, nothing else.
+    #[test]
+    fn account_number_is_6_to_34_letters_or_digits() {
+        let valid = Ok(ValidatedResolveBank {
+            from: Currency::Usd,
+            to: Currency::Ngn,
+        });
+        let longest = "9".repeat(34);
+        for number in ["012345", "GB82WEST12345698765432", "gb82west1234", &longest] {
+            assert_eq!(outcome(number), valid, "{number}");
+        }
+        let refused = Err("accountNumber: must be 6 to 34 letters or digits".to_owned());
+        let too_long = "9".repeat(35);
+        for number in ["01234", &too_long, "0123-456", "GB82 WEST 1234", "012345é"] {
+            assert_eq!(outcome(number), refused, "{number}");
+        }
+    }
+}

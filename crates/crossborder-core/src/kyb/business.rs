@@ -695,6 +695,40 @@ mod tests {
         );
     }
 
+    /// ASSUMPTIONS C8: `businessWebsite` is required on create when
+    /// `hasWebsite` is true, never on update (the stored record may have
+    /// it), and never empty when sent.
+    #[test]
+    fn a_website_is_required_on_create_only() {
+        let declared = BusinessFields {
+            has_website: Some(true),
+            ..complete()
+        };
+        assert_eq!(
+            violations(validate_business_create(&declared)),
+            one(
+                "businessWebsite",
+                Rule::Required,
+                "is required when hasWebsite is true"
+            )
+        );
+        let update = BusinessFields {
+            has_website: Some(true),
+            ..BusinessFields::default()
+        };
+        assert_eq!(violations(validate_business_update(&update)), Vec::new());
+        let with_site = BusinessFields {
+            business_website: Some("https://acme.ng"),
+            ..declared
+        };
+        assert_eq!(violations(validate_business_create(&with_site)), Vec::new());
+        let without = BusinessFields {
+            has_website: Some(false),
+            ..complete()
+        };
+        assert_eq!(violations(validate_business_create(&without)), Vec::new());
+    }
+
     #[test]
     fn operating_address_has_the_rules_of_business_address_when_sent() {
         let operating = AddressFields {
@@ -743,6 +777,23 @@ mod tests {
         assert_eq!(
             violations(validate_business_update(&fields)),
             one("operatingAddress.zipCode", Rule::Required, "is required")
+        );
+    }
+
+    /// ASSUMPTIONS C6: `natureOfBusiness` sent on update is whole, as
+    /// every object of an update is.
+    #[test]
+    fn nature_of_business_sent_on_update_is_whole() {
+        let update = BusinessFields {
+            nature_of_business: NatureOfBusinessFields {
+                nature: Some("Retail"),
+                code: None,
+            },
+            ..BusinessFields::default()
+        };
+        assert_eq!(
+            violations(validate_business_update(&update)),
+            one("natureOfBusiness.code", Rule::Required, "is required")
         );
     }
 

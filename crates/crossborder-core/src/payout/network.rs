@@ -186,6 +186,44 @@ mod tests {
         }
     }
 
+    /// ASSUMPTIONS B12: the names the SDK knows, in any case, and the
+    /// address family of each; any other name has none.
+    #[test]
+    fn the_known_networks_and_their_families() {
+        let evm = [
+            "ethereum",
+            "eth",
+            "erc20",
+            "bsc",
+            "bep20",
+            "polygon",
+            "base",
+            "arbitrum",
+            "optimism",
+            "avalanche",
+            "celo",
+        ];
+        let table = evm
+            .map(|name| (name, AddressFamily::Evm))
+            .into_iter()
+            .chain([
+                ("tron", AddressFamily::Tron),
+                ("trc20", AddressFamily::Tron),
+            ])
+            .chain(["solana", "sol", "spl"].map(|name| (name, AddressFamily::Solana)));
+        let mut named = 0;
+        for (name, family) in table {
+            assert_eq!(address_family(name), Some(family), "{name}");
+            let upper = name.to_ascii_uppercase();
+            assert_eq!(address_family(&upper), Some(family), "{upper}");
+            named += 1;
+        }
+        assert_eq!(named, KNOWN_NETWORKS.len());
+        for other in ["lightning", "bitcoin", "eth mainnet", ""] {
+            assert_eq!(address_family(other), None, "{other}");
+        }
+    }
+
     #[test]
     fn evm_addresses() {
         // The EIP-55 test vectors.

@@ -273,6 +273,26 @@ async fn business_validation() {
     }
 }
 
+/// ASSUMPTIONS C7: two keys naming one document type are refused, since
+/// the second document would replace the first; nothing is created.
+#[tokio::test]
+async fn two_keys_for_one_document_are_refused() {
+    let api = Api::start().await;
+    let mut body = business("RC8");
+    body["documents"]["cac"] = json!({"url": LINK, "key": "second-cert"});
+    crate::common::refused_field(
+        &api,
+        "/api/business",
+        &body,
+        "documents.cac_document",
+        "Duplicate document: cac and cac_document both map to CERTIFICATE_OF_INCORPORATION",
+    )
+    .await;
+    // Without the second key, the same registration number is created.
+    body["documents"].as_object_mut().unwrap().remove("cac");
+    assert_eq!(api.post("/api/business", &body).await.status, 200);
+}
+
 /// ASSUMPTIONS D42: the sandbox reads document keys by the description's
 /// rule only: its aliases as written, or an uppercased match against the
 /// supported types. Keys the SDK reads loosely (case, `-`, spaces, its own

@@ -348,6 +348,95 @@ async fn an_answer_without_a_documented_field_is_missing_field_with_the_body() {
     assert_eq!(error.outcome(), Outcome::Applied);
 }
 
+/// The four amounts of a transaction and the six fields of a payment
+/// instruction are always sent (ASSUMPTIONS B75, B76): an answer without
+/// one is `Error::MissingField` naming it, with the raw body, never a
+/// silent zero or a half-read instruction.
+#[tokio::test]
+async fn every_required_amount_and_instruction_field_is_missing_field_when_absent() {
+    let amounts = ["toAmount", "totalAmount", "rate", "fee"];
+    let instruction = [
+        "narration",
+        "accountNumber",
+        "accountName",
+        "bankName",
+        "amountToTransfer",
+        "validUntil",
+    ];
+    for (field, in_instruction) in amounts
+        .iter()
+        .map(|f| (*f, false))
+        .chain(instruction.iter().map(|f| (*f, true)))
+    {
+        let (server, client) = setup().await;
+        let mut body = transaction_json("PENDING");
+        let object = if in_instruction {
+            &mut body["data"]["paymentInstruction"][0]
+        } else {
+            &mut body["data"]
+        };
+        object.as_object_mut().unwrap().remove(field).unwrap();
+        mock::transaction("order-10045")
+            .answers(&server, ok(body.clone()))
+            .await;
+        let error = client.collections().get("order-10045").await.unwrap_err();
+        match &error {
+            Error::MissingField {
+                status,
+                field: named,
+                body: raw,
+            } => {
+                assert_eq!((*status, named.as_str()), (200, field));
+                let sent: serde_json::Value = serde_json::from_str(raw).unwrap();
+                assert_eq!(sent, body);
+            }
+            other => panic!("{field}: {other:?}"),
+        }
+        assert_eq!(error.outcome(), Outcome::Applied, "{field}");
+    }
+}
+
+/// What the spec's Transaction table does not list, or a payout or a
+/// same-currency collection has none of, may be absent (ASSUMPTIONS B8,
+/// B76): the transaction is read without it.
+#[tokio::test]
+async fn a_transaction_without_its_optional_fields_is_read() {
+    let (server, client) = setup().await;
+    let mut body = transaction_json("PENDING");
+    for field in [
+        "type",
+        "payRefrence",
+        "paidAmount",
+        "rateKey",
+        "address",
+        "network",
+        "paymentInstruction",
+    ] {
+        body["data"].as_object_mut().unwrap().remove(field);
+    }
+    mock::transaction("order-10045")
+        .answers(&server, ok(body))
+        .await;
+    let read = client.collections().get("order-10045").await.unwrap();
+    assert_eq!(read.kind, None);
+    assert_eq!(read.pay_reference, None);
+    assert_eq!(read.paid_amount, None);
+    assert_eq!(read.rate_key, None);
+    assert_eq!((read.address, read.network), (None, None));
+    assert!(read.payment_instructions.is_empty());
+    assert_eq!(
+        (
+            read.amount,
+            read.to_amount,
+            read.total_amount,
+            read.rate,
+            read.fee
+        ),
+        (dec("50000"), dec("50000"), dec("50000"), dec("1"), dec("0"))
+    );
+    assert_eq!(read.status, TransactionStatus::Pending);
+}
+
 #[tokio::test]
 async fn a_valid_until_that_is_not_a_time_is_a_decode_error() {
     let (server, client) = setup().await;

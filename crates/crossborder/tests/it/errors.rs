@@ -179,6 +179,36 @@ async fn undocumented_status_with_an_api_body_is_an_api_error() {
     assert_api_error(answer, 422, "Insufficient balance");
 }
 
+/// Every operation answers 200 (ASSUMPTIONS B2): the generated operations
+/// read the body of a 200 only, so another 2xx, even with the documented
+/// body, is a decode error with its status, a write's outcome unknown.
+#[tokio::test]
+async fn a_2xx_other_than_200_is_a_decode_error_with_its_status() {
+    let body = r#"{"message":"Balance retrieved","data":{"balance":12.5},"error":false}"#;
+    let error =
+        balance_error(ResponseTemplate::new(201).set_body_raw(body, "application/json")).await;
+    assert_error_is(
+        &error,
+        &Error::Decode {
+            status: Some(201),
+            message: "a 201 Created answer without the documented body".into(),
+            body_prefix: body.into(),
+        },
+        "201 with the documented body",
+    );
+    assert_eq!(error.outcome(), crossborder::Outcome::MayHaveBeenApplied);
+    // The same body with 200 is the balance.
+    let (server, client) = setup_without_retries().await;
+    mock::balance("NGN")
+        .answers_once(
+            &server,
+            ResponseTemplate::new(200).set_body_raw(body, "application/json"),
+        )
+        .await;
+    let balance = client.wallet().balance(Currency::Ngn).await.unwrap();
+    assert_eq!(balance.amount, dec("12.5"));
+}
+
 /// A body that is not the API's (an HTML page, nothing, cut-off JSON) is a
 /// decode error with the response's status and the body's first bytes.
 #[tokio::test]

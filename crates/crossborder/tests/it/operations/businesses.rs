@@ -347,6 +347,34 @@ async fn add_director_and_ubo() {
     assert_eq!(ubo.submitted, Some(true));
 }
 
+/// Timestamps are text (ASSUMPTIONS B6): one written in another format
+/// leaves the record readable and is kept as sent.
+#[tokio::test]
+async fn a_timestamp_in_another_format_is_kept_as_text() {
+    let (server, client) = setup().await;
+    let mut body = business_json("SUBMITTED");
+    body["data"]["createdAt"] = json!("21/11/2026 12:00");
+    body["data"]["updatedAt"] = json!("1795262400");
+    body["data"]["submittedAt"] = json!("2026-11-21 13:30:00+01");
+    mock::business("biz_3M8QK2")
+        .answers_once(&server, ok(body))
+        .await;
+    let business = client.businesses().get("biz_3M8QK2").await.unwrap();
+    assert_eq!(business.status, BusinessStatus::Submitted);
+    assert_eq!(
+        (
+            business.created_at.as_deref(),
+            business.updated_at.as_deref(),
+            business.submitted_at.as_deref()
+        ),
+        (
+            Some("21/11/2026 12:00"),
+            Some("1795262400"),
+            Some("2026-11-21 13:30:00+01")
+        )
+    );
+}
+
 #[tokio::test]
 async fn get_and_update_business() {
     let (server, client) = setup().await;
