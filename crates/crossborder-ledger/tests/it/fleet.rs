@@ -5,7 +5,7 @@
 //! 2. A dispatcher killed while it holds payouts in flight: the others take
 //!    them over once its lease has run out, reading each first.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use support::{
     assert_paid_once, batch, finished, late_proxy, parent_postgres, spawn_dispatcher, Role,
 };
 
-const TEST: &str = "four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease";
+const TEST: &str = "fleet::four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease";
 const LEASE: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,6 @@
 //! Accepted payouts are followed until they settle, reading with back-off.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -13,7 +13,7 @@
 //!
 //! The seed is printed; `LEDGER_CRASH_SEED=<seed>` replays a run.
 
-mod support;
+use crate::support;
 
 use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
@@ -60,7 +60,7 @@ async fn killed_twenty_times_on_sqlite_every_payout_is_made_once() {
     }
     let dir = TempDir::new("crash");
     crash(
-        "killed_twenty_times_on_sqlite_every_payout_is_made_once",
+        "crash::killed_twenty_times_on_sqlite_every_payout_is_made_once",
         &dir.sqlite("payouts.db"),
         NGN,
     )
@@ -74,7 +74,7 @@ async fn converting_payouts_killed_ten_times_on_sqlite_are_each_quoted_and_made_
     }
     let dir = TempDir::new("crash-converting");
     crash(
-        "converting_payouts_killed_ten_times_on_sqlite_are_each_quoted_and_made_once",
+        "crash::converting_payouts_killed_ten_times_on_sqlite_are_each_quoted_and_made_once",
         &dir.sqlite("payouts.db"),
         CONVERTING,
     )
@@ -87,7 +87,7 @@ async fn converting_payouts_killed_ten_times_on_postgres_are_each_quoted_and_mad
         return;
     };
     crash(
-        "converting_payouts_killed_ten_times_on_postgres_are_each_quoted_and_made_once",
+        "crash::converting_payouts_killed_ten_times_on_postgres_are_each_quoted_and_made_once",
         &server.create_database("crash_converting").unwrap(),
         CONVERTING,
     )
@@ -100,7 +100,7 @@ async fn killed_twenty_times_on_postgres_every_payout_is_made_once() {
         return;
     };
     crash(
-        "killed_twenty_times_on_postgres_every_payout_is_made_once",
+        "crash::killed_twenty_times_on_postgres_every_payout_is_made_once",
         &server.create_database("crash").unwrap(),
         NGN,
     )

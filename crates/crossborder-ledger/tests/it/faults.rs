@@ -3,7 +3,7 @@
 //! at the same instant, a database that is not a ledger, databases that
 //! cannot be reached, and a run stopped by a refused key.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

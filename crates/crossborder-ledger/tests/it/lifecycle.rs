@@ -3,7 +3,7 @@
 //! once, each outcome of a send, payouts left in flight resolved by reading
 //! first, and the history of every change.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! no read-back after; its transaction id comes with the first follow-up
 //! read.
 
-mod support;
+use crate::support;
 
 use crossborder::Decimal;
 use crossborder_ledger::{DispatchOptions, Ledger, PayoutState};

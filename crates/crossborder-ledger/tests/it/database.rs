@@ -1,7 +1,7 @@
 //! The database itself: a schema newer than the code is refused, money is
 //! stored as exact decimal text, and one dispatcher per SQLite file.
 
-mod support;
+use crate::support;
 
 use crossborder::Decimal;
 use crossborder_ledger::{DispatchOptions, Ledger};

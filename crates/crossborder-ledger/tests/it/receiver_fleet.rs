@@ -4,7 +4,7 @@
 //! is recorded, and an event no receiver got is recovered by reconciling.
 //! A handler that fails leaves its change to be handed over again.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -4,7 +4,7 @@
 //! `sending`), quoted again under the same session id after a kill between
 //! the quote and the send, and held by a rate guard.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
@@ -238,7 +238,7 @@ async fn killed_between_its_quote_and_its_send_a_payout_is_quoted_again_under_it
     let child_pid = Arc::new(AtomicU32::new(0));
     let api = killing_proxy(sandbox.base_url(), child_pid.clone()).await;
     let mut child = spawn_dispatcher(&Role {
-        test: "killed_between_its_quote_and_its_send_a_payout_is_quoted_again_under_its_session_id",
+        test: "quotes::killed_between_its_quote_and_its_send_a_payout_is_quoted_again_under_its_session_id",
         ledger: &url,
         api: &api,
         id: "doomed",
