@@ -1,4 +1,4 @@
-//! What the fuzz targets (`tests/fuzz/`) share: their proptest
+//! What the fuzz targets (`tests/it/fuzz/`) share: their proptest
 //! configuration and their committed seed corpora.
 //!
 //! The targets are proptest properties rather than cargo-fuzz harnesses:
