@@ -1,6 +1,6 @@
-//! The SDK's integration tests, one binary: a module a subject. Suites
-//! that need a process of their own (a global tracing subscriber, the
-//! process's peak memory) are the other files of `tests/`.
+//! The SDK's integration tests, one binary: a module a subject. Two suites
+//! need a process of their own: `tests/logs` (one global tracing
+//! subscriber) and `tests/response_cap.rs` (the process's peak memory).
 
 mod common;
 mod webhook_mock;

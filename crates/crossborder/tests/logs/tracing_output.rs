@@ -1,49 +1,14 @@
 //! Tracing output: one span per operation with its fields, retries logged,
 //! and never the API key.
-//!
-//! A single global subscriber writes into one buffer, and the tests run one
-//! at a time, so every event of a test lands in the buffer it reads
-//! (thread-local subscribers miss events when other threads cache callsite
-//! interest first).
 
-#[path = "it/common/mod.rs"]
-mod common;
-
-use std::sync::OnceLock;
-
-use common::log::LogBuffer;
+use crate::capture;
+use crate::common;
 use common::mock::{self, ok, refusal, Answers};
 use common::{dec, fast_retries, offline_url, setup, KEY};
 use crossborder::{Currency, Error};
 use serde_json::json;
 use wiremock::matchers::header;
 use wiremock::ResponseTemplate;
-
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn buffer() -> &'static LogBuffer {
-    static BUFFER: OnceLock<LogBuffer> = OnceLock::new();
-    BUFFER.get_or_init(|| {
-        let buffer = LogBuffer::default();
-        let writer = buffer.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::TRACE)
-            .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
-            .with_writer(move || writer.clone())
-            .finish();
-        tracing::subscriber::set_global_default(subscriber).unwrap();
-        buffer
-    })
-}
-
-/// Takes the buffer for this test alone, emptied; the guard keeps it until
-/// the test ends.
-async fn capture() -> (tokio::sync::MutexGuard<'static, ()>, &'static LogBuffer) {
-    let serial = SERIAL.lock().await;
-    let buffer = buffer();
-    buffer.take();
-    (serial, buffer)
-}
 
 /// Asserts that the log `text` has each of `parts`.
 fn assert_logged(text: &str, parts: &[&str]) {

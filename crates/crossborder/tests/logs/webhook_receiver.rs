@@ -2,10 +2,6 @@
 //! (never the body), a handler that panics or returns `Err` (the next event still runs, and
 //! the change it failed on is not remembered as handled), and what the
 //! feature adds to the dependency tree (no TLS stack).
-#![cfg(feature = "axum")]
-
-#[path = "it/common/mod.rs"]
-mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,8 +14,6 @@ use crossborder::{
 };
 use crossborder_sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use crossborder_testkit::{post_event, LocalServer};
-
-use common::log::LogBuffer;
 
 /// Serves `route` on 127.0.0.1 at `/hook` until dropped.
 async fn serve(route: axum::routing::MethodRouter) -> LocalServer {
@@ -43,13 +37,7 @@ async fn post(url: &str, body: &'static str) -> u16 {
 
 #[tokio::test]
 async fn a_refused_body_is_logged_by_its_reason_never_its_content() {
-    let buffer = LogBuffer::default();
-    let writer = buffer.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .finish();
-    tracing::subscriber::set_global_default(subscriber).unwrap();
+    let (_serial, buffer) = crate::capture().await;
 
     let sandbox = Sandbox::start(SandboxConfig::default()).await.unwrap();
     let server = serve(
