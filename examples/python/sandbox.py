@@ -50,7 +50,10 @@ class Sandbox:
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         self._stderr = []
-        threading.Thread(target=self._drain, args=(self._process.stderr, self._stderr), daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._drain, args=(self._process.stderr, self._stderr), daemon=True)
+        ]
+        self._readers[0].start()
         self.base_url = None
         for line in self._process.stdout:
             match = LISTENING.match(line.rstrip("\n"))
@@ -59,11 +62,13 @@ class Sandbox:
                 break
         if self.base_url is None:
             code = self._process.wait()
+            self._close()
             raise RuntimeError(
                 f"crossborder-sandbox exited ({code}) before listening: {''.join(self._stderr)}"
             )
         # Read on, so a full pipe never blocks it.
-        threading.Thread(target=self._drain, args=(self._process.stdout, []), daemon=True).start()
+        self._readers.append(threading.Thread(target=self._drain, args=(self._process.stdout, []), daemon=True))
+        self._readers[-1].start()
 
     @staticmethod
     def _drain(stream, into):
@@ -83,6 +88,13 @@ class Sandbox:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
+        self._close()
+
+    def _close(self):
+        for reader in self._readers:
+            reader.join(timeout=5)
+        self._process.stdout.close()
+        self._process.stderr.close()
 
     def __enter__(self):
         return self

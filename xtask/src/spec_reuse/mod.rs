@@ -70,6 +70,8 @@ const TS_EXAMPLE: &str = "examples/typescript";
 const PY_FLOW: &str = "examples/python/flow.py";
 const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
 const PDF: &str = "examples/certificate-of-incorporation.pdf";
+/// The Rust SDK's webhook verdicts, which the examples' modules must give.
+const WEBHOOK_CASES: &str = "examples/webhook-cases.json";
 
 /// What one client's run gave: whether it passed, and its output.
 struct Run {
@@ -238,7 +240,8 @@ impl Env<'_> {
         cmd.env_remove("CROSSBORDER_BASE_URL")
             .env_remove("CROSSBORDER_API_KEY")
             .env("CROSSBORDER_EXPECTED", self.expected)
-            .env("CROSSBORDER_PDF", self.root.join(PDF));
+            .env("CROSSBORDER_PDF", self.root.join(PDF))
+            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES));
     }
 }
 
