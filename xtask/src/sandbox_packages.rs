@@ -14,7 +14,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use crate::process::{cargo_build_for, Profile};
-use crate::tools::{self, run_captured, run_checked};
+use crate::tools::{self, run_checked};
 
 /// maturin, pinned (installed under `target/tools/maturin`).
 pub const MATURIN: &str = "maturin==1.16.0";
@@ -175,15 +175,16 @@ pub fn platform_manifest(
 
 /// `npm pack` of `dir` into `out`; the tarball's path.
 fn npm_pack(dir: &Path, out: &Path) -> Result<PathBuf> {
-    let packed = run_captured(
-        Command::new("npm")
-            .arg("pack")
-            .arg(dir)
-            .arg("--pack-destination")
-            .arg(out)
-            .args(["--json", "--loglevel=error"]),
-        "npm pack",
-    )?;
+    // Its --json listing is read here, not echoed.
+    let packed = Command::new("npm")
+        .arg("pack")
+        .arg(dir)
+        .arg("--pack-destination")
+        .arg(out)
+        .args(["--json", "--loglevel=error"])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("npm pack: cannot run npm")?;
     if !packed.status.success() {
         bail!("npm pack {} failed ({})", dir.display(), packed.status);
     }
