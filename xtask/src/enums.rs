@@ -5,8 +5,10 @@
 //! re-export the types and add their own behaviour.
 //!
 //! An enumeration is every component schema with an `enum` (closed) or an
-//! `x-extensible-enum` (open: a value it does not list is kept in an
-//! `Unknown` variant). From the schema:
+//! `anyOf` of its known values `Known<Name>` and any string (open: a value
+//! it does not list is kept in an `Unknown` variant; [`open_enum_known`];
+//! `Known<Name>` is no type of its own). From the schema (an open one's
+//! values and `x-enum-descriptions` from `Known<Name>`):
 //!
 //! - the type's doc is its `description`;
 //! - a variant's name is its wire spelling in upper camel case
@@ -23,7 +25,7 @@ use anyhow::{bail, Context, Result};
 use heck::ToUpperCamelCase;
 use serde_yaml_ng::Value;
 
-use crate::spec_yaml::component_schemas;
+use crate::spec_yaml::{component_schemas, open_enum_known};
 use crate::SPEC_PATH;
 
 /// Where the generated enumerations live, relative to the workspace root.
@@ -53,18 +55,36 @@ struct Variant {
 /// Generates the enumerations file from the spec's text.
 pub fn generate(spec_text: &str) -> Result<String> {
     let mut out = String::from(HEADER);
-    for (name, schema) in &component_schemas(spec_text, SPEC_PATH)? {
+    let schemas = component_schemas(spec_text, SPEC_PATH)?;
+    for (name, schema) in &schemas {
         let name = name.as_str().context("a schema name is not a string")?;
-        let (values, open) = match (schema.get("enum"), schema.get("x-extensible-enum")) {
+        if schema.get("x-extensible-enum").is_some() {
+            bail!(
+                "`{name}`: write an open enumeration as `anyOf: [{{$ref: Known{name}}}, \
+                 {{type: string}}]`, which other languages' generators understand, not \
+                 `x-extensible-enum`"
+            );
+        }
+        let known = open_enum_known(&schemas, name, schema)?;
+        if known.is_none()
+            && name
+                .strip_prefix("Known")
+                .and_then(|open| schemas.get(open))
+                .is_some()
+        {
+            // The known values of an open enumeration, generated with it.
+            continue;
+        }
+        let (values, open, listed) = match (schema.get("enum"), known) {
             (None, None) => continue,
-            (Some(values), None) => (values, false),
-            (None, Some(values)) => (values, true),
-            (Some(_), Some(_)) => bail!("`{name}` has both `enum` and `x-extensible-enum`"),
+            (Some(values), None) => (values, false, schema),
+            (None, Some(known)) => (&known["enum"], true, known),
+            (Some(_), Some(_)) => bail!("`{name}` has both `enum` and `anyOf`"),
         };
         if schema.get("type").and_then(Value::as_str) != Some("string") {
             bail!("`{name}`: only string enumerations are generated");
         }
-        let variants = variants(name, schema, values).with_context(|| format!("`{name}`"))?;
+        let variants = variants(name, listed, values).with_context(|| format!("`{name}`"))?;
         let description = schema
             .get("description")
             .and_then(Value::as_str)
@@ -255,8 +275,8 @@ mod tests {
                 1,
             )
             .replacen(
-                "x-extensible-enum: [DIRECTOR, UBO]",
-                "x-extensible-enum: [DIRECTOR, UBO, SIGNATORY]",
+                "enum: [DIRECTOR, UBO]",
+                "enum: [DIRECTOR, UBO, SIGNATORY]",
                 1,
             )
             .replacen(

@@ -11,6 +11,8 @@
 //! * `cargo xtask spec-reuse` runs `examples/typescript` and
 //!   `examples/python` through clients generated from the spec against a
 //!   sandbox, comparing their amounts with the Rust SDK's.
+//! * `cargo xtask package-sandbox [--release] [--target TRIPLE]` builds the
+//!   sandbox's Python wheel and npm packages into `target/packaging/`.
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
 //! * `cargo xtask bench [--quick] [--duration S] [--no-release] [--only GROUP,...]` measures
@@ -33,6 +35,7 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod replacements;
+mod sandbox_packages;
 mod schemathesis;
 mod sdk_records;
 mod sdk_types;
@@ -72,6 +75,17 @@ enum Command {
     /// Generate TypeScript and Python clients from the spec and run the
     /// examples with them against a sandbox (and the self-tests).
     SpecReuse,
+    /// Build the sandbox's Python wheel and npm packages (launcher and
+    /// platform package) into target/packaging/, for this machine or
+    /// `--target` (the release recipe in examples/README.md).
+    PackageSandbox {
+        /// Build the release profile (default: dev).
+        #[arg(long)]
+        release: bool,
+        /// A target triple (`aarch64-apple-darwin`), as `cargo build --target`.
+        #[arg(long, value_name = "TRIPLE")]
+        target: Option<String>,
+    },
     /// Run schemathesis (every check) against a freshly built sandbox on a free
     /// loopback port; arguments after `--` go to schemathesis.
     Schemathesis {
@@ -132,6 +146,15 @@ fn main() -> ExitCode {
         Command::Codegen { check, spec } => codegen::run(&root, check, spec.as_deref()),
         Command::LintSpec => lint_spec::run(&root),
         Command::SpecReuse => spec_reuse::run(&root),
+        Command::PackageSandbox { release, target } => sandbox_packages::run(
+            &root,
+            if release {
+                process::Profile::Release
+            } else {
+                process::Profile::Dev
+            },
+            target.as_deref(),
+        ),
         Command::Schemathesis { extra } => schemathesis::run(&root, &extra),
         Command::Msrv => msrv::run(&root),
         Command::Bench {

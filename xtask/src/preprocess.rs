@@ -34,6 +34,7 @@ pub fn preprocess(spec: &mut OpenAPI) -> Report {
     drop_error_responses(spec, &mut report);
     disambiguate_case_collisions(spec, &mut report);
     note_callbacks(spec, &mut report);
+    open_enums_as_strings(spec, &mut report);
     report
 }
 
@@ -376,6 +377,33 @@ fn note_callbacks(spec: &OpenAPI, report: &mut Report) {
     }
 }
 
+/// An open enumeration (`anyOf: [{$ref: Known<Name>}, {type: string}]`,
+/// ASSUMPTIONS G1) is a plain string in the generated client, as it was
+/// before the spec named its known values: each is replaced by a string
+/// schema with its description, and `Known<Name>` is left out (the SDK
+/// holds the status as core's open enum, which lists the known values).
+fn open_enums_as_strings(spec: &mut OpenAPI, report: &mut Report) {
+    let Some(components) = spec.components.as_mut() else {
+        return;
+    };
+    let open: Vec<String> = components
+        .schemas
+        .keys()
+        .filter_map(|name| name.strip_prefix("Known"))
+        .filter(|open| components.schemas.contains_key(*open))
+        .map(String::from)
+        .collect();
+    for name in open {
+        components.schemas.shift_remove(&format!("Known{name}"));
+        if let Some(ReferenceOr::Item(schema)) = components.schemas.get_mut(&name) {
+            schema.schema_kind = SchemaKind::Type(Type::String(Default::default()));
+        }
+        report.notes.push(format!(
+            "{name}: an open enumeration, generated as a string (Known{name} left out)"
+        ));
+    }
+}
+
 /// Replaces each quoted sentinel (`"TIN_UPPERCASE"`) by its quoted wire key
 /// (`"TIN"`) in the generated code: serde renames and schema names.
 pub fn restore_wire_names(code: &str, renames: &[WireRename]) -> String {
@@ -455,5 +483,35 @@ components:
             .unwrap()
             .schemas
             .contains_key("ErrorResponse"));
+    }
+
+    /// The spec's open enumerations (`anyOf` of `Known<Name>` and a
+    /// string) reach progenitor as plain strings, without their known
+    /// values' schema: the generated client's types stay what they were
+    /// before the spec named the known values (ASSUMPTIONS G1).
+    #[test]
+    fn open_enumerations_are_generated_as_strings() {
+        let mut spec: OpenAPI = serde_yaml_ng::from_str(&crate::test_spec::spec()).unwrap();
+        let report = preprocess(&mut spec);
+        let schemas = &spec.components.as_ref().unwrap().schemas;
+        for name in [
+            "TransactionStatus",
+            "TransactionType",
+            "BusinessStatus",
+            "PersonRole",
+        ] {
+            let Some(ReferenceOr::Item(schema)) = schemas.get(name) else {
+                panic!("{name} is gone");
+            };
+            assert_eq!(
+                schema.schema_kind,
+                SchemaKind::Type(Type::String(Default::default())),
+                "{name}"
+            );
+            assert!(!schemas.contains_key(&format!("Known{name}")), "{name}");
+            assert!(report.notes.contains(&format!(
+                "{name}: an open enumeration, generated as a string (Known{name} left out)"
+            )));
+        }
     }
 }

@@ -25,19 +25,32 @@ pub enum Profile {
 /// package), as cargo reports it, so `CARGO_TARGET_DIR` and the like are
 /// honoured.
 pub fn cargo_build(root: &Path, package: &str, profile: Profile) -> Result<PathBuf> {
+    cargo_build_for(root, package, profile, None)
+}
+
+/// [`cargo_build`] for the target `triple` (`--target`), or the host's.
+pub fn cargo_build_for(
+    root: &Path,
+    package: &str,
+    profile: Profile,
+    triple: Option<&str>,
+) -> Result<PathBuf> {
     let release: &[&str] = match profile {
         Profile::Dev => &[],
         Profile::Release => &["--release"],
     };
+    let target: Vec<&str> = triple.map(|t| vec!["--target", t]).unwrap_or_default();
     println!(
-        "==> cargo build {}-p {package}",
-        if release.is_empty() { "" } else { "--release " }
+        "==> cargo build {}-p {package}{}",
+        if release.is_empty() { "" } else { "--release " },
+        triple.map(|t| format!(" --target {t}")).unwrap_or_default()
     );
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(root)
         .arg("build")
         .args(release)
+        .args(&target)
         .args(["-p", package])
         .args(["--message-format", "json-render-diagnostics"])
         .stdin(Stdio::null())

@@ -9,7 +9,7 @@
 //!   or `bool`;
 //! - a `$ref` to a schema the generated client replaces by a core type
 //!   ([`REPLACEMENTS`]) as that type, unchanged;
-//! - a `$ref` to an open enum (`x-extensible-enum`) as core's enum of that
+//! - a `$ref` to an open enum (`anyOf` of `Known<Name>` and a string) as core's enum of that
 //!   name, re-exported by the SDK's `kyb` (`BusinessStatus`, `PersonRole`),
 //!   read from the wire's text (an unknown word is kept, never refused);
 //! - a map (`additionalProperties`) as a `BTreeMap` (ordered, for display)
@@ -25,7 +25,9 @@ use heck::ToSnakeCase;
 use serde_yaml_ng::{Mapping, Value};
 
 use crate::replacements::REPLACEMENTS;
-use crate::spec_yaml::{component_schemas, description, properties, reference, required, schema};
+use crate::spec_yaml::{
+    component_schemas, description, open_enum_known, properties, reference, required, schema,
+};
 
 /// The generated records, relative to the workspace root.
 pub const RECORDS_PATH: &str = "crates/crossborder/src/kyb/record.rs";
@@ -144,7 +146,7 @@ fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
             // `crossborder_api` from the SDK.
             return Ok(Held::Same(ty.replacen("crate::", "crossborder_api::", 1)));
         }
-        if schema(schemas, &target)?.get("x-extensible-enum").is_some() {
+        if open_enum_known(schemas, &target, schema(schemas, &target)?)?.is_some() {
             return Ok(Held::Open(format!("crate::kyb::{target}")));
         }
         bail!("`{at}`: no SDK type for `{target}`");

@@ -2,7 +2,7 @@
 //! follow its schemas property by property (`views`, `enums`,
 //! `sdk_records`, `control_views`).
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use serde_yaml_ng::{Mapping, Value};
 
 /// The document's `components.schemas`; `document` names it in an error.
@@ -46,6 +46,40 @@ pub fn required(schema: &Value) -> Vec<&str> {
         .and_then(Value::as_sequence)
         .map(|list| list.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// The schema of an open enumeration's known values: a string schema
+/// written `anyOf: [{$ref: '#/components/schemas/Known<Name>'}, {type:
+/// string}]`, so other languages' generators name the known values and
+/// still accept any other string (ASSUMPTIONS G1). `Known<Name>` is a
+/// string `enum` with its `x-enum-descriptions`. `None` for any other
+/// schema.
+pub fn open_enum_known<'s>(
+    schemas: &'s Mapping,
+    name: &str,
+    schema: &Value,
+) -> Result<Option<&'s Value>> {
+    let Some(branches) = schema.get("anyOf") else {
+        return Ok(None);
+    };
+    let known = format!("Known{name}");
+    match branches.as_sequence().map(Vec::as_slice) {
+        Some([first, any])
+            if reference(first).as_deref() == Some(known.as_str())
+                && any.get("type").and_then(Value::as_str) == Some("string")
+                && any.as_mapping().is_some_and(|m| m.len() == 1) =>
+        {
+            let target = self::schema(schemas, &known)?;
+            if target.get("enum").is_none() {
+                bail!("`{known}` has no `enum`");
+            }
+            Ok(Some(target))
+        }
+        _ => bail!(
+            "`{name}`: an `anyOf` is only an open enumeration, \
+             `[{{$ref: '#/components/schemas/{known}'}}, {{type: string}}]`"
+        ),
+    }
 }
 
 /// A `description`, on one line.

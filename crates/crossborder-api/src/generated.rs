@@ -7472,8 +7472,8 @@ Wire spellings are kept exactly as the service has them: the quote path segment
 is `qoutes`, the collection memo is `payRefrence`, and business bodies carry both
 `TIN` and `tin`.
 
-Status values are open sets (`x-extensible-enum`): a client must accept a value
-it does not know.
+Status values are open sets: each is `anyOf` its known values (`KnownTransactionStatus`)
+and any string, so a client must accept a value it does not know.
 
 
 Version: 1.0.0*/

@@ -116,7 +116,8 @@ pub fn operations() -> Vec<Operation> {
 /// properties, an empty array, the first value of an enum or the first
 /// branch of a `oneOf`, `"x"` for a string (its example when it has a
 /// pattern, a format or a minimum length), 1, 0 or `false`. A status of an
-/// open set (`x-extensible-enum`) is thus one the SDK does not know.
+/// open set (`anyOf` of its known values and any string, G1) is thus one
+/// the SDK does not know.
 pub fn minimal(spec: &Value, schema: &Value) -> Value {
     if let Some(reference) = schema["$ref"].as_str() {
         let pointer = reference.trim_start_matches('#');

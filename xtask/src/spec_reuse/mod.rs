@@ -2,15 +2,24 @@
 //! and their clients work on the wire.
 //!
 //! Against one sandbox (debug build, free loopback port, one business per
-//! run through `--key`, so each starts from the same balances):
+//! run through `--key`, so each starts from the same balances) and the
+//! sandboxes the examples' tests start from its packages:
 //! 1. the Rust SDK runs the money steps of the examples' flow and its
 //!    amounts go to `target/spec-reuse/expected.json` ([`reference`](mod@reference));
-//! 2. `openapi-typescript` generates `schema.d.ts` from the spec, and
-//!    `examples/typescript` (openapi-fetch) is compiled against it with its
-//!    own strict `tsconfig.json` and run with Node;
-//! 3. `openapi-python-client` generates `crossborder_client` from the spec
+//! 2. the sandbox's wheel and npm packages are built from that binary
+//!    ([`crate::sandbox_packages`]), for this machine;
+//! 3. `examples/typescript` becomes a clean Node project (its
+//!    `package.json`, `tsconfig.json` and `src/*.ts`; `npm install` of its
+//!    pins and of the sandbox's packages from their files),
+//!    `openapi-typescript` generates `schema.d.ts` from the spec, `tsc`
+//!    compiles it with the example's strict `tsconfig.json`, and `node
+//!    --test` runs its `*.test.js`; `openapi-python-client` generates
+//!    `crossborder_client` from the spec
 //!    (`examples/python/openapi-python-client.yaml`; any warning fails the
-//!    step), and `examples/python/flow.py` runs with it;
+//!    step) and `examples/python/test_*.py` run in a clean virtualenv with
+//!    the wheel installed from its file; both with no Rust toolchain on
+//!    `PATH`, each test file starting its own sandbox from the package
+//!    (`flow.test.ts`, `test_flow.py` run the flow against it);
 //! 4. self-test ([`mutant`]): both clients are generated again from a copy
 //!    of the spec with a response field renamed, and both runs must fail,
 //!    naming the field;
@@ -37,6 +46,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
+use crate::sandbox_packages as packages;
 use crate::tools::{self, output_text, run_captured, run_checked};
 use crate::SPEC_PATH;
 
@@ -60,6 +70,8 @@ const TS_EXAMPLE: &str = "examples/typescript";
 const PY_FLOW: &str = "examples/python/flow.py";
 const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
 const PDF: &str = "examples/certificate-of-incorporation.pdf";
+/// The Rust SDK's webhook verdicts, which the examples' modules must give.
+const WEBHOOK_CASES: &str = "examples/webhook-cases.json";
 
 /// What one client's run gave: whether it passed, and its output.
 struct Run {
@@ -124,28 +136,22 @@ pub fn run(root: &Path) -> Result<()> {
     };
 
     let spec = root.join(SPEC_PATH);
-    let ts = typescript(
-        &env,
-        &node,
-        &Target {
-            spec: &spec,
-            dir: out.join("ts"),
-            key: KEYS[1],
-        },
-    )?;
+    let built = packages::build(root, &sandbox, Profile::Dev, None)?;
+    let no_rust = packages::path_without_rust()?;
+    let ts = typescript_suite(&env, &built, &no_rust, &spec, &out.join("ts"))?;
     if !ts.passed {
-        bail!("the TypeScript example failed against the sandbox (output above)");
+        bail!("the TypeScript example's tests failed (output above)");
     }
-    let py = python(
+    generate_python(&env, &spec, &out.join("python"))?;
+    let py = python_suite(
         &env,
-        &Target {
-            spec: &spec,
-            dir: out.join("python"),
-            key: KEYS[2],
-        },
+        &built,
+        &no_rust,
+        &out.join("python"),
+        &out.join("python-env"),
     )?;
     if !py.passed {
-        bail!("the Python example failed against the sandbox (output above)");
+        bail!("the Python example's tests failed (output above)");
     }
 
     println!("==> self-test: {}", mutant::DESCRIPTION);
@@ -227,6 +233,16 @@ impl Env<'_> {
             .env("CROSSBORDER_EXPECTED", self.expected)
             .env("CROSSBORDER_PDF", self.root.join(PDF));
     }
+
+    /// The examples' test suites' environment: they start their own
+    /// sandboxes, so no base URL or key.
+    fn apply_tests(&self, cmd: &mut Command) {
+        cmd.env_remove("CROSSBORDER_BASE_URL")
+            .env_remove("CROSSBORDER_API_KEY")
+            .env("CROSSBORDER_EXPECTED", self.expected)
+            .env("CROSSBORDER_PDF", self.root.join(PDF))
+            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES));
+    }
 }
 
 /// Lays the example out as in `examples/typescript` (its `package.json`,
@@ -271,6 +287,112 @@ fn typescript(env: &Env, node: &Path, target: &Target) -> Result<Run> {
     node_run(env, dir, target.key)
 }
 
+/// The TypeScript example as a team without Rust has it: a clean Node
+/// project in `dir` (the example's `package.json`, `tsconfig.json` and every
+/// `src/*.ts`), `npm install` of its pins and of the sandbox's npm packages
+/// from their files, `schema.d.ts` generated from `spec`, `tsc -p`, then
+/// `node --test` of every `*.test.js` (each test file starts its sandbox
+/// from the package), all with no Rust toolchain on `PATH`.
+fn typescript_suite(
+    env: &Env,
+    built: &packages::Built,
+    no_rust: &std::ffi::OsStr,
+    spec: &Path,
+    dir: &Path,
+) -> Result<Run> {
+    let _ = std::fs::remove_dir_all(dir);
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).with_context(|| format!("creating {}", src.display()))?;
+    let example = env.root.join(TS_EXAMPLE);
+    for file in ["package.json", "tsconfig.json"] {
+        std::fs::copy(example.join(file), dir.join(file))
+            .with_context(|| format!("copying {file}"))?;
+    }
+    let mut tests = Vec::new();
+    for entry in std::fs::read_dir(example.join("src")).context("reading the example's src")? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if name.ends_with(".ts") && !name.ends_with(".d.ts") {
+            std::fs::copy(&path, src.join(&name))
+                .with_context(|| format!("copying {}", path.display()))?;
+            if let Some(stem) = name.strip_suffix(".test.ts") {
+                tests.push(dir.join(format!("dist/{stem}.test.js")));
+            }
+        }
+    }
+    tests.sort();
+    println!(
+        "==> npm install (a clean project in {}, no Rust on PATH)",
+        dir.display()
+    );
+    run_checked(
+        packages::without_rust("npm", no_rust)
+            .current_dir(dir)
+            .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+            .args(&built.npm),
+        "npm install (the sandbox's packages)",
+    )?;
+    let bin = dir.join("node_modules/.bin");
+    run_checked(
+        packages::without_rust(bin.join("openapi-typescript"), no_rust)
+            .arg(spec)
+            .arg("--output")
+            .arg(src.join("schema.d.ts")),
+        "openapi-typescript",
+    )?;
+    println!("==> tsc -p (the example's tsconfig.json, strict)");
+    let compiled = run_captured(
+        packages::without_rust(bin.join("tsc"), no_rust)
+            .arg("-p")
+            .arg(dir),
+        "tsc",
+    )?;
+    if !compiled.status.success() {
+        return Ok(Run {
+            passed: false,
+            output: output_text(&compiled),
+        });
+    }
+    println!("==> node --test ({} files)", tests.len());
+    let mut cmd = packages::without_rust("node", no_rust);
+    cmd.current_dir(dir).arg("--test").args(&tests);
+    env.apply_tests(&mut cmd);
+    let ran = run_captured(&mut cmd, "node --test")?;
+    Ok(Run {
+        passed: ran.status.success(),
+        output: output_text(&ran),
+    })
+}
+
+/// The Python example's tests (`examples/python/test_*.py`, unittest) in a
+/// clean virtualenv with the wheel installed from its file, the client
+/// generated in `client`, and no Rust toolchain on `PATH`.
+fn python_suite(
+    env: &Env,
+    built: &packages::Built,
+    no_rust: &std::ffi::OsStr,
+    client: &Path,
+    venv_dir: &Path,
+) -> Result<Run> {
+    let bin = packages::python_env(venv_dir, &built.wheel, env.venv, no_rust)?;
+    println!("==> python -m unittest (examples/python/test_*.py)");
+    let mut cmd = packages::without_rust(bin.join("python"), no_rust);
+    cmd.args(["-m", "unittest", "discover", "-v", "-p", "test_*.py", "-s"])
+        .arg(env.root.join("examples/python"))
+        .env("PYTHONPATH", client)
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    env.apply_tests(&mut cmd);
+    let ran = run_captured(&mut cmd, "python -m unittest")?;
+    Ok(Run {
+        passed: ran.status.success(),
+        output: output_text(&ran),
+    })
+}
+
 /// Runs the compiled TypeScript example in `dir` with `key`.
 fn node_run(env: &Env, dir: &Path, key: &str) -> Result<Run> {
     println!("==> node dist/flow.js (key {key})");
@@ -287,11 +409,16 @@ fn node_run(env: &Env, dir: &Path, key: &str) -> Result<Run> {
 /// Generates `crossborder_client` from `target.spec` and runs the example
 /// with it.
 fn python(env: &Env, target: &Target) -> Result<Run> {
+    generate_python(env, target.spec, &target.dir)?;
+    python_run(env, &target.dir, target.key)
+}
+
+/// Generates `crossborder_client` from `spec` into `dir`.
+fn generate_python(env: &Env, spec: &Path, dir: &Path) -> Result<()> {
     let venv = env.venv;
-    let dir = &target.dir;
     println!(
         "==> openapi-python-client {} -> {}",
-        target.spec.display(),
+        spec.display(),
         dir.display()
     );
     // Its post-generation hooks run `ruff` (installed in the venv) from PATH.
@@ -308,7 +435,7 @@ fn python(env: &Env, target: &Target) -> Result<Run> {
             .env("PATH", path)
             .arg("generate")
             .arg("--path")
-            .arg(target.spec)
+            .arg(spec)
             .arg("--config")
             .arg(env.root.join(PY_CONFIG))
             .arg("--output-path")
@@ -323,7 +450,7 @@ fn python(env: &Env, target: &Target) -> Result<Run> {
     if output_text(&generated).contains("Warning(s) encountered") {
         bail!("openapi-python-client left parts of the spec out (see its warnings above)");
     }
-    python_run(env, dir, target.key)
+    Ok(())
 }
 
 /// Runs the Python example with the client generated in `dir` and `key`.

@@ -294,4 +294,28 @@ mod tests {
         );
         assert_eq!(kind(&on_hold), "confirmed");
     }
+
+    /// `examples/webhook-cases.json`, which the TypeScript and Python
+    /// examples' webhook modules are tested on, holds this SDK's verdicts.
+    #[test]
+    fn the_examples_webhook_cases_are_this_sdks_verdicts() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/webhook-cases.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let table: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let cases = table["cases"].as_array().unwrap();
+        assert!(cases.len() >= 20, "{}", cases.len());
+        for case in cases {
+            let body = case["event"].as_str().unwrap();
+            let status: TransactionStatus = case["status"].as_str().unwrap().parse().unwrap();
+            let verdict = judge(
+                &event(body),
+                transaction(status, case["paidAmount"].as_str()),
+                &StatusWords::default(),
+            );
+            assert_eq!(kind(&verdict), case["verdict"], "{case}");
+        }
+    }
 }
