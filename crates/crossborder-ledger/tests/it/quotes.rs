@@ -390,19 +390,7 @@ async fn proxy(base_url: &str, action: OnFirstPayout) -> String {
                 OnFirstPayout::Advance(clock, by) => clock.advance(*by),
             }
         }
-        let body = axum::body::to_bytes(body, 1 << 20)
-            .await
-            .unwrap_or_default();
-        let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        let mut outgoing = proxy
-            .http
-            .request(parts.method, format!("{}{path}", proxy.origin))
-            .body(body);
-        for (name, value) in &parts.headers {
-            if ![header::HOST, header::CONTENT_LENGTH, header::CONNECTION].contains(name) {
-                outgoing = outgoing.header(name, value);
-            }
-        }
+        let outgoing = support::forwarded(&proxy.http, &proxy.origin, parts, body).await;
         match outgoing.send().await {
             Ok(answer) => {
                 let status = answer.status();

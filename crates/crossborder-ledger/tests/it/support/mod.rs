@@ -286,6 +286,31 @@ pub async fn finished(child: &mut Child, limit: Duration) {
     }
 }
 
+/// A test proxy's request as it goes on to `origin`: the same method,
+/// path, headers (less the hop's own) and body, read whole.
+pub async fn forwarded(
+    http: &reqwest::Client,
+    origin: &str,
+    parts: axum::http::request::Parts,
+    body: axum::body::Body,
+) -> reqwest::RequestBuilder {
+    use axum::http::header;
+
+    let body = axum::body::to_bytes(body, 1 << 20)
+        .await
+        .unwrap_or_default();
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut outgoing = http
+        .request(parts.method, format!("{origin}{path}"))
+        .body(body);
+    for (name, value) in &parts.headers {
+        if ![header::HOST, header::CONTENT_LENGTH, header::CONNECTION].contains(name) {
+            outgoing = outgoing.header(name, value);
+        }
+    }
+    outgoing
+}
+
 /// A proxy to `base_url` (`http://127.0.0.1:PORT/v1`) that passes each
 /// request on at once, and the answer to a POST back only after `delay`:
 /// a payout applied whose answer is still on the way when its dispatcher
@@ -308,20 +333,10 @@ pub async fn late_proxy(base_url: &str, delay: Duration, pending_reads: usize) -
     async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         let (parts, body) = request.into_parts();
         let write = parts.method == axum::http::Method::POST;
-        let body = axum::body::to_bytes(body, 1 << 20)
+        let answer = forwarded(&proxy.http, &proxy.origin, parts, body)
             .await
-            .unwrap_or_default();
-        let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        let mut outgoing = proxy
-            .http
-            .request(parts.method, format!("{}{path}", proxy.origin))
-            .body(body);
-        for (name, value) in &parts.headers {
-            if ![header::HOST, header::CONTENT_LENGTH, header::CONNECTION].contains(name) {
-                outgoing = outgoing.header(name, value);
-            }
-        }
-        let answer = outgoing.send().await;
+            .send()
+            .await;
         if write {
             tokio::time::sleep(proxy.delay).await;
         }
