@@ -2,11 +2,12 @@
 //! does), and the log of attempts that tests read.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use crossborder_api::types::WebhookEvent;
 
+use crate::faults::{FaultEngine, FaultKind, WEBHOOK_DELAY};
 use crate::store::account::BusinessId;
 use crate::sync::lock;
 
@@ -139,6 +140,9 @@ pub(crate) struct WebhookSender {
     /// The runtime the sandbox started in: deliveries are spawned there, so
     /// a `SandboxHandle` action may be called from any thread.
     runtime: Option<tokio::runtime::Handle>,
+    /// The fault engine of the sandbox, attached once its state is built:
+    /// events may be dropped, duplicated or delayed.
+    faults: Arc<OnceLock<Arc<FaultEngine>>>,
 }
 
 impl std::fmt::Debug for WebhookSender {
@@ -162,7 +166,13 @@ impl WebhookSender {
             timeout,
             log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
             runtime: tokio::runtime::Handle::try_current().ok(),
+            faults: Arc::new(OnceLock::new()),
         })
+    }
+
+    /// Makes the events of every clone meet the faults of `faults`.
+    pub(crate) fn attach_faults(&self, faults: Arc<FaultEngine>) {
+        let _ = self.faults.set(faults);
     }
 
     /// The last [`MAX_WEBHOOK_DELIVERIES`] finished attempts, oldest first.
@@ -201,12 +211,68 @@ impl WebhookSender {
         event: &WebhookEvent,
         now: SystemTime,
     ) {
-        match serde_json::to_string(event) {
-            Ok(body) => {
-                self.send_body(owner, url, body, now);
+        let body = match serde_json::to_string(event) {
+            Ok(body) => body,
+            Err(error) => {
+                tracing::error!(%error, "could not serialise a webhook event");
+                return;
             }
-            Err(error) => tracing::error!(%error, "could not serialise a webhook event"),
+        };
+        let fault = self
+            .faults
+            .get()
+            .and_then(|faults| Some((faults, faults.draw_webhook(owner)?)));
+        let Some((faults, kind)) = fault else {
+            self.send_body(owner, url, body, now);
+            return;
+        };
+        match kind {
+            FaultKind::WebhookDropped => {
+                let id = self.drop_body(owner, url, body, now);
+                faults.record(owner, now, kind, id, "the event was not sent");
+            }
+            FaultKind::WebhookDuplicated => {
+                let first = self.send_body(owner, url.clone(), body.clone(), now);
+                let second = self.send_body(owner, url, body, now);
+                faults.record(
+                    owner,
+                    now,
+                    kind,
+                    first,
+                    format!("the event was sent twice, the second time as {second}"),
+                );
+            }
+            _ => {
+                let id = self.send_body_after(owner, url, body, now, WEBHOOK_DELAY);
+                faults.record(
+                    owner,
+                    now,
+                    kind,
+                    id,
+                    format!("the event was sent {} ms late", WEBHOOK_DELAY.as_millis()),
+                );
+            }
         }
+    }
+
+    /// Records the delivery of `body` as never sent (a dropped event): it
+    /// is listed `failed`, and counts as finished.
+    fn drop_body(&self, owner: BusinessId, url: String, body: String, now: SystemTime) -> String {
+        let mut log = lock(&self.log);
+        let id = log.start(owner, &url, &body, now);
+        let error = format!(
+            "dropped by the sandbox's fault injection ({})",
+            FaultKind::WebhookDropped
+        );
+        log.finish(&id, Err(error.clone()));
+        log.push(WebhookDelivery {
+            url,
+            body,
+            attempted_at: now,
+            status: None,
+            error: Some(error),
+        });
+        id
     }
 
     /// POSTs `body` to `url` once, in a background task, and returns the
@@ -218,12 +284,27 @@ impl WebhookSender {
         body: String,
         now: SystemTime,
     ) -> String {
+        self.send_body_after(owner, url, body, now, Duration::ZERO)
+    }
+
+    /// [`send_body`](Self::send_body), POSTed after `delay`.
+    fn send_body_after(
+        &self,
+        owner: BusinessId,
+        url: String,
+        body: String,
+        now: SystemTime,
+        delay: Duration,
+    ) -> String {
         let id = lock(&self.log).start(owner, &url, &body, now);
         let client = self.client.clone();
         let timeout = self.timeout;
         let log = Arc::clone(&self.log);
         let delivery = id.clone();
         let attempt = async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
             let outcome = post(&client, &url, &body, timeout).await;
             let (status, error) = match &outcome {
                 Ok(status) => (Some(*status), None),

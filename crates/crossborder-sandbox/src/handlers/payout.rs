@@ -46,6 +46,7 @@ use crossborder_core::payout::{bank_code_required, validate_payout, PayoutFields
 use rust_decimal::Decimal;
 
 use crate::amount::amount_key;
+use crate::faults::FaultKind;
 use crate::http::auth::Caller;
 use crate::http::body::{wire_fields, Body};
 use crate::http::error::ApiError;
@@ -113,6 +114,17 @@ pub(crate) async fn create_payout(
     account.debit(payout.from, conversion.total_amount)?;
     let outcome = if view.account_number.map(str::trim) == Some(UNRESOLVABLE_ACCOUNT) {
         Settle::Fail(FAILING_ACCOUNT_REASON.to_owned())
+    } else if state.faults().draw_payout(caller.business()) {
+        // A payout fault: accepted, then failed and refunded when it
+        // settles (ASSUMPTIONS F5).
+        state.faults().record(
+            caller.business(),
+            now,
+            FaultKind::PayoutFailed,
+            session_id.clone(),
+            format!("accepted, then failed and refunded: {PAYOUT_FAULT_REASON}"),
+        );
+        Settle::Fail(PAYOUT_FAULT_REASON.to_owned())
     } else {
         Settle::Complete
     };
@@ -165,6 +177,10 @@ pub(crate) async fn create_payout(
     }
     Ok(Json(response))
 }
+
+/// Why a payout failed by the fault `payout_failed` fails.
+pub(crate) const PAYOUT_FAULT_REASON: &str =
+    "Failed after acceptance (sandbox fault payout_failed)";
 
 /// Why a payout to the failing account `0000000000` fails.
 const FAILING_ACCOUNT_REASON: &str = "Account 0000000000 cannot receive payouts";

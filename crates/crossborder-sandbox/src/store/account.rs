@@ -28,6 +28,11 @@ impl BusinessId {
     pub(crate) fn new(index: usize) -> BusinessId {
         BusinessId(index)
     }
+
+    /// The place of its key among the configured keys.
+    pub(crate) fn index(self) -> usize {
+        self.0
+    }
 }
 
 /// Quotes kept before expired ones are first pruned.
