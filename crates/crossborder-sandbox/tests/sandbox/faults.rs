@@ -442,7 +442,7 @@ async fn every_payout_is_paid_once_through_create_or_get_under_standard_faults()
     let api =
         Api::start_with(SandboxConfig::default().with_faults(FaultConfig::standard(2026))).await;
     let client = api.client(STAGING_KEY);
-    let amount = Decimal::new(1_000_25, 2);
+    let amount = Decimal::new(100_025, 2);
     for index in 0..PAYOUTS {
         let request = ngn_bank_payout(amount, &format!("e2e-{index:03}"));
         let mut attempts = 0;
