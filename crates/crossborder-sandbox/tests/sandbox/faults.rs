@@ -364,6 +364,20 @@ async fn the_control_api_sets_faults_and_refuses_bad_ones_naming_the_valid_choic
         api.sandbox.state(STAGING_KEY).unwrap().fault_settings.seed,
         9
     );
+
+    // The control API itself never meets faults.
+    let every_request = json!({"rates": {"write_refused_503": 1, "read_503": 1}});
+    assert_eq!(put_faults(&api, &every_request).await.0, 200);
+    let state = api
+        .http
+        .get(format!("{}_sandbox/state", api.sandbox.console_url()))
+        .header("x-api-key", STAGING_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(state.status(), 200);
+    let read = send(&api, "GET", "/api/balance/NGN", None).await;
+    assert_eq!(read.map(|(status, _)| status), Some(503));
 }
 
 /// Runs the binary with `args` until it exits or prints its `Faults:` line.
