@@ -506,3 +506,42 @@ async fn every_payout_is_paid_once_through_create_or_get_under_standard_faults()
         .unwrap();
     assert_eq!(balance.amount, expected);
 }
+
+/// Collections funded under `standard`, whose events meet every webhook kind.
+const COLLECTIONS: usize = 100;
+
+#[tokio::test]
+async fn a_hundred_collections_meet_every_webhook_kind_under_standard_faults() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    api.set_webhook(receiver.url()).await;
+    for index in 0..COLLECTIONS {
+        ngn_collection(&api, &format!("wh-{index:03}"), 1000).await;
+    }
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::standard(2026))
+        .unwrap();
+    for index in 0..COLLECTIONS {
+        api.sandbox
+            .fund_collection(STAGING_KEY, &format!("wh-{index:03}"), None)
+            .unwrap();
+    }
+    let state = api.sandbox.state(STAGING_KEY).unwrap();
+    let count = |kind: FaultKind| {
+        state
+            .faults
+            .iter()
+            .filter(|fault| fault.kind == kind.as_str())
+            .count()
+    };
+    let (dropped, duplicated) = (
+        count(FaultKind::WebhookDropped),
+        count(FaultKind::WebhookDuplicated),
+    );
+    assert!(dropped > 0 && duplicated > 0 && count(FaultKind::WebhookDelayed) > 0);
+    // One event per collection, none for a dropped one, two for a
+    // duplicated one.
+    let expected = COLLECTIONS - dropped + duplicated;
+    let received = receiver.wait_for(expected, Duration::from_secs(10)).await;
+    assert_eq!(received.len(), expected);
+}
