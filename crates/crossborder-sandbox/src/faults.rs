@@ -582,6 +582,15 @@ impl FaultEngine {
         self.with(business, |faults| faults.config.clone())
     }
 
+    /// Forgets the faults injected on `business` and restarts its draws
+    /// from its seed (a reset of its business): the same requests after a
+    /// reset meet the same faults again.
+    pub(crate) fn restart(&self, business: BusinessId) {
+        self.with(business, |faults| {
+            *faults = BusinessFaults::new(faults.config.clone(), business);
+        });
+    }
+
     /// Sets the configuration of `business` and restarts its streams from
     /// the seed (the faults already injected stay listed).
     pub(crate) fn set(&self, business: BusinessId, config: FaultConfig) {

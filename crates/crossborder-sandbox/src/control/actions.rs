@@ -246,6 +246,8 @@ impl Control<'_> {
         self.state.documents().forget(owner);
         self.state.webhooks().forget(owner);
         self.state.requests().forget(owner);
+        // The fault settings stay; the draws start again from the seed.
+        self.state.faults().restart(owner);
         self.state()
     }
 

@@ -84,6 +84,24 @@ async fn the_same_seed_twice_gives_the_same_fault_list() {
 }
 
 #[tokio::test]
+async fn a_reset_restarts_the_draws_and_forgets_the_faults_but_keeps_the_settings() {
+    let api = Api::start_with(SandboxConfig::default().with_faults(FaultConfig::standard(5))).await;
+    let run = || async {
+        for _ in 0..60 {
+            send(&api, "GET", "/api/balance/NGN", None).await;
+        }
+        faults(&api)
+    };
+    let first = run().await;
+    assert!(!first.is_empty());
+    let state = api.sandbox.reset(STAGING_KEY).unwrap();
+    assert!(state.faults.is_empty());
+    assert_eq!(state.fault_settings.seed, 5);
+    assert_eq!(state.fault_settings.profile, "standard");
+    assert_eq!(run().await, first);
+}
+
+#[tokio::test]
 async fn a_write_applied_then_its_answer_lost_is_applied_and_listed() {
     let lines: Arc<Mutex<Vec<RequestLine>>> = Arc::default();
     let sink = Arc::clone(&lines);
