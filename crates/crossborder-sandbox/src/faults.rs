@@ -39,6 +39,9 @@ use crate::sync::lock;
 /// How long a delayed webhook waits before its one POST.
 pub const WEBHOOK_DELAY: Duration = Duration::from_secs(2);
 
+/// How late a `payout_settled_late` payout settles, on the sandbox's clock.
+pub const PAYOUT_LATE: Duration = Duration::from_secs(60);
+
 /// The `Retry-After` of a `write_refused_429` or `read_429`, in seconds.
 pub const RETRY_AFTER_SECS: u64 = 1;
 
@@ -78,11 +81,18 @@ pub enum FaultKind {
     /// A payout accepted (`200`) that would have completed fails and is
     /// refunded in full, as the control API's `fail` does.
     PayoutFailed,
+    /// A payout accepted under `instant` settlement stays `PENDING` and
+    /// settles [`PAYOUT_LATE`] later on the sandbox's clock.
+    PayoutSettledLate,
+    /// A converting payout's quote lapses before its `validUntil`: the
+    /// payout is refused `rateKey is unknown or expired`, and so is every
+    /// later use of that rateKey.
+    QuoteLapsedEarly,
 }
 
 impl FaultKind {
     /// Every kind, in the order of their names' list.
-    pub const ALL: [FaultKind; 13] = [
+    pub const ALL: [FaultKind; 15] = [
         FaultKind::WriteApplied502,
         FaultKind::WriteApplied504,
         FaultKind::WriteAppliedClose,
@@ -96,6 +106,8 @@ impl FaultKind {
         FaultKind::WebhookDuplicated,
         FaultKind::WebhookDelayed,
         FaultKind::PayoutFailed,
+        FaultKind::PayoutSettledLate,
+        FaultKind::QuoteLapsedEarly,
     ];
 
     /// The kind's name: `write_applied_502`, `webhook_dropped`...
@@ -114,6 +126,8 @@ impl FaultKind {
             FaultKind::WebhookDuplicated => "webhook_duplicated",
             FaultKind::WebhookDelayed => "webhook_delayed",
             FaultKind::PayoutFailed => "payout_failed",
+            FaultKind::PayoutSettledLate => "payout_settled_late",
+            FaultKind::QuoteLapsedEarly => "quote_lapsed_early",
         }
     }
 
@@ -131,17 +145,18 @@ impl FaultKind {
             FaultKind::WebhookDropped
             | FaultKind::WebhookDuplicated
             | FaultKind::WebhookDelayed => Stream::Webhook,
-            FaultKind::PayoutFailed => Stream::Payout,
+            FaultKind::PayoutFailed | FaultKind::PayoutSettledLate => Stream::Payout,
+            FaultKind::QuoteLapsedEarly => Stream::Quote,
         }
     }
 
     /// The rate of the kind under the `standard` profile.
     fn standard_rate(self) -> Decimal {
         match self.stream() {
-            // 15 % of writes and 12 % of reads fail, 3 % each kind; 15 % of
-            // webhooks and 5 % of payouts.
+            // 15 % of writes and 12 % of reads fail, 3 % each kind; 5 % of
+            // webhooks, payouts and quotes for each kind.
             Stream::Write | Stream::Read => Decimal::new(3, 2),
-            Stream::Webhook | Stream::Payout => Decimal::new(5, 2),
+            Stream::Webhook | Stream::Payout | Stream::Quote => Decimal::new(5, 2),
         }
     }
 
@@ -174,8 +189,8 @@ pub enum FaultProfile {
     #[default]
     Off,
     /// Every kind at a rate a test of a few hundred calls meets: 3 % of
-    /// writes and of reads for each request kind, 5 % for each webhook kind
-    /// and for failed payouts.
+    /// writes and of reads for each request kind, 5 % for each webhook,
+    /// payout and quote kind.
     Standard,
 }
 
@@ -400,6 +415,7 @@ enum Stream {
     Read,
     Webhook,
     Payout,
+    Quote,
 }
 
 /// SplitMix64: small, fast and the same on every platform.
@@ -436,6 +452,7 @@ struct BusinessFaults {
     requests: SplitMix64,
     webhooks: SplitMix64,
     payouts: SplitMix64,
+    quotes: SplitMix64,
     log: VecDeque<FaultRecord>,
     next_id: u64,
 }
@@ -448,6 +465,7 @@ impl BusinessFaults {
             requests: SplitMix64(seeds.next()),
             webhooks: SplitMix64(seeds.next()),
             payouts: SplitMix64(seeds.next()),
+            quotes: SplitMix64(seeds.next()),
             config,
             log: VecDeque::new(),
             next_id: 1,
@@ -460,6 +478,7 @@ impl BusinessFaults {
             Stream::Write | Stream::Read => &mut self.requests,
             Stream::Webhook => &mut self.webhooks,
             Stream::Payout => &mut self.payouts,
+            Stream::Quote => &mut self.quotes,
         };
         let roll = generator.next() % PPM;
         let mut bound = 0;
@@ -546,12 +565,25 @@ impl FaultEngine {
         })
     }
 
-    /// Whether an accepted payout of `business` that would complete fails.
-    pub(crate) fn draw_payout(&self, business: BusinessId) -> bool {
+    /// The fault an accepted payout of `business` that would complete
+    /// meets, if any: it fails, or it settles late.
+    pub(crate) fn draw_payout(&self, business: BusinessId) -> Option<FaultKind> {
+        self.with(business, |faults| {
+            faults
+                .config
+                .is_active()
+                .then(|| faults.draw(Stream::Payout, &FaultKind::ALL[12..14]))
+                .flatten()
+        })
+    }
+
+    /// Whether the usable quote of a converting payout of `business`
+    /// lapses now.
+    pub(crate) fn draw_quote(&self, business: BusinessId) -> bool {
         self.with(business, |faults| {
             faults.config.is_active()
                 && faults
-                    .draw(Stream::Payout, &[FaultKind::PayoutFailed])
+                    .draw(Stream::Quote, &[FaultKind::QuoteLapsedEarly])
                     .is_some()
         })
     }
@@ -600,6 +632,7 @@ impl FaultEngine {
             faults.requests = fresh.requests;
             faults.webhooks = fresh.webhooks;
             faults.payouts = fresh.payouts;
+            faults.quotes = fresh.quotes;
         });
     }
 }
@@ -632,7 +665,8 @@ mod tests {
     fn off_draws_nothing() {
         let engine = FaultEngine::new(FaultConfig::off());
         assert!((0..200).all(|_| engine.draw_request(BusinessId::new(0), true).is_none()));
-        assert!(!engine.draw_payout(BusinessId::new(0)));
+        assert_eq!(engine.draw_payout(BusinessId::new(0)), None);
+        assert!(!engine.draw_quote(BusinessId::new(0)));
     }
 
     #[test]

@@ -149,6 +149,12 @@ impl Account {
     /// The quote of `rate_key` if it is known, unexpired and issued for
     /// `from`/`to`; otherwise 400 `rateKey is unknown or expired` or
     /// `rateKey was issued for USD/NGN, not EUR/NGN`.
+    /// Forgets the quote `rate_key` before its time (the fault
+    /// `quote_lapsed_early`): every later use is refused as expired.
+    pub(crate) fn lapse_quote(&mut self, rate_key: &str) {
+        self.quotes.remove(rate_key);
+    }
+
     pub(crate) fn usable_quote(
         &self,
         rate_key: &str,

@@ -9,12 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossborder_sandbox::control::FaultView;
-use crossborder_sandbox::faults::{FaultConfig, FaultKind};
+use crossborder_sandbox::faults::{FaultConfig, FaultKind, PAYOUT_LATE};
 use crossborder_sandbox::{Decimal, RequestLine, SandboxConfig, STAGING_KEY};
 use crossborder_testkit::fixtures::ngn_bank_payout;
 use serde_json::{json, Value};
 
-use crate::common::{ngn_collection, ngn_payout, Api, Receiver};
+use crate::common::{ngn_collection, ngn_payout, usd_to_ngn_payout, Api, Receiver};
 
 /// A raw request that may get no answer: the status and body, or `None`
 /// when the connection closed without one.
@@ -329,6 +329,67 @@ async fn a_payout_fails_after_acceptance_and_is_refunded() {
 }
 
 #[tokio::test]
+async fn a_payout_settles_late_on_the_sandboxs_clock() {
+    let api = Api::start().await;
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::PayoutSettledLate))
+        .unwrap();
+    let answer = send(
+        &api,
+        "POST",
+        "/api/payout",
+        Some(&ngn_payout("late", "100.00")),
+    )
+    .await;
+    assert_eq!(answer.map(|(status, _)| status), Some(200));
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    assert_eq!(api.transaction("late").await["status"], "PENDING");
+    let state = api.sandbox.state(STAGING_KEY).unwrap();
+    assert!(state.payouts[0].settles_at.is_some());
+    let fault = &state.faults[0];
+    assert_eq!(
+        (fault.kind.as_str(), fault.target.as_str()),
+        ("payout_settled_late", "late")
+    );
+    assert_eq!(
+        fault.applied,
+        "accepted, left PENDING, settles 60 s later on the sandbox's clock"
+    );
+    api.clock.advance(PAYOUT_LATE);
+    assert_eq!(api.transaction("late").await["status"], "COMPLETED");
+    assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999900");
+}
+
+#[tokio::test]
+async fn a_quote_lapses_early_and_its_payout_is_refused() {
+    let api = Api::start().await;
+    let body = usd_to_ngn_payout(&api, "lapsed", "100.00").await;
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::QuoteLapsedEarly))
+        .unwrap();
+    api.post_refused("/api/payout", &body, 400, "rateKey is unknown or expired")
+        .await;
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    // The rateKey stays lapsed: the same payout is refused again.
+    api.post_refused("/api/payout", &body, 400, "rateKey is unknown or expired")
+        .await;
+    let fault = &faults(&api)[0];
+    assert_eq!(fault.kind, "quote_lapsed_early");
+    assert_eq!(Some(fault.target.as_str()), body["rateKey"].as_str());
+    assert_eq!(api.balance(STAGING_KEY, "USD").await, "10000");
+    api.get_refused(
+        "/api/transaction/lapsed",
+        404,
+        "Transaction not found: lapsed",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn the_control_api_sets_faults_and_refuses_bad_ones_naming_the_valid_choices() {
     let api = Api::start().await;
     let (status, body) = put_faults(&api, &json!({"profile": "standard", "seed": 9, "rates": {"payout_failed": "0.5", "read_429": 0.25}})).await;
@@ -341,7 +402,7 @@ async fn the_control_api_sets_faults_and_refuses_bad_ones_naming_the_valid_choic
     let settings = api.sandbox.state(STAGING_KEY).unwrap().fault_settings;
     assert_eq!(settings.seed, 9);
 
-    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed";
+    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed, payout_settled_late, quote_lapsed_early";
     for (body, message) in [
         (
             json!({"profile": "chaos"}),
@@ -487,6 +548,8 @@ async fn every_payout_is_paid_once_through_create_or_get_under_standard_faults()
     api.sandbox
         .set_faults(STAGING_KEY, FaultConfig::off())
         .unwrap();
+    // The payouts settling late settle.
+    api.clock.advance(PAYOUT_LATE);
     let state = api.sandbox.state(STAGING_KEY).unwrap();
     assert_eq!(state.payouts.len(), PAYOUTS);
     let completed = state
@@ -507,7 +570,7 @@ async fn every_payout_is_paid_once_through_create_or_get_under_standard_faults()
         .count();
     assert_eq!(failed, failed_by_fault);
     // Every request and payout kind was met.
-    for kind in &FaultKind::ALL[..9] {
+    for kind in FaultKind::ALL[..9].iter().chain(&FaultKind::ALL[12..14]) {
         assert!(
             state.faults.iter().any(|fault| fault.kind == kind.as_str()),
             "{kind} never injected"
