@@ -174,11 +174,15 @@ pub async fn serve_then(args: ServeArgs, started: impl FnOnce(&SandboxHandle)) -
     out!("crossborder sandbox listening on {}", sandbox.base_url());
     out!("Console: {}", sandbox.console_url());
     out!("Payout settlement: {}", args.payout_settlement);
-    out!(
-        "Faults: {} (--fault-seed {})",
-        faults.profile(),
-        faults.seed()
-    );
+    if faults.is_active() {
+        out!(
+            "Faults: {} (--fault-seed {})",
+            faults.profile(),
+            faults.seed()
+        );
+    } else {
+        out!("Faults: off");
+    }
     out!("API keys:");
     for key in sandbox.keys() {
         out!("  {key}");

@@ -502,6 +502,10 @@ fn the_binary_prints_the_seed_and_refuses_bad_fault_flags_at_start() {
         "{stdout}"
     );
 
+    let (code, stdout, _) = binary(&[]);
+    assert_eq!(code, None);
+    assert!(stdout.contains("\nFaults: off\n"), "{stdout}");
+
     let (code, _, stderr) = binary(&["--faults", "chaos"]);
     assert_eq!(code, Some(2));
     assert!(
