@@ -246,7 +246,7 @@ pub struct FaultView {
     pub kind: String,
     /// When.
     pub at: String,
-    /// What it hit: a request (`POST /v1/api/payout`), a webhook delivery id, or a payout's sessionId.
+    /// What it hit: a request (`POST /v1/api/payout`, with the object a lost answer named: `POST /v1/api/payout (sessionId s-1)`), a webhook delivery id, a payout's sessionId or a rateKey.
     pub target: String,
     /// What the sandbox did: whether the request was applied and what it had answered, or what became of the event or payout.
     pub applied: String,

@@ -38,11 +38,19 @@ pub(crate) async fn inject(
     let Some(kind) = state.faults().draw_request(owner, write) else {
         return next.run(request).await;
     };
-    let target = format!("{method} {path}");
+    let mut target = format!("{method} {path}");
     let (response, applied) = match kind {
         FaultKind::WriteApplied502 | FaultKind::WriteApplied504 | FaultKind::WriteAppliedClose => {
             let served = next.run(request).await;
             let status = served.status();
+            // The object the lost answer named, so that a test can tell
+            // which write it was.
+            let body = axum::body::to_bytes(served.into_body(), ANSWER_READ_LIMIT)
+                .await
+                .unwrap_or_default();
+            if let Some(named) = named_object(&body) {
+                target = format!("{target} ({named})");
+            }
             let applied = if status.is_success() {
                 format!("applied, answered {}; the answer was lost", status.as_u16())
             } else {
@@ -61,6 +69,22 @@ pub(crate) async fn inject(
     let mut response = response;
     response.extensions_mut().insert(InjectedFault(kind));
     response
+}
+
+/// The most of a lost answer read to find the object it names (the API's
+/// answers to writes are small).
+const ANSWER_READ_LIMIT: usize = 1024 * 1024;
+
+/// `sessionId <id>`, `paymentReference <ref>` or `businessId <id>`: the
+/// first the answer names, at its top level or in its `data`.
+fn named_object(body: &[u8]) -> Option<String> {
+    let answer: serde_json::Value = serde_json::from_slice(body).ok()?;
+    ["sessionId", "paymentReference", "businessId"]
+        .into_iter()
+        .find_map(|name| {
+            let value = answer.get(name).or_else(|| answer.get("data")?.get(name))?;
+            Some(format!("{name} {}", value.as_str()?))
+        })
 }
 
 /// The answer the client gets instead.

@@ -136,7 +136,10 @@ async fn a_write_applied_then_its_answer_lost_is_applied_and_listed() {
         let state = api.sandbox.state(STAGING_KEY).unwrap();
         let fault = &state.faults[0];
         assert_eq!(fault.kind, kind.to_string());
-        assert_eq!(fault.target, "POST /v1/api/payout");
+        assert_eq!(
+            fault.target,
+            format!("POST /v1/api/payout (sessionId {session})")
+        );
         assert_eq!(fault.applied, "applied, answered 200; the answer was lost");
         let request = state
             .requests
@@ -158,6 +161,20 @@ async fn a_write_applied_then_its_answer_lost_is_applied_and_listed() {
             "{logged}"
         );
     }
+    // A collection's lost answer names its paymentReference.
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::WriteApplied502))
+        .unwrap();
+    let body = json!({"amount": 1000, "fromCurrency": "NGN", "toCurrency": "NGN", "paymentReference": "lost-collection"});
+    let answer = send(&api, "POST", "/api/initiate-payment", Some(&body)).await;
+    assert_eq!(answer.map(|(status, _)| status), Some(502));
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    assert_eq!(
+        faults(&api)[0].target,
+        "POST /v1/api/initiate-payment (paymentReference lost-collection)"
+    );
     // Three payouts of 100.00 NGN, each paid once.
     assert_eq!(api.balance(STAGING_KEY, "NGN").await, "4999700");
 }
