@@ -18,10 +18,10 @@
 //! use crossborder_sandbox::faults::{FaultConfig, FaultKind, FaultProfile};
 //! use rust_decimal::Decimal;
 //!
-//! let config = FaultConfig::standard(42).with_rate(FaultKind::PayoutFailed, Decimal::ONE).unwrap();
+//! let config = FaultConfig::standard(42).with_rate(FaultKind::PayoutFailed, Decimal::new(5, 1)).unwrap();
 //! assert_eq!(config.profile(), FaultProfile::Standard);
 //! assert_eq!(config.seed(), 42);
-//! assert_eq!(config.rate(FaultKind::PayoutFailed), Decimal::ONE);
+//! assert_eq!(config.rate(FaultKind::PayoutFailed), Decimal::new(5, 1));
 //! assert!("chaos".parse::<FaultProfile>().unwrap_err().to_string().contains("off, standard"));
 //! ```
 
@@ -39,6 +39,10 @@ use crate::sync::lock;
 /// How long a delayed webhook waits before its one POST.
 pub const WEBHOOK_DELAY: Duration = Duration::from_secs(2);
 
+/// How long a `webhook_reordered` event waits for its collection's next
+/// event before it is sent on its own.
+pub const REORDER_HOLD: Duration = Duration::from_secs(5);
+
 /// How late a `payout_settled_late` payout settles, on the sandbox's clock.
 pub const PAYOUT_LATE: Duration = Duration::from_secs(60);
 
@@ -47,6 +51,14 @@ pub const RETRY_AFTER_SECS: u64 = 1;
 
 /// How many injected faults each business keeps (older ones are forgotten).
 pub const MAX_FAULTS_KEPT: usize = 1000;
+
+/// The webhook kinds, in the order of their draw.
+const WEBHOOK_KINDS: [FaultKind; 4] = [
+    FaultKind::WebhookDropped,
+    FaultKind::WebhookDuplicated,
+    FaultKind::WebhookDelayed,
+    FaultKind::WebhookReordered,
+];
 
 /// Rates are held in parts per million: a rate is rounded to 6 decimals.
 const PPM: u64 = 1_000_000;
@@ -88,11 +100,15 @@ pub enum FaultKind {
     /// payout is refused `rateKey is unknown or expired`, and so is every
     /// later use of that rateKey.
     QuoteLapsedEarly,
+    /// A webhook event is held and POSTed right after its collection's next
+    /// event (an older status after a newer one), or on its own
+    /// [`REORDER_HOLD`] later if none comes.
+    WebhookReordered,
 }
 
 impl FaultKind {
     /// Every kind, in the order of their names' list.
-    pub const ALL: [FaultKind; 15] = [
+    pub const ALL: [FaultKind; 16] = [
         FaultKind::WriteApplied502,
         FaultKind::WriteApplied504,
         FaultKind::WriteAppliedClose,
@@ -108,6 +124,7 @@ impl FaultKind {
         FaultKind::PayoutFailed,
         FaultKind::PayoutSettledLate,
         FaultKind::QuoteLapsedEarly,
+        FaultKind::WebhookReordered,
     ];
 
     /// The kind's name: `write_applied_502`, `webhook_dropped`...
@@ -128,6 +145,7 @@ impl FaultKind {
             FaultKind::PayoutFailed => "payout_failed",
             FaultKind::PayoutSettledLate => "payout_settled_late",
             FaultKind::QuoteLapsedEarly => "quote_lapsed_early",
+            FaultKind::WebhookReordered => "webhook_reordered",
         }
     }
 
@@ -144,7 +162,8 @@ impl FaultKind {
             }
             FaultKind::WebhookDropped
             | FaultKind::WebhookDuplicated
-            | FaultKind::WebhookDelayed => Stream::Webhook,
+            | FaultKind::WebhookDelayed
+            | FaultKind::WebhookReordered => Stream::Webhook,
             FaultKind::PayoutFailed | FaultKind::PayoutSettledLate => Stream::Payout,
             FaultKind::QuoteLapsedEarly => Stream::Quote,
         }
@@ -560,7 +579,7 @@ impl FaultEngine {
             faults
                 .config
                 .is_active()
-                .then(|| faults.draw(Stream::Webhook, &FaultKind::ALL[9..12]))
+                .then(|| faults.draw(Stream::Webhook, &WEBHOOK_KINDS))
                 .flatten()
         })
     }

@@ -317,6 +317,39 @@ async fn webhooks_are_dropped_duplicated_and_delayed() {
 }
 
 #[tokio::test]
+async fn a_reordered_webhook_arrives_after_the_collections_next_event() {
+    let api = Api::start().await;
+    let receiver = Receiver::start().await;
+    api.set_webhook(receiver.url()).await;
+    ngn_collection(&api, "reordered", 1000).await;
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::WebhookReordered))
+        .unwrap();
+    api.sandbox
+        .fund_collection(STAGING_KEY, "reordered", Some(Decimal::new(400, 0)))
+        .unwrap();
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    let fault = faults(&api)[0].clone();
+    assert_eq!(
+        (fault.kind.as_str(), fault.target.as_str()),
+        ("webhook_reordered", "paymentReference reordered")
+    );
+    assert!(receiver.received().is_empty());
+    api.sandbox
+        .fund_collection(STAGING_KEY, "reordered", None)
+        .unwrap();
+    let received = receiver.wait_for(2, Duration::from_secs(10)).await;
+    let statuses: Vec<Value> = received
+        .iter()
+        .map(|webhook| webhook.json()["status"].clone())
+        .collect();
+    // COMPLETED (`true`) first, then the older PARTIALLY_PAID (`false`).
+    assert_eq!(statuses, [json!(true), json!(false)]);
+}
+
+#[tokio::test]
 async fn a_payout_fails_after_acceptance_and_is_refunded() {
     let api = Api::start().await;
     api.sandbox
@@ -419,7 +452,7 @@ async fn the_control_api_sets_faults_and_refuses_bad_ones_naming_the_valid_choic
     let settings = api.sandbox.state(STAGING_KEY).unwrap().fault_settings;
     assert_eq!(settings.seed, 9);
 
-    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed, payout_settled_late, quote_lapsed_early";
+    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed, payout_settled_late, quote_lapsed_early, webhook_reordered";
     for (body, message) in [
         (
             json!({"profile": "chaos"}),
@@ -641,6 +674,7 @@ async fn a_hundred_collections_meet_every_webhook_kind_under_standard_faults() {
         count(FaultKind::WebhookDuplicated),
     );
     assert!(dropped > 0 && duplicated > 0 && count(FaultKind::WebhookDelayed) > 0);
+    assert!(count(FaultKind::WebhookReordered) > 0);
     // One event per collection, none for a dropped one, two for a
     // duplicated one.
     let expected = COLLECTIONS - dropped + duplicated;
