@@ -39,6 +39,10 @@ use crate::sync::lock;
 /// How long a delayed webhook waits before its one POST.
 pub const WEBHOOK_DELAY: Duration = Duration::from_secs(2);
 
+/// How long a `write_applied_held` answer is held: past the SDK's default
+/// 30 s timeout and most clients'.
+pub const ANSWER_HOLD: Duration = Duration::from_secs(60);
+
 /// How long a `webhook_reordered` event waits for its collection's next
 /// event before it is sent on its own.
 pub const REORDER_HOLD: Duration = Duration::from_secs(5);
@@ -51,6 +55,17 @@ pub const RETRY_AFTER_SECS: u64 = 1;
 
 /// How many injected faults each business keeps (older ones are forgotten).
 pub const MAX_FAULTS_KEPT: usize = 1000;
+
+/// The write kinds, in the order of their draw.
+const WRITE_KINDS: [FaultKind; 7] = [
+    FaultKind::WriteApplied502,
+    FaultKind::WriteApplied504,
+    FaultKind::WriteAppliedClose,
+    FaultKind::WriteRefused503,
+    FaultKind::WriteRefused429,
+    FaultKind::WriteRefusedClose,
+    FaultKind::WriteAppliedHeld,
+];
 
 /// The webhook kinds, in the order of their draw.
 const WEBHOOK_KINDS: [FaultKind; 4] = [
@@ -104,11 +119,18 @@ pub enum FaultKind {
     /// event (an older status after a newer one), or on its own
     /// [`REORDER_HOLD`] later if none comes.
     WebhookReordered,
+    /// A write is refused before it is read: its connection is closed
+    /// without an answer, and nothing is applied.
+    WriteRefusedClose,
+    /// A write is applied, then its answer held [`ANSWER_HOLD`] (past the
+    /// client's timeout). Not in the `standard` profile (each would cost a
+    /// test its client's whole timeout): set its rate.
+    WriteAppliedHeld,
 }
 
 impl FaultKind {
     /// Every kind, in the order of their names' list.
-    pub const ALL: [FaultKind; 16] = [
+    pub const ALL: [FaultKind; 18] = [
         FaultKind::WriteApplied502,
         FaultKind::WriteApplied504,
         FaultKind::WriteAppliedClose,
@@ -125,6 +147,8 @@ impl FaultKind {
         FaultKind::PayoutSettledLate,
         FaultKind::QuoteLapsedEarly,
         FaultKind::WebhookReordered,
+        FaultKind::WriteRefusedClose,
+        FaultKind::WriteAppliedHeld,
     ];
 
     /// The kind's name: `write_applied_502`, `webhook_dropped`...
@@ -146,6 +170,8 @@ impl FaultKind {
             FaultKind::PayoutSettledLate => "payout_settled_late",
             FaultKind::QuoteLapsedEarly => "quote_lapsed_early",
             FaultKind::WebhookReordered => "webhook_reordered",
+            FaultKind::WriteRefusedClose => "write_refused_close",
+            FaultKind::WriteAppliedHeld => "write_applied_held",
         }
     }
 
@@ -156,7 +182,9 @@ impl FaultKind {
             | FaultKind::WriteApplied504
             | FaultKind::WriteAppliedClose
             | FaultKind::WriteRefused503
-            | FaultKind::WriteRefused429 => Stream::Write,
+            | FaultKind::WriteRefused429
+            | FaultKind::WriteRefusedClose
+            | FaultKind::WriteAppliedHeld => Stream::Write,
             FaultKind::Read502 | FaultKind::Read503 | FaultKind::Read429 | FaultKind::ReadClose => {
                 Stream::Read
             }
@@ -171,8 +199,11 @@ impl FaultKind {
 
     /// The rate of the kind under the `standard` profile.
     fn standard_rate(self) -> Decimal {
+        if self == FaultKind::WriteAppliedHeld {
+            return Decimal::ZERO;
+        }
         match self.stream() {
-            // 15 % of writes and 12 % of reads fail, 3 % each kind; 5 % of
+            // 18 % of writes and 12 % of reads fail, 3 % each kind; 5 % of
             // webhooks, payouts and quotes for each kind.
             Stream::Write | Stream::Read => Decimal::new(3, 2),
             Stream::Webhook | Stream::Payout | Stream::Quote => Decimal::new(5, 2),
@@ -207,9 +238,9 @@ pub enum FaultProfile {
     /// No faults (the default).
     #[default]
     Off,
-    /// Every kind at a rate a test of a few hundred calls meets: 3 % of
-    /// writes and of reads for each request kind, 5 % for each webhook,
-    /// payout and quote kind.
+    /// Every kind but `write_applied_held` at a rate a test of a few
+    /// hundred calls meets: 3 % of writes and of reads for each request
+    /// kind, 5 % for each webhook, payout and quote kind.
     Standard,
 }
 
@@ -560,7 +591,7 @@ impl FaultEngine {
     /// request.
     pub(crate) fn draw_request(&self, business: BusinessId, write: bool) -> Option<FaultKind> {
         let (stream, kinds): (Stream, &[FaultKind]) = if write {
-            (Stream::Write, &FaultKind::ALL[0..5])
+            (Stream::Write, &WRITE_KINDS)
         } else {
             (Stream::Read, &FaultKind::ALL[5..9])
         };

@@ -233,7 +233,7 @@ pub struct FaultSettingsView {
     pub profile: String,
     /// The seed the business's faults are drawn with.
     pub seed: u64,
-    /// Every kind's rate, a decimal string from 0 to 1, by kind: `write_applied_502`, `write_applied_504`, `write_applied_close`, `write_refused_503`, `write_refused_429`, `read_502`, `read_503`, `read_429`, `read_close`, `webhook_dropped`, `webhook_duplicated`, `webhook_delayed`, `payout_failed`, `payout_settled_late`, `quote_lapsed_early`, `webhook_reordered`.
+    /// Every kind's rate, a decimal string from 0 to 1, by kind: `write_applied_502`, `write_applied_504`, `write_applied_close`, `write_refused_503`, `write_refused_429`, `read_502`, `read_503`, `read_429`, `read_close`, `webhook_dropped`, `webhook_duplicated`, `webhook_delayed`, `payout_failed`, `payout_settled_late`, `quote_lapsed_early`, `webhook_reordered`, `write_refused_close`, `write_applied_held`.
     pub rates: serde_json::Value,
 }
 /// A fault the sandbox injected.

@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use crossborder_api::API_KEY_HEADER;
 
-use crate::faults::{FaultKind, InjectedFault, RETRY_AFTER_SECS};
+use crate::faults::{FaultKind, InjectedFault, ANSWER_HOLD, RETRY_AFTER_SECS};
 use crate::http::error::ApiError;
 use crate::store::state::AppState;
 
@@ -40,7 +40,10 @@ pub(crate) async fn inject(
     };
     let mut target = format!("{method} {path}");
     let (response, applied) = match kind {
-        FaultKind::WriteApplied502 | FaultKind::WriteApplied504 | FaultKind::WriteAppliedClose => {
+        FaultKind::WriteApplied502
+        | FaultKind::WriteApplied504
+        | FaultKind::WriteAppliedClose
+        | FaultKind::WriteAppliedHeld => {
             let served = next.run(request).await;
             let status = served.status();
             // The object the lost answer named, so that a test can tell
@@ -59,6 +62,18 @@ pub(crate) async fn inject(
                     status.as_u16()
                 )
             };
+            if kind == FaultKind::WriteAppliedHeld {
+                // Recorded before the hold, so that the fault is listed while
+                // the client waits.
+                state
+                    .faults()
+                    .record(owner, state.now(), kind, target, applied);
+                tokio::time::sleep(ANSWER_HOLD).await;
+                let mut response =
+                    ApiError::new(StatusCode::GATEWAY_TIMEOUT, "Gateway Timeout").into_response();
+                response.extensions_mut().insert(InjectedFault(kind));
+                return response;
+            }
             (faulted(kind), applied)
         }
         _ => (faulted(kind), "refused before it was served".to_owned()),

@@ -225,6 +225,60 @@ async fn a_write_refused_is_not_applied_and_a_429_says_when_to_retry() {
 }
 
 #[tokio::test]
+async fn a_write_closed_before_it_is_read_is_not_applied() {
+    let api = Api::start().await;
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::WriteRefusedClose))
+        .unwrap();
+    let answer = send(
+        &api,
+        "POST",
+        "/api/payout",
+        Some(&ngn_payout("cut", "100.00")),
+    )
+    .await;
+    assert_eq!(answer, None);
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    api.get_refused("/api/transaction/cut", 404, "Transaction not found: cut")
+        .await;
+    let fault = &faults(&api)[0];
+    assert_eq!(
+        (fault.kind.as_str(), fault.applied.as_str()),
+        ("write_refused_close", "refused before it was served")
+    );
+}
+
+#[tokio::test]
+async fn a_write_applied_and_held_past_the_clients_timeout_is_applied() {
+    let api = Api::start().await;
+    api.sandbox
+        .set_faults(STAGING_KEY, only(FaultKind::WriteAppliedHeld))
+        .unwrap();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    let error = client
+        .post(api.url("/api/payout"))
+        .header("x-api-key", STAGING_KEY)
+        .json(&ngn_payout("held", "100.00"))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_timeout(), "{error}");
+    api.sandbox
+        .set_faults(STAGING_KEY, FaultConfig::off())
+        .unwrap();
+    assert_eq!(api.transaction("held").await["status"], "COMPLETED");
+    let fault = &faults(&api)[0];
+    assert_eq!(fault.kind, "write_applied_held");
+    assert_eq!(fault.target, "POST /v1/api/payout (sessionId held)");
+    assert_eq!(fault.applied, "applied, answered 200; the answer was lost");
+}
+
+#[tokio::test]
 async fn reads_fail_the_same_ways() {
     let api = Api::start().await;
     for (kind, status) in [
@@ -452,7 +506,7 @@ async fn the_control_api_sets_faults_and_refuses_bad_ones_naming_the_valid_choic
     let settings = api.sandbox.state(STAGING_KEY).unwrap().fault_settings;
     assert_eq!(settings.seed, 9);
 
-    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed, payout_settled_late, quote_lapsed_early, webhook_reordered";
+    let kinds = "write_applied_502, write_applied_504, write_applied_close, write_refused_503, write_refused_429, read_502, read_503, read_429, read_close, webhook_dropped, webhook_duplicated, webhook_delayed, payout_failed, payout_settled_late, quote_lapsed_early, webhook_reordered, write_refused_close, write_applied_held";
     for (body, message) in [
         (
             json!({"profile": "chaos"}),
@@ -624,7 +678,12 @@ async fn every_payout_is_paid_once_through_create_or_get_under_standard_faults()
         .count();
     assert_eq!(failed, failed_by_fault);
     // Every request and payout kind was met.
-    for kind in FaultKind::ALL[..9].iter().chain(&FaultKind::ALL[12..14]) {
+    let more = [
+        FaultKind::PayoutFailed,
+        FaultKind::PayoutSettledLate,
+        FaultKind::WriteRefusedClose,
+    ];
+    for kind in FaultKind::ALL[..9].iter().chain(&more) {
         assert!(
             state.faults.iter().any(|fault| fault.kind == kind.as_str()),
             "{kind} never injected"
