@@ -78,8 +78,10 @@ const WEBHOOK_KINDS: [FaultKind; 4] = [
 /// Rates are held in parts per million: a rate is rounded to 6 decimals.
 const PPM: u64 = 1_000_000;
 
-/// One kind of failure the sandbox can inject.
+/// One kind of failure the sandbox can inject. More may come: match with a
+/// wildcard arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum FaultKind {
     /// A write (`POST`, `PUT`, `PATCH`) is applied, then answered `502`.
     WriteApplied502,
