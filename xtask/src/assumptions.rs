@@ -195,10 +195,10 @@ fn rows(text: &str) -> Vec<Row> {
         .collect()
 }
 
-/// Whether `word` is a row id: a letter A to E and one to three digits.
+/// Whether `word` is a row id: a letter A to F and one to three digits.
 fn is_id(word: &str) -> bool {
     let mut chars = word.chars();
-    matches!(chars.next(), Some('A'..='E'))
+    matches!(chars.next(), Some('A'..='F'))
         && (2..=4).contains(&word.len())
         && chars.all(|c| c.is_ascii_digit())
 }

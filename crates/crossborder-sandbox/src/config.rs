@@ -11,6 +11,7 @@ use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use crate::clock::Clock;
+use crate::faults::FaultConfig;
 use crate::http::request_log::RequestLog;
 use crate::settlement::PayoutSettlement;
 
@@ -249,6 +250,9 @@ pub struct SandboxConfig {
     pub payout_settlement: PayoutSettlement,
     /// Receives one line per answered request; default none.
     pub request_log: Option<RequestLog>,
+    /// The faults every business meets until it changes its own
+    /// (`PUT /_sandbox/faults`); default [`FaultConfig::off`].
+    pub faults: FaultConfig,
 }
 
 impl Default for SandboxConfig {
@@ -269,6 +273,7 @@ impl Default for SandboxConfig {
             clock: Clock::system(),
             payout_settlement: PayoutSettlement::Instant,
             request_log: None,
+            faults: FaultConfig::off(),
         }
     }
 }
@@ -368,6 +373,13 @@ impl SandboxConfig {
     /// [`PayoutSettlement::Instant`]).
     pub fn with_payout_settlement(mut self, settlement: PayoutSettlement) -> Self {
         self.payout_settlement = settlement;
+        self
+    }
+
+    /// Injects the faults of `faults` (see [`crate::faults`]) into every
+    /// business's requests, webhooks and payouts.
+    pub fn with_faults(mut self, faults: FaultConfig) -> Self {
+        self.faults = faults;
         self
     }
 

@@ -40,6 +40,7 @@ mod store;
 pub mod amount;
 mod clock;
 mod config;
+pub mod faults;
 mod ids;
 pub mod limits;
 pub mod rates;

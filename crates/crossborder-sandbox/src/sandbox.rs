@@ -347,6 +347,16 @@ impl SandboxHandle {
         self.control(key, |control| Ok(control.settings(settlement)))
     }
 
+    /// Sets the faults `key`'s business meets, restarting its draws from
+    /// the config's seed. `PUT /_sandbox/faults`.
+    pub fn set_faults(
+        &self,
+        key: &str,
+        faults: crate::faults::FaultConfig,
+    ) -> Result<crate::control::FaultSettingsView, ControlError> {
+        self.control(key, |control| Ok(control.set_faults(faults)))
+    }
+
     /// Puts `key`'s business back to its opening state (its webhook URL
     /// and settings stay). `POST /_sandbox/reset`.
     pub fn reset(&self, key: &str) -> Result<SandboxState, ControlError> {

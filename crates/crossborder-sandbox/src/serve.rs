@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::faults::{FaultConfig, FaultConfigError, FaultProfile, FaultRate};
 use crate::{parse_keys_file, ApiKeySpec, PayoutSettlement, Sandbox, SandboxConfig, SandboxHandle};
 
 /// `println!` that never panics: with stdout closed early
@@ -68,9 +69,42 @@ pub struct ServeArgs {
     /// delay such as `30s`, `500ms`, `2m`, `1h`.
     #[arg(long, value_name = "WHEN", default_value_t = PayoutSettlement::Instant)]
     pub payout_settlement: PayoutSettlement,
+    /// Faults to inject into every business's requests, webhooks and
+    /// payouts: `off` or `standard` (see the README's "Test your
+    /// integration against production's failures").
+    #[arg(long, value_name = "PROFILE", default_value_t = FaultProfile::Off)]
+    pub faults: FaultProfile,
+    /// The seed the faults are drawn with (printed at start; random when
+    /// absent). The same seed and the same requests give the same faults.
+    #[arg(long, value_name = "N")]
+    pub fault_seed: Option<u64>,
+    /// One kind's rate, `KIND=RATE` with RATE from 0 to 1, over the
+    /// profile's (`--fault-rate payout_failed=0.2`). Repeatable.
+    #[arg(long = "fault-rate", value_name = "KIND=RATE")]
+    pub fault_rates: Vec<FaultRate>,
     /// Do not print a line per request.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The fault settings of `args`, or why they are refused.
+fn fault_config(args: &ServeArgs) -> Result<FaultConfig, FaultConfigError> {
+    let seed = args.fault_seed.unwrap_or_else(random_seed);
+    let mut config = FaultConfig::profile_with_seed(args.faults, seed);
+    for rate in &args.fault_rates {
+        config = config.with_rate(rate.kind, rate.rate)?;
+    }
+    Ok(config)
+}
+
+/// A seed from the system clock, for a run without `--fault-seed`.
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_nanos())
+        .unwrap_or_default();
+    // Folded to 64 bits; any value is a valid seed.
+    (nanos as u64) ^ ((nanos >> 64) as u64)
 }
 
 /// Serves until Ctrl-C or SIGTERM; the exit code says whether it could start.
@@ -84,13 +118,21 @@ pub async fn serve_then(args: ServeArgs, started: impl FnOnce(&SandboxHandle)) -
     // Installed first, so a signal that arrives while the server starts is
     // not lost.
     let stop = StopSignals::install();
+    let faults = match fault_config(&args) {
+        Ok(faults) => faults,
+        Err(error) => {
+            err!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut config = SandboxConfig::default()
         .with_addr(SocketAddr::new(args.host, args.port))
         .with_quote_ttl(Duration::from_secs(args.quote_ttl_secs))
         .with_webhook_timeout(Duration::from_secs(args.webhook_timeout_secs))
         .with_head_timeout(Duration::from_secs(args.head_timeout_secs))
         .with_max_connections(args.max_connections)
-        .with_payout_settlement(args.payout_settlement);
+        .with_payout_settlement(args.payout_settlement)
+        .with_faults(faults.clone());
     if args.no_default_keys {
         config = config.with_keys(Vec::new());
     }
@@ -132,6 +174,15 @@ pub async fn serve_then(args: ServeArgs, started: impl FnOnce(&SandboxHandle)) -
     out!("crossborder sandbox listening on {}", sandbox.base_url());
     out!("Console: {}", sandbox.console_url());
     out!("Payout settlement: {}", args.payout_settlement);
+    if faults.is_active() {
+        out!(
+            "Faults: {} (--fault-seed {})",
+            faults.profile(),
+            faults.seed()
+        );
+    } else {
+        out!("Faults: off");
+    }
     out!("API keys:");
     for key in sandbox.keys() {
         out!("  {key}");

@@ -49,7 +49,7 @@ async fn the_document_and_the_routes_are_the_same() {
         .iter()
         .map(|(method, path)| ((*method).to_owned(), (*path).to_owned()))
         .collect();
-    assert_eq!(documented.len(), 11, "{documented:?}");
+    assert_eq!(documented.len(), 12, "{documented:?}");
     documented.sort();
     served.sort();
     assert_eq!(documented, served);

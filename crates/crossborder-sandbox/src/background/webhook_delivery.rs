@@ -1,12 +1,13 @@
 //! Webhook delivery: one POST per event, never retried (as the service
 //! does), and the log of attempts that tests read.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use crossborder_api::types::WebhookEvent;
 
+use crate::faults::{FaultEngine, FaultKind, REORDER_HOLD, WEBHOOK_DELAY};
 use crate::store::account::BusinessId;
 use crate::sync::lock;
 
@@ -120,6 +121,10 @@ impl DeliveryLog {
     }
 }
 
+/// Events held back, by business and collection reference: the URL and
+/// body of each.
+type HeldEvents = HashMap<(BusinessId, String), (String, String)>;
+
 /// The HTTP client of the deliveries: plain HTTP/1.1 (hyper's, already in
 /// the tree through axum and reqwest). Not reqwest: under the SDK's
 /// `rustls` feature, unified into a test build that has the sandbox too,
@@ -139,6 +144,12 @@ pub(crate) struct WebhookSender {
     /// The runtime the sandbox started in: deliveries are spawned there, so
     /// a `SandboxHandle` action may be called from any thread.
     runtime: Option<tokio::runtime::Handle>,
+    /// The fault engine of the sandbox, attached once its state is built:
+    /// events may be dropped, duplicated or delayed.
+    faults: Arc<OnceLock<Arc<FaultEngine>>>,
+    /// Events held back by `webhook_reordered`, by business and collection
+    /// reference: sent after that collection's next event.
+    held: Arc<Mutex<HeldEvents>>,
 }
 
 impl std::fmt::Debug for WebhookSender {
@@ -162,7 +173,14 @@ impl WebhookSender {
             timeout,
             log: Arc::new(Mutex::new(DeliveryLog::new(MAX_WEBHOOK_DELIVERIES))),
             runtime: tokio::runtime::Handle::try_current().ok(),
+            faults: Arc::new(OnceLock::new()),
+            held: Arc::default(),
         })
+    }
+
+    /// Makes the events of every clone meet the faults of `faults`.
+    pub(crate) fn attach_faults(&self, faults: Arc<FaultEngine>) {
+        let _ = self.faults.set(faults);
     }
 
     /// The last [`MAX_WEBHOOK_DELIVERIES`] finished attempts, oldest first.
@@ -190,6 +208,7 @@ impl WebhookSender {
     /// Forgets the deliveries of `owner` (a reset of its business).
     pub(crate) fn forget(&self, owner: BusinessId) {
         lock(&self.log).sent.retain(|sent| sent.owner != owner);
+        lock(&self.held).retain(|(held_by, _), _| *held_by != owner);
     }
 
     /// POSTs `event` of `owner`'s collection to `url` once, in a background
@@ -201,12 +220,107 @@ impl WebhookSender {
         event: &WebhookEvent,
         now: SystemTime,
     ) {
-        match serde_json::to_string(event) {
-            Ok(body) => {
-                self.send_body(owner, url, body, now);
+        let body = match serde_json::to_string(event) {
+            Ok(body) => body,
+            Err(error) => {
+                tracing::error!(%error, "could not serialise a webhook event");
+                return;
             }
-            Err(error) => tracing::error!(%error, "could not serialise a webhook event"),
+        };
+        let reference = serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|event| Some(event.get("reference")?.as_str()?.to_owned()))
+            .unwrap_or_default();
+        let key = (owner, reference.clone());
+        // A held event of this collection goes after this newer one, which
+        // meets no fault of its own.
+        if let Some(older) = lock(&self.held).remove(&key) {
+            self.send_in_order(owner, vec![(url, body), older], now, Duration::ZERO);
+            return;
         }
+        let fault = self
+            .faults
+            .get()
+            .and_then(|faults| Some((faults, faults.draw_webhook(owner)?)));
+        let Some((faults, kind)) = fault else {
+            self.send_body(owner, url, body, now);
+            return;
+        };
+        match kind {
+            FaultKind::WebhookDropped => {
+                let id = self.drop_body(owner, url, body, now);
+                faults.record(owner, now, kind, id, "the event was not sent");
+            }
+            FaultKind::WebhookDuplicated => {
+                let first = self.send_body(owner, url.clone(), body.clone(), now);
+                let second = self.send_body(owner, url, body, now);
+                faults.record(
+                    owner,
+                    now,
+                    kind,
+                    first,
+                    format!("the event was sent twice, the second time as {second}"),
+                );
+            }
+            FaultKind::WebhookReordered => {
+                lock(&self.held).insert(key.clone(), (url, body.clone()));
+                faults.record(
+                    owner,
+                    now,
+                    kind,
+                    format!("paymentReference {reference}"),
+                    format!(
+                        "the event was held, to be sent after the collection's next event ({} ms later if none comes)",
+                        REORDER_HOLD.as_millis()
+                    ),
+                );
+                // Sent on its own if no newer event releases it in time.
+                let sender = self.clone();
+                self.spawn(async move {
+                    tokio::time::sleep(REORDER_HOLD).await;
+                    let still_held = {
+                        let mut held = lock(&sender.held);
+                        match held.get(&key) {
+                            Some((_, kept)) if *kept == body => held.remove(&key),
+                            _ => None,
+                        }
+                    };
+                    if let Some((url, body)) = still_held {
+                        sender.send_body(owner, url, body, now);
+                    }
+                });
+            }
+            _ => {
+                let id = self.send_body_after(owner, url, body, now, WEBHOOK_DELAY);
+                faults.record(
+                    owner,
+                    now,
+                    kind,
+                    id,
+                    format!("the event was sent {} ms late", WEBHOOK_DELAY.as_millis()),
+                );
+            }
+        }
+    }
+
+    /// Records the delivery of `body` as never sent (a dropped event): it
+    /// is listed `failed`, and counts as finished.
+    fn drop_body(&self, owner: BusinessId, url: String, body: String, now: SystemTime) -> String {
+        let mut log = lock(&self.log);
+        let id = log.start(owner, &url, &body, now);
+        let error = format!(
+            "dropped by the sandbox's fault injection ({})",
+            FaultKind::WebhookDropped
+        );
+        log.finish(&id, Err(error.clone()));
+        log.push(WebhookDelivery {
+            url,
+            body,
+            attempted_at: now,
+            status: None,
+            error: Some(error),
+        });
+        id
     }
 
     /// POSTs `body` to `url` once, in a background task, and returns the
@@ -218,33 +332,76 @@ impl WebhookSender {
         body: String,
         now: SystemTime,
     ) -> String {
-        let id = lock(&self.log).start(owner, &url, &body, now);
+        self.send_body_after(owner, url, body, now, Duration::ZERO)
+    }
+
+    /// [`send_body`](Self::send_body), POSTed after `delay`.
+    fn send_body_after(
+        &self,
+        owner: BusinessId,
+        url: String,
+        body: String,
+        now: SystemTime,
+        delay: Duration,
+    ) -> String {
+        self.send_in_order(owner, vec![(url, body)], now, delay)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    }
+
+    /// POSTs each `(url, body)` once, one after the other in one background
+    /// task (the second only once the first is answered), after `delay`,
+    /// and returns their delivery ids.
+    fn send_in_order(
+        &self,
+        owner: BusinessId,
+        events: Vec<(String, String)>,
+        now: SystemTime,
+        delay: Duration,
+    ) -> Vec<String> {
+        let jobs: Vec<(String, String, String)> = {
+            let mut log = lock(&self.log);
+            events
+                .into_iter()
+                .map(|(url, body)| (log.start(owner, &url, &body, now), url, body))
+                .collect()
+        };
+        let ids = jobs.iter().map(|(id, _, _)| id.clone()).collect();
         let client = self.client.clone();
         let timeout = self.timeout;
         let log = Arc::clone(&self.log);
-        let delivery = id.clone();
         let attempt = async move {
-            let outcome = post(&client, &url, &body, timeout).await;
-            let (status, error) = match &outcome {
-                Ok(status) => (Some(*status), None),
-                Err(error) => (None, Some(error.clone())),
-            };
-            tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
-            let mut log = lock(&log);
-            log.finish(&delivery, outcome);
-            log.push(WebhookDelivery {
-                url,
-                body,
-                attempted_at: now,
-                status,
-                error,
-            });
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            for (delivery, url, body) in jobs {
+                let outcome = post(&client, &url, &body, timeout).await;
+                let (status, error) = match &outcome {
+                    Ok(status) => (Some(*status), None),
+                    Err(error) => (None, Some(error.clone())),
+                };
+                tracing::info!(%url, ?status, ?error, "webhook delivery attempted");
+                let mut log = lock(&log);
+                log.finish(&delivery, outcome);
+                log.push(WebhookDelivery {
+                    url,
+                    body,
+                    attempted_at: now,
+                    status,
+                    error,
+                });
+            }
         };
+        self.spawn(attempt);
+        ids
+    }
+
+    fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
         match &self.runtime {
-            Some(runtime) => drop(runtime.spawn(attempt)),
-            None => drop(tokio::spawn(attempt)),
+            Some(runtime) => drop(runtime.spawn(task)),
+            None => drop(tokio::spawn(task)),
         }
-        id
     }
 }
 

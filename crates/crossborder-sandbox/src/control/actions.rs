@@ -10,8 +10,10 @@ use rust_decimal::Decimal;
 use crate::amount::check_max_amount;
 use crate::control::view::state_of;
 use crate::control::{
-    BalanceView, BusinessView, CollectionView, DeliveryView, PayoutView, SandboxState, SettingsView,
+    BalanceView, BusinessView, CollectionView, DeliveryView, FaultSettingsView, PayoutView,
+    SandboxState, SettingsView,
 };
+use crate::faults::FaultConfig;
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::settlement::PayoutSettlement;
@@ -36,7 +38,27 @@ impl Control<'_> {
         let owner = self.caller.business();
         let deliveries = self.state.webhooks().sent_by(owner);
         let requests = self.state.requests().of(owner);
-        state_of(&self.caller.account(), &deliveries, &requests)
+        let faults = self.state.faults().of(owner);
+        let config = self.state.faults().config(owner);
+        state_of(
+            &self.caller.account(),
+            &deliveries,
+            &requests,
+            &faults,
+            &config,
+        )
+    }
+
+    /// Sets the faults the business meets.
+    pub(crate) fn set_faults(&self, config: FaultConfig) -> FaultSettingsView {
+        let owner = self.caller.business();
+        self.state.faults().set(owner, config);
+        FaultSettingsView::of(&self.state.faults().config(owner))
+    }
+
+    /// The business's current fault settings.
+    pub(crate) fn fault_config(&self) -> FaultConfig {
+        self.state.faults().config(self.caller.business())
     }
 
     /// Pays `amount` (in the collection's `fromCurrency`; by default what
@@ -224,6 +246,8 @@ impl Control<'_> {
         self.state.documents().forget(owner);
         self.state.webhooks().forget(owner);
         self.state.requests().forget(owner);
+        // The fault settings stay; the draws start again from the seed.
+        self.state.faults().restart(owner);
         self.state()
     }
 

@@ -14,7 +14,7 @@ use crate::store::state::AppState;
 
 /// A body that may be absent: `None` for an empty body (no content type
 /// needed), else a JSON object as [`Body`] reads it.
-pub(crate) struct ControlBody(Option<Body>);
+pub(crate) struct ControlBody(Option<Body>, bytes::Bytes);
 
 impl FromRequest<AppState> for ControlBody {
     type Rejection = ApiError;
@@ -25,14 +25,21 @@ impl FromRequest<AppState> for ControlBody {
         let (parts, body) = request.into_parts();
         let bytes = read_body(&parts.headers, body, limit, idle).await?;
         if bytes.is_empty() && !parts.headers.contains_key(header::CONTENT_TYPE) {
-            return Ok(ControlBody(None));
+            return Ok(ControlBody(None, bytes));
         }
         require_json_content_type(&parts.headers)?;
-        Body::parse(&bytes).map(|body| ControlBody(Some(body)))
+        Body::parse(&bytes).map(|body| ControlBody(Some(body), bytes))
     }
 }
 
 impl ControlBody {
+    /// The body as a JSON value, `None` when absent (already checked to be
+    /// a JSON object).
+    pub(crate) fn json(&self) -> Option<serde_json::Value> {
+        self.0.as_ref()?;
+        serde_json::from_slice(&self.1).ok()
+    }
+
     /// The text field `name`, `None` when the body or the field is absent;
     /// 400 `<name>: must be a string` for another JSON type.
     pub(crate) fn text(&self, name: &'static str) -> Result<Option<String>, ApiError> {

@@ -2,7 +2,8 @@
 //! everything a business holds, and take the decisions the real service,
 //! its reviewers or a payer take (fund or expire a collection, approve or
 //! reject a business, complete or fail a payout, redeliver a webhook, set a
-//! balance, reset the business, change how payouts settle).
+//! balance, reset the business, change how payouts settle, set the faults
+//! it meets).
 //!
 //! It is reached with the API's own keys and scoped to the key's business
 //! (another business's objects are 404), answers errors in the API's shape,
@@ -24,6 +25,6 @@ pub use actions::DEFAULT_FAILURE_REASON;
 pub use error::ControlError;
 pub use routes::ROUTES;
 pub use state::{
-    BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FundingView, PayoutView,
-    PersonView, RequestView, SandboxState, SettingsView,
+    BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FaultSettingsView,
+    FaultView, FundingView, PayoutView, PersonView, RequestView, SandboxState, SettingsView,
 };

@@ -7,6 +7,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use crossborder_api::API_KEY_HEADER;
 
+use crate::faults::InjectedFault;
 use crate::store::requests::RequestEntry;
 use crate::store::state::AppState;
 
@@ -35,6 +36,10 @@ pub(crate) async fn record(
                 path,
                 status: response.status().as_u16(),
                 at: state.now(),
+                fault: response
+                    .extensions()
+                    .get::<InjectedFault>()
+                    .map(|InjectedFault(kind)| *kind),
             },
         );
     }

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::control::actions::Control;
 use crate::control::body::ControlBody;
+use crate::faults::{parse_rate, FaultConfig, FaultConfigError, FaultKind, FaultProfile};
 use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::http::params::{currency_param, PathParams};
@@ -24,7 +25,7 @@ use crate::store::state::AppState;
 
 /// Every route of the control API, as `(method, path)`, in the order of
 /// `ACTIONS`.
-pub const ROUTES: [(&str, &str); 11] = [
+pub const ROUTES: [(&str, &str); 12] = [
     ("GET", "/_sandbox/state"),
     ("POST", "/_sandbox/collections/{paymentReference}/fund"),
     ("POST", "/_sandbox/collections/{paymentReference}/expire"),
@@ -36,6 +37,7 @@ pub const ROUTES: [(&str, &str); 11] = [
     ("PUT", "/_sandbox/balances/{currency}"),
     ("POST", "/_sandbox/reset"),
     ("PUT", "/_sandbox/settings"),
+    ("PUT", "/_sandbox/faults"),
 ];
 
 /// What each of [`ROUTES`] does.
@@ -52,10 +54,11 @@ enum Action {
     SetBalance,
     Reset,
     Settings,
+    Faults,
 }
 
 /// The action of each route, in the order of [`ROUTES`].
-const ACTIONS: [Action; 11] = [
+const ACTIONS: [Action; 12] = [
     Action::State,
     Action::Fund,
     Action::Expire,
@@ -67,6 +70,7 @@ const ACTIONS: [Action; 11] = [
     Action::SetBalance,
     Action::Reset,
     Action::Settings,
+    Action::Faults,
 ];
 
 /// The routes, to merge beside `/v1`.
@@ -124,6 +128,7 @@ fn act(
         Action::SetBalance => answer(control.set_balance(currency_param(id)?, balance(body)?)?),
         Action::Reset => answer(control.reset()),
         Action::Settings => answer(control.settings(settlement(body)?)),
+        Action::Faults => answer(control.set_faults(faults(body, control.fault_config())?)),
     })
 }
 
@@ -150,6 +155,67 @@ fn decimal(body: &ControlBody, name: &'static str) -> Result<Option<Decimal>, Ap
 fn balance(body: &ControlBody) -> Result<Decimal, ApiError> {
     decimal(body, "amount")?
         .ok_or_else(|| ApiError::violation(Violation::new("amount", Rule::Required, "is required")))
+}
+
+/// The fault settings of a `PUT /_sandbox/faults` body: `profile`
+/// (default `off`), `seed` (default the current one), `rates` by kind.
+fn faults(body: &ControlBody, current: FaultConfig) -> Result<FaultConfig, ApiError> {
+    let refuse = |field: &'static str, message: String| {
+        ApiError::violation(Violation::new(field, Rule::InvalidFormat, message))
+    };
+    let Some(serde_json::Value::Object(fields)) = body.json() else {
+        return Err(ApiError::bad_request("Request body must be a JSON object"));
+    };
+    if let Some(name) = fields
+        .keys()
+        .find(|name| !["profile", "seed", "rates"].contains(&name.as_str()))
+    {
+        return Err(ApiError::bad_request(format!(
+            "unknown field `{name}` (valid: profile, seed, rates)"
+        )));
+    }
+    let profile = match fields.get("profile") {
+        None => FaultProfile::Off,
+        Some(serde_json::Value::String(text)) => text
+            .parse()
+            .map_err(|error: FaultConfigError| refuse("profile", error.to_string()))?,
+        Some(_) => return Err(refuse("profile", "must be off or standard".to_owned())),
+    };
+    let seed = match fields.get("seed") {
+        None => current.seed(),
+        Some(value) => value
+            .as_u64()
+            .ok_or_else(|| refuse("seed", "must be a whole number from 0 to 2^64-1".to_owned()))?,
+    };
+    let mut config = FaultConfig::profile_with_seed(profile, seed);
+    match fields.get("rates") {
+        None => {}
+        Some(serde_json::Value::Object(rates)) => {
+            for (name, value) in rates {
+                let kind: FaultKind = name
+                    .parse()
+                    .map_err(|error: FaultConfigError| refuse("rates", error.to_string()))?;
+                let text = match value {
+                    serde_json::Value::String(text) => text.clone(),
+                    serde_json::Value::Number(number) => number.to_string(),
+                    other => other.to_string(),
+                };
+                let rate =
+                    parse_rate(kind, &text).map_err(|error| refuse("rates", error.to_string()))?;
+                config = config
+                    .with_rate(kind, rate)
+                    .map_err(|error| refuse("rates", error.to_string()))?;
+            }
+        }
+        Some(_) => {
+            return Err(refuse(
+                "rates",
+                "must be an object of rates by kind, such as {\"payout_failed\": \"0.1\"}"
+                    .to_owned(),
+            ))
+        }
+    }
+    Ok(config)
 }
 
 /// The required `payoutSettlement` of the settings.

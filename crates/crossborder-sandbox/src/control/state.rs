@@ -30,6 +30,10 @@ pub struct SandboxState {
     pub requests: Vec<RequestView>,
     /// The business's settings.
     pub settings: SettingsView,
+    /// The business's last 1000 injected faults, newest first.
+    pub faults: Vec<FaultView>,
+    /// The faults the business meets.
+    pub fault_settings: FaultSettingsView,
 }
 /// A business's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -218,4 +222,32 @@ pub struct RequestView {
     pub status: u16,
     /// When it was answered.
     pub at: String,
+    /// The fault injected into it (`write_applied_502`...), if any: its status is the one the client got (a closed connection got none).
+    pub fault: Option<String>,
+}
+/// The faults a business meets.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FaultSettingsView {
+    /// The profile the rates started from: `off` or `standard`.
+    pub profile: String,
+    /// The seed the business's faults are drawn with.
+    pub seed: u64,
+    /// Every kind's rate, a decimal string from 0 to 1, by kind: `write_applied_502`, `write_applied_504`, `write_applied_close`, `write_refused_503`, `write_refused_429`, `read_502`, `read_503`, `read_429`, `read_close`, `webhook_dropped`, `webhook_duplicated`, `webhook_delayed`, `payout_failed`, `payout_settled_late`, `quote_lapsed_early`, `webhook_reordered`, `write_refused_close`, `write_applied_held`.
+    pub rates: serde_json::Value,
+}
+/// A fault the sandbox injected.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FaultView {
+    /// `flt_` and a number, in the order the faults were injected.
+    pub fault_id: String,
+    /// The kind, such as `write_applied_502` or `webhook_dropped`.
+    pub kind: String,
+    /// When.
+    pub at: String,
+    /// What it hit: a request (`POST /v1/api/payout`, with the object a lost answer named: `POST /v1/api/payout (sessionId s-1)`), a webhook delivery id, a payout's sessionId or a rateKey.
+    pub target: String,
+    /// What the sandbox did: whether the request was applied and what it had answered, or what became of the event or payout.
+    pub applied: String,
 }

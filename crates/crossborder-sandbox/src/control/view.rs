@@ -7,10 +7,11 @@ use crossborder_core::Currency;
 use rust_decimal::Decimal;
 
 use super::{
-    BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FundingView, PayoutView,
-    PersonView, RequestView, SandboxState, SettingsView,
+    BalanceView, BusinessView, CollectionView, DeliveryView, DocumentView, FaultSettingsView,
+    FaultView, FundingView, PayoutView, PersonView, RequestView, SandboxState, SettingsView,
 };
 use crate::background::webhook_delivery::SentEvent;
+use crate::faults::{FaultConfig, FaultRecord};
 use crate::store::account::{in_minor_units, Account};
 use crate::store::business::{BusinessRecord, PersonRecord};
 use crate::store::records::{CollectionRecord, PayoutRecord};
@@ -173,6 +174,34 @@ impl RequestView {
             path: entry.path.clone(),
             status: entry.status,
             at: rfc3339(entry.at),
+            fault: entry.fault.map(|kind| kind.to_string()),
+        }
+    }
+}
+
+impl FaultView {
+    pub(crate) fn of(record: &FaultRecord) -> FaultView {
+        FaultView {
+            fault_id: record.id.clone(),
+            kind: record.kind.to_string(),
+            at: rfc3339(record.at),
+            target: record.target.clone(),
+            applied: record.applied.clone(),
+        }
+    }
+}
+
+impl FaultSettingsView {
+    pub(crate) fn of(config: &FaultConfig) -> FaultSettingsView {
+        let rates = config
+            .rates()
+            .iter()
+            .map(|(kind, rate)| (kind.to_string(), serde_json::Value::from(rate.to_string())))
+            .collect::<serde_json::Map<_, _>>();
+        FaultSettingsView {
+            profile: config.profile().to_string(),
+            seed: config.seed(),
+            rates: serde_json::Value::Object(rates),
         }
     }
 }
@@ -182,6 +211,8 @@ pub(crate) fn state_of(
     account: &Account,
     deliveries: &[SentEvent],
     requests: &[RequestEntry],
+    faults: &[FaultRecord],
+    fault_config: &FaultConfig,
 ) -> SandboxState {
     let mut collections: Vec<&CollectionRecord> = account.collections.values().collect();
     collections.sort_by_key(|record| std::cmp::Reverse(record.sequence));
@@ -206,5 +237,7 @@ pub(crate) fn state_of(
         settings: SettingsView {
             payout_settlement: account.settlement,
         },
+        faults: faults.iter().map(FaultView::of).collect(),
+        fault_settings: FaultSettingsView::of(fault_config),
     }
 }

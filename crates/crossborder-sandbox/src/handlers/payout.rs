@@ -46,6 +46,7 @@ use crossborder_core::payout::{bank_code_required, validate_payout, PayoutFields
 use rust_decimal::Decimal;
 
 use crate::amount::amount_key;
+use crate::faults::{FaultKind, PAYOUT_LATE};
 use crate::http::auth::Caller;
 use crate::http::body::{wire_fields, Body};
 use crate::http::error::ApiError;
@@ -102,8 +103,23 @@ pub(crate) async fn create_payout(
         (Decimal::ONE, None)
     } else {
         let key = view.rate_key.unwrap_or_default();
-        let quote = account.usable_quote(key, payout.from, payout.to, now)?;
-        (quote.conversion.rate, Some(key.to_owned()))
+        let rate = account
+            .usable_quote(key, payout.from, payout.to, now)?
+            .conversion
+            .rate;
+        if state.faults().draw_quote(caller.business()) {
+            // The quote lapses now, before its validUntil (ASSUMPTIONS F11).
+            account.lapse_quote(key);
+            state.faults().record(
+                caller.business(),
+                now,
+                FaultKind::QuoteLapsedEarly,
+                key,
+                "the quote lapsed early; the payout was refused, nothing applied",
+            );
+            return Err(ApiError::bad_request("rateKey is unknown or expired"));
+        }
+        (rate, Some(key.to_owned()))
     };
     // The quote's arithmetic at the rateKey's rate: the fee (0 for the same
     // currency) is charged in fromCurrency on top of the amount.
@@ -115,6 +131,39 @@ pub(crate) async fn create_payout(
         Settle::Fail(FAILING_ACCOUNT_REASON.to_owned())
     } else {
         Settle::Complete
+    };
+    // A payout fault, for a payout that would complete (ASSUMPTIONS F5).
+    let mut late = false;
+    let fault = match outcome {
+        Settle::Complete => payout_fault(&state, &caller, account.settlement),
+        Settle::Fail(_) => None,
+    };
+    let outcome = match fault {
+        Some(FaultKind::PayoutFailed) => {
+            state.faults().record(
+                caller.business(),
+                now,
+                FaultKind::PayoutFailed,
+                session_id.clone(),
+                format!("accepted, then failed and refunded: {PAYOUT_FAULT_REASON}"),
+            );
+            Settle::Fail(PAYOUT_FAULT_REASON.to_owned())
+        }
+        Some(FaultKind::PayoutSettledLate) => {
+            late = true;
+            state.faults().record(
+                caller.business(),
+                now,
+                FaultKind::PayoutSettledLate,
+                session_id.clone(),
+                format!(
+                    "accepted, left PENDING, settles {} s later on the sandbox's clock",
+                    PAYOUT_LATE.as_secs()
+                ),
+            );
+            outcome
+        }
+        _ => outcome,
     };
 
     let response = PayoutResponse {
@@ -155,6 +204,10 @@ pub(crate) async fn create_payout(
     );
     // Settled at once, by hand, or after the delay (PayoutSettlement).
     match account.settlement {
+        PayoutSettlement::Instant if late => {
+            let when = now.checked_add(PAYOUT_LATE).unwrap_or(now);
+            account.due.insert((when, session_id));
+        }
         PayoutSettlement::Instant => account.settle_payout(&session_id, outcome)?,
         PayoutSettlement::Manual => {}
         PayoutSettlement::After(delay) => {
@@ -165,6 +218,24 @@ pub(crate) async fn create_payout(
     }
     Ok(Json(response))
 }
+
+/// The payout fault of an accepted payout, drawn only for one that would
+/// complete; `payout_settled_late` only under `instant` settlement (under
+/// `manual` or a delay a payout is late already).
+fn payout_fault(
+    state: &AppState,
+    caller: &Caller,
+    settlement: PayoutSettlement,
+) -> Option<FaultKind> {
+    match state.faults().draw_payout(caller.business())? {
+        FaultKind::PayoutSettledLate if settlement != PayoutSettlement::Instant => None,
+        kind => Some(kind),
+    }
+}
+
+/// Why a payout failed by the fault `payout_failed` fails.
+pub(crate) const PAYOUT_FAULT_REASON: &str =
+    "Failed after acceptance (sandbox fault payout_failed)";
 
 /// Why a payout to the failing account `0000000000` fails.
 const FAILING_ACCOUNT_REASON: &str = "Account 0000000000 cannot receive payouts";

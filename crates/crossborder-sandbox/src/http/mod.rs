@@ -6,6 +6,7 @@ pub(crate) mod auth;
 pub(crate) mod body;
 pub(crate) mod error;
 pub(crate) mod error_shape;
+pub(crate) mod fault_injection;
 pub(crate) mod params;
 pub(crate) mod request_log;
 pub(crate) mod routes;

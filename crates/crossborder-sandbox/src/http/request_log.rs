@@ -26,10 +26,13 @@ pub struct RequestLine {
     pub elapsed: Duration,
     /// The `x-api-key` header, masked (see [`mask_key`]); `None` when absent.
     pub key: Option<String>,
+    /// The fault injected into it (see [`crate::faults`]), if any.
+    pub fault: Option<crate::faults::FaultKind>,
 }
 
 impl fmt::Display for RequestLine {
-    /// `POST /v1/api/payout 200 0.4ms key=test_…_key`.
+    /// `POST /v1/api/payout 200 0.4ms key=test_…_key`, and
+    /// ` fault=write_applied_502` after a faulted request.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -39,7 +42,11 @@ impl fmt::Display for RequestLine {
             self.status,
             self.elapsed.as_secs_f64() * 1000.0,
             self.key.as_deref().unwrap_or("-")
-        )
+        )?;
+        match self.fault {
+            Some(kind) => write!(f, " fault={kind}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -103,6 +110,10 @@ pub(crate) async fn log(State(sink): State<RequestLog>, request: Request, next: 
         status: response.status().as_u16(),
         elapsed: started.elapsed(),
         key,
+        fault: response
+            .extensions()
+            .get::<crate::faults::InjectedFault>()
+            .map(|crate::faults::InjectedFault(kind)| *kind),
     });
     response
 }

@@ -70,6 +70,10 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
     let router = routes
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn(crate::limits::head_size))
+        .layer(from_fn_with_state(
+            state.clone(),
+            crate::http::fault_injection::inject,
+        ))
         .layer(from_fn_with_state(state.clone(), error_shape::envelope))
         .layer(from_fn_with_state(
             state.clone(),

@@ -28,6 +28,11 @@ impl BusinessId {
     pub(crate) fn new(index: usize) -> BusinessId {
         BusinessId(index)
     }
+
+    /// The place of its key among the configured keys.
+    pub(crate) fn index(self) -> usize {
+        self.0
+    }
 }
 
 /// Quotes kept before expired ones are first pruned.
@@ -144,6 +149,12 @@ impl Account {
     /// The quote of `rate_key` if it is known, unexpired and issued for
     /// `from`/`to`; otherwise 400 `rateKey is unknown or expired` or
     /// `rateKey was issued for USD/NGN, not EUR/NGN`.
+    /// Forgets the quote `rate_key` before its time (the fault
+    /// `quote_lapsed_early`): every later use is refused as expired.
+    pub(crate) fn lapse_quote(&mut self, rate_key: &str) {
+        self.quotes.remove(rate_key);
+    }
+
     pub(crate) fn usable_quote(
         &self,
         rate_key: &str,

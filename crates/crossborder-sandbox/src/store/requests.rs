@@ -19,6 +19,8 @@ pub(crate) struct RequestEntry {
     pub(crate) path: String,
     pub(crate) status: u16,
     pub(crate) at: SystemTime,
+    /// The fault injected into it, if any.
+    pub(crate) fault: Option<crate::faults::FaultKind>,
 }
 
 /// The last [`MAX_REQUESTS_KEPT`] requests of each business.
@@ -67,6 +69,7 @@ mod tests {
                 path: format!("/v1/api/transaction/{index}"),
                 status: 200,
                 at: UNIX_EPOCH,
+                fault: None,
             };
             history.push(mine, entry);
         }

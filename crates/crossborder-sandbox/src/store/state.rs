@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use crate::background::webhook_delivery::WebhookSender;
 use crate::config::{Environment, SandboxConfig};
+use crate::faults::FaultEngine;
 use crate::ids::IdGenerator;
 use crate::store::account::{Account, BusinessId};
 use crate::store::documents::DocumentStore;
@@ -31,6 +32,7 @@ struct Shared {
     webhooks: WebhookSender,
     documents: DocumentStore,
     requests: RequestHistory,
+    faults: Arc<FaultEngine>,
     base_url: String,
 }
 
@@ -73,6 +75,8 @@ impl AppState {
             })
             .collect();
         let documents = DocumentStore::new(config.max_upload_bytes);
+        let faults = Arc::new(FaultEngine::new(config.faults.clone()));
+        webhooks.attach_faults(Arc::clone(&faults));
         AppState(Arc::new(Shared {
             config,
             keys,
@@ -80,6 +84,7 @@ impl AppState {
             webhooks,
             documents,
             requests: RequestHistory::default(),
+            faults,
             base_url,
         }))
     }
@@ -130,6 +135,11 @@ impl AppState {
     /// The last requests of each business.
     pub(crate) fn requests(&self) -> &RequestHistory {
         &self.0.requests
+    }
+
+    /// The injected faults and each business's fault settings.
+    pub(crate) fn faults(&self) -> &FaultEngine {
+        &self.0.faults
     }
 
     /// `http://HOST:PORT/v1`.

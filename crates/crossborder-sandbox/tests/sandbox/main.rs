@@ -7,6 +7,7 @@ mod auth_and_errors;
 mod banks;
 mod collections;
 mod concurrency;
+mod faults;
 mod funding;
 mod isolation;
 mod kyb;

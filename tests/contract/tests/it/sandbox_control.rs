@@ -97,7 +97,7 @@ async fn the_state_lists_what_the_business_holds_and_nothing_of_another() {
         state.body["requests"],
         json!([
             {"method": "POST", "path": "/v1/api/initiate-payment", "status": 200,
-             "at": "2026-11-21T12:00:00.000Z"}
+             "at": "2026-11-21T12:00:00.000Z", "fault": null}
         ])
     );
     // The same read model through the handle.
