@@ -1,11 +1,13 @@
 //! Project automation for the crossborder workspace.
 //!
-//! * `cargo xtask codegen [--check]` regenerates
-//!   `crates/crossborder-api/src/generated.rs`, the request views
-//!   `crates/crossborder-core/src/views.rs`, the enumerations
-//!   `crates/crossborder-core/src/enums.rs` and the SDK's typed requests
-//!   `types/payout_request.rs`, `kyb/business_request.rs` and
-//!   `kyb/person_request.rs` from `openapi/crossborder.yaml`.
+//! * `cargo xtask codegen [--check]` regenerates nine files: from
+//!   `openapi/crossborder.yaml` the client `crates/crossborder-api/src/generated.rs`,
+//!   the request views `crates/crossborder-core/src/views.rs`, the enumerations
+//!   `crates/crossborder-core/src/enums.rs`, and in `crates/crossborder/src/` the
+//!   SDK's `types/payout_request.rs`, `kyb/business_request.rs`,
+//!   `kyb/person_request.rs`, `kyb/parts.rs` and `kyb/record.rs`; from
+//!   `openapi/sandbox-control.yaml` the sandbox's read model
+//!   `crates/crossborder-sandbox/src/control/state.rs`.
 //! * `cargo xtask lint-spec` lints the spec with redocly, spectral and
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` runs `examples/typescript` and
@@ -61,9 +63,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate crates/crossborder-api/src/generated.rs from the OpenAPI spec.
+    /// Regenerate the nine generated files (the API client, core's views and
+    /// enumerations, the SDK's typed requests and records, the sandbox's
+    /// control read model) from openapi/crossborder.yaml and
+    /// openapi/sandbox-control.yaml.
     Codegen {
-        /// Do not write; fail with a diff if the committed file is out of date.
+        /// Do not write; fail with a diff if a committed file is out of date.
         #[arg(long)]
         check: bool,
         /// Generate from another spec file (for experiments; default openapi/crossborder.yaml).

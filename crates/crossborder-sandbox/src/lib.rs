@@ -1,32 +1,4 @@
-//! A local, stateful, in-memory sandbox of the Cross-Border Collections and
-//! Payouts API, for tests, demos and the CLI.
-//!
-//! It serves every operation of `openapi/crossborder.yaml` under `/v1` with
-//! the service's own paths and spellings, answers errors in the API's shape,
-//! and implements the decisions the spec leaves open (recorded as
-//! `x-assumption` there). See the crate's `README.md` for every behaviour:
-//! keys, balances, rates, fees, triggers and lifecycles. Beside `/v1`, the
-//! [`control`] API under `/_sandbox` reads a business's state and takes the
-//! service's decisions by hand (also as [`SandboxHandle`] methods), and
-//! [`PayoutSettlement`] says when payouts settle.
-//!
-//! ```no_run
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! use std::time::Duration;
-//! use crossborder_sandbox::{Sandbox, SandboxConfig, STAGING_KEY};
-//!
-//! let sandbox = Sandbox::start(SandboxConfig::default().with_quote_ttl(Duration::from_secs(2))).await?;
-//! let balance = reqwest::Client::new()
-//!     .get(format!("{}/api/balance/NGN", sandbox.base_url()))
-//!     .header("x-api-key", STAGING_KEY)
-//!     .send()
-//!     .await?
-//!     .text()
-//!     .await?;
-//! assert_eq!(balance, r#"{"data":{"balance":5000000},"error":false,"message":"Balance retrieved successfully"}"#);
-//! sandbox.shutdown().await;
-//! # Ok(()) }
-//! ```
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -1,17 +1,5 @@
-//! When and how a failed request is sent again.
-//!
-//! The rule depends on what a repeated request could do:
-//!
-//! * **Reads** (`GET`) are retried on a connect error and on HTTP 429, 502,
-//!   503 and 504, with exponential backoff and full jitter, honouring a
-//!   `Retry-After` header given in seconds.
-//! * **Writes** (`POST`, `PUT`, `PATCH`), and above all those that move money
-//!   (payouts, collections, simulated funding), are retried **only** when the
-//!   request provably never reached the server: a connect error, raised before
-//!   any byte of the request was sent. The retry sends the very same body, so
-//!   a payout keeps its `sessionId` and a collection its `paymentReference`.
-//!   A timeout, a reset connection or any HTTP status (even 429 or 503) is
-//!   returned to the caller, who decides with the same idempotency key.
+//! When and how a failed request is sent again: the rules are on
+//! [`RetryPolicy`], the one public item of this module.
 
 use std::time::Duration;
 
@@ -21,8 +9,26 @@ use reqwest::StatusCode;
 /// How many times, and how far apart, a request is attempted.
 ///
 /// The default makes at most 3 attempts, waiting a random time between zero
-/// and `200 ms * 2^n` (capped at 5 s) before retry `n`. See the
-/// [module documentation](crate#retries) for which failures are retried.
+/// and `200 ms * 2^n` (capped at 5 s) before retry `n` (full jitter);
+/// [`RetryPolicy::none`] turns retries off. Set it with
+/// [`ClientBuilder::retry_policy`](crate::ClientBuilder::retry_policy).
+///
+/// Which failures are retried depends on what a repeated request could do:
+///
+/// * **Reads** (`GET`) are retried on a connect error and on HTTP 429, 502,
+///   503 and 504, honouring a `Retry-After` header given in seconds. A
+///   `Retry-After` longer than the policy's maximum wait is not waited for:
+///   the error is returned.
+/// * **Writes** (`POST`, `PUT`, `PATCH`), and above all those that move money
+///   (payouts, collections, simulated funding), are retried **only** when the
+///   request provably never reached the server: a connect error, raised before
+///   any byte of the request was sent. The retry sends the very same body, so
+///   a payout keeps its `sessionId` and a collection its `paymentReference`.
+///   A timeout, a reset connection or any HTTP status (even 429 or 503) is
+///   returned to the caller; repeating the call with the same id is then safe,
+///   as the service treats it as an idempotency key.
+///   [`Error::outcome`](crate::Error::outcome) tells whether the write may
+///   have been applied.
 ///
 /// ```
 /// use std::time::Duration;

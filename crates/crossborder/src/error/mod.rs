@@ -1,7 +1,36 @@
 //! The one error type of the SDK ([`Error`], whether a failed write may have
 //! been applied: [`Outcome`]) and the violations of a request refused before
-//! sending. How a failed response becomes an [`Error`] (the API's error body
-//! read tolerantly, the status and the raw body kept) is in `body.rs`.
+//! sending.
+//!
+//! Every operation returns [`Error`], whose variants a caller can match on:
+//! client-side [`Error::Validation`] (all violations at once, nothing sent),
+//! the documented authentication and currency errors, other API errors with
+//! their raw body, transport failures and timeouts, [`Error::Decode`] for a
+//! body that is not what the API documents (an HTML error page, an empty or
+//! truncated body), and [`Error::ResponseTooLarge`] for a body over
+//! [`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)
+//! (1 MiB by default), of which no more than the limit is ever read.
+//!
+//! After a failed write, [`Error::outcome`] tells whether it may have taken
+//! effect ([`Outcome`]):
+//!
+//! * [`Outcome::NotApplied`]: never sent (the SDK's own checks, the
+//!   configuration, a connect error such as a refused connection), or
+//!   answered with a 4xx status: nothing happened.
+//! * [`Outcome::MayHaveBeenApplied`]: a timeout, a connection reset or
+//!   closed after the request was written, a 5xx status (502 and 503 may
+//!   come from a proxy that did or did not pass the request on), a 2xx
+//!   whose body is not the API's (a captive portal's HTML page, an empty
+//!   body): repeat it with the same `sessionId` or `paymentReference`, which
+//!   the service applies at most once, or read its state.
+//! * [`Outcome::Applied`]: a wait that ran out on something that exists:
+//!   read its state.
+//!
+//! Which failures the client retries by itself is on
+//! [`RetryPolicy`](crate::RetryPolicy).
+
+// How a failed response becomes an `Error` (the API's error body read
+// tolerantly, the status and the raw body kept) is in `body.rs`.
 
 use std::fmt;
 

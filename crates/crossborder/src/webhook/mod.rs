@@ -43,6 +43,59 @@
 //! assert_eq!(event.classify(), Classification::Completed { overpaid: None });
 //! # Ok::<(), crossborder::webhook::ParseError>(())
 //! ```
+//!
+//! # A receiver, a reconciler
+//!
+//! With the `axum` feature: the receiver confirms each event before the
+//! handler sees it, and the reconciler polls what no event settles in time.
+//!
+//! ```no_run
+//! # #[cfg(feature = "axum")]
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use crossborder::webhook::{axum, Classification, Delivery, Verdict, Receiver, Reconciler};
+//! use crossborder::Client;
+//!
+//! let client = Client::from_env()?;
+//! let mut reconciler = Reconciler::new(client.clone());
+//! let notifier = reconciler.notifier();
+//! let route = Receiver::new(client.clone()).route(move |delivery: Delivery| {
+//!     notifier.notify_delivery(&delivery); // the transaction read, passed on: no second read
+//!     async move {
+//!         match delivery.verdict {
+//!             Verdict::Confirmed(confirmed) => match confirmed.change {
+//!                 Classification::Completed { overpaid } => {
+//!                     println!("order {} is paid", confirmed.transaction.payment_reference);
+//!                     if let Some(extra) = overpaid {
+//!                         println!("  {extra} more than asked: refund or credit it");
+//!                     }
+//!                 }
+//!                 change => println!("order {}: {change:?}", confirmed.transaction.payment_reference),
+//!             },
+//!             Verdict::Superseded(_) => {} // a later change supersedes it
+//!             Verdict::Unconfirmed(why) => eprintln!("not acted on: {why}"),
+//!         }
+//!     }
+//! });
+//! let listener = tokio::net::TcpListener::bind("0.0.0.0:8443").await?;
+//! let app = axum::Router::new().route("/hooks/crossborder", route);
+//! tokio::spawn(async move { axum::serve(listener, app).await });
+//! client.webhooks().set_url("https://shop.example/hooks/crossborder").await?;
+//!
+//! // Events can be lost: what no event settles in time is polled.
+//! reconciler.watch("order-10045");
+//! while let Some(done) = reconciler.next().await {
+//!     let settled = done.result?;
+//!     println!("{} is {} (learnt by {:?})", done.reference, settled.status, done.source);
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! Without the `axum` feature, parse a body with [`WebhookEvent::parse`] in
+//! your own endpoint, act only on the transaction of a confirmed [`verify`]
+//! verdict, and remember [`dedupe_key`] of that transaction (never a key of
+//! the event) to handle each change once. The
+//! [`collection_by_webhook`](https://github.com/crossborder-rs/crossborder/blob/main/crates/crossborder/examples/collection_by_webhook.rs)
+//! example runs all of this against the sandbox.
 
 // The modules depend one way only: `event` holds the data and imports no
 // sibling; `parse`, `classify` and `words` build on it; `verdict` and
