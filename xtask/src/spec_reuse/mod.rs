@@ -74,6 +74,10 @@ const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
 const PDF: &str = "examples/certificate-of-incorporation.pdf";
 /// The Rust SDK's webhook verdicts, which the examples' modules must give.
 const WEBHOOK_CASES: &str = "examples/webhook-cases.json";
+/// The amounts the Rust SDK and both money modules are checked on.
+const MONEY_CASES: &str = "examples/money-cases.json";
+/// The payouts the Rust SDK and both pay-once modules are checked on.
+const PAY_ONCE_CASES: &str = "examples/pay-once-cases.json";
 
 /// What one client's run gave: whether it passed, and its output.
 struct Run {
@@ -243,7 +247,9 @@ impl Env<'_> {
             .env_remove("CROSSBORDER_API_KEY")
             .env("CROSSBORDER_EXPECTED", self.expected)
             .env("CROSSBORDER_PDF", self.root.join(PDF))
-            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES));
+            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES))
+            .env("CROSSBORDER_MONEY_CASES", self.root.join(MONEY_CASES))
+            .env("CROSSBORDER_PAY_ONCE_CASES", self.root.join(PAY_ONCE_CASES));
     }
 }
 
