@@ -2,9 +2,12 @@
 has 6 decimal places; a float keeps about 16) sent as a JSON number, and read
 back exactly; a payout's amount as a DecimalString."""
 
+import json
+import os
 import unittest
 import uuid
 from decimal import Decimal
+from pathlib import Path
 
 from crossborder_client import AuthenticatedClient
 from crossborder_client.api.collections import get_transaction
@@ -14,6 +17,7 @@ from sandbox import Sandbox
 
 KEY = "test_money_py"
 BIG = Decimal("123456789012.345678")
+CASES = os.environ.get("CROSSBORDER_MONEY_CASES") or Path(__file__).parent.parent / "money-cases.json"
 
 
 def setUpModule():
@@ -32,6 +36,23 @@ class Money(unittest.TestCase):
             decimal_string(Decimal("-1"))
         with self.assertRaisesRegex(TypeError, "binary float"):
             write_exact({"amount": 1.5})
+
+    def test_every_case_of_money_cases_is_read_written_and_added_as_the_rust_sdk_does(self):
+        with open(CASES, encoding="utf-8") as file:
+            cases = json.load(file)["cases"]
+        self.assertGreaterEqual(len(cases), 10)
+        for case in cases:
+            with self.subTest(json=case["json"]):
+                value = Decimal(case["value"])
+                read = read_exact(f'{{"amount": {case["json"]}}}')["amount"]
+                self.assertEqual(read, value)
+                self.assertEqual(read_exact(write_exact({"amount": read}))["amount"], value)
+                if case["decimalString"]:
+                    self.assertEqual(Decimal(decimal_string(read)), value)
+                else:
+                    with self.assertRaisesRegex(ValueError, "not a DecimalString"):
+                        decimal_string(read)
+                self.assertEqual(read + Decimal(case["plus"]), Decimal(case["sum"]))
 
     def test_an_18_digit_amount_is_sent_and_read_back_exactly(self):
         client = AuthenticatedClient(base_url=SANDBOX.base_url, token=KEY, prefix="", auth_header_name="x-api-key")

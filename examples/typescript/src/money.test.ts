@@ -2,12 +2,13 @@
 // digits sent as a JSON number and as a string, and read back exactly.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { Decimal } from "decimal.js";
 import createClient from "openapi-fetch";
 
-import { decimalString, exactBody, pathAmount, readExact, writeExact } from "./money.js";
+import { decimalString, exactBody, pathAmount, plain, readExact, writeExact } from "./money.js";
 import { sandboxPerFile } from "./sandbox.js";
 import type { components, paths } from "./schema.js";
 
@@ -27,6 +28,29 @@ test("the digits are written and read as they are", () => {
   assert.equal(decimalString(new Decimal("1e3")), "1000");
   assert.throws(() => decimalString(new Decimal("-1")), /not a DecimalString/);
   assert.equal(pathAmount(new Decimal("1e-7")) as unknown as string, "0.0000001");
+});
+
+interface MoneyCase {
+  json: string;
+  value: string;
+  decimalString: boolean;
+  plus: string;
+  sum: string;
+}
+
+test("every case of examples/money-cases.json is read, written and added as the Rust SDK does", () => {
+  const table: { cases: MoneyCase[] } = JSON.parse(
+    readFileSync(process.env.CROSSBORDER_MONEY_CASES ?? new URL("../../money-cases.json", import.meta.url), "utf8"),
+  );
+  assert.ok(table.cases.length >= 10);
+  for (const c of table.cases) {
+    const read = readExact<{ amount: number }>(`{"amount": ${c.json}}`).amount;
+    assert.equal(plain(read), c.value, c.json);
+    assert.equal(writeExact({ amount: read }), `{"amount":${c.value}}`, c.json);
+    if (c.decimalString) assert.equal(decimalString(read), c.value, c.json);
+    else assert.throws(() => decimalString(read), /not a DecimalString/, c.json);
+    assert.equal(plain(read.plus(c.plus)), c.sum, `${c.value} + ${c.plus}`);
+  }
 });
 
 test("an 18-digit collection amount is sent and read back exactly", async () => {

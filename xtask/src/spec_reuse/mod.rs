@@ -68,10 +68,16 @@ const AMOUNTS: usize = 27;
 
 const TS_EXAMPLE: &str = "examples/typescript";
 const PY_FLOW: &str = "examples/python/flow.py";
+/// The sandbox's control API, typed for the TypeScript fixture's control client.
+const CONTROL_SPEC_PATH: &str = "openapi/sandbox-control.yaml";
 const PY_CONFIG: &str = "examples/python/openapi-python-client.yaml";
 const PDF: &str = "examples/certificate-of-incorporation.pdf";
 /// The Rust SDK's webhook verdicts, which the examples' modules must give.
 const WEBHOOK_CASES: &str = "examples/webhook-cases.json";
+/// The amounts the Rust SDK and both money modules are checked on.
+const MONEY_CASES: &str = "examples/money-cases.json";
+/// The payouts the Rust SDK and both pay-once modules are checked on.
+const PAY_ONCE_CASES: &str = "examples/pay-once-cases.json";
 
 /// What one client's run gave: whether it passed, and its output.
 struct Run {
@@ -241,7 +247,9 @@ impl Env<'_> {
             .env_remove("CROSSBORDER_API_KEY")
             .env("CROSSBORDER_EXPECTED", self.expected)
             .env("CROSSBORDER_PDF", self.root.join(PDF))
-            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES));
+            .env("CROSSBORDER_WEBHOOK_CASES", self.root.join(WEBHOOK_CASES))
+            .env("CROSSBORDER_MONEY_CASES", self.root.join(MONEY_CASES))
+            .env("CROSSBORDER_PAY_ONCE_CASES", self.root.join(PAY_ONCE_CASES));
     }
 }
 
@@ -290,7 +298,8 @@ fn typescript(env: &Env, node: &Path, target: &Target) -> Result<Run> {
 /// The TypeScript example as a team without Rust has it: a clean Node
 /// project in `dir` (the example's `package.json`, `tsconfig.json` and every
 /// `src/*.ts`), `npm install` of its pins and of the sandbox's npm packages
-/// from their files, `schema.d.ts` generated from `spec`, `tsc -p`, then
+/// from their files, `schema.d.ts` generated from `spec` (and `control.d.ts`
+/// from the control API's spec), `tsc -p`, then
 /// `node --test` of every `*.test.js` (each test file starts its sandbox
 /// from the package), all with no Rust toolchain on `PATH`.
 fn typescript_suite(
@@ -343,6 +352,13 @@ fn typescript_suite(
             .arg("--output")
             .arg(src.join("schema.d.ts")),
         "openapi-typescript",
+    )?;
+    run_checked(
+        packages::without_rust(bin.join("openapi-typescript"), no_rust)
+            .arg(env.root.join(CONTROL_SPEC_PATH))
+            .arg("--output")
+            .arg(src.join("control.d.ts")),
+        "openapi-typescript (the control API)",
     )?;
     println!("==> tsc -p (the example's tsconfig.json, strict)");
     let compiled = run_captured(
