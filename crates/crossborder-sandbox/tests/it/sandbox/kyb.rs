@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crossborder_testkit::fixtures::{business_json, documents_json, person_json};
 
-use crate::common::{assert_error, refused, Api};
+use crate::sandbox::common::{assert_error, refused, Api};
 
 /// Where the fixtures' documents point.
 const LINK: &str = "https://files.example/doc.pdf";
@@ -280,7 +280,7 @@ async fn two_keys_for_one_document_are_refused() {
     let api = Api::start().await;
     let mut body = business("RC8");
     body["documents"]["cac"] = json!({"url": LINK, "key": "second-cert"});
-    crate::common::refused_field(
+    crate::sandbox::common::refused_field(
         &api,
         "/api/business",
         &body,

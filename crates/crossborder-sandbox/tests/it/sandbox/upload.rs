@@ -4,7 +4,7 @@ use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY
 
 use crossborder_testkit::multipart;
 
-use crate::common::{assert_error, reply, Api, Reply};
+use crate::sandbox::common::{assert_error, reply, Api, Reply};
 
 /// Uploads `body` with the staging key, which the sandbox must refuse
 /// with `status` and `message` in the API's error shape.

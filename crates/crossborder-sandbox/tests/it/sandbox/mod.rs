@@ -1,5 +1,5 @@
 //! Integration tests of the sandbox over loopback HTTP, with a plain
-//! reqwest client. One test binary, one module per area.
+//! reqwest client, one module per area.
 
 mod common;
 

@@ -14,7 +14,7 @@ use crossborder_sandbox::{Decimal, RequestLine, SandboxConfig, STAGING_KEY};
 use crossborder_testkit::fixtures::ngn_bank_payout;
 use serde_json::{json, Value};
 
-use crate::common::{ngn_collection, ngn_payout, usd_to_ngn_payout, Api, Receiver};
+use crate::sandbox::common::{ngn_collection, ngn_payout, usd_to_ngn_payout, Api, Receiver};
 
 /// A raw request that may get no answer: the status and body, or `None`
 /// when the connection closed without one.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::common::{
+use crate::sandbox::common::{
     assert_paid, fund_ok, funding, ngn_collection, post_ok, refused, Api, PAST_VALIDITY,
 };
 

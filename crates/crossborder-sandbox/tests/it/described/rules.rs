@@ -8,7 +8,7 @@ use crossborder_sandbox::{NO_ACCESS_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::support::{assert_error, funded, post_ok, refused, Api};
+use crate::described::support::{assert_error, funded, post_ok, refused, Api};
 
 #[tokio::test]
 async fn bank_code_is_looked_up_only_where_the_description_requires_one() {

@@ -6,7 +6,7 @@ use crossborder_sandbox::{Currency, SandboxConfig, STAGING_KEY};
 use rust_decimal::Decimal;
 use serde_json::json;
 
-use crate::common::{ngn_collection, ngn_payout, Api};
+use crate::sandbox::common::{ngn_collection, ngn_payout, Api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_payouts_and_fundings_keep_the_books() {

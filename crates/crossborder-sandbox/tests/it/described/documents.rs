@@ -7,7 +7,7 @@ use crossborder_testkit::fixtures::business_json;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::support::{assert_error, post_ok, Api};
+use crate::described::support::{assert_error, post_ok, Api};
 
 const PDF: &[u8] = b"%PDF-1.7\nprivate statement\n";
 

@@ -5,8 +5,8 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::common::Api;
-use crate::kyb::create;
+use crate::sandbox::common::Api;
+use crate::sandbox::kyb::create;
 use crossborder_sandbox::STAGING_KEY;
 
 fn errors(body: &Value) -> Vec<String> {

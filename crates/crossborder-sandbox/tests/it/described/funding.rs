@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crossborder_sandbox::SandboxConfig;
 
-use crate::support::{funded, funding, refused, with_receiver, Api};
+use crate::described::support::{funded, funding, refused, with_receiver, Api};
 
 /// Where every funding goes.
 const FUND: &str = "/api/simulate-funding";

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::common::Api;
+use crate::sandbox::common::Api;
 
 #[tokio::test]
 async fn usd_to_ngn_100_has_exact_figures() {

@@ -6,7 +6,7 @@ use crossborder_sandbox::{SandboxConfig, MAX_WEBHOOK_DELIVERIES, PRODUCTION_KEY,
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::common::{
+use crate::sandbox::common::{
     assert_balances, assert_error, assert_paid, fund_ok, funding, ngn_collection, post_ok,
     received, refused, refused_field, with_receiver, Api, Receiver, PAST_VALIDITY,
 };

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::common::Api;
+use crate::sandbox::common::Api;
 
 #[tokio::test]
 async fn bank_lists_per_destination_currency() {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crossborder_sandbox::{Currency, Decimal, SandboxConfig, STAGING_KEY};
 use serde_json::{json, Value};
 
-use crate::common::{
+use crate::sandbox::common::{
     assert_balances, ngn_collection, ngn_payout, post_ok, refused, refused_field,
     usd_to_ngn_payout, Api,
 };

@@ -4,7 +4,7 @@ use crossborder_sandbox::{NO_ACCESS_KEY, PRODUCTION_KEY, STAGING_KEY};
 use reqwest::Method;
 use serde_json::json;
 
-use crate::common::{assert_error, post_ok, refused, refused_field, Api};
+use crate::sandbox::common::{assert_error, post_ok, refused, refused_field, Api};
 
 #[tokio::test]
 async fn every_authentication_row() {
@@ -53,7 +53,7 @@ async fn authentication_comes_before_body_checks() {
         .send()
         .await
         .unwrap();
-    let reply = crate::common::reply(reply).await;
+    let reply = crate::sandbox::common::reply(reply).await;
     assert_error(&reply, 403, "API key header needed", "POST", "/api/payout");
 }
 
@@ -63,7 +63,7 @@ async fn authentication_comes_before_body_checks() {
 #[tokio::test]
 async fn invalid_currency_in_paths_and_bodies() {
     let api = Api::start().await;
-    let mut payout = crate::common::ngn_payout("s-abc", "100");
+    let mut payout = crate::sandbox::common::ngn_payout("s-abc", "100");
     payout["toCurrency"] = json!("ABC");
     let cases = [
         ("balance", "/api/balance/ABC", None, "ABC"),
@@ -115,14 +115,14 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
         );
     }
 
-    let mut body = crate::common::ngn_payout("s-missing", "100");
+    let mut body = crate::sandbox::common::ngn_payout("s-missing", "100");
     body.as_object_mut().unwrap().remove("amount");
     refused_field(&api, "/api/payout", &body, "amount", "is required").await;
 
-    let mut number = crate::common::ngn_payout("s-typed", "100");
+    let mut number = crate::sandbox::common::ngn_payout("s-typed", "100");
     number["amount"] = json!(100);
     // No field is nullable: null is a value of the wrong type.
-    let mut null = crate::common::ngn_payout("s-null", "100");
+    let mut null = crate::sandbox::common::ngn_payout("s-null", "100");
     null["narration"] = json!(null);
     let cases = [
         (
@@ -149,7 +149,7 @@ async fn malformed_bodies_missing_and_wrong_typed_fields() {
     }
 
     // Unknown fields are ignored.
-    let mut body = crate::common::ngn_payout("s-extra", "100");
+    let mut body = crate::sandbox::common::ngn_payout("s-extra", "100");
     body["somethingElse"] = json!({"deep": [1, 2, 3]});
     post_ok(&api, "/api/payout", &body).await;
 }
@@ -177,7 +177,7 @@ async fn unknown_routes_wrong_methods_and_oversized_bodies() {
         .await
         .unwrap();
     assert_eq!(response.headers()["allow"], "POST");
-    let wrong_method = crate::common::reply(response).await;
+    let wrong_method = crate::sandbox::common::reply(response).await;
     assert_error(
         &wrong_method,
         405,
@@ -243,7 +243,7 @@ async fn streamed_post_status(api: &Api, chunks: usize, size: usize) -> String {
 #[tokio::test]
 async fn a_refused_body_lists_every_violation_and_its_message_joins_them() {
     let api = Api::start().await;
-    let mut payout = crate::common::ngn_payout("s-two", "100");
+    let mut payout = crate::sandbox::common::ngn_payout("s-two", "100");
     payout.as_object_mut().unwrap().remove("amount");
     payout.as_object_mut().unwrap().remove("sessionId");
     let joined = "amount: is required; sessionId: is required";
@@ -264,7 +264,7 @@ async fn a_refused_body_lists_every_violation_and_its_message_joins_them() {
         ])
     );
 
-    let mut business = crate::kyb::business("RC-A7");
+    let mut business = crate::sandbox::kyb::business("RC-A7");
     business["documents"]["foo"] = json!({"key": "foo", "url": "https://files.example/doc.pdf"});
     business["email"] = json!("not an email");
     let message = "Unrecognized document key: foo";
@@ -288,7 +288,7 @@ async fn a_refused_body_lists_every_violation_and_its_message_joins_them() {
     let malformed = api.post_bytes("/api/payout", "{\"amount\": ").await;
     assert_eq!(malformed.status, 400);
     assert!(malformed.body.get("errors").is_none(), "{}", malformed.text);
-    let big = crate::common::ngn_payout("s-big", "99999999");
+    let big = crate::sandbox::common::ngn_payout("s-big", "99999999");
     let poor = api.post("/api/payout", &big).await;
     assert_eq!(poor.status, 400, "{}", poor.text);
     assert!(

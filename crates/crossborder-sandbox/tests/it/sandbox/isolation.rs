@@ -4,7 +4,7 @@ use crossborder_sandbox::{ApiKeySpec, SandboxConfig, PRODUCTION_KEY, STAGING_KEY
 use reqwest::Method;
 use serde_json::json;
 
-use crate::common::{ngn_collection, ngn_payout, Api};
+use crate::sandbox::common::{ngn_collection, ngn_payout, Api};
 
 #[tokio::test]
 async fn keys_do_not_see_each_other() {
