@@ -6,3 +6,5 @@
 mod control_document;
 mod described;
 mod sandbox;
+// The steps both suites take (a funding, a refused request, a receiver).
+mod steps;

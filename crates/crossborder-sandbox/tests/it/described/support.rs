@@ -7,9 +7,7 @@ use crossborder_testkit::assert_error_body;
 pub use crossborder_testkit::{Reply, TestSandbox as Api};
 use serde_json::Value;
 
-#[path = "../shared/steps.rs"]
-mod steps;
-pub use steps::{funding, post_ok, refused, with_receiver};
+pub use crate::steps::{funding, post_ok, refused, with_receiver};
 
 /// The API's error shape with this status and message, for `method` on
 /// `path` (under /v1).

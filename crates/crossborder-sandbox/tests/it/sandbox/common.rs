@@ -11,9 +11,7 @@ pub use crossborder_testkit::{
 };
 use serde_json::{json, Value};
 
-#[path = "../shared/steps.rs"]
-mod steps;
-pub use steps::{funding, post_ok, refused, with_receiver};
+pub use crate::steps::{funding, post_ok, refused, with_receiver};
 
 /// A collection's payment instruction is valid for 24 hours: one second
 /// more and it has lapsed.
