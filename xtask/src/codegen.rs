@@ -1,4 +1,5 @@
-//! `cargo xtask codegen [--check]`: the OpenAPI spec -> `generated.rs`.
+//! `cargo xtask codegen [--check]`: the generated client (`generated.rs`)
+//! from the OpenAPI spec, then the other generators' files (see `main.rs`).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
