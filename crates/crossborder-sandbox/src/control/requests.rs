@@ -5,7 +5,6 @@
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use crossborder_api::API_KEY_HEADER;
 
 use crate::faults::InjectedFault;
 use crate::store::requests::RequestEntry;
@@ -20,13 +19,7 @@ pub(crate) async fn record(
 ) -> Response {
     let method = request.method().to_string();
     let path = request.uri().path().to_owned();
-    let owner = request
-        .headers()
-        .get(API_KEY_HEADER)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|key| state.key(key.trim()))
-        .map(|entry| entry.business)
-        .filter(|_| path.starts_with("/v1/"));
+    let owner = state.api_request_owner(&request);
     let response = next.run(request).await;
     if let Some(owner) = owner {
         state.requests().push(

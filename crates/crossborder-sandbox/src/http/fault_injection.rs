@@ -10,7 +10,6 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use crossborder_api::API_KEY_HEADER;
 
 use crate::faults::{FaultKind, InjectedFault, ANSWER_HOLD, RETRY_AFTER_SECS};
 use crate::http::error::ApiError;
@@ -23,14 +22,7 @@ pub(crate) async fn inject(
     next: Next,
 ) -> Response {
     let path = request.uri().path().to_owned();
-    let owner = request
-        .headers()
-        .get(API_KEY_HEADER)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|key| state.key(key.trim()))
-        .map(|entry| entry.business)
-        .filter(|_| path.starts_with("/v1/"));
-    let Some(owner) = owner else {
+    let Some(owner) = state.api_request_owner(&request) else {
         return next.run(request).await;
     };
     let method = request.method().clone();

@@ -104,6 +104,21 @@ impl AppState {
         self.0.keys.get(key)
     }
 
+    /// The business whose key a `/v1` request carries, if the key is
+    /// known: whose request log and fault draws the request belongs to
+    /// (the control API's own requests belong to neither).
+    pub(crate) fn api_request_owner(&self, request: &axum::extract::Request) -> Option<BusinessId> {
+        if !request.uri().path().starts_with("/v1/") {
+            return None;
+        }
+        let key = request
+            .headers()
+            .get(crossborder_api::API_KEY_HEADER)?
+            .to_str()
+            .ok()?;
+        self.key(key.trim()).map(|entry| entry.business)
+    }
+
     /// Every business's account, for the expiry sweep.
     pub(crate) fn accounts(&self) -> impl Iterator<Item = &Arc<Mutex<Account>>> {
         self.0.keys.values().map(|entry| &entry.account)
