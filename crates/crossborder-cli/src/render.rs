@@ -9,7 +9,7 @@
 use std::time::SystemTime;
 
 use crossborder::onboard::Onboarded;
-use crossborder::rules::display_amount;
+use crossborder::rules::display_grouped;
 use crossborder::{
     types::{
         Acknowledgement, Balance, Bank, Business, PaymentInstruction, PayoutReceipt, Person, Quote,
@@ -75,7 +75,7 @@ impl Fields {
         self.value(
             label,
             wire,
-            value.map(|amount| grouped(amount, currency)),
+            value.map(|amount| display_grouped(amount, currency)),
             value.map_or(Value::Null, |amount| Value::String(amount.to_string())),
         )
     }
@@ -129,29 +129,6 @@ impl Fields {
 
 fn text(value: &str) -> Option<String> {
     Some(value.to_owned())
-}
-
-/// `amount` of `currency` for a person: its minor units (core's
-/// `display_amount`, the rule of `Money`'s `Display`) and the whole part
-/// grouped by thousands: `5,000,000.00 NGN`.
-pub fn grouped(amount: Decimal, currency: Currency) -> String {
-    let shown = display_amount(amount, currency).to_string();
-    let (sign, digits) = match shown.strip_prefix('-') {
-        Some(digits) => ("-", digits),
-        None => ("", shown.as_str()),
-    };
-    let (whole, fraction) = match digits.split_once('.') {
-        Some((whole, fraction)) => (whole, format!(".{fraction}")),
-        None => (digits, String::new()),
-    };
-    let mut out = String::from(sign);
-    for (index, digit) in whole.chars().enumerate() {
-        if index > 0 && (whole.len() - index) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    format!("{out}{fraction} {currency}")
 }
 
 fn amount(value: Decimal) -> Option<String> {
@@ -421,24 +398,4 @@ pub fn onboarded(onboarded: &Onboarded) -> Output {
     }
     output.json = serde_json::json!({"business": output.json, "links": shown});
     output
-}
-
-#[cfg(test)]
-mod grouping_tests {
-    use super::*;
-
-    #[test]
-    fn amounts_are_grouped_by_thousands_with_their_minor_units() {
-        for (amount, currency, shown) in [
-            ("5000000", Currency::Ngn, "5,000,000.00 NGN"),
-            ("999.5", Currency::Usd, "999.50 USD"),
-            ("1000", Currency::Usd, "1,000.00 USD"),
-            ("-1234567.891", Currency::Usd, "-1,234,567.891 USD"),
-            ("1500000", Currency::Ugx, "1,500,000 UGX"),
-            ("12345.5", Currency::Usdt, "12,345.500000 USDT"),
-            ("0", Currency::Eur, "0.00 EUR"),
-        ] {
-            assert_eq!(grouped(amount.parse().unwrap(), currency), shown);
-        }
-    }
 }

@@ -3,12 +3,13 @@
 //! `--base-url`'s `/v1`), for scripts; and `crossborder sandbox --open`,
 //! which opens the console page.
 
+use crossborder::rules::display_grouped;
 use crossborder::{Currency, Decimal};
 use serde_json::{json, Value};
 
 use crate::cli::{Global, SandboxCommand};
 use crate::failure::Failure;
-use crate::render::{grouped, Output};
+use crate::render::Output;
 
 /// What an action answers, and the fields its table shows.
 enum Shown {
@@ -63,7 +64,7 @@ impl Shown {
                 let currency =
                     currency.and_then(|name| body[name].as_str()?.parse::<Currency>().ok());
                 let shown = match (currency, Decimal::from_str_exact(value)) {
-                    (Some(currency), Ok(amount)) => grouped(amount, currency),
+                    (Some(currency), Ok(amount)) => display_grouped(amount, currency),
                     _ => value.to_owned(),
                 };
                 Some(((*label).to_owned(), shown))

@@ -41,8 +41,8 @@ pub use currency::{Currency, CurrencyKind, UnknownCurrency};
 pub use environment::Environment;
 pub use field_reader::FieldReader;
 pub use money::{
-    decimal_places, display_amount, parse_amount, parse_scientific_exact, AmountError, Money,
-    MoneyError, MoneyParseError,
+    decimal_places, display_amount, display_grouped, parse_amount, parse_scientific_exact,
+    AmountError, Money, MoneyError, MoneyParseError,
 };
 pub use rail::{Rail, UnknownRail};
 pub use rust_decimal::Decimal;

@@ -286,6 +286,39 @@ pub fn display_amount(amount: Decimal, currency: Currency) -> Decimal {
     shown
 }
 
+/// An amount of `currency` as a table shows it: [`display_amount`] with the
+/// whole part grouped by thousands, then the code. The CLI's tables and
+/// the sandbox's console show amounts so.
+///
+/// ```
+/// use crossborder_core::{display_grouped, Currency, Decimal};
+///
+/// let shown = |text: &str, currency| display_grouped(text.parse::<Decimal>().unwrap(), currency);
+/// assert_eq!(shown("4912500.5", Currency::Ngn), "4,912,500.50 NGN");
+/// assert_eq!(shown("999.5", Currency::Usd), "999.50 USD");
+/// assert_eq!(shown("-1234567.891", Currency::Usd), "-1,234,567.891 USD");
+/// ```
+pub fn display_grouped(amount: Decimal, currency: Currency) -> String {
+    let shown = display_amount(amount, currency).to_string();
+    let (sign, digits) = match shown.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", shown.as_str()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let mut out = String::from(sign);
+    for (index, digit) in whole.chars().enumerate() {
+        if index > 0 && (whole.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    if !fraction.is_empty() {
+        out.push('.');
+        out.push_str(fraction);
+    }
+    format!("{out} {currency}")
+}
+
 /// The wire shape of [`Money`]: the amount as an exact decimal string.
 #[derive(Serialize, Deserialize)]
 struct MoneyWire {
@@ -340,6 +373,21 @@ pub enum MoneyParseError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_are_grouped_by_thousands_with_their_minor_units() {
+        for (amount, currency, shown) in [
+            ("5000000", Currency::Ngn, "5,000,000.00 NGN"),
+            ("999.5", Currency::Usd, "999.50 USD"),
+            ("1000", Currency::Usd, "1,000.00 USD"),
+            ("-1234567.891", Currency::Usd, "-1,234,567.891 USD"),
+            ("1500000", Currency::Ugx, "1,500,000 UGX"),
+            ("12345.5", Currency::Usdt, "12,345.500000 USDT"),
+            ("0", Currency::Eur, "0.00 EUR"),
+        ] {
+            assert_eq!(display_grouped(amount.parse().unwrap(), currency), shown);
+        }
+    }
 
     fn amount(text: &str) -> Decimal {
         parse_amount(text).unwrap()

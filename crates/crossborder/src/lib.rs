@@ -54,7 +54,9 @@ pub mod rules {
     pub use crossborder_core::funding;
     pub use crossborder_core::kyb;
     pub use crossborder_core::payout;
-    pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
+    pub use crossborder_core::{
+        check_amount, display_amount, display_grouped, validate_amount, AmountWire,
+    };
 }
 
 // The repository README's quick start is compiled as a doctest, so the

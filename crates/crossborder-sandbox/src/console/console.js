@@ -10,7 +10,7 @@
 (function () {
   const KEY_STORAGE = 'crossborder-sandbox-key';
   const POLL_MS = 1000;
-  const TABS = ['balances', 'collections', 'payouts', 'businesses', 'webhooks', 'requests'];
+  const TABS = ['balances', 'collections', 'payouts', 'businesses', 'webhooks', 'requests', 'faults'];
   const MINOR_UNITS = JSON.parse(document.getElementById('minor-units').textContent);
 
   // ---- Amounts: the SDK's Money display (crossborder-core money.rs,
@@ -29,9 +29,19 @@
     return sign + whole + (fraction ? '.' + fraction : '');
   }
 
+  // The same with the whole part grouped by thousands, as the CLI's tables
+  // show amounts (crossborder-core display_grouped): 4,912,500.50 NGN. Form
+  // fields keep the plain text, which is what the API accepts.
+  function groupedAmount(text, currency) {
+    const shown = displayAmount(text, currency);
+    const parts = /^(-?)(\d+)(\.\d+)?$/.exec(shown);
+    if (!parts) return shown;
+    return parts[1] + parts[2].replace(/\B(?=(\d{3})+$)/g, ',') + (parts[3] || '');
+  }
+
   function money(text, currency) {
     if (text === null || text === undefined || text === '') return '';
-    return displayAmount(text, currency) + ' ' + currency;
+    return groupedAmount(text, currency) + ' ' + currency;
   }
 
   // The key as the sandbox's request log masks it (mask_key): its
@@ -288,6 +298,7 @@
     renderBusinesses();
     renderWebhooks();
     renderRequests();
+    renderFaults();
     renderSettlement();
     for (const name of TABS) {
       const count = (state[name] || []).length;
@@ -517,9 +528,34 @@
       { label: 'At', cell: (r) => when(r.at) },
       { label: 'Method', cell: (r) => el('strong', null, r.method || '') },
       { label: 'Path', className: 'wide', cell: (r) => el('code', null, r.path || '') },
-      { label: 'Status', cell: (r) => el('span', { className: 'code code-' + String(r.status).charAt(0) }, String(r.status)) },
+      {
+        label: 'Status',
+        cell: (r) => lines(
+          r.fault && !r.status ? el('span', { className: 'code code-0' }, 'none') : el('span', { className: 'code code-' + String(r.status).charAt(0) }, String(r.status)),
+          r.fault ? el('span', { className: 'fault' }, 'fault ' + r.fault) : '',
+        ),
+      },
     ]);
     fill('requests', columns, state.requests || [], 'No requests with this key yet.');
+  }
+
+  // The faults the sandbox injected for this key (--faults, PUT
+  // /_sandbox/faults), newest first, and the settings they were drawn with.
+  function renderFaults() {
+    const settings = state.faultSettings;
+    if (settings) {
+      const rates = Object.entries(settings.rates || {})
+        .filter(([, rate]) => !/^0*(\.0*)?$/.test(String(rate)))
+        .map(([kind, rate]) => kind + ' ' + rate);
+      $('fault-settings').textContent = 'Profile ' + settings.profile + ', seed ' + settings.seed + (rates.length ? ': ' + rates.join(', ') : ': no faults');
+    }
+    const columns = columnsOf((f) => f.faultId, [
+      { label: 'At', cell: (f) => lines(when(f.at), el('span', { className: 'muted' }, f.faultId)) },
+      { label: 'Kind', cell: (f) => el('strong', null, f.kind) },
+      { label: 'Hit', className: 'wide', cell: (f) => el('code', null, f.target || '') },
+      { label: 'What the sandbox did', className: 'wide', cell: (f) => f.applied || '' },
+    ]);
+    fill('faults', columns, state.faults || [], 'No faults injected: start the sandbox with --faults standard, or PUT /_sandbox/faults.');
   }
 
   // ---- Payout settlement: instant, manual, or a delay such as 30s.
@@ -685,6 +721,6 @@
   }
 
   // For the browser tests: the display rules, checked against the Rust ones.
-  window.crossborderConsole = { displayAmount, maskKey };
+  window.crossborderConsole = { displayAmount, groupedAmount, maskKey };
   start();
 })();

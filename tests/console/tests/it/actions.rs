@@ -44,7 +44,7 @@ async fn a_collection_funded_from_the_page_reaches_the_sdks_receiver() {
     let row = console
         .wait_for_row("collections", "order-1001", "PENDING")
         .await;
-    assert!(row.contains("50000.00 NGN"), "{row}");
+    assert!(row.contains("50,000.00 NGN"), "{row}");
 
     console
         .press_and_answer("fund-part", "order-1001", "20000.00")
@@ -56,8 +56,8 @@ async fn a_collection_funded_from_the_page_reaches_the_sdks_receiver() {
     let row = console
         .wait_for_row("collections", "order-1001", "PARTIALLY_PAID")
         .await;
-    assert!(row.contains("+20000.00 NGN"), "{row}");
-    assert!(row.contains("30000.00 NGN"), "the remaining amount: {row}");
+    assert!(row.contains("+20,000.00 NGN"), "{row}");
+    assert!(row.contains("30,000.00 NGN"), "the remaining amount: {row}");
 
     console.press("fund", "order-1001").await;
     let (status, paid, _) = confirmed(hooks.next(WAIT).await);
@@ -108,7 +108,7 @@ async fn a_payout_failed_from_the_page_is_failed_and_refunded() {
     let row = console
         .wait_for_row("payouts", "payout-2291", "PENDING")
         .await;
-    assert!(row.contains("2500.00 NGN"), "{row}");
+    assert!(row.contains("2,500.00 NGN"), "{row}");
 
     console
         .press_and_answer("fail", "payout-2291", "Beneficiary bank is offline")
@@ -123,7 +123,7 @@ async fn a_payout_failed_from_the_page_is_failed_and_refunded() {
     assert!(row.contains("Beneficiary bank is offline"), "{row}");
     console.show("balances").await;
     console
-        .wait_for_row("balances", "NGN", "5000000.00 NGN")
+        .wait_for_row("balances", "NGN", "5,000,000.00 NGN")
         .await;
     console.close().await;
 }
@@ -376,14 +376,16 @@ async fn every_other_button_acts_through_the_control_api() {
         .press_and_answer("set-balance", "NGN", "2500000")
         .await;
     console
-        .wait_for_row("balances", "NGN", "2500000.00 NGN")
+        .wait_for_row("balances", "NGN", "2,500,000.00 NGN")
         .await;
     browser
         .click("#balance-currency option[value=\"EUR\"]")
         .await;
     browser.fill("#balance-amount", "1500.5").await;
     browser.click("#balance-form button[type=\"submit\"]").await;
-    console.wait_for_row("balances", "EUR", "1500.50 EUR").await;
+    console
+        .wait_for_row("balances", "EUR", "1,500.50 EUR")
+        .await;
     let wallet = client.wallet();
     assert_eq!(
         wallet.balance(Currency::Ngn).await.unwrap().amount,
@@ -398,7 +400,7 @@ async fn every_other_button_acts_through_the_control_api() {
     browser.click("#dialog-ok").await;
     console.wait_dialog_closed().await;
     console
-        .wait_for_row("balances", "NGN", "5000000.00 NGN")
+        .wait_for_row("balances", "NGN", "5,000,000.00 NGN")
         .await;
     let state = handle.state(key).unwrap();
     assert!(state.collections.is_empty() && state.payouts.is_empty());

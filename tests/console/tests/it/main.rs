@@ -2,6 +2,7 @@
 //! browser at a time, `ONE_BROWSER`).
 
 mod actions;
+mod faults;
 mod missing_browser;
 mod page;
 mod screenshots;
