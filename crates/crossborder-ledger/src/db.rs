@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use sqlx::migrate::{Migrate, Migrator};
+use sqlx::error::BoxDynError;
+use sqlx::migrate::{Migrate, Migration, MigrationSource, MigrationType, Migrator};
 
 use crate::error::LedgerError;
 
@@ -54,10 +55,62 @@ macro_rules! fetch_all {
 }
 pub(crate) use fetch_all;
 
+/// Migrations compiled in, as `(version, description, SQL)`: what
+/// `sqlx::migrate!` would read from `migrations/<backend>/` (the same
+/// versions and SQL, so the same checksums), without its proc macro, which
+/// builds sqlx's database drivers a second time, for the compiler.
+#[derive(Debug)]
+struct Embedded(&'static [(i64, &'static str, &'static str)]);
+
+impl MigrationSource<'static> for Embedded {
+    fn resolve(
+        self,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Vec<Migration>, BoxDynError>> + Send>,
+    > {
+        let migrations = self
+            .0
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect();
+        Box::pin(std::future::ready(Ok(migrations)))
+    }
+}
+
 #[cfg(feature = "sqlite")]
-static SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
+const SQLITE: Embedded = Embedded(&[
+    (
+        1,
+        "ledger",
+        include_str!("../migrations/sqlite/0001_ledger.sql"),
+    ),
+    (
+        2,
+        "quotes",
+        include_str!("../migrations/sqlite/0002_quotes.sql"),
+    ),
+]);
 #[cfg(feature = "postgres")]
-static POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
+const POSTGRES: Embedded = Embedded(&[
+    (
+        1,
+        "ledger",
+        include_str!("../migrations/postgres/0001_ledger.sql"),
+    ),
+    (
+        2,
+        "quotes",
+        include_str!("../migrations/postgres/0002_quotes.sql"),
+    ),
+]);
 
 /// Where a URL points.
 pub(crate) enum Target {
@@ -331,7 +384,7 @@ macro_rules! migrate_fn {
                         .await?;
                     refuse_foreign(database, tables)?;
                 }
-                let migrator: &Migrator = &$migrator;
+                let migrator = Migrator::new($migrator).await?;
                 let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
                 connection.ensure_migrations_table().await?;
                 let found = connection
@@ -371,6 +424,41 @@ migrate_fn!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The embedded lists are the migration folders, file for file, as
+    /// `sqlx::migrate!` would read them (`<version>_<description>.sql`).
+    #[test]
+    fn the_embedded_migrations_are_the_migration_folders() {
+        let mut backends: Vec<(&str, &Embedded)> = Vec::new();
+        #[cfg(feature = "sqlite")]
+        backends.push(("sqlite", &SQLITE));
+        #[cfg(feature = "postgres")]
+        backends.push(("postgres", &POSTGRES));
+        for (backend, embedded) in backends {
+            let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("migrations")
+                .join(backend);
+            let mut files: Vec<(i64, String, String)> = std::fs::read_dir(&folder)
+                .unwrap()
+                .map(|entry| {
+                    let path = entry.unwrap().path();
+                    let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+                    let (version, description) = name.split_once('_').unwrap();
+                    let sql = std::fs::read_to_string(&path).unwrap();
+                    (version.parse().unwrap(), description.replace('_', " "), sql)
+                })
+                .collect();
+            files.sort();
+            let listed: Vec<(i64, String, String)> = embedded
+                .0
+                .iter()
+                .map(|&(version, description, sql)| {
+                    (version, description.to_owned(), sql.to_owned())
+                })
+                .collect();
+            assert_eq!(listed, files, "migrations/{backend}");
+        }
+    }
 
     #[test]
     fn urls_name_their_backend_and_a_bare_path_is_sqlite() {
