@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crossborder::{Client, RetryPolicy};
+use crossborder_sandbox::faults::FaultConfig;
 use crossborder_sandbox::{ApiKeySpec, RequestLine, Sandbox, SandboxConfig, SandboxHandle};
 
 /// A staging key of the first business.
@@ -37,6 +38,16 @@ impl Env {
     ///
     /// When a key is malformed or the sandbox cannot start.
     pub async fn start(keys: &[&str]) -> Env {
+        Env::start_with_faults(keys, FaultConfig::off()).await
+    }
+
+    /// [`Env::start`], each business meeting `faults` (the sandbox's fault
+    /// modes, drawn from their seed).
+    ///
+    /// # Panics
+    ///
+    /// When a key is malformed or the sandbox cannot start.
+    pub async fn start_with_faults(keys: &[&str], faults: FaultConfig) -> Env {
         let answered: Arc<Mutex<Vec<RequestLine>>> = Arc::default();
         let log = answered.clone();
         let keys = keys
@@ -47,6 +58,7 @@ impl Env {
         let config = SandboxConfig::default()
             .with_keys(keys)
             .with_clock(clock)
+            .with_faults(faults)
             .with_request_log(move |line| {
                 tracing::info!(target: "crossborder_sandbox::requests", "{line}");
                 log.lock()
@@ -69,14 +81,26 @@ impl Env {
     }
 
     /// How many requests the sandbox answered with `method`, `path` (as
-    /// logged: `/v1/api/payout`) and `status`.
+    /// logged: `/v1/api/payout`) and `status`, no fault in the way.
     pub fn answered(&self, method: &str, path: &str, status: u16) -> usize {
         self.answered
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .iter()
-            .filter(|line| line.method == method && line.path == path && line.status == status)
+            .filter(|line| {
+                line.method == method
+                    && line.path == path
+                    && line.status == status
+                    && line.fault.is_none()
+            })
             .count()
+    }
+
+    /// The requests the sandbox answered from the `from`th on (0: all), in
+    /// order, each with the fault it injected, if any.
+    pub fn lines_from(&self, from: usize) -> Vec<RequestLine> {
+        let lines = self.answered.lock().unwrap_or_else(PoisonError::into_inner);
+        lines.get(from..).map(<[_]>::to_vec).unwrap_or_default()
     }
 
     /// How many requests the sandbox answered.

@@ -1,21 +1,26 @@
-//! Exactly-once payouts through a faulty network (#13, item 2).
+//! Exactly-once payouts under production's failures (#13, item 2; #38).
 //!
 //! 200 payouts of random amounts and 1,000 reads go, one operation at a
-//! time, through the fault proxy, on a schedule drawn from one seed
-//! (printed; `CROSSBORDER_FAULT_SEED` replays it). The connections are
-//! refused, dropped before or after the request is passed on, held past the
-//! client's timeout, or answered 502 or 503 by the proxy. The first attempts
-//! of the payouts meet a fixed number of each fault, in a seeded order;
-//! repeats and reads meet faults at random.
+//! time, to a sandbox under its fault modes, drawn from one seed (printed;
+//! `CROSSBORDER_FAULT_SEED` replays it): writes are applied and their
+//! answer lost (502, 504, the connection closed, the answer held past the
+//! client's timeout) or refused before they are applied (503, 429, the
+//! connection closed before the request is read), and reads fail the same
+//! ways, each kind at a few percent. The one fault a running server cannot
+//! make, a connection refused, comes from a forwarder in front of it whose
+//! listener closes for a while: the first attempts of 24 payouts meet such
+//! a refusal (half of them outlasting every attempt of the SDK), in a
+//! seeded order, and repeats and reads meet one at random.
 //!
 //! Every payout ends confirmed, or with an error whose
-//! [`Error::outcome`] says it was not applied, and the proxy confirms that
-//! such a request never reached the sandbox. A payout whose outcome is
-//! "may have been applied" is repeated with the same sessionId until it is
-//! confirmed. Every read ends in success or a typed error. Afterwards the
-//! sandbox holds every confirmed payout once with its amount, none of the
-//! others, and the wallet balance is the opening balance minus the payouts
-//! it holds, to the kobo; every balance read during the run said the same.
+//! [`Error::outcome`] says it was not applied, and the sandbox's request
+//! log and fault list confirm that no such request was served. A payout
+//! whose outcome is "may have been applied" is repeated with the same
+//! sessionId until it is confirmed. Every read ends in success or a typed
+//! error. Afterwards the sandbox holds every confirmed payout once with
+//! its amount, none of the others, and the wallet balance is the opening
+//! balance minus the payouts it holds, to the kobo; every balance read
+//! during the run said the same.
 //!
 //! The run ends by searching everything logged at `TRACE` and every error
 //! met for the API key (#13, item 5).
@@ -29,9 +34,11 @@ use crossborder::{
     Client, Currency, Decimal, Error, Outcome, RetryPolicy,
 };
 use crossborder_resilience_tests::capture::capture;
-use crossborder_resilience_tests::fault_proxy::{Fault, FaultProxy};
+use crossborder_resilience_tests::refusal::RefusingProxy;
 use crossborder_resilience_tests::sandbox::{client, Env, KEY};
 use crossborder_resilience_tests::seed::seed;
+use crossborder_sandbox::faults::{FaultConfig, FaultKind};
+use crossborder_testkit::injected_faults;
 
 const PAYOUTS: usize = 200;
 const READS: usize = 1_000;
@@ -47,49 +54,76 @@ const LONG_REFUSAL: Duration = Duration::from_millis(60);
 /// Far longer than a run takes (about 10 s), to fail rather than hang.
 const HANG_GUARD: Duration = Duration::from_secs(300);
 
-/// What happens to one operation.
-#[derive(Debug, Clone, Default)]
+/// The sandbox's request faults this suite meets, each at 3 % of the
+/// requests of its kind (a held answer, which costs a client timeout, at
+/// 2 %); the payout and webhook kinds are the Done-when test's (the CLI's
+/// `production_faults`).
+const WRITE_KINDS: [FaultKind; 7] = [
+    FaultKind::WriteApplied502,
+    FaultKind::WriteApplied504,
+    FaultKind::WriteAppliedClose,
+    FaultKind::WriteAppliedHeld,
+    FaultKind::WriteRefused503,
+    FaultKind::WriteRefused429,
+    FaultKind::WriteRefusedClose,
+];
+const READ_KINDS: [FaultKind; 4] = [
+    FaultKind::Read502,
+    FaultKind::Read503,
+    FaultKind::Read429,
+    FaultKind::ReadClose,
+];
+
+fn faults(seed: u64) -> FaultConfig {
+    let mut config = FaultConfig::off().with_seed(seed);
+    for kind in WRITE_KINDS.iter().chain(&READ_KINDS) {
+        let rate = if *kind == FaultKind::WriteAppliedHeld {
+            Decimal::new(2, 2)
+        } else {
+            Decimal::new(3, 2)
+        };
+        config = config.with_rate(*kind, rate).expect("a valid rate");
+    }
+    config
+}
+
+/// Whether a request of kind `fault` (none: served as asked) reached the
+/// handler that applies it.
+fn served(fault: Option<FaultKind>) -> bool {
+    matches!(
+        fault,
+        None | Some(
+            FaultKind::WriteApplied502
+                | FaultKind::WriteApplied504
+                | FaultKind::WriteAppliedClose
+                | FaultKind::WriteAppliedHeld
+        )
+    )
+}
+
+/// What happens to one operation beyond the sandbox's faults.
+#[derive(Debug, Clone, Copy, Default)]
 struct Plan {
     /// The listener is closed for this long when the operation starts.
     refusal: Option<Duration>,
-    /// The faults of its first connections.
-    faults: Vec<Fault>,
 }
 
-impl Plan {
-    fn fault(fault: Fault) -> Plan {
-        Plan {
-            refusal: None,
-            faults: vec![fault],
-        }
-    }
-
-    fn refusal(window: Duration) -> Plan {
-        Plan {
-            refusal: Some(window),
-            faults: Vec::new(),
-        }
-    }
-}
-
-/// The plans of the payouts' first attempts: a fixed number of each fault,
-/// so every kind is met whatever the seed, in a seeded order.
+/// The plans of the payouts' first attempts: 12 refusals outlasting the
+/// SDK's retries and 12 short ones, in a seeded order.
 fn first_attempts(rng: &mut fastrand::Rng) -> Vec<Plan> {
     let mut plans = Vec::with_capacity(PAYOUTS);
-    for (fault, count) in [
-        (Fault::DropBeforeSend, 12),
-        (Fault::DropAfterSend, 12),
-        (Fault::Delay, 8),
-        (Fault::BadGateway, 12),
-        (Fault::Unavailable, 12),
-    ] {
-        plans.extend(std::iter::repeat_n(Plan::fault(fault), count));
-    }
-    plans.extend(std::iter::repeat_n(Plan::refusal(LONG_REFUSAL), 12));
+    plans.extend(std::iter::repeat_n(
+        Plan {
+            refusal: Some(LONG_REFUSAL),
+        },
+        12,
+    ));
     for _ in 0..12 {
-        plans.push(Plan::refusal(short_refusal(rng)));
+        plans.push(Plan {
+            refusal: Some(short_refusal(rng)),
+        });
     }
-    plans.resize(PAYOUTS, Plan::fault(Fault::Pass));
+    plans.resize(PAYOUTS, Plan::default());
     rng.shuffle(&mut plans);
     plans
 }
@@ -99,50 +133,45 @@ fn short_refusal(rng: &mut fastrand::Rng) -> Duration {
     Duration::from_millis(rng.u64(0..=4))
 }
 
-/// A random plan for a repeat or a read: a refusal one time in 40, and a
-/// fault on each of the first `connections` connections about one time in
-/// seven (a held answer, which costs a client timeout, one time in 200).
-fn random_plan(rng: &mut fastrand::Rng, connections: usize) -> Plan {
+/// A random plan for a repeat or a read: a refusal one time in 40.
+fn random_plan(rng: &mut fastrand::Rng) -> Plan {
     let refusal = match rng.u32(0..80) {
         0 => Some(LONG_REFUSAL),
         1 => Some(short_refusal(rng)),
         _ => None,
     };
-    let faults = (0..connections)
-        .map(|_| match rng.u32(0..400) {
-            0..=11 => Fault::DropBeforeSend,
-            12..=23 => Fault::DropAfterSend,
-            24..=25 => Fault::Delay,
-            26..=43 => Fault::BadGateway,
-            44..=61 => Fault::Unavailable,
-            _ => Fault::Pass,
-        })
-        .collect();
-    Plan { refusal, faults }
+    Plan { refusal }
 }
 
-/// What the proxy saw of one operation.
-#[derive(Debug, Clone, Copy)]
+/// What the sandbox saw of one operation: the ground truth of whether it
+/// could have been applied.
+#[derive(Debug, Clone, Default)]
 struct Seen {
-    accepted: usize,
-    passed_on: usize,
+    /// Requests that reached the sandbox (its request log).
+    reached: usize,
+    /// Of those, requests served by the handler that applies them: no
+    /// fault, or one that loses the answer after applying.
+    served: usize,
+    /// The faults the sandbox injected, in order.
+    faults: Vec<FaultKind>,
 }
 
-/// Runs operations one at a time through the proxy, each under its plan.
-struct Runner {
-    proxy: FaultProxy,
-    operation: u64,
+/// Runs operations one at a time through the forwarder, each under its
+/// plan, and reads what the sandbox saw of each.
+struct Runner<'a> {
+    env: &'a Env,
+    proxy: RefusingProxy,
+    /// Request log lines and faults already attributed.
+    lines: usize,
+    faults: usize,
 }
 
-impl Runner {
+impl Runner<'_> {
     async fn run<T>(
         &mut self,
         plan: &Plan,
         call: impl Future<Output = crossborder::Result<T>>,
     ) -> (crossborder::Result<T>, Seen) {
-        self.operation += 1;
-        let operation = self.operation;
-        self.proxy.begin(operation, plan.faults.iter().copied());
         let refusal = match plan.refusal {
             Some(window) => Some(self.proxy.refuse_for(window).await),
             None => None,
@@ -151,12 +180,38 @@ impl Runner {
         if let Some(refusal) = refusal {
             refusal.reopened().await;
         }
-        self.proxy.end();
-        let seen = Seen {
-            accepted: self.proxy.accepted(operation),
-            passed_on: self.proxy.passed_on(operation),
-        };
-        (result, seen)
+        (result, self.seen())
+    }
+
+    /// What the sandbox logged and injected since the last operation. A
+    /// held answer is logged when its hold ends, long after: its fault,
+    /// listed when it was injected, stands for it.
+    fn seen(&mut self) -> Seen {
+        let lines = self.env.lines_from(self.lines);
+        self.lines += lines.len();
+        let injected = injected_faults(&self.env.sandbox, KEY);
+        let faults: Vec<FaultKind> = injected
+            .get(self.faults..)
+            .unwrap_or_default()
+            .iter()
+            .map(|fault| fault.kind)
+            .collect();
+        self.faults = injected.len();
+        let held = faults
+            .iter()
+            .filter(|kind| **kind == FaultKind::WriteAppliedHeld)
+            .count();
+        let logged = lines
+            .iter()
+            .filter(|line| line.fault != Some(FaultKind::WriteAppliedHeld));
+        let (reached, served_now) = logged.fold((0, 0), |(reached, served_now), line| {
+            (reached + 1, served_now + usize::from(served(line.fault)))
+        });
+        Seen {
+            reached: reached + held,
+            served: served_now + held,
+            faults,
+        }
     }
 }
 
@@ -182,8 +237,9 @@ fn is_network_error(error: &Error) -> bool {
         error,
         Error::Transport(_)
             | Error::Timeout(_)
-            | Error::Decode {
-                status: Some(502 | 503),
+            | Error::Decode { .. }
+            | Error::Api {
+                status: 429 | 502 | 503 | 504,
                 ..
             }
     )
@@ -199,10 +255,10 @@ struct Tally {
     not_applied: BTreeSet<String>,
     payout_attempts: usize,
     repeats: usize,
-    /// "May have been applied" answers whose request the proxy had passed
-    /// on, and those it had not: the SDK cannot tell them apart.
-    uncertain_passed_on: usize,
-    uncertain_not_passed_on: usize,
+    /// "May have been applied" answers whose request the sandbox had
+    /// served, and those it had not: the SDK cannot tell them apart.
+    uncertain_served: usize,
+    uncertain_not_served: usize,
     payout_errors: BTreeMap<String, usize>,
     reads_ok: usize,
     read_errors: BTreeMap<String, usize>,
@@ -233,8 +289,10 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
     let env = Env::start(&[KEY]).await;
     let checking = env.checking_client(KEY);
     let opening = ngn_balance(&checking).await;
+    // The faults start now (the checking client's reads meet none).
+    env.sandbox.set_faults(KEY, faults(seed)).unwrap();
 
-    let proxy = FaultProxy::start(env.sandbox.local_addr()).await;
+    let proxy = RefusingProxy::start(env.sandbox.local_addr()).await;
     let sdk = client(
         proxy.base_url(),
         KEY,
@@ -245,8 +303,10 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
             .max_delay(Duration::from_millis(20)),
     );
     let mut runner = Runner {
+        env: &env,
         proxy,
-        operation: 0,
+        lines: env.answered_total(),
+        faults: 0,
     };
 
     // 200 payouts and 1,000 reads, interleaved in a seeded order.
@@ -286,8 +346,21 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
             reads += 1;
         }
     }
-    let injected = runner.proxy.injected();
     let refusals = runner.proxy.refusals();
+    // The fault list, as the control API gives it; then no more faults,
+    // for reading the state the run left.
+    let mut injected: BTreeMap<FaultKind, usize> = BTreeMap::new();
+    // Payouts the sandbox accepted whose answer a fault then lost.
+    let mut accepted_then_lost = 0;
+    for fault in injected_faults(&env.sandbox, KEY) {
+        *injected.entry(fault.kind).or_default() += 1;
+        if fault.target.starts_with("POST /v1/api/payout")
+            && fault.applied.starts_with("applied, answered 200")
+        {
+            accepted_then_lost += 1;
+        }
+    }
+    env.sandbox.set_faults(KEY, FaultConfig::off()).unwrap();
 
     // The state the run left, read straight from the sandbox.
     for (session_id, amount) in &tally.confirmed {
@@ -317,7 +390,7 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
         opening - held_total,
         "the wallet paid something other than the payouts it holds"
     );
-    let accepted_payouts = env.answered("POST", "/v1/api/payout", 200);
+    let accepted_payouts = env.answered("POST", "/v1/api/payout", 200) + accepted_then_lost;
     let replays = accepted_payouts - tally.confirmed.len();
 
     let logged = capture.log_text();
@@ -325,9 +398,9 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
         .lines()
         .filter(|line| line.contains(": retrying"))
         .count();
-    println!("faults injected, by connection:");
-    for fault in Fault::ALL {
-        println!("  {fault}: {}", injected.get(&fault).copied().unwrap_or(0));
+    println!("faults injected by the sandbox:");
+    for kind in WRITE_KINDS.iter().chain(&READ_KINDS) {
+        println!("  {kind}: {}", injected.get(kind).copied().unwrap_or(0));
     }
     println!("  listener closed (connections refused): {refusals}");
     println!(
@@ -338,8 +411,8 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
         tally.repeats
     );
     println!(
-        "  'may have been applied': {} had reached the sandbox, {} had not",
-        tally.uncertain_passed_on, tally.uncertain_not_passed_on
+        "  'may have been applied': {} had been served by the sandbox, {} had not",
+        tally.uncertain_served, tally.uncertain_not_served
     );
     println!("  payout errors: {:?}", tally.payout_errors);
     println!(
@@ -356,14 +429,19 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
     );
 
     // Every kind of fault was met, and both sides of the uncertainty.
-    for fault in Fault::ALL {
+    for kind in WRITE_KINDS.iter().chain(&READ_KINDS) {
         assert!(
-            injected.get(&fault).copied().unwrap_or(0) > 0,
-            "{fault}: never injected"
+            injected.get(kind).copied().unwrap_or(0) > 0,
+            "{kind}: never injected"
         );
     }
+    assert_eq!(
+        injected.keys().copied().collect::<BTreeSet<_>>(),
+        WRITE_KINDS.iter().chain(&READ_KINDS).copied().collect(),
+        "a kind not asked for"
+    );
     assert!(refusals >= 24, "{refusals} refusals");
-    assert!(tally.uncertain_passed_on > 0 && tally.uncertain_not_passed_on > 0);
+    assert!(tally.uncertain_served > 0 && tally.uncertain_not_served > 0);
     assert!(
         replays > 0,
         "no repeat of an applied payout reached the sandbox"
@@ -377,7 +455,7 @@ async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
 /// not applied and no earlier attempt may have been.
 #[allow(clippy::too_many_arguments)]
 async fn pay_once(
-    runner: &mut Runner,
+    runner: &mut Runner<'_>,
     sdk: &Client,
     rng: &mut fastrand::Rng,
     tally: &mut Tally,
@@ -392,7 +470,7 @@ async fn pay_once(
     for attempt in 1..=MAX_ATTEMPTS {
         if attempt > 1 {
             tally.repeats += 1;
-            plan = random_plan(rng, 1);
+            plan = random_plan(rng);
         }
         tally.payout_attempts += 1;
         let (result, seen) = runner.run(&plan, sdk.payouts().create(&request)).await;
@@ -412,12 +490,22 @@ async fn pay_once(
         );
         match error.outcome() {
             Outcome::NotApplied => {
-                // The ground truth: no connection of this attempt reached
-                // the proxy, so nothing reached the sandbox.
+                // The ground truth: no request of this attempt was served;
+                // any that reached the sandbox was refused by a fault
+                // before its handler (or the connection was refused).
                 assert_eq!(
-                    (seen.accepted, seen.passed_on),
-                    (0, 0),
-                    "{session_id}: 'not applied', yet the proxy took it: {error:?}"
+                    seen.served, 0,
+                    "{session_id}: 'not applied', yet the sandbox served it: {error:?} {seen:?}"
+                );
+                assert!(
+                    seen.faults.len() == seen.reached
+                        && seen.faults.iter().all(|kind| matches!(
+                            kind,
+                            FaultKind::WriteRefused503
+                                | FaultKind::WriteRefused429
+                                | FaultKind::WriteRefusedClose
+                        )),
+                    "{session_id}: 'not applied', yet not refused: {error:?} {seen:?}"
                 );
                 if !may_have_been_applied {
                     tally.not_applied.insert(session_id.to_owned());
@@ -428,10 +516,10 @@ async fn pay_once(
             }
             Outcome::MayHaveBeenApplied => {
                 may_have_been_applied = true;
-                if seen.passed_on > 0 {
-                    tally.uncertain_passed_on += 1;
+                if seen.served > 0 {
+                    tally.uncertain_served += 1;
                 } else {
-                    tally.uncertain_not_passed_on += 1;
+                    tally.uncertain_not_served += 1;
                 }
             }
             Outcome::Applied => panic!("{session_id}: 'applied' without a 2xx: {error:?}"),
@@ -442,7 +530,7 @@ async fn pay_once(
 
 /// One read, checked against what the test knows.
 async fn read(
-    runner: &mut Runner,
+    runner: &mut Runner<'_>,
     sdk: &Client,
     rng: &mut fastrand::Rng,
     tally: &mut Tally,
@@ -450,7 +538,7 @@ async fn read(
     number: usize,
 ) {
     let capture = capture();
-    let plan = random_plan(rng, 2);
+    let plan = random_plan(rng);
     let kind_of_read = rng.u32(0..4);
     let failed = match kind_of_read {
         // The balance is exactly the opening balance minus the payouts

@@ -9,6 +9,11 @@
 //! calls. The mix is drawn from one seed (printed;
 //! `CROSSBORDER_LOAD_SEED` replays it).
 //!
+//! The sandbox runs under its fault modes for reads: 1 % of reads each are
+//! answered 502, 503, or 429 with `Retry-After: 1` (#38), which the SDK's
+//! retry policy absorbs (reads are safe to repeat). Writes meet no fault
+//! here: `exactly_once.rs` is where a write's answer is lost.
+//!
 //! No operation fails except those made to fail: payouts larger than any
 //! balance, counted apart, each refused with 400 `Insufficient balance`.
 //! Afterwards every wallet of both businesses (every currency) reconciles
@@ -32,11 +37,37 @@ use crossborder::{
 use crossborder_resilience_tests::capture::capture;
 use crossborder_resilience_tests::sandbox::{client, Env, CHECK_TIMEOUT, KEY, SECOND_KEY};
 use crossborder_resilience_tests::seed::seed;
+use crossborder_sandbox::faults::{FaultConfig, FaultKind};
 use crossborder_testkit::fixtures::ngn_bank;
+use crossborder_testkit::injected_faults;
 use rust_decimal::RoundingStrategy;
 
 const TASKS: usize = 64;
 const OPERATIONS: usize = 10_000;
+/// The read faults of the run, each at 1 % of reads.
+const READ_FAULTS: [FaultKind; 3] = [FaultKind::Read502, FaultKind::Read503, FaultKind::Read429];
+
+/// The sandbox's read faults for `seed`.
+fn read_faults(seed: u64) -> FaultConfig {
+    READ_FAULTS
+        .into_iter()
+        .fold(FaultConfig::off().with_seed(seed), |config, kind| {
+            config
+                .with_rate(kind, Decimal::new(1, 2))
+                .expect("a valid rate")
+        })
+}
+
+/// Retries of reads enough that five faults in a row (one chance in
+/// about 40 million at 3 %) are needed to fail one; a `Retry-After: 1`
+/// is waited for.
+fn retrying() -> RetryPolicy {
+    RetryPolicy::default()
+        .max_attempts(5)
+        .base_delay(Duration::from_millis(10))
+        .max_delay(Duration::from_secs(2))
+}
+
 /// Far longer than a run takes (10 to 20 s), to fail rather than hang.
 const HANG_GUARD: Duration = Duration::from_secs(300);
 
@@ -514,12 +545,14 @@ async fn ten_thousand_concurrent_operations_reconcile_every_wallet() {
     let mut opening = BTreeMap::new();
     for key in keys {
         opening.insert(key, balances(&env.checking_client(key)).await);
+        // The faults start once the opening balances are read.
+        env.sandbox.set_faults(key, read_faults(seed)).unwrap();
     }
 
     let started = tokio::time::Instant::now();
     let clients: Vec<Client> = keys
         .iter()
-        .map(|key| client(env.base_url(), key, CHECK_TIMEOUT, RetryPolicy::none()))
+        .map(|key| client(env.base_url(), key, CHECK_TIMEOUT, retrying()))
         .collect();
     let mut tasks = Vec::with_capacity(TASKS);
     for id in 0..TASKS {
@@ -558,6 +591,21 @@ async fn ten_thousand_concurrent_operations_reconcile_every_wallet() {
         unexpected.extend(report.unexpected);
     }
     let elapsed = started.elapsed();
+    // The faults injected, as the control API lists them; then none, for
+    // the checking reads.
+    let mut injected: BTreeMap<FaultKind, usize> = BTreeMap::new();
+    for key in keys {
+        for fault in injected_faults(&env.sandbox, key) {
+            *injected.entry(fault.kind).or_default() += 1;
+        }
+        env.sandbox.set_faults(key, FaultConfig::off()).unwrap();
+    }
+    println!("read faults injected (and absorbed by the SDK's retries): {injected:?}");
+    assert_eq!(
+        injected.keys().copied().collect::<Vec<_>>(),
+        READ_FAULTS,
+        "every read fault met, and no other"
+    );
 
     println!(
         "{operations} operations from {TASKS} tasks in {:.1} s: {by_operation:?}",

@@ -16,6 +16,7 @@ mod ledger;
 mod ledger_faults;
 mod onboard;
 mod payout;
+mod production_faults;
 mod response_cap;
 mod sandbox_command;
 mod sandbox_control;
