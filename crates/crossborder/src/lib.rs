@@ -13,6 +13,7 @@ pub mod json;
 mod kyb;
 mod resources;
 mod retry;
+pub mod rules;
 mod tls;
 pub mod types;
 mod upload;
@@ -34,28 +35,10 @@ pub mod __private {
     pub use crate::dec::parse_decimal;
 }
 
-// Inside the crate the models keep their short paths (`crate::Quote`), so
-// the modules did not change with the public paths (`types::*`,
-// `error::*`, `config::*`, `json::*`); none of these is public here.
-#[allow(unused_imports)]
-use config::{ApiKey, Environment};
-#[allow(unused_imports)]
-use error::{Rule, Violation, Violations};
-#[allow(unused_imports)]
-use json::*;
-#[allow(unused_imports)]
-use types::*;
-
-/// The shared rules of the API (payout, collection, funding simulation and
-/// KYB validation, document keys, upload files), re-exported from
-/// `crossborder-core` so that users depend on this crate only.
-pub mod rules {
-    pub use crossborder_core::collection;
-    pub use crossborder_core::funding;
-    pub use crossborder_core::kyb;
-    pub use crossborder_core::payout;
-    pub use crossborder_core::{check_amount, display_amount, validate_amount, AmountWire};
-}
+// The generated models (`cargo xtask codegen`) name these at the crate's
+// root; private, so each stays at one public path.
+use error::Violations;
+use types::{BusinessType, IdType, ProofOfAddressType};
 
 // The repository README's quick start is compiled as a doctest, so the
 // first code a new user reads cannot drift from the real API.

@@ -6,17 +6,17 @@ use crossborder_core::kyb::PersonRole;
 use crossborder_api::types as wire;
 use serde_json::Value;
 
-use crate::error::{violation, Error};
+use crate::error::{violation, Error, Rule};
 use crate::execute::Operation;
-use crate::json::{business_violations, person_violations};
+use crate::json::{business_violations, person_violations, BusinessRequestKind};
 use crate::kyb::{log_document_keys, sent_fields};
+use crate::types::{
+    Business, BusinessUpdate, CreateBusinessRequest, DocumentKeyMapping, Person, PersonRequest,
+    UpdateBusinessRequest, UploadedDocument,
+};
 use crate::upload;
 use crate::wait::poll;
-use crate::{
-    Business, BusinessRequestKind, BusinessUpdate, Client, CreateBusinessRequest,
-    DocumentKeyMapping, Person, PersonRequest, Result, Rule, UpdateBusinessRequest,
-    UploadedDocument, WaitOptions,
-};
+use crate::{Client, Result, WaitOptions};
 
 /// Sub-business onboarding (KYB). Obtained with [`Client::businesses`].
 ///
@@ -78,7 +78,7 @@ impl Businesses<'_> {
     /// Creates a business from the API's own JSON body (a file, a form your
     /// service received), checked with the same rules as
     /// [`create`](Businesses::create) plus the JSON type of each field (see
-    /// [`check_business_json`](crate::check_business_json), which also
+    /// [`check_business_json`](crate::json::check_business_json), which also
     /// refuses a field the request does not have); document keys are sent in
     /// their canonical form, as `create` sends them.
     pub async fn create_json(&self, body: &Value) -> Result<Business> {
@@ -139,9 +139,9 @@ impl Businesses<'_> {
     }
 
     /// Polls [`Businesses::get`] until the business is decided
-    /// ([`BusinessStatus::is_decided`](crate::BusinessStatus::is_decided):
+    /// ([`BusinessStatus::is_decided`](crate::types::BusinessStatus::is_decided):
     /// `APPROVED`, or `REJECTED` with its
-    /// [`rejection_reason`](crate::Business::rejection_reason)) and returns
+    /// [`rejection_reason`](crate::types::Business::rejection_reason)) and returns
     /// it, or fails with [`Error::DecisionTimeout`] carrying the last state
     /// read once `options.timeout` has passed. A status this SDK does not know
     /// is never taken for a decision: polling goes on. Waits and transient

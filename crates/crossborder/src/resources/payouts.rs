@@ -5,13 +5,13 @@ use std::time::SystemTime;
 use crossborder_api::types as wire;
 use crossborder_core::payout::{names_match, PayoutFields, ValidatedPayout};
 
-use crate::error::Error;
+use crate::error::{Error, Rule, Violation};
 use crate::resources::collections::get_transaction;
-use crate::types::rfc3339;
-use crate::{
-    Client, Created, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Result, Rule,
-    Transaction, TransactionType, Violation,
+use crate::types::{
+    rfc3339, Created, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Transaction,
+    TransactionType,
 };
+use crate::{Client, Result};
 
 /// Payouts. Obtained with [`Client::payouts`].
 #[derive(Debug, Clone, Copy)]
@@ -152,7 +152,7 @@ impl Payouts<'_> {
     /// request: the payout's rules ([`Error::Validation`]), its quote's
     /// expiry ([`Error::QuoteExpired`]), and whether it can be verified at
     /// all. Resolution needs a bank code, so this is for NGN, KES and UGX
-    /// bank payouts ([`LocalBank`](crate::LocalBank)); any other payout is
+    /// bank payouts ([`LocalBank`](crate::types::LocalBank)); any other payout is
     /// refused with [`Error::Validation`].
     pub async fn create_verified(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
         let (payout, body) = checked(request)?;

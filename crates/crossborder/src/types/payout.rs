@@ -4,7 +4,9 @@ use crossborder_api::types as wire;
 use crossborder_core::payout::{required_fields, PayoutFields, PayoutKind, ValidatedPayout};
 use rust_decimal::Decimal;
 
-use crate::{Currency, Destination, PayoutSource, Quote, Rule, Violation, Violations};
+use crate::error::{Rule, Violation, Violations};
+use crate::types::{Destination, PayoutSource, Quote};
+use crate::Currency;
 
 pub use super::payout_request::PayoutRequest;
 
@@ -82,9 +84,9 @@ impl PayoutRequest {
     /// anything.
     ///
     /// The wallet is debited the amount **plus the quote's fee**
-    /// ([`Quote::total_amount`](crate::Quote::total_amount), in
+    /// ([`Quote::total_amount`](crate::types::Quote::total_amount), in
     /// `fromCurrency`); the recipient receives
-    /// [`Quote::to_amount`](crate::Quote::to_amount).
+    /// [`Quote::to_amount`](crate::types::Quote::to_amount).
     ///
     /// The session id is new on every call, so **every call is a new
     /// payout**: code that may run twice for one payment (a retry, a
@@ -436,7 +438,7 @@ pub enum Created {
     Sent(PayoutReceipt),
     /// The send was refused with 409 (the session id is taken) or its
     /// outcome is unknown, and reading the session id found the payout.
-    Found(Box<crate::Transaction>),
+    Found(Box<crate::types::Transaction>),
 }
 
 impl From<wire::PayoutResponse> for PayoutReceipt {

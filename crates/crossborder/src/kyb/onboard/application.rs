@@ -12,12 +12,10 @@ use super::files::{
     business_urls, person_urls, resolved_business, resolved_person, stand_in_business_files,
     stand_in_person_files, FILE_URL_PREFIX,
 };
-use crate::error::Error;
-use crate::json::{business_violations_adjusted, person_violations_adjusted};
+use crate::error::{Error, Rule, Violation, Violations};
+use crate::json::{business_violations_adjusted, person_violations_adjusted, BusinessRequestKind};
 use crate::kyb::one_tin;
-use crate::{
-    BusinessRequestKind, CreateBusinessRequest, PersonRequest, Rule, Violation, Violations,
-};
+use crate::types::{CreateBusinessRequest, PersonRequest};
 
 /// A whole onboarding application: built field by field, or read from its
 /// JSON with [`Application::from_json`].
@@ -334,7 +332,8 @@ mod tests {
 
     use super::*;
     use crate::kyb::onboard::file_url;
-    use crate::{Decimal, IdType};
+    use crate::types::IdType;
+    use crate::Decimal;
 
     fn business() -> Value {
         let document = |key: &str| json!({"url": file_url("company.pdf"), "key": key});
