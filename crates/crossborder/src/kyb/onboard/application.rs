@@ -45,9 +45,9 @@ impl Application {
     /// ```
     ///
     /// Each part is checked as
-    /// [`create_json`](crate::Businesses::create_json) and
-    /// [`add_director_json`](crate::Businesses::add_director_json) check
-    /// theirs (JSON types, fields the request does not have, named with the
+    /// [`check_business_json`](crate::json::check_business_json) checks a
+    /// business, and a director or UBO the same way (JSON types, fields
+    /// the request does not have, named with the
     /// nearest one it has, and the KYB rules), with the same messages, and
     /// every violation is reported at once, by its path
     /// (`business.name`, `directors[0].firstName`, `ubos[1].address.city`).
