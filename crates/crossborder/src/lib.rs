@@ -29,10 +29,26 @@ pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wa
 pub use retry::RetryPolicy;
 pub use wait::WaitOptions;
 
-/// What the `dec!` macro expands to; not part of the API.
+/// What the `dec!` macro expands to, and `crossborder-ledger`'s send; not
+/// part of the API.
+///
+/// `create_new` skips the read that makes `Payouts::create_or_get` safe to
+/// repeat, so it pays once only under the ledger's protocol (the payout
+/// durably recorded as being sent before the call, and read first after
+/// any crash): an application uses `create_or_get`, or the ledger.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dec::parse_decimal;
+    pub use crate::resources::Created;
+
+    /// `Payouts::create_new`: `create_or_get` without its first read, for
+    /// a payout the caller knows was never sent.
+    pub async fn create_new(
+        client: &crate::Client,
+        request: &crate::types::PayoutRequest,
+    ) -> crate::Result<Created> {
+        client.payouts().create_new(request).await
+    }
 }
 
 // The generated models (`cargo xtask codegen`) name these at the crate's

@@ -118,7 +118,9 @@ pub fn operations() -> Vec<SdkOperation> {
         op!(true, payouts.create_verified(&ngn_payout())),
         // Its first request is the send; a read follows only on a 409 or an
         // unknown outcome, and the send's error is the one returned.
-        op!(true, payouts.create_new(&ngn_payout())),
+        op!("payouts.create_new", true, |c| -> Outcome {
+            sdk(crossborder::__private::create_new(&c, &ngn_payout()).await)
+        }),
         // Its first request is the read by session id, so it ends as a read.
         op!(false, payouts.create_or_get(&ngn_payout())),
         op!(false, payouts.get("payout-1")),

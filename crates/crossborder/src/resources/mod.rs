@@ -12,7 +12,7 @@ mod webhooks;
 pub use banks::Banks;
 pub use businesses::Businesses;
 pub use collections::Collections;
-pub use payouts::Payouts;
+pub use payouts::{Created, Payouts};
 pub use quotes::Quotes;
 pub use sandbox::Sandbox;
 pub use wallet::Wallet;

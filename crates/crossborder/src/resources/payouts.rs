@@ -8,10 +8,24 @@ use crossborder_core::payout::{names_match, PayoutFields, ValidatedPayout};
 use crate::error::{Error, Rule, Violation};
 use crate::resources::collections::get_transaction;
 use crate::types::{
-    rfc3339, Created, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Transaction,
-    TransactionType,
+    rfc3339, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Transaction, TransactionType,
 };
 use crate::{Client, Result};
+
+/// What `Payouts::create_new` made of a payout: sent now, or found
+/// already made under its session id.
+///
+/// Exhaustive: a send is accepted or its payout found, and every other end
+/// is an error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Created {
+    /// This call's send was accepted. The receipt has no transaction id:
+    /// read the payout (`payouts().get`) for it and for its status.
+    Sent(PayoutReceipt),
+    /// The send was refused with 409 (the session id is taken) or its
+    /// outcome is unknown, and reading the session id found the payout.
+    Found(Box<Transaction>),
+}
 
 /// Payouts. Obtained with [`Client::payouts`].
 #[derive(Debug, Clone, Copy)]
@@ -107,7 +121,7 @@ impl Payouts<'_> {
     ///   otherwise the send's error, never a second send.
     /// - An expired quote: [`Error::QuoteExpiredUnpaid`], nothing sent; any
     ///   other refusal: the API's error.
-    pub async fn create_new(&self, request: &PayoutRequest) -> Result<Created> {
+    pub(crate) async fn create_new(&self, request: &PayoutRequest) -> Result<Created> {
         let body = match checked(request) {
             Ok((_, body)) => body,
             Err(Error::QuoteExpired {

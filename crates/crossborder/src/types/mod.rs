@@ -80,7 +80,7 @@ pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
 };
-pub use payout::{Created, PayoutReceipt, PayoutRequest};
+pub use payout::{PayoutReceipt, PayoutRequest};
 pub(crate) use quote::rfc3339;
 pub use quote::{Quote, QuoteRequest};
 pub use sandbox::SimulateFundingRequest;

@@ -426,21 +426,6 @@ pub struct PayoutReceipt {
     pub message: String,
 }
 
-/// What [`Payouts::create_new`](crate::Payouts::create_new) made of a
-/// payout: sent now, or found already made under its session id.
-///
-/// Exhaustive: a send is accepted or its payout found, and every other end
-/// is an error.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Created {
-    /// This call's send was accepted. The receipt has no transaction id:
-    /// read the payout (`payouts().get`) for it and for its status.
-    Sent(PayoutReceipt),
-    /// The send was refused with 409 (the session id is taken) or its
-    /// outcome is unknown, and reading the session id found the payout.
-    Found(Box<crate::types::Transaction>),
-}
-
 impl From<wire::PayoutResponse> for PayoutReceipt {
     fn from(value: wire::PayoutResponse) -> Self {
         PayoutReceipt {
