@@ -189,6 +189,11 @@ pub fn resource_operations_in_source() -> Vec<String> {
             "businesses",
             include_str!("../../../crates/crossborder/src/resources/businesses.rs"),
         ),
+        // The `json` feature's methods sit in a module of their own.
+        (
+            "businesses",
+            include_str!("../../../crates/crossborder/src/resources/businesses/json_body.rs"),
+        ),
         // `Businesses::onboard` sits beside the onboarding run.
         (
             "businesses",
@@ -201,6 +206,11 @@ pub fn resource_operations_in_source() -> Vec<String> {
         (
             "payouts",
             include_str!("../../../crates/crossborder/src/resources/payouts.rs"),
+        ),
+        // `create_new`, the ledger's send, is reached through `__private`.
+        (
+            "payouts",
+            include_str!("../../../crates/crossborder/src/lib.rs"),
         ),
         (
             "quotes",
