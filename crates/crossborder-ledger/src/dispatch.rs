@@ -5,7 +5,7 @@ use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crossborder::types::Created;
+use crossborder::__private::{create_new, Created};
 use crossborder::types::{PayoutRequest, QuoteRequest, Transaction, TransactionStatus};
 use crossborder::{Client, Decimal, Error, Outcome};
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -342,7 +342,7 @@ impl Dispatcher {
     async fn send_new(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
         let request = request_of(&claimed)?;
         step.sent = true;
-        match self.client.payouts().create_new(&request).await {
+        match create_new(&self.client, &request).await {
             Ok(Created::Sent(receipt)) => {
                 // No read-back: the transaction id and the status come with
                 // the first follow-up read, due at once.

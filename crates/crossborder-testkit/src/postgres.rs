@@ -7,16 +7,24 @@
 //! CI's containers), the server runs as the `postgres` system user the
 //! package creates (`runuser -u postgres --`), in a directory handed to it.
 //!
-//! Tests that need it call [`Postgres::start_or_skip`]: on a machine
-//! without PostgreSQL they skip with the reason printed, except under CI
-//! (the `CI` environment variable set), where they fail.
+//! Tests that need it are marked `#[ignore = "needs PostgreSQL"]`, so a
+//! plain `cargo test` lists them as ignored rather than passing them
+//! unseen; `.ci/run` runs them (`-- --ignored`) with `CI` set. They call
+//! [`Postgres::start_or_skip`]: without PostgreSQL it returns `None` with
+//! the reason printed, except under CI (the `CI` environment variable
+//! set), where the test fails.
 //!
 //! ```no_run
 //! use crossborder_testkit::postgres::Postgres;
 //!
-//! let Some(server) = Postgres::start_or_skip("my_test") else { return };
-//! let url = server.create_database("ledger").unwrap();
-//! assert!(url.starts_with("postgres://postgres@127.0.0.1:"));
+//! #[test]
+//! #[ignore = "needs PostgreSQL"]
+//! fn my_test() {
+//!     let Some(server) = Postgres::start_or_skip("my_test") else { return };
+//!     let url = server.create_database("ledger").unwrap();
+//!     assert!(url.starts_with("postgres://postgres@127.0.0.1:"));
+//! }
+//! # fn main() {}
 //! ```
 
 use std::net::TcpListener;

@@ -9,6 +9,9 @@ use progenitor_client::{Error as LowError, ResponseValue};
 use crate::api_key::{ApiKey, Environment};
 use crate::error::Error;
 use crate::execute::{execute, Operation};
+use crate::resources::{
+    Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wallet, Webhooks,
+};
 use crate::retry::RetryPolicy;
 
 /// A client of the Cross-Border Collections and Payouts API, built by
@@ -18,7 +21,7 @@ use crate::retry::RetryPolicy;
 /// operations are grouped by resource: [`Client::quotes`],
 /// [`Client::collections`], [`Client::wallet`], [`Client::banks`],
 /// [`Client::payouts`], [`Client::businesses`], [`Client::webhooks`] and
-/// [`Client::sandbox`].
+/// [`Client::sandbox`], each returning a handle that borrows the client.
 #[derive(Clone)]
 pub struct Client {
     pub(crate) inner: Arc<Inner>,
@@ -57,6 +60,48 @@ impl Client {
     /// The retry policy in use.
     pub fn retry_policy(&self) -> RetryPolicy {
         self.inner.retry
+    }
+
+    /// Exchange quotes.
+    pub fn quotes(&self) -> Quotes<'_> {
+        Quotes { client: self }
+    }
+
+    /// Collections (inbound payments) and their transactions.
+    pub fn collections(&self) -> Collections<'_> {
+        Collections { client: self }
+    }
+
+    /// Wallet balances.
+    pub fn wallet(&self) -> Wallet<'_> {
+        Wallet { client: self }
+    }
+
+    /// Bank lists and account resolution.
+    pub fn banks(&self) -> Banks<'_> {
+        Banks { client: self }
+    }
+
+    /// Payouts.
+    pub fn payouts(&self) -> Payouts<'_> {
+        Payouts { client: self }
+    }
+
+    /// Sub-business onboarding (KYB).
+    pub fn businesses(&self) -> Businesses<'_> {
+        Businesses { client: self }
+    }
+
+    /// Webhook registration.
+    pub fn webhooks(&self) -> Webhooks<'_> {
+        Webhooks { client: self }
+    }
+
+    /// Staging-only simulations. Every call fails with
+    /// [`Error::SandboxOnly`] under a production (`live_`) key, before any
+    /// request is sent.
+    pub fn sandbox(&self) -> Sandbox<'_> {
+        Sandbox { client: self }
     }
 
     /// The generated low-level client, for operations or options this SDK

@@ -400,7 +400,7 @@ fn normalise_base_url(url: &str) -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Environment;
+    use crate::config::Environment;
 
     #[test]
     fn base_url_loses_its_trailing_slashes() {

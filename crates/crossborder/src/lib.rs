@@ -13,6 +13,7 @@ pub mod json;
 mod kyb;
 mod resources;
 mod retry;
+pub mod rules;
 mod tls;
 pub mod types;
 mod upload;
@@ -28,36 +29,32 @@ pub use resources::{Banks, Businesses, Collections, Payouts, Quotes, Sandbox, Wa
 pub use retry::RetryPolicy;
 pub use wait::WaitOptions;
 
-/// What the `dec!` macro expands to; not part of the API.
+/// What the `dec!` macro expands to, and `crossborder-ledger`'s send; not
+/// part of the API.
+///
+/// `create_new` skips the read that makes `Payouts::create_or_get` safe to
+/// repeat, so it pays once only under the ledger's protocol (the payout
+/// durably recorded as being sent before the call, and read first after
+/// any crash): an application uses `create_or_get`, or the ledger.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dec::parse_decimal;
+    pub use crate::resources::Created;
+
+    /// `Payouts::create_new`: `create_or_get` without its first read, for
+    /// a payout the caller knows was never sent.
+    pub async fn create_new(
+        client: &crate::Client,
+        request: &crate::types::PayoutRequest,
+    ) -> crate::Result<Created> {
+        client.payouts().create_new(request).await
+    }
 }
 
-// Inside the crate the models keep their short paths (`crate::Quote`), so
-// the modules did not change with the public paths (`types::*`,
-// `error::*`, `config::*`, `json::*`); none of these is public here.
-#[allow(unused_imports)]
-use config::{ApiKey, Environment};
-#[allow(unused_imports)]
-use error::{Rule, Violation, Violations};
-#[allow(unused_imports)]
-use json::*;
-#[allow(unused_imports)]
-use types::*;
-
-/// The shared rules of the API (payout, collection, funding simulation and
-/// KYB validation, document keys, upload files), re-exported from
-/// `crossborder-core` so that users depend on this crate only.
-pub mod rules {
-    pub use crossborder_core::collection;
-    pub use crossborder_core::funding;
-    pub use crossborder_core::kyb;
-    pub use crossborder_core::payout;
-    pub use crossborder_core::{
-        check_amount, display_amount, display_grouped, validate_amount, AmountWire,
-    };
-}
+// The generated models (`cargo xtask codegen`) name these at the crate's
+// root; private, so each stays at one public path.
+use error::Violations;
+use types::{BusinessType, IdType, ProofOfAddressType};
 
 // The repository README's quick start is compiled as a doctest, so the
 // first code a new user reads cannot drift from the real API.

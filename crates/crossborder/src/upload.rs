@@ -11,8 +11,7 @@ use progenitor_client::{Error as LowError, ResponseValue};
 use reqwest::header::{HeaderValue, ACCEPT};
 use reqwest::multipart::{Form, Part};
 
-use crate::error::Error;
-use crate::Violations;
+use crate::error::{Error, Violations};
 
 /// The path of the upload, below the base URL.
 pub(crate) const UPLOAD_PATH: &str = "/api/upload-document";
@@ -124,7 +123,7 @@ fn read_response(body: &[u8]) -> Result<wire::UploadDocumentResponse, serde_json
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Rule;
+    use crate::error::Rule;
     use crossborder_core::kyb::MAX_UPLOAD_BYTES;
 
     #[test]

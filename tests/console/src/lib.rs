@@ -3,8 +3,11 @@
 //! over plain HTTP ([`webdriver`]) and the console's own steps
 //! ([`console`]).
 //!
-//! Without Chromium the tests print why and pass, unless the environment
-//! variable `CI` is set: then they fail, since CI installs it (`.ci/run`).
+//! The tests that drive a browser are `#[ignore = "needs Chromium"]`: a
+//! plain `cargo test` lists them as ignored, and `.ci/run` runs them
+//! (`-- --ignored`). Run without Chromium, they print why and pass, unless
+//! the environment variable `CI` is set: then they fail, since CI installs
+//! it (`.ci/run`).
 #![forbid(unsafe_code)]
 
 pub mod console;

@@ -432,6 +432,7 @@ async fn a_converting_payroll_killed_ten_times_is_quoted_at_send_time_and_paid_o
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn a_converting_payroll_killed_ten_times_on_postgres_is_paid_once() {
     let Some(server) = Postgres::start_or_skip("a_converting_payroll_on_postgres") else {
         return;
@@ -785,6 +786,7 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn a_postgres_ledger_works_the_same() {
     let Some(server) = Postgres::start_or_skip("a_postgres_ledger_works_the_same") else {
         return;

@@ -72,6 +72,7 @@ async fn a_copy_of_the_ledger_file_alone_pays_nothing_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn four_processes_started_at_once_on_a_new_postgres_database_pay_each_payout_once() {
     let Some(server) = Postgres::start_or_skip("four CLI processes at once") else {
         return;
@@ -319,6 +320,7 @@ pub(crate) async fn leases_held(path: &std::path::Path) -> i64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn a_database_lost_mid_run_ends_it_with_exit_code_3_naming_it_and_the_hint() {
     let Some(server) = Postgres::start_or_skip("a database lost mid-run") else {
         return;

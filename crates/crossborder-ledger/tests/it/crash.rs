@@ -82,6 +82,7 @@ async fn converting_payouts_killed_ten_times_on_sqlite_are_each_quoted_and_made_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn converting_payouts_killed_ten_times_on_postgres_are_each_quoted_and_made_once() {
     let Some(server) = parent_postgres("the PostgreSQL converting crash test").await else {
         return;
@@ -95,6 +96,7 @@ async fn converting_payouts_killed_ten_times_on_postgres_are_each_quoted_and_mad
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn killed_twenty_times_on_postgres_every_payout_is_made_once() {
     let Some(server) = parent_postgres("the PostgreSQL crash test").await else {
         return;

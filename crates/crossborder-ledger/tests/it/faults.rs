@@ -113,6 +113,7 @@ async fn a_lost_ledger_replaced_by_a_new_one_pays_nothing_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn processes_opening_and_recording_one_batch_at_the_same_instant_record_it_once() {
     let Some(server) = Postgres::start_or_skip("record_batch at the same instant") else {
         return;
@@ -167,7 +168,11 @@ async fn a_database_that_is_not_a_ledger_is_refused_and_left_as_it_was() {
     assert!(!dir.path().join("customers.db-wal").exists());
     // A new path is still a new ledger.
     Ledger::open(&dir.sqlite("new.db")).await.unwrap();
+}
 
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn a_postgres_database_that_is_not_a_ledger_is_refused_and_left_as_it_was() {
     let Some(server) = Postgres::start_or_skip("a PostgreSQL database that is not a ledger") else {
         return;
     };
@@ -291,50 +296,56 @@ async fn held(url: &str) -> Vec<(String, Option<String>, Option<i64>)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_stopped_by_a_refused_key_lets_go_of_every_payout_it_held() {
     let dir = TempDir::new("released");
-    let server = Postgres::start_or_skip("leases released on a refused key");
-    let mut urls = vec![dir.sqlite("payouts.db")];
-    urls.extend(
-        server
-            .as_ref()
-            .map(|s| s.create_database("released").unwrap()),
+    refused_key_lets_go(&dir.sqlite("payouts.db")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
+async fn a_run_stopped_by_a_refused_key_lets_go_of_every_payout_it_held_on_postgres() {
+    let Some(server) = Postgres::start_or_skip("leases released on a refused key") else {
+        return;
+    };
+    refused_key_lets_go(&server.create_database("released").unwrap()).await;
+}
+
+/// A run stopped by a 401 releases its leases, and the next run takes
+/// every payout at once and pays each once. Each database its own sandbox:
+/// the same batch has the same session ids anywhere.
+async fn refused_key_lets_go(url: &str) {
+    let sandbox = TestSandbox::start().await;
+    let ledger = Ledger::open(url).await.unwrap();
+    let recorded = ledger.record_batch("refused-key", &batch(8)).await.unwrap();
+    let opening = sandbox
+        .client(TestSandbox::KEY)
+        .wallet()
+        .balance(Currency::Ngn)
+        .await
+        .unwrap()
+        .amount;
+    let stranger = sandbox.client(crossborder_testkit::NO_ACCESS_KEY);
+    let stopped = ledger
+        .dispatcher(stranger, DispatchOptions::new("refused"))
+        .unwrap()
+        .send_pending(|_| {})
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&stopped, LedgerError::Api(e) if e.status() == Some(401)),
+        "{stopped}"
     );
-    for url in &urls {
-        // Each its own: the same batch has the same session ids anywhere.
-        let sandbox = TestSandbox::start().await;
-        let ledger = Ledger::open(url).await.unwrap();
-        let recorded = ledger.record_batch("refused-key", &batch(8)).await.unwrap();
-        let opening = sandbox
-            .client(TestSandbox::KEY)
-            .wallet()
-            .balance(Currency::Ngn)
-            .await
-            .unwrap()
-            .amount;
-        let stranger = sandbox.client(crossborder_testkit::NO_ACCESS_KEY);
-        let stopped = ledger
-            .dispatcher(stranger, DispatchOptions::new("refused"))
-            .unwrap()
-            .send_pending(|_| {})
-            .await
-            .unwrap_err();
-        assert!(
-            matches!(&stopped, LedgerError::Api(e) if e.status() == Some(401)),
-            "{stopped}"
-        );
-        assert_eq!(held(url).await, [], "{url}");
-        // The next run, under another name, takes every payout at once.
-        let lease = std::time::Duration::from_secs(600);
-        ledger
-            .dispatcher(
-                sandbox.client(TestSandbox::KEY),
-                DispatchOptions::new("next").lease(lease),
-            )
-            .unwrap()
-            .run_until_idle(|_| {})
-            .await
-            .unwrap();
-        assert_paid_once(&sandbox, &ledger, opening, &recorded).await;
-    }
+    assert_eq!(held(url).await, [], "{url}");
+    // The next run, under another name, takes every payout at once.
+    let lease = std::time::Duration::from_secs(600);
+    ledger
+        .dispatcher(
+            sandbox.client(TestSandbox::KEY),
+            DispatchOptions::new("next").lease(lease),
+        )
+        .unwrap()
+        .run_until_idle(|_| {})
+        .await
+        .unwrap();
+    assert_paid_once(&sandbox, &ledger, opening, &recorded).await;
 }
 
 #[tokio::test]

@@ -21,6 +21,7 @@ const TEST: &str = "fleet::four_dispatchers_share_the_work_and_take_over_a_dead_
 const LEASE: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn four_dispatchers_share_the_work_and_take_over_a_dead_ones_lease() {
     let Some(server) = parent_postgres("the fleet test").await else {
         return;

@@ -21,6 +21,7 @@ async fn on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn on_postgres() {
     let Some(server) = Postgres::start_or_skip("the PostgreSQL lifecycle test") else {
         return;

@@ -27,6 +27,7 @@ async fn on_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL"]
 async fn on_postgres() {
     let Some(server) = Postgres::start_or_skip("the PostgreSQL receiver fleet") else {
         return;

@@ -26,6 +26,7 @@ fn directories() -> usize {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_server_starts_serves_a_database_and_is_removed_on_drop() {
     let Some(server) = Postgres::start_or_skip("postgres harness") else {
         return;

@@ -489,9 +489,9 @@ mod tests {
 
     #[test]
     fn outcome_of_errors_raised_before_sending_is_not_applied() {
-        let violations = Violations::from_vec(vec![crate::Violation::new(
+        let violations = Violations::from_vec(vec![crate::error::Violation::new(
             "amount",
-            crate::Rule::Required,
+            crate::error::Rule::Required,
             "is required",
         )])
         .unwrap();

@@ -231,7 +231,7 @@ pub enum Error {
     },
 
     /// The payout carries the rate key of a quote that has expired
-    /// ([`Quote::valid_until`](crate::Quote::valid_until)); nothing was sent.
+    /// ([`Quote::valid_until`](crate::types::Quote::valid_until)); nothing was sent.
     /// Get a new quote. If an earlier attempt of this payout failed without
     /// an answer, read its outcome with `payouts().get(session_id)` first.
     #[error("the quote's rateKey {rate_key} expired at {expired_at}; get a new quote (nothing was sent)")]
@@ -462,11 +462,15 @@ impl Error {
 /// A [`Error::Validation`] with a single violation.
 pub(crate) fn violation(
     field: &'static str,
-    rule: crate::Rule,
+    rule: crate::error::Rule,
     message: impl Into<String>,
 ) -> Error {
     let message = message.into();
-    match Violations::from_vec(vec![crate::Violation::new(field, rule, message.clone())]) {
+    match Violations::from_vec(vec![crate::error::Violation::new(
+        field,
+        rule,
+        message.clone(),
+    )]) {
         Some(violations) => Error::Validation(violations),
         None => Error::InvalidRequest {
             message: format!("{field}: {message}"),

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{read_and_check, FieldMessage};
-use crate::DocumentKeyMapping;
+use crate::types::DocumentKeyMapping;
 
 /// A business request's reading: `null` is absent, and a field the request
 /// does not have is refused (C17).

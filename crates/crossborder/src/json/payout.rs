@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{object_of, with_type_errors, FieldMessage};
-use crate::PayoutRequest;
+use crate::types::PayoutRequest;
 
 /// A payout's reading: `null` is absent, and other fields are left alone,
 /// as the API leaves them.

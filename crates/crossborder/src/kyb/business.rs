@@ -7,11 +7,10 @@ use crossborder_core::kyb::normalise_document_key;
 use serde_json::Value;
 
 use super::convert::Wire;
-use crate::error::Error;
+use crate::error::{Error, Rule, Violation, Violations};
 use crate::json::{business_violations, BusinessRequestKind};
 use crate::kyb::documents::{document_keys, DocumentKeyMapping, Documents};
 use crate::kyb::{Business, CreateBusinessRequest, DocumentLink, UpdateBusinessRequest};
-use crate::{Rule, Violation, Violations};
 
 /// True for a document sent under a key the SDK does not know: marked
 /// unlisted, and unknown (a known key is checked like any other).

@@ -6,7 +6,8 @@ use crossborder_core::kyb::BusinessFields;
 use crossborder_core::parse_amount;
 use rust_decimal::Decimal;
 
-use crate::{BusinessType, IdType, ProofOfAddressType, Rule, Violation};
+use crate::error::{Rule, Violation};
+use crate::types::{BusinessType, IdType, ProofOfAddressType};
 
 /// A part of a typed request and its wire form.
 pub(crate) trait Wire: Sized {

@@ -7,7 +7,8 @@ use crossborder_core::kyb::{canonical_document_key, normalise_document_key};
 use serde::Serialize;
 
 use super::convert::Wire;
-use crate::{DocumentType, Violation};
+use crate::error::Violation;
+use crate::types::DocumentType;
 
 /// `documents`: document key (`cac_document`, `bank_statement`, ...) to
 /// uploaded document. Keys are checked with

@@ -4,9 +4,9 @@
 
 use crossborder_core::kyb;
 
+use crate::error::Violations;
 use crate::json::person_violations;
 use crate::kyb::PersonRequest;
-use crate::Violations;
 
 impl PersonRequest {
     /// Checks the request with the API's rules for a person in `role` and

@@ -7,7 +7,8 @@ use crossborder_api::types as wire;
 use rust_decimal::Decimal;
 
 use super::convert::Wire;
-use crate::{Currency, Violation};
+use crate::error::Violation;
+use crate::Currency;
 
 /// The expected monthly volume of a business.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,8 @@ use crossborder_api::types as wire;
 
 use crossborder_core::resolve::{validate_resolve_bank, ResolveBankFields};
 
-use crate::{Bank, Client, Currency, Error, ResolveAccountRequest, ResolvedAccount, Result};
+use crate::types::{Bank, ResolveAccountRequest, ResolvedAccount};
+use crate::{Client, Currency, Error, Result};
 
 /// Bank lists and account resolution. Obtained with [`Client::banks`].
 #[derive(Debug, Clone, Copy)]

@@ -3,9 +3,10 @@
 use crossborder_api::decimal::Amount;
 use crossborder_api::types as wire;
 
-use crate::error::{violation, Error};
+use crate::error::{violation, Error, Rule};
+use crate::types::{CollectionRequest, Transaction};
 use crate::wait::poll;
-use crate::{Client, CollectionRequest, Result, Rule, Transaction, WaitOptions};
+use crate::{Client, Result, WaitOptions};
 
 /// Collections (inbound payments) and their transactions. Obtained with
 /// [`Client::collections`].

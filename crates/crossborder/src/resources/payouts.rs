@@ -5,13 +5,27 @@ use std::time::SystemTime;
 use crossborder_api::types as wire;
 use crossborder_core::payout::{names_match, PayoutFields, ValidatedPayout};
 
-use crate::error::Error;
+use crate::error::{Error, Rule, Violation};
 use crate::resources::collections::get_transaction;
-use crate::types::rfc3339;
-use crate::{
-    Client, Created, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Result, Rule,
-    Transaction, TransactionType, Violation,
+use crate::types::{
+    rfc3339, PayoutReceipt, PayoutRequest, ResolveAccountRequest, Transaction, TransactionType,
 };
+use crate::{Client, Result};
+
+/// What `Payouts::create_new` made of a payout: sent now, or found
+/// already made under its session id.
+///
+/// Exhaustive: a send is accepted or its payout found, and every other end
+/// is an error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Created {
+    /// This call's send was accepted. The receipt has no transaction id:
+    /// read the payout (`payouts().get`) for it and for its status.
+    Sent(PayoutReceipt),
+    /// The send was refused with 409 (the session id is taken) or its
+    /// outcome is unknown, and reading the session id found the payout.
+    Found(Box<Transaction>),
+}
 
 /// Payouts. Obtained with [`Client::payouts`].
 #[derive(Debug, Clone, Copy)]
@@ -107,7 +121,7 @@ impl Payouts<'_> {
     ///   otherwise the send's error, never a second send.
     /// - An expired quote: [`Error::QuoteExpiredUnpaid`], nothing sent; any
     ///   other refusal: the API's error.
-    pub async fn create_new(&self, request: &PayoutRequest) -> Result<Created> {
+    pub(crate) async fn create_new(&self, request: &PayoutRequest) -> Result<Created> {
         let body = match checked(request) {
             Ok((_, body)) => body,
             Err(Error::QuoteExpired {
@@ -152,7 +166,7 @@ impl Payouts<'_> {
     /// request: the payout's rules ([`Error::Validation`]), its quote's
     /// expiry ([`Error::QuoteExpired`]), and whether it can be verified at
     /// all. Resolution needs a bank code, so this is for NGN, KES and UGX
-    /// bank payouts ([`LocalBank`](crate::LocalBank)); any other payout is
+    /// bank payouts ([`LocalBank`](crate::types::LocalBank)); any other payout is
     /// refused with [`Error::Validation`].
     pub async fn create_verified(&self, request: &PayoutRequest) -> Result<PayoutReceipt> {
         let (payout, body) = checked(request)?;

@@ -6,7 +6,8 @@ use crossborder_api::decimal::Amount;
 
 use crate::error::Error;
 use crate::execute::Operation;
-use crate::{Client, Quote, QuoteRequest, Result};
+use crate::types::{Quote, QuoteRequest};
+use crate::{Client, Result};
 
 /// Exchange quotes. Obtained with [`Client::quotes`].
 #[derive(Debug, Clone, Copy)]

@@ -3,8 +3,9 @@
 use crossborder_api::decimal::Amount;
 use crossborder_api::types as wire;
 
-use crate::error::{violation, Error};
-use crate::{Acknowledgement, Client, Result, Rule, SimulateFundingRequest};
+use crate::error::{violation, Error, Rule};
+use crate::types::{Acknowledgement, SimulateFundingRequest};
+use crate::{Client, Result};
 
 /// Staging-only simulations. Obtained with [`Client::sandbox`]; every
 /// operation fails with [`Error::SandboxOnly`] under a production (`live_`)

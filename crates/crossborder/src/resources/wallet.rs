@@ -1,6 +1,7 @@
 //! `client.wallet()`.
 
-use crate::{Balance, Client, Currency, Result};
+use crate::types::Balance;
+use crate::{Client, Currency, Result};
 
 /// Wallet balances. Obtained with [`Client::wallet`].
 #[derive(Debug, Clone, Copy)]

@@ -6,7 +6,8 @@ use crossborder_core::webhook::{
     validate_set_webhook, validate_set_webhook_in_production, SetWebhookFields,
 };
 
-use crate::{Acknowledgement, Client, Error, Result};
+use crate::types::Acknowledgement;
+use crate::{Client, Error, Result};
 
 /// Webhook registration. Obtained with [`Client::webhooks`].
 #[derive(Debug, Clone, Copy)]

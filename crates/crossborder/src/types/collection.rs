@@ -69,7 +69,7 @@ impl CollectionRequest {
     /// a positive amount within `from_currency`'s minor unit, a
     /// `paymentReference` of 1 to 100 characters, and a `rateKey` when the
     /// currencies differ.
-    pub fn validate(&self) -> Result<(), crate::Violations> {
+    pub fn validate(&self) -> Result<(), crate::error::Violations> {
         let amount = self.amount.to_string();
         let fields = CollectionFields {
             amount: Some(&amount),

@@ -16,7 +16,7 @@
 //!
 //! The formats of the values (a 10-digit NUBAN, a 6-digit sort code, an IBAN
 //! with its check digits, a wallet address on its network) are checked with
-//! the rest of the payout by [`PayoutRequest::validate`](crate::PayoutRequest::validate),
+//! the rest of the payout by [`PayoutRequest::validate`](crate::types::PayoutRequest::validate),
 //! because they come from data at run time; see `crossborder_core::payout`.
 
 use crate::Currency;
@@ -109,7 +109,7 @@ pub struct UkBank {
 /// The API requires only the BIC for EUR; this type also requires the
 /// IBAN and the account holder's name, without which a euro transfer credits
 /// no one (ASSUMPTIONS B18). A payout that must omit them can be built field
-/// by field with [`PayoutRequest::new`](crate::PayoutRequest::new).
+/// by field with [`PayoutRequest::new`](crate::types::PayoutRequest::new).
 ///
 /// ```compile_fail,E0063
 /// use crossborder::types::EurBank;
@@ -169,7 +169,7 @@ pub struct CanadianBank {
 /// A wallet address on a network, paid in USDT, USDC or cNGN (`address`, and
 /// the network as `network` for a same-currency payout or `toNetwork`
 /// otherwise). The network the payout is funded from, when crypto, is the
-/// source's ([`CryptoSource`](crate::CryptoSource)).
+/// source's ([`CryptoSource`](crate::types::CryptoSource)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CryptoWallet {
     /// The cryptocurrency received.

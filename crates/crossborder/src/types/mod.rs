@@ -1,5 +1,5 @@
 //! The models: every request and response of the API, with exact
-//! [`Decimal`] amounts, core [`Currency`]
+//! [`Decimal`](crate::Decimal) amounts, [`Currency`](crate::Currency)
 //! codes and open status enums.
 //!
 //! Response types are converted from the generated wire types; fields the
@@ -20,25 +20,25 @@ macro_rules! currency_subset {
             $($(#[$variant_meta])* $variant,)+
         }
 
-        impl From<$type> for Currency {
-            fn from(value: $type) -> Currency {
+        impl From<$type> for $crate::Currency {
+            fn from(value: $type) -> $crate::Currency {
                 match value {
-                    $($type::$variant => Currency::$variant,)+
+                    $($type::$variant => $crate::Currency::$variant,)+
                 }
             }
         }
 
-        impl TryFrom<Currency> for $type {
+        impl TryFrom<$crate::Currency> for $type {
             type Error = $crate::types::NotInCurrencySubset;
 
             /// The subset's variant of `currency`, or an error naming both.
-            fn try_from(currency: Currency) -> Result<$type, Self::Error> {
+            fn try_from(currency: $crate::Currency) -> Result<$type, Self::Error> {
                 match currency {
-                    $(Currency::$variant => Ok($type::$variant),)+
+                    $($crate::Currency::$variant => Ok($type::$variant),)+
                     _ => Err($crate::types::NotInCurrencySubset {
                         currency,
                         subset: stringify!($type),
-                        allowed: &[$(Currency::$variant,)+],
+                        allowed: &[$($crate::Currency::$variant,)+],
                     }),
                 }
             }
@@ -80,7 +80,7 @@ pub use destination::{
     CanadianBank, CryptoCurrency, CryptoWallet, Destination, EurBank, LocalBank, LocalBankCurrency,
     OtherFiatAccount, OtherFiatCurrency, UkBank, UsBank,
 };
-pub use payout::{Created, PayoutReceipt, PayoutRequest};
+pub use payout::{PayoutReceipt, PayoutRequest};
 pub(crate) use quote::rfc3339;
 pub use quote::{Quote, QuoteRequest};
 pub use sandbox::SimulateFundingRequest;
@@ -92,4 +92,4 @@ pub use crossborder_core::kyb::{
     BusinessType, DocumentKind, DocumentType, IdType, ProofOfAddressType, UploadError,
 };
 pub use crossborder_core::payout::{PayoutKind, ValidatedPayout};
-pub use crossborder_core::{Currency, CurrencyKind, Decimal, Money, Rail};
+pub use crossborder_core::{CurrencyKind, Rail};

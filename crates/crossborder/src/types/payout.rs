@@ -4,7 +4,9 @@ use crossborder_api::types as wire;
 use crossborder_core::payout::{required_fields, PayoutFields, PayoutKind, ValidatedPayout};
 use rust_decimal::Decimal;
 
-use crate::{Currency, Destination, PayoutSource, Quote, Rule, Violation, Violations};
+use crate::error::{Rule, Violation, Violations};
+use crate::types::{Destination, PayoutSource, Quote};
+use crate::Currency;
 
 pub use super::payout_request::PayoutRequest;
 
@@ -82,9 +84,9 @@ impl PayoutRequest {
     /// anything.
     ///
     /// The wallet is debited the amount **plus the quote's fee**
-    /// ([`Quote::total_amount`](crate::Quote::total_amount), in
+    /// ([`Quote::total_amount`](crate::types::Quote::total_amount), in
     /// `fromCurrency`); the recipient receives
-    /// [`Quote::to_amount`](crate::Quote::to_amount).
+    /// [`Quote::to_amount`](crate::types::Quote::to_amount).
     ///
     /// The session id is new on every call, so **every call is a new
     /// payout**: code that may run twice for one payment (a retry, a
@@ -422,21 +424,6 @@ pub struct PayoutReceipt {
     pub session_id: String,
     /// The server's summary.
     pub message: String,
-}
-
-/// What [`Payouts::create_new`](crate::Payouts::create_new) made of a
-/// payout: sent now, or found already made under its session id.
-///
-/// Exhaustive: a send is accepted or its payout found, and every other end
-/// is an error.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Created {
-    /// This call's send was accepted. The receipt has no transaction id:
-    /// read the payout (`payouts().get`) for it and for its status.
-    Sent(PayoutReceipt),
-    /// The send was refused with 409 (the session id is taken) or its
-    /// outcome is unknown, and reading the session id found the payout.
-    Found(Box<crate::Transaction>),
 }
 
 impl From<wire::PayoutResponse> for PayoutReceipt {

@@ -6,7 +6,8 @@ use crossborder_core::check_amount;
 use rust_decimal::Decimal;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::{Currency, Rail};
+use crate::types::Rail;
+use crate::Currency;
 
 /// What to quote: `amount` of `from` converted into `to`, optionally pinned
 /// to a settlement rail.
@@ -66,7 +67,7 @@ impl QuoteRequest {
     ///     "amount: has more decimal places than UGX allows (0)"
     /// );
     /// ```
-    pub fn validate(&self) -> Result<(), crate::Violations> {
+    pub fn validate(&self) -> Result<(), crate::error::Violations> {
         check_amount("amount", self.amount, Some(self.from_currency))
             .map(|_| ())
             .map_err(Into::into)
@@ -74,7 +75,7 @@ impl QuoteRequest {
 }
 
 /// An exchange quote, with the `rate_key` to carry into a converting
-/// collection or payout ([`PayoutRequest::from_quote`](crate::PayoutRequest::from_quote)).
+/// collection or payout ([`PayoutRequest::from_quote`](crate::types::PayoutRequest::from_quote)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quote {
     /// The amount quoted, in `from_currency`, as requested.

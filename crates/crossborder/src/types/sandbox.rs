@@ -56,7 +56,7 @@ impl SimulateFundingRequest {
     /// let request = SimulateFundingRequest::new(Currency::Ngn, Decimal::new(5000, 0), "PAY-7Q2M9XKD", "");
     /// assert_eq!(request.validate().unwrap_err().to_string(), "sessionId: is required");
     /// ```
-    pub fn validate(&self) -> Result<(), crate::Violations> {
+    pub fn validate(&self) -> Result<(), crate::error::Violations> {
         let amount = self.amount.to_string();
         let fields = SimulateFundingFields {
             currency: Some(self.currency.code()),

@@ -24,7 +24,8 @@
 //! );
 //! ```
 
-use crate::{CryptoCurrency, Currency};
+use crate::types::CryptoCurrency;
+use crate::Currency;
 
 currency_subset! {
     /// The fiat currencies a payout can be funded from.
@@ -64,7 +65,7 @@ pub struct CryptoSource {
     pub network: String,
 }
 
-/// The wallet a typed payout ([`PayoutRequest::pay`](crate::PayoutRequest::pay))
+/// The wallet a typed payout ([`PayoutRequest::pay`](crate::types::PayoutRequest::pay))
 /// is funded from, built with `into()` from a [`FiatCurrency`] or a
 /// [`CryptoSource`]; its currency is the payout's `fromCurrency`.
 ///

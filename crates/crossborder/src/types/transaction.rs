@@ -6,7 +6,8 @@ use std::time::SystemTime;
 use crossborder_api::types as wire;
 use rust_decimal::Decimal;
 
-use crate::{AmountText, Currency};
+use crate::types::AmountText;
+use crate::Currency;
 
 /// The status of a collection or payout, and whether a transaction is a
 /// collection or a payout: open enums declared once in core for the SDK and
@@ -54,7 +55,7 @@ pub struct PaymentInstruction {
     /// plain string).
     pub amount_to_transfer_text: AmountText,
     /// Until when the instruction is valid, on the same clock as
-    /// [`Quote::valid_until`](crate::Quote::valid_until).
+    /// [`Quote::valid_until`](crate::types::Quote::valid_until).
     pub valid_until: SystemTime,
 }
 

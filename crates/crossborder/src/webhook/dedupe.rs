@@ -10,7 +10,7 @@ use std::collections::{HashSet, VecDeque};
 use std::future::Future;
 use std::sync::{Mutex, PoisonError};
 
-use crate::Transaction;
+use crate::types::Transaction;
 
 /// The error of a [`DedupeStore`] (a database that could not be reached).
 pub type DedupeError = Box<dyn std::error::Error + Send + Sync>;
@@ -155,7 +155,7 @@ impl DedupeStore for MemoryDedupe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TransactionStatus;
+    use crate::types::TransactionStatus;
 
     use crate::webhook::test_collection as transaction;
 

@@ -137,13 +137,13 @@ pub use words::{StatusMeaning, StatusWords};
 #[cfg(test)]
 fn test_collection(
     reference: &str,
-    status: crate::TransactionStatus,
+    status: crate::types::TransactionStatus,
     paid: Option<&str>,
-) -> crate::Transaction {
+) -> crate::types::Transaction {
     use rust_decimal::Decimal;
-    crate::Transaction {
+    crate::types::Transaction {
         transaction_id: "tx-1".into(),
-        kind: Some(crate::TransactionType::Collection),
+        kind: Some(crate::types::TransactionType::Collection),
         pay_reference: Some("PAY-1".into()),
         payment_reference: reference.into(),
         amount: Decimal::new(50_000, 0),

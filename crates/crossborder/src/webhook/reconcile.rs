@@ -12,8 +12,9 @@ use tokio::time::Instant;
 
 use crate::error::Error;
 use crate::resources::get_transaction;
+use crate::types::Transaction;
 use crate::wait::poll;
-use crate::{Client, Transaction, WaitOptions};
+use crate::{Client, WaitOptions};
 
 use super::event::WebhookEvent;
 #[cfg(feature = "axum")]

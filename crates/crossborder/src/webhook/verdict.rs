@@ -3,7 +3,8 @@
 
 use rust_decimal::Decimal;
 
-use crate::{Error, Transaction};
+use crate::types::Transaction;
+use crate::Error;
 
 use super::classify::Classification;
 use super::event::EventStatus;

@@ -4,7 +4,8 @@
 use rust_decimal::Decimal;
 
 use crate::resources::get_transaction;
-use crate::{Client, Error, Transaction, TransactionStatus, TransactionType};
+use crate::types::{Transaction, TransactionStatus, TransactionType};
+use crate::{Client, Error};
 
 use super::classify::Classification;
 use super::event::{EventStatus, WebhookEvent};

@@ -1,10 +1,12 @@
-//! `payouts().create_new`: one send with no read before it, and a read
-//! only when the send is refused with 409 or its outcome is unknown.
+//! `create_new` (`crossborder-ledger`'s send, under `__private`): one
+//! send with no read before it, and a read only when the send is refused
+//! with 409 or its outcome is unknown.
 
 use crate::common;
 
 use common::dec;
-use crossborder::types::{Created, FiatCurrency, PayoutRequest, TransactionType};
+use crossborder::__private::{create_new, Created};
+use crossborder::types::{FiatCurrency, PayoutRequest, TransactionType};
 use crossborder::Currency;
 use crossborder_testkit::fixtures::ngn_bank;
 use crossborder_testkit::{sdk_client, TestSandbox};
@@ -16,7 +18,7 @@ async fn a_new_payout_is_sent_once_and_a_taken_session_id_is_read_not_paid_again
     let payout = PayoutRequest::pay(dec("2500.00"), FiatCurrency::Ngn, ngn_bank())
         .with_session_id("invoice-81");
 
-    let Created::Sent(receipt) = client.payouts().create_new(&payout).await.unwrap() else {
+    let Created::Sent(receipt) = create_new(&client, &payout).await.unwrap() else {
         panic!("a new session id is sent");
     };
     assert_eq!(receipt.session_id, "invoice-81");
@@ -25,7 +27,7 @@ async fn a_new_payout_is_sent_once_and_a_taken_session_id_is_read_not_paid_again
     // payout made is read and returned, and nothing more is paid.
     let other = PayoutRequest::pay(dec("10.00"), FiatCurrency::Ngn, ngn_bank())
         .with_session_id("invoice-81");
-    let Created::Found(found) = client.payouts().create_new(&other).await.unwrap() else {
+    let Created::Found(found) = create_new(&client, &other).await.unwrap() else {
         panic!("a taken session id is read");
     };
     assert_eq!(found.payment_reference, "invoice-81");
@@ -39,7 +41,7 @@ async fn a_new_payout_is_sent_once_and_a_taken_session_id_is_read_not_paid_again
     // A request the SDK refuses is not sent: the violation, nothing read.
     let invalid =
         PayoutRequest::pay(dec("0"), FiatCurrency::Ngn, ngn_bank()).with_session_id("invoice-82");
-    let error = client.payouts().create_new(&invalid).await.unwrap_err();
+    let error = create_new(&client, &invalid).await.unwrap_err();
     assert!(
         matches!(error, crossborder::Error::Validation(_)),
         "{error:?}"

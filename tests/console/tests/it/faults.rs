@@ -12,6 +12,7 @@ use crossborder_testkit::TestSandbox;
 use serde_json::json;
 
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn the_faults_tab_lists_each_injected_fault_and_the_requests_tab_marks_it() {
     let faults = FaultConfig::off()
         .with_seed(7)
@@ -60,6 +61,7 @@ async fn the_faults_tab_lists_each_injected_fault_and_the_requests_tab_marks_it(
 /// The page's grouped amount is core's `display_grouped` (the CLI's), for
 /// every currency; form fields keep the plain `display_amount`.
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn grouped_amounts_are_the_clis() {
     let sandbox = TestSandbox::start().await;
     let Some(console) = Console::open(&sandbox).await else {

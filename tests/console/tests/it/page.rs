@@ -17,6 +17,7 @@ use serde_json::json;
 /// storage, not a cookie, not the URL), survives a reload, and "Forget
 /// key" drops it; a key the sandbox refuses is said so, and not kept.
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn the_key_is_asked_once_and_kept_out_of_urls() {
     let sandbox = TestSandbox::start().await;
     let Some(console) = Console::open(&sandbox).await else {
@@ -69,6 +70,7 @@ async fn the_key_is_asked_once_and_kept_out_of_urls() {
 /// added, trailing zeros dropped, never rounded), for every currency; its
 /// masked key is the sandbox's `mask_key`.
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn amounts_are_shown_as_the_sdk_shows_them() {
     let sandbox = TestSandbox::start().await;
     let Some(console) = Console::open(&sandbox).await else {
@@ -138,6 +140,7 @@ async fn amounts_are_shown_as_the_sdk_shows_them() {
 /// log counts at most one `GET /_sandbox/state` a second (plus the first),
 /// and more than one.
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn the_state_is_read_again_at_most_once_a_second() {
     let reads = Arc::new(AtomicUsize::new(0));
     let config = SandboxConfig::default().with_request_log({

@@ -27,6 +27,7 @@ return unnamed;
 "#;
 
 #[tokio::test]
+#[ignore = "needs Chromium"]
 async fn the_console_reads_well_on_a_desktop_and_a_phone() {
     let sandbox = TestSandbox::start().await;
     let handle = &sandbox.sandbox;

@@ -191,7 +191,13 @@ pub struct Role<'a> {
 /// [`run_child`]), its output discarded except errors.
 pub fn spawn_dispatcher(role: &Role<'_>) -> Child {
     Command::new(std::env::current_exe().unwrap())
-        .args([role.test, "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            role.test,
+            "--exact",
+            "--include-ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, "dispatch")
         .env("LEDGER_URL", role.ledger)
         .env("LEDGER_API", role.api)

@@ -12,12 +12,10 @@ use super::files::{
     business_urls, person_urls, resolved_business, resolved_person, stand_in_business_files,
     stand_in_person_files, FILE_URL_PREFIX,
 };
-use crate::error::Error;
-use crate::json::{business_violations_adjusted, person_violations_adjusted};
+use crate::error::{Error, Rule, Violation, Violations};
+use crate::json::{business_violations_adjusted, person_violations_adjusted, BusinessRequestKind};
 use crate::kyb::one_tin;
-use crate::{
-    BusinessRequestKind, CreateBusinessRequest, PersonRequest, Rule, Violation, Violations,
-};
+use crate::types::{CreateBusinessRequest, PersonRequest};
 
 /// A whole onboarding application: built field by field, or read from its
 /// JSON with [`Application::from_json`].
@@ -47,9 +45,9 @@ impl Application {
     /// ```
     ///
     /// Each part is checked as
-    /// [`create_json`](crate::Businesses::create_json) and
-    /// [`add_director_json`](crate::Businesses::add_director_json) check
-    /// theirs (JSON types, fields the request does not have, named with the
+    /// [`check_business_json`](crate::json::check_business_json) checks a
+    /// business, and a director or UBO the same way (JSON types, fields
+    /// the request does not have, named with the
     /// nearest one it has, and the KYB rules), with the same messages, and
     /// every violation is reported at once, by its path
     /// (`business.name`, `directors[0].firstName`, `ubos[1].address.city`).
@@ -334,7 +332,8 @@ mod tests {
 
     use super::*;
     use crate::kyb::onboard::file_url;
-    use crate::{Decimal, IdType};
+    use crate::types::IdType;
+    use crate::Decimal;
 
     fn business() -> Value {
         let document = |key: &str| json!({"url": file_url("company.pdf"), "key": key});

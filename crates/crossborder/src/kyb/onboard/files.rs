@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crossborder_core::kyb::{BusinessFields, PersonFields};
 
-use crate::{CreateBusinessRequest, DocumentLink, PersonRequest};
+use crate::types::{CreateBusinessRequest, DocumentLink, PersonRequest};
 
 /// The prefix of a URL that names a file of the application.
 pub const FILE_URL_PREFIX: &str = "file:";

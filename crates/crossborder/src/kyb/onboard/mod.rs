@@ -9,8 +9,9 @@
 //!
 //! An application can be read from its JSON ([`Application::from_json`]),
 //! each part the API's own request body, checked as
-//! [`Businesses::create_json`](crate::Businesses::create_json) and
-//! [`add_director_json`](crate::Businesses::add_director_json) check theirs.
+//! [`check_business_json`](crate::json::check_business_json) checks a
+//! business (and as the `json` feature's `Businesses::*_json` methods check
+//! theirs).
 //!
 //! Every mistake in an application is reported at once before the first
 //! request; then [`Businesses::onboard`](crate::Businesses::onboard) uploads

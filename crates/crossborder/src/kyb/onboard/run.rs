@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{resolved_business, resolved_person};
 use super::Application;
-use crate::error::Error;
-use crate::{Business, Client, Rule, Violation};
+use crate::error::{Error, Rule, Violation};
+use crate::types::Business;
+use crate::Client;
 
 /// What a run has done: pass it back to [`Businesses::onboard`](crate::Businesses::onboard)
 /// after a failure, and the run goes on from there (no file uploaded twice,
