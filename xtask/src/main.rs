@@ -150,13 +150,15 @@ fn main() -> ExitCode {
 }
 
 /// `cargo run -p crossborder-bench -- FLAGS`, with `--release` unless
-/// `FLAGS` has `--no-release` (the benchmark then measures debug builds).
+/// `FLAGS` has `--no-release` (the benchmark then measures debug builds) or
+/// asks for help (which needs no optimised build).
 fn bench(root: &Path, flags: &[String]) -> Result<()> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = std::process::Command::new(cargo);
     cmd.current_dir(root)
         .args(["run", "-p", "crossborder-bench"]);
-    if !flags.iter().any(|flag| flag == "--no-release") {
+    let debug = ["--no-release", "--help", "-h"];
+    if !flags.iter().any(|flag| debug.contains(&flag.as_str())) {
         cmd.arg("--release");
     }
     cmd.arg("--").args(flags);
