@@ -12,20 +12,24 @@
 //!   openapi-spec-validator.
 //! * `cargo xtask spec-reuse` runs `examples/typescript` and
 //!   `examples/python` through clients generated from the spec against a
-//!   sandbox, comparing their amounts with the Rust SDK's.
+//!   sandbox, comparing their amounts with the Rust SDK's (read by
+//!   `crossborder-bench spec-reuse-reference`).
 //! * `cargo xtask package-sandbox [--release] [--target TRIPLE]` builds the
 //!   sandbox's Python wheel and npm packages into `target/packaging/`.
 //! * `cargo xtask schemathesis [-- ARGS]` runs schemathesis against the
 //!   sandbox (see `tests/schemathesis/README.md`).
 //! * `cargo xtask bench [--quick] [--duration S] [--no-release] [--only GROUP,...]` measures
 //!   every performance figure against its anchor or limit (writes
-//!   `target/bench/summary.json`).
+//!   `target/bench/summary.json`): it runs the `crossborder-bench` crate
+//!   (`bench/`), `cargo run [--release] -p crossborder-bench -- FLAGS`.
+//!
+//! xtask depends on no crate of the workspace, so code generation never
+//! has to compile a crate it writes into.
 //! * `cargo xtask msrv` checks that every dependency shipped with the
 //!   workspace's crates supports the declared `rust-version`, and compiles
 //!   the shipped crates with that toolchain (installed by rustup).
 
 mod assumptions;
-mod bench;
 mod codegen;
 mod control_views;
 mod diff;
@@ -48,10 +52,10 @@ mod test_spec;
 mod tools;
 mod views;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -101,47 +105,19 @@ enum Command {
     /// and compile the shipped crates with that toolchain (installed by rustup).
     Msrv,
     /// Every performance figure, each against its anchor or limit, measured
-    /// in one run; writes target/bench/summary.json.
+    /// in one run; writes target/bench/summary.json. Runs the
+    /// crossborder-bench crate (bench/) with the same flags, `cargo run
+    /// [--release] -p crossborder-bench -- FLAGS` (`--release` unless
+    /// `--no-release`): `cargo xtask bench --help` prints its flags.
+    #[command(disable_help_flag = true)]
     Bench {
-        /// Measured seconds of each round.
-        #[arg(long, default_value_t = 4, value_name = "SECONDS",
-              value_parser = clap::value_parser!(u64).range(1..=300))]
-        duration: u64,
-        /// Every figure with short windows, in under 2 minutes (CI).
-        #[arg(long)]
-        quick: bool,
-        /// Measure debug builds (checks the harness; figures mean nothing).
-        #[arg(long)]
-        no_release: bool,
-        /// Measure only these groups of figures (comma-separated); the
-        /// summary then holds only them.
-        #[arg(long, value_delimiter = ',', value_name = "GROUP")]
-        only: Vec<bench::Group>,
-    },
-    /// Exactly COUNT calls of one client against a running sandbox, for a
-    /// profiler: `valgrind --tool=callgrind target/release/xtask
-    /// bench-calls --which sdk --base-url http://127.0.0.1:8080/v1`
-    /// (see `xtask/src/bench/RESULTS.md`).
-    #[command(hide = true)]
-    BenchCalls {
-        #[arg(long, value_enum)]
-        which: bench::Which,
-        #[arg(long, value_enum, default_value = "both")]
-        calls: bench::Calls,
-        #[arg(long, default_value_t = 4000)]
-        count: u64,
-        #[arg(long, default_value_t = 8)]
-        tasks: u64,
-        #[arg(long)]
-        base_url: String,
-    },
-    /// The bare handler `bench` measures the sandbox against (internal).
-    #[command(hide = true)]
-    BenchBareServer {
-        #[arg(long)]
-        port: u16,
-        #[arg(long)]
-        body_file: std::path::PathBuf,
+        /// --quick, --duration SECONDS, --no-release, --only GROUP,...
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "FLAGS"
+        )]
+        flags: Vec<String>,
     },
 }
 
@@ -162,32 +138,7 @@ fn main() -> ExitCode {
         ),
         Command::Schemathesis { extra } => schemathesis::run(&root, &extra),
         Command::Msrv => msrv::run(&root),
-        Command::Bench {
-            duration,
-            quick,
-            no_release,
-            only,
-        } => bench::run(
-            &root,
-            &bench::Options {
-                duration: if quick {
-                    Duration::from_millis(700)
-                } else {
-                    Duration::from_secs(duration)
-                },
-                quick,
-                release: !no_release,
-                only,
-            },
-        ),
-        Command::BenchBareServer { port, body_file } => bench::serve_bare(port, &body_file),
-        Command::BenchCalls {
-            which,
-            calls,
-            count,
-            tasks,
-            base_url,
-        } => bench::calls(&base_url, which, calls, count, tasks),
+        Command::Bench { flags } => bench(&root, &flags),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -198,8 +149,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// `cargo run -p crossborder-bench -- FLAGS`, with `--release` unless
+/// `FLAGS` has `--no-release` (the benchmark then measures debug builds) or
+/// asks for help (which needs no optimised build).
+fn bench(root: &Path, flags: &[String]) -> Result<()> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.current_dir(root)
+        .args(["run", "-p", "crossborder-bench"]);
+    let debug = ["--no-release", "--help", "-h"];
+    if !flags.iter().any(|flag| debug.contains(&flag.as_str())) {
+        cmd.arg("--release");
+    }
+    cmd.arg("--").args(flags);
+    let status = cmd
+        .status()
+        .context("running cargo run -p crossborder-bench")?;
+    if !status.success() {
+        bail!("crossborder-bench failed ({status})");
+    }
+    Ok(())
+}
+
 /// The workspace root: the parent of this crate's manifest directory.
-fn workspace_root() -> anyhow::Result<PathBuf> {
+fn workspace_root() -> Result<PathBuf> {
     let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest_dir
         .parent()

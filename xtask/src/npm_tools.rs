@@ -1,7 +1,7 @@
 //! The pinned npm tools under `target/tools/node`: the pin list, the one
 //! `npm install` command and the stamp that says an install is current.
 //! Shared by `cargo xtask` (`tools.rs`) and the Prism tests
-//! (`tests/prism/src/install.rs`, through `#[path]`), so both install the
+//! (`tests/contract/tests/it/prism/install.rs`, through `#[path]`), so both install the
 //! same set the same way and each finds the other's install current.
 
 use std::path::{Path, PathBuf};

@@ -1,18 +1,18 @@
-//! Child processes shared by the xtask commands that run a server
-//! (`bench`, `schemathesis`): building its binary, a free loopback port, a
-//! guard that kills the child on every exit path, and readiness polling.
+//! Child processes of the commands that run a server (xtask's
+//! `schemathesis` and `spec-reuse`, and the benchmarks in `bench/`, which
+//! include this file through `#[path]`): building its binary, a free
+//! loopback port, a guard that kills the child on every exit path, and
+//! readiness polling.
 
 use std::fs::File;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
-use tokio::time::Instant;
-
-use crate::bench::load;
 
 /// How [`cargo_build`] builds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,37 +105,46 @@ impl ServerGuard {
 
     /// Waits until `path` answers with any HTTP response, the child exits,
     /// or `limit` passes.
-    pub async fn wait_ready(&mut self, path: &str, limit: Duration, log: &Path) -> Result<()> {
+    pub fn wait_ready(&mut self, path: &str, limit: Duration, log: &Path) -> Result<()> {
         let deadline = Instant::now() + limit;
         loop {
-            if let Some(status) = self
-                .child
-                .try_wait()
-                .with_context(|| format!("{}: checking the child", self.name))?
-            {
-                bail!(
-                    "{} exited before answering ({status}); see {}",
-                    self.name,
-                    log.display()
-                );
-            }
-            if load::probe(self.addr, path, Duration::from_secs(2))
-                .await
-                .is_ok()
-            {
+            self.check_running(log)?;
+            if answers(self.addr, path, Duration::from_secs(2)) {
                 return Ok(());
             }
-            if Instant::now() >= deadline {
-                bail!(
-                    "{} did not answer on {} within {} s; see {}",
-                    self.name,
-                    self.addr,
-                    limit.as_secs(),
-                    log.display()
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            self.check_deadline(deadline, limit, log)?;
+            std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// An error if the child has exited (it should be serving).
+    pub fn check_running(&mut self, log: &Path) -> Result<()> {
+        if let Some(status) = self
+            .child
+            .try_wait()
+            .with_context(|| format!("{}: checking the child", self.name))?
+        {
+            bail!(
+                "{} exited before answering ({status}); see {}",
+                self.name,
+                log.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// An error if `deadline` (`limit` after the start of the wait) has passed.
+    pub fn check_deadline(&self, deadline: Instant, limit: Duration, log: &Path) -> Result<()> {
+        if Instant::now() >= deadline {
+            bail!(
+                "{} did not answer on {} within {} s; see {}",
+                self.name,
+                self.addr,
+                limit.as_secs(),
+                log.display()
+            );
+        }
+        Ok(())
     }
 
     /// Kills and reaps the child now (also done on drop).
@@ -164,4 +173,22 @@ pub fn free_loopback_addr() -> Result<SocketAddr> {
     listener
         .local_addr()
         .context("reading the address of a bound socket")
+}
+
+/// Whether `GET path` on `addr` gets the start of an HTTP/1.1 response
+/// within `timeout` (each of connecting, writing and reading).
+fn answers(addr: SocketAddr, path: &str, timeout: Duration) -> bool {
+    let exchange = || -> std::io::Result<bool> {
+        let mut stream = TcpStream::connect_timeout(&addr, timeout)?;
+        stream.set_read_timeout(Some(timeout))?;
+        stream.set_write_timeout(Some(timeout))?;
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut start = [0u8; 7];
+        stream.read_exact(&mut start)?;
+        Ok(&start == b"HTTP/1.")
+    };
+    exchange().unwrap_or(false)
 }

@@ -13,13 +13,16 @@ use std::process::Command;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use crossborder_core::environment::SANDBOX_STAGING_KEY;
 
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
 use crate::{tools, SPEC_PATH};
 
 /// Pinned, in a venv of its own (`target/tools/schemathesis-venv`).
 const SCHEMATHESIS: &str = "schemathesis==4.32.5";
+
+/// The staging key schemathesis sends: the sandbox is started with it
+/// (`--key`), a business of its own.
+const API_KEY: &str = "test_schemathesis";
 
 pub fn run(root: &Path, extra: &[String]) -> Result<()> {
     let bin = tools::pip_venv(root, "schemathesis-venv", &[SCHEMATHESIS])?;
@@ -33,13 +36,10 @@ pub fn run(root: &Path, extra: &[String]) -> Result<()> {
     server
         .current_dir(root)
         .args(["--host", "127.0.0.1", "--port"])
-        .arg(addr.port().to_string());
+        .arg(addr.port().to_string())
+        .args(["--key", API_KEY]);
     let mut guard = ServerGuard::spawn("crossborder-sandbox", server, addr, &log)?;
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting a tokio runtime")?
-        .block_on(guard.wait_ready("/v1/api/balance/NGN", Duration::from_secs(30), &log))?;
+    guard.wait_ready("/v1/api/balance/NGN", Duration::from_secs(30), &log)?;
     let base_url = format!("http://{addr}/v1");
     println!("==> sandbox at {base_url} (pid {})", guard.pid());
 
@@ -47,7 +47,7 @@ pub fn run(root: &Path, extra: &[String]) -> Result<()> {
     let mut st = Command::new(bin.join("schemathesis"));
     st.current_dir(root)
         .args(["run", SPEC_PATH, "--url", &base_url])
-        .args(["--header", &format!("x-api-key: {SANDBOX_STAGING_KEY}")])
+        .args(["--header", &format!("x-api-key: {API_KEY}")])
         .args([
             "--checks",
             "all",

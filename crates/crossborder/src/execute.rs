@@ -53,7 +53,7 @@ impl Operation {
 /// The attempt loop is the only state machine: an `async fn` here would
 /// wrap the instrumented loop in another, and every call would move the
 /// whole of it once more (the futures of a call run to kilobytes, and the
-/// copies showed in `cargo xtask bench-calls` under callgrind). Inlined
+/// copies showed in `crossborder-bench calls` under callgrind). Inlined
 /// into each operation for the same reason: built in place, its future is
 /// not returned and then copied (the compiler stopped inlining it on its
 /// own once it read the span's state, and a copy per call came back).

@@ -110,16 +110,12 @@ pub fn run(root: &Path) -> Result<()> {
         server.args(["--key", key]);
     }
     let mut guard = ServerGuard::spawn("crossborder-sandbox", server, addr, &log)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting a tokio runtime")?;
-    runtime.block_on(guard.wait_ready("/v1/api/balance/NGN", Duration::from_secs(30), &log))?;
+    guard.wait_ready("/v1/api/balance/NGN", Duration::from_secs(30), &log)?;
     let base_url = format!("http://{addr}/v1");
     println!("==> sandbox at {base_url} (pid {})", guard.pid());
 
     println!("==> the Rust SDK's amounts (the reference)");
-    let expected = runtime.block_on(reference::run(&base_url, KEYS[0]))?;
+    let expected = reference::run(root, &base_url, KEYS[0])?;
     let expected_path = out.join("expected.json");
     std::fs::write(
         &expected_path,

@@ -9,7 +9,7 @@ use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 
-use crate::forward;
+use super::forward;
 
 /// The running forwarder.
 pub struct Tamper(forward::Forwarder<Option<String>>);

@@ -8,10 +8,10 @@ use anyhow::{Context, Result};
 
 use crate::process::{cargo_build, Profile};
 
-/// Replaces this (unoptimised) process with a release build of xtask run
+/// Replaces this (unoptimised) process with a release build of itself run
 /// with the same arguments.
 pub(super) fn reexec_release(root: &Path) -> Result<()> {
-    let exe = cargo_build(root, "xtask", Profile::Release)?;
+    let exe = cargo_build(root, env!("CARGO_PKG_NAME"), Profile::Release)?;
     let mut cmd = Command::new(&exe);
     cmd.args(std::env::args_os().skip(1));
     #[cfg(unix)]

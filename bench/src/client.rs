@@ -20,7 +20,7 @@ use super::server::cpu_time;
 pub enum Side {
     Sdk(Client),
     /// The generated client alone (`Client::low_level`), for profiling
-    /// where the SDK's cost lies (`xtask bench-calls`).
+    /// where the SDK's cost lies (`crossborder-bench calls`).
     Generated(Client),
     Raw {
         http: reqwest::Client,
@@ -183,7 +183,7 @@ pub enum Which {
     Raw,
 }
 
-/// `xtask bench-calls`: exactly `count` calls of one side against a
+/// `crossborder-bench calls`: exactly `count` calls of one side against a
 /// running sandbox at `base_url`, from `tasks` tasks on one thread, for a
 /// profiler (`valgrind --tool=callgrind` counts the same instructions
 /// whatever else the machine does).

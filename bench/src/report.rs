@@ -11,7 +11,7 @@ use super::{Figure, Options, SUMMARY_FILE};
 
 pub(super) fn report(root: &Path, options: &Options, figures: &[Figure]) -> Result<()> {
     let nproc = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
-    let command = std::iter::once("cargo xtask".to_owned())
+    let command = std::iter::once("crossborder-bench".to_owned())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");

@@ -1,5 +1,6 @@
-//! `cargo xtask bench`: every performance figure of the project, each a
-//! ratio against its anchor or its limit measured in the same run (or an
+//! `crossborder-bench` (run by `cargo xtask bench`, or directly as `cargo
+//! run --release -p crossborder-bench -- [FLAGS]`): every performance
+//! figure of the project, each a ratio against its anchor or its limit measured in the same run (or an
 //! absolute figure with its goal), printed as one table and written to
 //! `target/bench/summary.json` as `{"<figure>": {"value", "goal", "met",
 //! "unit"}}`.
@@ -26,7 +27,7 @@
 //!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
 //!   payouts per second through the ledger over the SDK's direct
 //!   `payouts().create` against the same sandbox (each goal at least 0.5;
-//!   `bench/ledger.rs`).
+//!   `ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
 //!   only with `--only build` (`bench/build.rs`).
@@ -35,32 +36,43 @@
 //! both. `--only GROUP,...` measures some groups of figures (see [`Group`]).
 //! `--quick` runs every figure with short windows (CI runs it so the
 //! harness cannot rot; it fails only on a broken harness, never on a
-//! figure). `cargo xtask` builds this tool unoptimised, so `bench` first
-//! replaces itself with a release build; `--no-release` measures debug
-//! builds instead (figures meaningless, harness checked, as CI does).
+//! figure). Built unoptimised (`cargo run` without `--release`), this tool
+//! first replaces itself with a release build; `--no-release` measures
+//! debug builds instead (figures meaningless, harness checked, as CI does).
+//! The latest figures and how they were read are in `bench/RESULTS.md`.
 //!
 //! Each server is a child killed by a guard on drop; SIGINT, SIGTERM and
 //! SIGHUP end the run through the same path, so no server outlives it.
 
 mod bare;
-mod build;
 mod client;
 mod codegen;
+mod downstream;
 mod figure;
 mod ledger;
-pub(crate) mod load;
+mod load;
 mod micro;
+// The npm tools' pins and install, shared with xtask and the Prism tests.
+#[path = "../../xtask/src/npm_tools.rs"]
+mod npm_tools;
+// Child servers, shared with xtask (which waits for them without tokio:
+// its blocking `wait_ready` is not used here).
+#[allow(dead_code)]
+#[path = "../../xtask/src/process.rs"]
+mod process;
+mod reference;
 mod report;
 mod rounds;
 mod runtime;
 mod server;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitCode};
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
+use clap::{Parser, Subcommand};
 use serde_json::json;
 
 use self::codegen::codegen_ms;
@@ -69,13 +81,11 @@ use self::report::report;
 use self::rounds::{alternate, pick_path};
 use self::runtime::{reexec_release, Signals};
 use crate::process::{cargo_build, free_loopback_addr, Profile, ServerGuard};
-use crate::tools;
-use crate::SPEC_PATH;
 
 use figure::Figure;
 
-pub use bare::serve as serve_bare;
-pub use client::{calls, Calls, Which};
+/// Path of the OpenAPI spec, relative to the workspace root.
+const SPEC_PATH: &str = "openapi/crossborder.yaml";
 
 /// The request measured, as the API documents it (server URL `.../v1`).
 const BALANCE_PATH: &str = "/v1/api/balance/NGN";
@@ -85,7 +95,121 @@ const SANDBOX_PACKAGE: &str = "crossborder-sandbox";
 const OUT_DIR: &str = "target/bench";
 const SUMMARY_FILE: &str = "target/bench/summary.json";
 
-pub struct Options {
+#[derive(Parser)]
+#[command(
+    name = "crossborder-bench",
+    about = "Every performance figure, each against its anchor or limit, measured in one run; \
+             writes target/bench/summary.json (see bench/RESULTS.md)",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Internal>,
+    /// Measured seconds of each round.
+    #[arg(long, default_value_t = 4, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=300))]
+    duration: u64,
+    /// Every figure with short windows, in under 2 minutes (CI).
+    #[arg(long)]
+    quick: bool,
+    /// Measure debug builds (checks the harness; figures mean nothing).
+    #[arg(long)]
+    no_release: bool,
+    /// Measure only these groups of figures (comma-separated); the
+    /// summary then holds only them.
+    #[arg(long, value_delimiter = ',', value_name = "GROUP")]
+    only: Vec<Group>,
+}
+
+/// Programs this binary runs as its own children, or for other tools.
+#[derive(Subcommand)]
+enum Internal {
+    /// Exactly COUNT calls of one client against a running sandbox, for a
+    /// profiler: `valgrind --tool=callgrind target/release/crossborder-bench
+    /// calls --which sdk --base-url http://127.0.0.1:8080/v1` (see
+    /// `bench/RESULTS.md`).
+    #[command(hide = true)]
+    Calls {
+        #[arg(long, value_enum)]
+        which: client::Which,
+        #[arg(long, value_enum, default_value = "both")]
+        calls: client::Calls,
+        #[arg(long, default_value_t = 4000)]
+        count: u64,
+        #[arg(long, default_value_t = 8)]
+        tasks: u64,
+        #[arg(long)]
+        base_url: String,
+    },
+    /// The bare handler the sandbox is measured against.
+    #[command(hide = true)]
+    BareServer {
+        #[arg(long)]
+        port: u16,
+        #[arg(long)]
+        body_file: PathBuf,
+    },
+    /// The amounts the Rust SDK reads in the examples' flow, as JSON on
+    /// stdout: the reference `cargo xtask spec-reuse` checks the
+    /// TypeScript and Python examples against.
+    #[command(hide = true)]
+    SpecReuseReference {
+        #[arg(long)]
+        base_url: String,
+        #[arg(long)]
+        api_key: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Internal::Calls {
+            which,
+            calls,
+            count,
+            tasks,
+            base_url,
+        }) => client::calls(&base_url, which, calls, count, tasks),
+        Some(Internal::BareServer { port, body_file }) => bare::serve(port, &body_file),
+        Some(Internal::SpecReuseReference { base_url, api_key }) => {
+            reference::print(&base_url, &api_key)
+        }
+        None => workspace_root().and_then(|root| {
+            run(
+                &root,
+                &Options {
+                    duration: if cli.quick {
+                        Duration::from_millis(700)
+                    } else {
+                        Duration::from_secs(cli.duration)
+                    },
+                    quick: cli.quick,
+                    release: !cli.no_release,
+                    only: cli.only,
+                },
+            )
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: the parent of this crate's manifest directory.
+fn workspace_root() -> Result<PathBuf> {
+    let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .map(PathBuf::from)
+        .context("the bench crate's manifest dir has no parent")
+}
+
+struct Options {
     /// Measured window of each round.
     pub duration: Duration,
     pub quick: bool,
@@ -99,7 +223,7 @@ pub struct Options {
 /// figure without waiting for the others; the summary then holds only
 /// that group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Group {
+enum Group {
     /// `sandbox_vs_bare`, `sandbox_vs_bare_16`, `sandbox_p50_ms`, `sandbox_p99_ms`.
     Bare,
     /// `sdk_vs_raw`, `sdk_vs_raw_8`.
@@ -113,9 +237,9 @@ pub enum Group {
     /// `codegen_ms`.
     Codegen,
     /// `ledger_submit_vs_sqlite`, `ledger_dispatch_vs_direct`,
-    /// `ledger_dispatch_vs_direct_pg` (`bench/ledger.rs`).
+    /// `ledger_dispatch_vs_direct_pg` (`ledger.rs`).
     Ledger,
-    /// `downstream_build_vs_async_openai` (`build.rs`); only when named,
+    /// `downstream_build_vs_async_openai` (`downstream.rs`); only when named,
     /// never in a full or `--quick` run: four full builds.
     Build,
 }
@@ -180,7 +304,7 @@ fn throughput_ratio(
     )
 }
 
-pub fn run(root: &Path, options: &Options) -> Result<()> {
+fn run(root: &Path, options: &Options) -> Result<()> {
     if options.release && cfg!(debug_assertions) {
         return reexec_release(root);
     }
@@ -193,8 +317,13 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         Profile::Dev
     };
     let sandbox_bin = cargo_build(root, SANDBOX_PACKAGE, profile)?;
+    let xtask_bin = if options.wants(Group::Codegen) {
+        Some(cargo_build(root, "xtask", profile)?)
+    } else {
+        None
+    };
     let prism_bin = if options.wants(Group::Prism) {
-        let prism = tools::node_bin(root)?.join("prism");
+        let prism = node_bin(root)?.join("prism");
         if !prism.exists() {
             bail!("{} is missing after the npm install", prism.display());
         }
@@ -242,11 +371,11 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
             });
         }
     }
-    if options.wants(Group::Codegen) {
-        figures.push(codegen_ms(root, &servers.this, options)?);
+    if let Some(xtask) = xtask_bin {
+        figures.push(codegen_ms(root, &xtask, options)?);
     }
     if options.wants(Group::Build) {
-        figures.push(build::downstream_build(root)?);
+        figures.push(downstream::downstream_build(root)?);
     }
     report(root, options, &figures)
 }
@@ -278,8 +407,18 @@ impl Servers {
         cmd.current_dir(&self.root).args(&args);
         println!("==> {name}: {} {}", program.display(), args.join(" "));
         let mut guard = ServerGuard::spawn(name, cmd, addr, &log)?;
-        guard.wait_ready(BALANCE_PATH, ready, &log).await?;
-        Ok(guard)
+        let deadline = std::time::Instant::now() + ready;
+        loop {
+            guard.check_running(&log)?;
+            if load::probe(addr, BALANCE_PATH, Duration::from_secs(2))
+                .await
+                .is_ok()
+            {
+                return Ok(guard);
+            }
+            guard.check_deadline(deadline, ready, &log)?;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     fn sandbox_args() -> [&'static str; 3] {
@@ -344,13 +483,7 @@ impl Servers {
             .start(
                 "bare",
                 &self.this,
-                &[
-                    "bench-bare-server",
-                    "--port",
-                    "{port}",
-                    "--body-file",
-                    &body_arg,
-                ],
+                &["bare-server", "--port", "{port}", "--body-file", &body_arg],
                 Duration::from_secs(30),
             )
             .await?;
@@ -569,4 +702,28 @@ async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figu
         ));
     }
     Ok(figures)
+}
+
+/// The `node_modules/.bin` directory with the pinned npm tools (Prism),
+/// installed first if they are not current (as xtask installs them).
+fn node_bin(root: &Path) -> Result<PathBuf> {
+    let prefix = npm_tools::prefix(root);
+    if !npm_tools::is_current(&prefix) {
+        println!(
+            "tools: installing {} into {}",
+            npm_tools::packages().join(" "),
+            prefix.display()
+        );
+        let mut cmd = npm_tools::install_command(&prefix)
+            .with_context(|| format!("creating {}", prefix.display()))?;
+        let status = cmd
+            .status()
+            .context("npm install: cannot run npm (is node/npm installed?)")?;
+        if !status.success() {
+            bail!("npm install failed ({status})");
+        }
+        npm_tools::mark_current(&prefix)
+            .with_context(|| format!("writing the stamp in {}", prefix.display()))?;
+    }
+    Ok(prefix.join("node_modules/.bin"))
 }

@@ -2,8 +2,8 @@
 //! unchanged but for the hop-by-hop headers: what the [`Recorder`] and the
 //! [`Tamper`] share.
 //!
-//! [`Recorder`]: crate::Recorder
-//! [`Tamper`]: crate::Tamper
+//! [`Recorder`]: super::Recorder
+//! [`Tamper`]: super::Tamper
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -33,8 +33,8 @@ pub fn client() -> reqwest::Client {
 /// Where a forwarder sends each request, and what it keeps of them
 /// (`kept`): the axum state of the [`Recorder`] and the [`Tamper`].
 ///
-/// [`Recorder`]: crate::Recorder
-/// [`Tamper`]: crate::Tamper
+/// [`Recorder`]: super::Recorder
+/// [`Tamper`]: super::Tamper
 pub struct Upstream<T> {
     /// `http://HOST:PORT`, without a trailing slash.
     pub origin: String,
@@ -65,8 +65,8 @@ impl<T> Upstream<T> {
 /// A forwarder running on 127.0.0.1, and what its handler keeps: the
 /// running [`Recorder`] and [`Tamper`] are each one.
 ///
-/// [`Recorder`]: crate::Recorder
-/// [`Tamper`]: crate::Tamper
+/// [`Recorder`]: super::Recorder
+/// [`Tamper`]: super::Tamper
 pub struct Forwarder<T> {
     kept: Arc<Mutex<T>>,
     url: String,

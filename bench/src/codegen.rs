@@ -7,14 +7,14 @@ use anyhow::{bail, Context, Result};
 
 use super::{Figure, Options};
 
-/// The median of three runs of `xtask codegen --check` with this program
+/// The median of three runs of `xtask codegen --check` with the `xtask` binary
 /// (already built, as the figure asks).
-pub(super) fn codegen_ms(root: &Path, this: &Path, options: &Options) -> Result<Figure> {
+pub(super) fn codegen_ms(root: &Path, xtask: &Path, options: &Options) -> Result<Figure> {
     let runs = if options.quick { 1 } else { 3 };
     let mut times = Vec::new();
     for _ in 0..runs {
         let started = std::time::Instant::now();
-        let status = Command::new(this)
+        let status = Command::new(xtask)
             .current_dir(root)
             .args(["codegen", "--check"])
             .stdout(Stdio::null())

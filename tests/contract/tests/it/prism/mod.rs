@@ -1,6 +1,8 @@
-//! Conformance of the SDK and the sandbox to `openapi/crossborder.yaml`
-//! through Prism: a validating proxy between them, and the SDK against
-//! random spec-valid mock answers.
+//! The SDK and the sandbox against `openapi/crossborder.yaml`, judged by
+//! Prism (#13 items 1 and 7): a validating proxy between them
+//! ([`proxy`]), and the SDK against random spec-valid mock answers
+//! ([`mock`]). Its Prisms start at the same time in this one binary and
+//! share one installation.
 //!
 //! * [`install`]: Prism at the version `xtask/npm-packages.txt` pins,
 //!   installed on first use (at most once per test binary);
@@ -14,14 +16,15 @@
 //!   operation" follows the spec.
 
 mod forward;
-pub mod install;
-pub mod recorder;
-pub mod server;
-pub mod spec;
-pub mod tamper;
+mod install;
+mod mock;
+mod proxy;
+mod recorder;
+mod server;
+mod spec;
+mod tamper;
 
-pub use install::{prism_bin, prism_version, workspace_root};
-pub use recorder::{Exchange, Recorder};
-pub use server::PrismServer;
-pub use spec::{operation_of, operations, Operation};
-pub use tamper::Tamper;
+use recorder::{Exchange, Recorder};
+use server::PrismServer;
+use spec::{operation_of, operations, Operation};
+use tamper::Tamper;

@@ -1,5 +1,5 @@
 //! Micro-benchmarks: criterion benchmarks in the crates that own the code,
-//! run by `cargo xtask bench` and read back as one figure each (the median
+//! run by this tool and read back as one figure each (the median
 //! time of one call, in nanoseconds).
 //!
 //! Each is run with `cargo bench -p <package> --bench <bench>` and

@@ -1,7 +1,7 @@
 //! The limit of the sandbox's stack on this machine: a bare axum handler
 //! answering `GET /v1/api/balance/NGN` with the same bytes the sandbox
 //! answers, with no state, authentication or middleware. Run as a hidden
-//! subcommand of the xtask binary (`xtask bench-bare-server`), in its own
+//! subcommand of this binary (`crossborder-bench bare-server`), in its own
 //! process like the sandbox, on tokio's default multi-threaded runtime like
 //! the sandbox's `#[tokio::main]`.
 

@@ -22,13 +22,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::spec::{document, minimal};
+use super::{operation_of, operations, PrismServer, Recorder};
 use crossborder::{
     types::{CollectionRequest, QuoteRequest, Rail, SimulateFundingRequest, UpdateBusinessRequest},
     Client, Currency, Error, RetryPolicy,
 };
 use crossborder_contract_tests::{business_request, d, person_request, PDF};
-use crossborder_prism_tests::spec::{document, minimal};
-use crossborder_prism_tests::{operation_of, operations, PrismServer, Recorder};
 use tokio::sync::Semaphore;
 
 /// Seeds per operation for its 2xx answer (1 to this).
@@ -222,11 +222,7 @@ async fn every_answer_the_spec_allows_decodes() {
 
     let prism = PrismServer::start(
         "prism mock",
-        &[
-            "mock",
-            crossborder_prism_tests::server::SPEC_PATH,
-            "--dynamic",
-        ],
+        &["mock", super::server::SPEC_PATH, "--dynamic"],
     )
     .await;
     let recorder = Recorder::start(&prism.origin()).await;
@@ -312,7 +308,7 @@ async fn every_answer_the_spec_allows_decodes() {
 async fn the_smallest_answer_the_spec_allows_decodes() {
     let spec = document();
     let operations = operations();
-    let answers: Vec<(crossborder_prism_tests::Operation, serde_json::Value)> = operations
+    let answers: Vec<(super::Operation, serde_json::Value)> = operations
         .iter()
         .map(|operation| (operation.clone(), minimal(&spec, &operation.success_schema)))
         .collect();

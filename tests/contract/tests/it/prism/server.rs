@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use crate::install::{prism_bin, workspace_root};
+use super::install::{prism_bin, workspace_root};
 
 /// How long Prism may take to start. It takes a few seconds on an idle
 /// machine; a loaded 2-core machine starting several at once needs more.

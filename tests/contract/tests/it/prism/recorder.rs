@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use crate::forward;
+use super::forward;
 
 /// The path prefix of the spec's server URLs.
 pub const VERSION_PREFIX: &str = "/v1";

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 /// The pin list, the install command and the stamp, shared with
 /// `cargo xtask` (one file, compiled into both).
-#[path = "../../../xtask/src/npm_tools.rs"]
+#[path = "../../../../../xtask/src/npm_tools.rs"]
 mod npm_tools;
 
 /// The npm package of Prism's command line.

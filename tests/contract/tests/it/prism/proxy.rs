@@ -26,6 +26,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use super::server::SPEC_PATH;
+use super::{operation_of, operations, Exchange, Operation, PrismServer, Recorder, Tamper};
 use crossborder::onboard::{file_url, Application, Progress};
 use crossborder::{
     types::{
@@ -38,10 +40,6 @@ use crossborder::{
 use crossborder_contract_tests::{
     business_json, business_request, d, fixtures, ngn_payout, person_request, reply, sdk_client,
     Env, Reply, WebhookReceiver, NO_ACCESS_KEY, PDF, PRODUCTION_KEY, STAGING_KEY, UNKNOWN_KEY,
-};
-use crossborder_prism_tests::server::SPEC_PATH;
-use crossborder_prism_tests::{
-    operation_of, operations, Exchange, Operation, PrismServer, Recorder, Tamper,
 };
 use serde_json::{json, Value};
 

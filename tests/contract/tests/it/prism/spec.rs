@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
 
-use crate::install::workspace_root;
-use crate::server::SPEC_PATH;
+use super::install::workspace_root;
+use super::server::SPEC_PATH;
 
 /// One operation of the spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
