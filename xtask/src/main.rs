@@ -37,6 +37,7 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod replacements;
+mod rust_file;
 mod sandbox_packages;
 mod schemathesis;
 mod sdk_records;
