@@ -5,12 +5,13 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context, Result};
+use openapiv3::OpenAPI;
 use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle, TypeImpl};
 
 use crate::replacements::REPLACEMENTS;
 use crate::{
-    control_views, diff, enums, postprocess, preprocess, rust_file, sdk_records, sdk_types, views,
-    CONTROL_SPEC_PATH, SPEC_PATH,
+    control_views, diff, enums, postprocess, preprocess, rust_file, sdk_records, sdk_types,
+    spec_model, views, CONTROL_SPEC_PATH, SPEC_PATH,
 };
 
 /// Where the generated client lives, relative to the workspace root.
@@ -18,26 +19,18 @@ pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
 
 pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_path = spec.map_or_else(|| root.join(SPEC_PATH), Path::to_path_buf);
-    let client = generate(&spec_path)?;
-    let spec_text = std::fs::read_to_string(&spec_path)
-        .with_context(|| format!("reading spec {}", spec_path.display()))?;
-    let views = views::generate(&spec_text)?;
+    let spec = read(&spec_path)?;
+    let control = read(&root.join(CONTROL_SPEC_PATH))?;
     let mut files = vec![
-        (GENERATED_PATH, client),
-        (views::VIEWS_PATH, views),
-        (enums::ENUMS_PATH, enums::generate(&spec_text)?),
+        (GENERATED_PATH, generate(spec.clone(), &spec_path)?),
+        (views::VIEWS_PATH, views::generate(&spec)?),
+        (enums::ENUMS_PATH, enums::generate(&spec)?),
     ];
-    files.extend(sdk_types::generate(&spec_text)?);
-    files.push((
-        sdk_records::RECORDS_PATH,
-        sdk_records::generate(&spec_text)?,
-    ));
-    let control_path = root.join(CONTROL_SPEC_PATH);
-    let control_text = std::fs::read_to_string(&control_path)
-        .with_context(|| format!("reading {}", control_path.display()))?;
+    files.extend(sdk_types::generate(&spec)?);
+    files.push((sdk_records::RECORDS_PATH, sdk_records::generate(&spec)?));
     files.push((
         control_views::STATE_PATH,
-        control_views::generate(&control_text)?,
+        control_views::generate(&control)?,
     ));
     let mut stale = Vec::new();
     for (path, code) in files {
@@ -65,14 +58,17 @@ pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-/// Reads, preprocesses and generates; returns the formatted file text.
-pub fn generate(spec_path: &Path) -> Result<String> {
-    let shown = spec_path.display();
-    let text =
-        std::fs::read_to_string(spec_path).with_context(|| format!("reading spec {shown}"))?;
-    let mut spec: openapiv3::OpenAPI = serde_yaml_ng::from_str(&text)
-        .with_context(|| format!("{shown} is not a valid OpenAPI 3.0 document"))?;
+/// The OpenAPI document at `path`, read once for every generator.
+fn read(path: &Path) -> Result<OpenAPI> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {shown}"))?;
+    spec_model::parse(&text, &shown.to_string())
+}
 
+/// The generated client from `spec` (read from `spec_path`), preprocessed;
+/// returns the formatted file text.
+pub fn generate(mut spec: OpenAPI, spec_path: &Path) -> Result<String> {
+    let shown = spec_path.display();
     let report = preprocess::preprocess(&mut spec);
     for note in &report.notes {
         println!("codegen: {note}");

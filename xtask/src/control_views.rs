@@ -21,12 +21,15 @@ use std::collections::BTreeSet;
 
 use anyhow::{bail, Context, Result};
 use heck::{ToLowerCamelCase, ToSnakeCase};
+use openapiv3::{OpenAPI, Schema};
 use proc_macro2::Ident;
 use quote::quote;
-use serde_yaml_ng::{Mapping, Value};
 
 use crate::rust_file::render;
-use crate::spec_yaml::{self, properties, reference, required, schema};
+use crate::spec_model::{
+    self, extension_text, is_object, items, prop_type, properties, required, schema, schema_names,
+    Prop,
+};
 use crate::CONTROL_SPEC_PATH;
 
 /// The generated read model, relative to the workspace root.
@@ -46,25 +49,23 @@ struct Field {
 }
 
 /// Generates the read model's file text from the document's text.
-pub fn generate(spec_text: &str) -> Result<String> {
-    let schemas = &spec_yaml::component_schemas(spec_text, CONTROL_SPEC_PATH)?;
-    let reached = reachable(schemas)?;
+pub fn generate(spec: &OpenAPI) -> Result<String> {
+    let reached = reachable(spec)?;
 
     // The state first, then its parts in the document's order.
     let mut order = vec![ROOT];
-    for name in schemas.keys() {
-        let name = name.as_str().context("a schema name is not a string")?;
+    for name in schema_names(spec) {
         if name != ROOT && reached.contains(name) {
             order.push(name);
         }
     }
     let mut structs = Vec::new();
     for name in order {
-        let schema = schema(schemas, name)?;
-        let fields = fields(schemas, name, schema)?;
+        let schema = schema(spec, name)?;
+        let fields = fields(spec, name, schema)?;
         let copy = fields.iter().all(|f| is_copy(&f.ty)).then(|| quote!(Copy,));
         let doc = format!(" {}", description(schema, name)?);
-        let ident: Ident = parse(&struct_name(schemas, name)?)?;
+        let ident: Ident = parse(&struct_name(spec, name)?)?;
         let mut members = Vec::new();
         for field in fields {
             if field.ident.to_lower_camel_case() != field.wire {
@@ -111,16 +112,16 @@ fn parse<T: syn::parse::Parse>(text: &str) -> Result<T> {
 }
 
 /// The names of `ROOT` and every schema its properties reach.
-fn reachable(schemas: &Mapping) -> Result<BTreeSet<String>> {
+fn reachable(spec: &OpenAPI) -> Result<BTreeSet<String>> {
     let mut reached = BTreeSet::new();
     let mut pending = vec![ROOT.to_owned()];
     while let Some(name) = pending.pop() {
         if !reached.insert(name.clone()) {
             continue;
         }
-        let schema = schema(schemas, &name)?;
+        let schema = schema(spec, &name)?;
         for (_, property) in properties(schema, &name)? {
-            if let Some(target) = object_ref(schemas, property)? {
+            if let Some(target) = object_ref(spec, property)? {
                 pending.push(target);
             }
         }
@@ -130,33 +131,28 @@ fn reachable(schemas: &Mapping) -> Result<BTreeSet<String>> {
 
 /// The object schema a property holds (directly, through `allOf` or as an
 /// array's items), if any.
-fn object_ref(schemas: &Mapping, property: &Value) -> Result<Option<String>> {
-    let target = reference(property).or_else(|| property.get("items").and_then(reference));
+fn object_ref(spec: &OpenAPI, property: Prop<'_>) -> Result<Option<String>> {
+    let target = property
+        .reference()
+        .or_else(|| property.inline().and_then(items).and_then(Prop::reference));
     match target {
-        Some(target) if is_object(schema(schemas, &target)?) => Ok(Some(target)),
+        Some(target) if is_object(schema(spec, &target)?) => Ok(Some(target)),
         _ => Ok(None),
     }
 }
 
-fn is_object(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("object")
-        && schema.get("properties").is_some()
-}
-
-fn struct_name(schemas: &Mapping, name: &str) -> Result<String> {
-    Ok(schema(schemas, name)?
-        .get("x-rust-name")
-        .and_then(Value::as_str)
+fn struct_name(spec: &OpenAPI, name: &str) -> Result<String> {
+    Ok(extension_text(schema(spec, name)?, "x-rust-name", name)?
         .map_or_else(|| format!("{name}View"), str::to_owned))
 }
 
-fn description(value: &Value, at: &str) -> Result<String> {
-    spec_yaml::description(value)
+fn description(schema: &Schema, at: &str) -> Result<String> {
+    spec_model::description(schema)
         .with_context(|| format!("{CONTROL_SPEC_PATH}: `{at}` has no description"))
 }
 
 /// The fields of schema `name`, in the document's order.
-fn fields(schemas: &Mapping, name: &str, schema: &Value) -> Result<Vec<Field>> {
+fn fields(spec: &OpenAPI, name: &str, schema: &Schema) -> Result<Vec<Field>> {
     let required = required(schema);
     let mut fields = Vec::new();
     for (wire, property) in properties(schema, name)? {
@@ -164,17 +160,21 @@ fn fields(schemas: &Mapping, name: &str, schema: &Value) -> Result<Vec<Field>> {
         if !required.contains(&wire) {
             bail!("{CONTROL_SPEC_PATH}: `{at}` is always written, so it must be in `required` (`nullable: true` when it may be null)");
         }
-        let (mut ty, display) = rust_type(schemas, property, &at)?;
-        if property.get("nullable").and_then(Value::as_bool) == Some(true) {
+        let (mut ty, display) = rust_type(spec, property, &at)?;
+        if property.inline().is_some_and(|s| s.schema_data.nullable) {
             if display {
                 bail!("{CONTROL_SPEC_PATH}: `{at}`: a nullable typed string is not supported");
             }
             ty = format!("Option<{ty}>");
         }
+        let doc = property
+            .inline()
+            .and_then(spec_model::description)
+            .with_context(|| format!("{CONTROL_SPEC_PATH}: `{at}` has no description"))?;
         fields.push(Field {
             ident: wire.to_snake_case(),
             wire: wire.to_owned(),
-            doc: description(property, &at)?,
+            doc,
             ty,
             display,
         });
@@ -183,19 +183,20 @@ fn fields(schemas: &Mapping, name: &str, schema: &Value) -> Result<Vec<Field>> {
 }
 
 /// A property's Rust type, and whether it is written by its `Display`.
-fn rust_type(schemas: &Mapping, property: &Value, at: &str) -> Result<(String, bool)> {
-    let named = property.get("x-rust-type").and_then(Value::as_str);
-    if let Some(target) = reference(property) {
+fn rust_type(spec: &OpenAPI, property: Prop<'_>, at: &str) -> Result<(String, bool)> {
+    let named = match property.inline() {
+        Some(schema) => extension_text(schema, "x-rust-type", at)?,
+        None => None,
+    };
+    if let Some(target) = property.reference() {
         return match target.as_str() {
             "DecimalString" => Ok(("rust_decimal::Decimal".to_owned(), true)),
             "Time" => Ok(("String".to_owned(), false)),
-            _ if is_object(schema(schemas, &target)?) => {
-                Ok((struct_name(schemas, &target)?, false))
-            }
+            _ if is_object(schema(spec, &target)?) => Ok((struct_name(spec, &target)?, false)),
             _ => bail!("{CONTROL_SPEC_PATH}: `{at}`: no Rust type for `{target}`"),
         };
     }
-    match (property.get("type").and_then(Value::as_str), named) {
+    match (prop_type(property), named) {
         (Some("string"), Some(ty)) => Ok((ty.to_owned(), true)),
         (Some("string"), None) => Ok(("String".to_owned(), false)),
         (Some("integer"), Some(ty)) => Ok((ty.to_owned(), false)),
@@ -203,9 +204,10 @@ fn rust_type(schemas: &Mapping, property: &Value, at: &str) -> Result<(String, b
         (Some("object"), None) => Ok(("serde_json::Value".to_owned(), false)),
         (Some("array"), None) => {
             let items = property
-                .get("items")
+                .inline()
+                .and_then(items)
                 .with_context(|| format!("{CONTROL_SPEC_PATH}: `{at}`: an array without items"))?;
-            let (item, display) = rust_type(schemas, items, at)?;
+            let (item, display) = rust_type(spec, items, at)?;
             if display {
                 bail!("{CONTROL_SPEC_PATH}: `{at}`: a list of typed strings is not supported");
             }
@@ -227,6 +229,10 @@ fn is_copy(ty: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn model(text: &str) -> OpenAPI {
+        spec_model::parse(text, CONTROL_SPEC_PATH).unwrap()
+    }
 
     /// The control API's document, as committed.
     fn spec() -> String {
@@ -254,7 +260,7 @@ mod tests {
              \x20         description: Since when.\n",
             1,
         );
-        let code = generate(&spec).unwrap();
+        let code = generate(&model(&spec)).unwrap();
         let balance = "/// A wallet.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = \"camelCase\")]
@@ -302,7 +308,10 @@ pub struct BalanceView {
             ),
         ];
         for (spec, message) in cases {
-            assert_eq!(format!("{:#}", generate(&spec).unwrap_err()), message);
+            assert_eq!(
+                format!("{:#}", generate(&model(&spec)).unwrap_err()),
+                message
+            );
         }
     }
 }

@@ -21,13 +21,14 @@
 
 use anyhow::{bail, Context, Result};
 use heck::ToUpperCamelCase;
+use openapiv3::{OpenAPI, Schema};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use serde_yaml_ng::Value;
 
 use crate::rust_file::{blank_lines, header};
-
-use crate::spec_yaml::{component_schemas, open_enum_known};
+use crate::spec_model::{
+    description, enum_values, extension, open_enum_known, schema, schema_names, type_name,
+};
 use crate::SPEC_PATH;
 
 /// Where the generated enumerations live, relative to the workspace root.
@@ -45,45 +46,42 @@ struct Variant {
 }
 
 /// Generates the enumerations file from the spec's text.
-pub fn generate(spec_text: &str) -> Result<String> {
+pub fn generate(spec: &OpenAPI) -> Result<String> {
     let mut enums = Vec::new();
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    for (name, schema) in &schemas {
-        let name = name.as_str().context("a schema name is not a string")?;
-        if schema.get("x-extensible-enum").is_some() {
+    let names = schema_names(spec);
+    for &name in &names {
+        let schema = schema(spec, name)?;
+        if extension(schema, "x-extensible-enum").is_some() {
             bail!(
                 "`{name}`: write an open enumeration as `anyOf: [{{$ref: Known{name}}}, \
                  {{type: string}}]`, which other languages' generators understand, not \
                  `x-extensible-enum`"
             );
         }
-        let known = open_enum_known(&schemas, name, schema)?;
+        let known = open_enum_known(spec, name, schema)?;
         if known.is_none()
             && name
                 .strip_prefix("Known")
-                .and_then(|open| schemas.get(open))
-                .is_some()
+                .is_some_and(|open| names.contains(&open))
         {
             // The known values of an open enumeration, generated with it.
             continue;
         }
-        let (values, open, listed) = match (schema.get("enum"), known) {
+        let (values, open, listed) = match (enum_values(schema, name)?, known) {
             (None, None) => continue,
             (Some(values), None) => (values, false, schema),
-            (None, Some(known)) => (&known["enum"], true, known),
+            (None, Some(known)) => (enum_values(known, name)?.unwrap_or_default(), true, known),
             (Some(_), Some(_)) => bail!("`{name}` has both `enum` and `anyOf`"),
         };
-        if schema.get("type").and_then(Value::as_str) != Some("string") {
+        if type_name(schema) != Some("string") {
             bail!("`{name}`: only string enumerations are generated");
         }
-        let variants = variants(name, listed, values).with_context(|| format!("`{name}`"))?;
-        let description = schema
-            .get("description")
-            .and_then(Value::as_str)
-            .with_context(|| format!("`{name}` has no description"))?;
+        let variants = variants(name, listed, &values).with_context(|| format!("`{name}`"))?;
+        let description =
+            description(schema).with_context(|| format!("`{name}` has no description"))?;
         enums.push(emit(
             name,
-            description,
+            &description,
             &variants,
             &kind(name, schema, open)?,
         )?);
@@ -109,12 +107,12 @@ pub fn generate(spec_text: &str) -> Result<String> {
 }
 
 /// The strings of `key` in `schema`, parallel to `len` values, if present.
-fn parallel<'s>(schema: &'s Value, key: &str, len: usize) -> Result<Option<Vec<&'s str>>> {
-    let Some(list) = schema.get(key) else {
+fn parallel<'s>(schema: &'s Schema, key: &str, len: usize) -> Result<Option<Vec<&'s str>>> {
+    let Some(list) = extension(schema, key) else {
         return Ok(None);
     };
     let list = list
-        .as_sequence()
+        .as_array()
         .with_context(|| format!("`{key}` is not a list"))?;
     if list.len() != len {
         bail!("`{key}` has {} entries for {len} values", list.len());
@@ -130,13 +128,7 @@ fn parallel<'s>(schema: &'s Value, key: &str, len: usize) -> Result<Option<Vec<&
     Ok(Some(texts))
 }
 
-fn variants(name: &str, schema: &Value, values: &Value) -> Result<Vec<Variant>> {
-    let values: Vec<&str> = values
-        .as_sequence()
-        .context("the values are not a list")?
-        .iter()
-        .map(|value| value.as_str().context("a value is not a string"))
-        .collect::<Result<_>>()?;
+fn variants(name: &str, schema: &Schema, values: &[&str]) -> Result<Vec<Variant>> {
     let docs = parallel(schema, "x-enum-descriptions", values.len())?;
     let mut variants: Vec<Variant> = Vec::new();
     for (index, wire) in values.iter().enumerate() {
@@ -192,8 +184,8 @@ enum Kind<'s> {
     Closed { message: &'s str },
 }
 
-fn kind<'s>(name: &str, schema: &'s Value, open: bool) -> Result<Kind<'s>> {
-    let message = schema.get("x-invalid-value-message");
+fn kind<'s>(name: &str, schema: &'s Schema, open: bool) -> Result<Kind<'s>> {
+    let message = extension(schema, "x-invalid-value-message");
     match (open, message) {
         (true, None) => Ok(Kind::Open),
         (true, Some(_)) => {
@@ -301,7 +293,7 @@ fn emit(name: &str, description: &str, variants: &[Variant], kind: &Kind) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_spec::spec;
+    use crate::test_spec::{model, spec};
 
     /// A value added to a spec enumeration reaches core's type: its variant,
     /// named from the wire spelling, documented from `x-enum-descriptions`.
@@ -328,7 +320,7 @@ mod tests {
                 "        - 'Added with `POST /api/business/{businessId}/ubo`.'\n        - ''\n",
                 1,
             );
-        let code = generate(&spec).unwrap();
+        let code = generate(&model(&spec)).unwrap();
         for text in [
             "        /// `faster_payments`: UK Faster Payments.\n        FasterPayments = \"faster_payments\",\n    }\n",
             "    #[error(\n        \"Invalid rail: {0} (expected one of {expected})\",\n        expected = crate::wire_enum::one_of(&Rail::ALL, Rail::as_str)\n    )]\n    pub struct UnknownRail(pub String);\n",
@@ -347,7 +339,7 @@ mod tests {
     fn descriptions_must_match_the_values() {
         let spec = spec().replacen("        - Bridge wallet.\n", "", 1);
         assert_eq!(
-            format!("{:#}", generate(&spec).unwrap_err()),
+            format!("{:#}", generate(&model(&spec)).unwrap_err()),
             "`Rail`: `x-enum-descriptions` has 7 entries for 8 values"
         );
     }

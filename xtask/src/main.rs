@@ -42,8 +42,8 @@ mod sandbox_packages;
 mod schemathesis;
 mod sdk_records;
 mod sdk_types;
+mod spec_model;
 mod spec_reuse;
-mod spec_yaml;
 #[cfg(test)]
 mod test_spec;
 mod tools;

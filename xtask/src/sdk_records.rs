@@ -22,14 +22,15 @@
 
 use anyhow::{bail, Context, Result};
 use heck::ToSnakeCase;
+use openapiv3::OpenAPI;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use serde_yaml_ng::{Mapping, Value};
 
 use crate::replacements::REPLACEMENTS;
 use crate::rust_file::render;
-use crate::spec_yaml::{
-    component_schemas, description, open_enum_known, properties, reference, required, schema,
+use crate::spec_model::{
+    description, map_values, minimum, open_enum_known, prop_description, prop_type, properties,
+    required, schema, Prop,
 };
 use crate::SPEC_PATH;
 
@@ -75,11 +76,10 @@ impl Held {
 }
 
 /// Generates the records' file text from the spec's text.
-pub fn generate(spec_text: &str) -> Result<String> {
-    let schemas = &component_schemas(spec_text, "the spec")?;
+pub fn generate(spec: &OpenAPI) -> Result<String> {
     let mut records = Vec::new();
     for name in RECORDS {
-        let schema = schema(schemas, name)?;
+        let schema = schema(spec, name)?;
         let required = required(schema);
         let mut fields = Vec::new();
         let mut reads = Vec::new();
@@ -88,7 +88,7 @@ pub fn generate(spec_text: &str) -> Result<String> {
             let ident: Ident = syn::parse_str(&wire_name.to_snake_case())
                 .with_context(|| format!("`{at}` is not a Rust name in snake case"))?;
             let optional = !required.contains(&wire_name);
-            let held = held(schemas, property, &at)?;
+            let held = held(spec, property, &at)?;
             let value = quote!(value.#ident);
             let (ty, read) = match (&held, optional) {
                 // An absent map reads as an empty one.
@@ -105,10 +105,11 @@ pub fn generate(spec_text: &str) -> Result<String> {
                     (quote!(Option<#ty>), read)
                 }
             };
-            let doc = match description(property) {
+            let doc = match prop_description(property) {
                 Some(doc) => doc,
-                None => reference(property)
-                    .and_then(|target| description(schemas.get(target.as_str())?))
+                None => property
+                    .reference()
+                    .and_then(|target| description(schema_of(spec, &target)?))
                     .with_context(|| format!("`{at}` has no description"))?,
             };
             let doc = format!(" {doc}");
@@ -154,13 +155,18 @@ pub fn generate(spec_text: &str) -> Result<String> {
     )
 }
 
+/// The component schema `name`, if there is one.
+fn schema_of<'s>(spec: &'s OpenAPI, name: &str) -> Option<&'s openapiv3::Schema> {
+    schema(spec, name).ok()
+}
+
 /// The Rust type `path`, or an error naming it.
 fn rust_type(path: &str) -> Result<syn::Type> {
     syn::parse_str(path).with_context(|| format!("`{path}` is not a Rust type"))
 }
 
-fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
-    if let Some(target) = reference(property) {
+fn held(spec: &OpenAPI, property: Prop<'_>, at: &str) -> Result<Held> {
+    if let Some(target) = property.reference() {
         if let Some((_, ty)) = REPLACEMENTS.iter().find(|(name, _)| *name == target) {
             // Named from inside the generated client, whose `crate` is
             // `crossborder_api` from the SDK.
@@ -170,23 +176,22 @@ fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
             };
             return Ok(Held::Same(rust_type(&path)?));
         }
-        if open_enum_known(schemas, &target, schema(schemas, &target)?)?.is_some() {
+        if open_enum_known(spec, &target, schema(spec, &target)?)?.is_some() {
             return Ok(Held::Open(rust_type(&format!("crate::kyb::{target}"))?));
         }
         bail!("`{at}`: no SDK type for `{target}`");
     }
-    let kind = property.get("type").and_then(Value::as_str);
+    let inline = property.inline();
+    let kind = prop_type(property);
     match kind {
         Some("string") => Ok(Held::Same(syn::parse_quote!(String))),
         Some("boolean") => Ok(Held::Same(syn::parse_quote!(bool))),
-        Some("integer") if property.get("minimum").and_then(Value::as_u64) == Some(0) => {
+        Some("integer") if inline.and_then(minimum) == Some(0) => {
             Ok(Held::Same(syn::parse_quote!(u64)))
         }
-        Some("object") => match property.get("additionalProperties") {
-            Some(values) if values.is_mapping() => {
-                Ok(Held::Map(Box::new(held(schemas, values, at)?)))
-            }
-            _ => bail!("`{at}`: an object is held only as a map of one schema"),
+        Some("object") => match inline.and_then(map_values) {
+            Some(values) => Ok(Held::Map(Box::new(held(spec, values, at)?))),
+            None => bail!("`{at}`: an object is held only as a map of one schema"),
         },
         _ => bail!("`{at}`: no SDK type for {kind:?}"),
     }
@@ -195,7 +200,7 @@ fn held(schemas: &Mapping, property: &Value, at: &str) -> Result<Held> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_spec::spec;
+    use crate::test_spec::{model, spec};
 
     /// A property added to the spec's business record reaches the SDK's
     /// `Business`, declared and read; a property the generator cannot hold
@@ -204,9 +209,9 @@ mod tests {
     fn a_new_record_property_reaches_the_sdk() {
         let anchor = "        submittedAt:\n          type: string\n          description: Submission time (ISO 8601).\n";
         let spec_with = |property: &str| spec().replacen(anchor, &format!("{anchor}{property}"), 1);
-        let code = generate(&spec_with(
+        let code = generate(&model(&spec_with(
             "        reviewer:\n          type: string\n          description: Who reviewed it.\n",
-        ))
+        )))
         .unwrap();
         assert!(
             code.contains("    /// Who reviewed it.\n    pub reviewer: Option<String>,\n}\n"),
@@ -224,7 +229,7 @@ mod tests {
         let refused =
             spec_with("        score:\n          type: number\n          description: A score.\n");
         assert_eq!(
-            format!("{:#}", generate(&refused).unwrap_err()),
+            format!("{:#}", generate(&model(&refused)).unwrap_err()),
             "`Business.score`: no SDK type for Some(\"number\")"
         );
     }

@@ -18,6 +18,7 @@
 //!   optional.
 
 use anyhow::{bail, Context, Result};
+use openapiv3::OpenAPI;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -58,12 +59,12 @@ fn columns(items: &[Item]) -> Fields<'_> {
 }
 
 /// The generated files and their text.
-pub fn generate(spec_text: &str) -> Result<Vec<(&'static str, String)>> {
+pub fn generate(spec: &OpenAPI) -> Result<Vec<(&'static str, String)>> {
     let files = [
-        (PAYOUT_PATH, payout_request(&payout_texts(spec_text)?)),
-        (BUSINESS_PATH, business_request(spec_text)?),
-        (PERSON_PATH, person_request(spec_text)?),
-        (PARTS_PATH, kyb_parts(spec_text)?),
+        (PAYOUT_PATH, payout_request(&payout_texts(spec)?)),
+        (BUSINESS_PATH, business_request(spec)?),
+        (PERSON_PATH, person_request(spec)?),
+        (PARTS_PATH, kyb_parts(spec)?),
     ];
     files
         .into_iter()
@@ -87,10 +88,10 @@ const PARTS: [&str; 4] = [
     "SourceOfFund",
 ];
 
-fn kyb_parts(spec_text: &str) -> Result<TokenStream> {
+fn kyb_parts(spec: &OpenAPI) -> Result<TokenStream> {
     let mut parts = Vec::new();
     for part in PARTS {
-        let fields = views::sdk_fields(spec_text, part, &[])?;
+        let fields = views::sdk_fields(spec, part, &[])?;
         let (required, optional) = required_and_optional(&fields, &[])?;
         // A part with a required field of its own type (an enum) has no
         // meaningful default.
@@ -99,7 +100,7 @@ fn kyb_parts(spec_text: &str) -> Result<TokenStream> {
             .filter(|f| f.required)
             .all(|f| f.base == "String")
             .then(|| quote!(Default,));
-        let doc = views::schema_description(spec_text, part)?;
+        let doc = views::schema_description(spec, part)?;
         let name = format_ident!("{part}");
         let (req, opt) = (columns(&required), columns(&optional));
         let (r_ident, r_doc, r_ty, r_member, r_wire) =
@@ -150,8 +151,8 @@ fn kyb_parts(spec_text: &str) -> Result<TokenStream> {
     })
 }
 
-fn payout_texts(spec_text: &str) -> Result<Vec<Item>> {
-    let lists = views::text_fields(spec_text)?;
+fn payout_texts(spec: &OpenAPI) -> Result<Vec<Item>> {
+    let lists = views::text_fields(spec)?;
     let (_, fields) = lists
         .into_iter()
         .find(|(name, _)| *name == "PayoutRequest")
@@ -224,9 +225,9 @@ fn required_and_optional(fields: &[SdkField], skip: &[&str]) -> Result<(Vec<Item
 /// generator declares it by hand.
 const TIN: &[&str] = &["tin", "TIN"];
 
-fn business_request(spec_text: &str) -> Result<TokenStream> {
-    let create = views::sdk_fields(spec_text, "CreateBusinessRequest", &[])?;
-    let update = views::sdk_fields(spec_text, "UpdateBusinessRequest", &[])?;
+fn business_request(spec: &OpenAPI) -> Result<TokenStream> {
+    let create = views::sdk_fields(spec, "CreateBusinessRequest", &[])?;
+    let update = views::sdk_fields(spec, "UpdateBusinessRequest", &[])?;
     let (required, optional) = required_and_optional(&create, TIN)?;
     let mut changes = Vec::new();
     for field in update.iter().filter(|f| !TIN.contains(&f.wire.as_str())) {
@@ -334,13 +335,9 @@ fn business_request(spec_text: &str) -> Result<TokenStream> {
     })
 }
 
-fn person_request(spec_text: &str) -> Result<TokenStream> {
+fn person_request(spec: &OpenAPI) -> Result<TokenStream> {
     // A percentage is a decimal string on the wire, held exact.
-    let person = views::sdk_fields(
-        spec_text,
-        "PersonRequest",
-        &[("ownershipPercentage", "Decimal")],
-    )?;
+    let person = views::sdk_fields(spec, "PersonRequest", &[("ownershipPercentage", "Decimal")])?;
     let (required, optional) = required_and_optional(&person, &[])?;
     let (req, opt) = (columns(&required), columns(&optional));
     let (r_ident, r_doc, r_ty, r_wire) = (&req.ident, &req.doc, &req.ty, &req.wire);
@@ -595,7 +592,7 @@ fn payout_request(texts: &[Item]) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_spec::{spec, spec_with_purpose_code};
+    use crate::test_spec::{model, spec, spec_with_purpose_code};
 
     /// Where the create's and the update's properties start in the spec.
     const CREATE: &str = "proofOfAddress, documents]\n      properties:\n";
@@ -625,7 +622,7 @@ mod tests {
                 "        homeAddress:\n          $ref: '#/components/schemas/Address'\n        firstName:\n          type: string\n",
                 1,
             );
-        let files = generate(&spec).unwrap();
+        let files = generate(&model(&spec)).unwrap();
         let business = file(&files, "crates/crossborder/src/kyb/business_request.rs");
         for line in [
             "    pub tax_office: Option<String>,\n",
@@ -664,7 +661,7 @@ mod tests {
             "        zipCode:\n          type: string\n        landmark:\n          type: string\n          description: A place nearby.\n        subdivision:\n",
             1,
         );
-        let files = generate(&spec).unwrap();
+        let files = generate(&model(&spec)).unwrap();
         let parts = file(&files, PARTS_PATH);
         for line in [
             "    ///`landmark`: A place nearby.\n    pub landmark: Option<String>,\n",
@@ -684,7 +681,7 @@ mod tests {
     fn a_create_field_missing_from_the_update_is_refused() {
         let spec = spec().replacen(CREATE, &format!("{CREATE}{TAX_OFFICE}"), 1);
         assert_eq!(
-            format!("{:#}", generate(&spec).unwrap_err()),
+            format!("{:#}", generate(&model(&spec)).unwrap_err()),
             "`taxOffice` is optional in the create but not a field of the update, which shares the create's details"
         );
     }
@@ -694,7 +691,7 @@ mod tests {
     #[test]
     fn a_new_spec_field_reaches_the_sdk_request() {
         let spec = spec_with_purpose_code();
-        let files = generate(&spec).unwrap();
+        let files = generate(&model(&spec)).unwrap();
         let (path, payout) = &files[0];
         assert_eq!(*path, "crates/crossborder/src/types/payout_request.rs");
         assert!(payout.contains("    pub purpose_code: Option<String>,\n"));

@@ -19,12 +19,15 @@ use std::collections::BTreeSet;
 
 use anyhow::{bail, Context, Result};
 use heck::{ToShoutySnakeCase, ToSnakeCase};
+use openapiv3::{OpenAPI, Schema};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
-use serde_yaml_ng::Value;
 
 use crate::rust_file::render;
-use crate::spec_yaml::{component_schemas, properties, schema};
+use crate::spec_model::{
+    self, constrained_string, description, items, map_values, prop_description, prop_type,
+    properties, schema, type_name, Prop,
+};
 use crate::SPEC_PATH;
 
 /// Where the generated views live, relative to the workspace root.
@@ -150,18 +153,15 @@ struct Field {
     doc: String,
 }
 
-/// Generates the views file from the spec's text.
-pub fn generate(spec_text: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
-
+/// Generates the views file from the spec.
+pub fn generate(spec: &OpenAPI) -> Result<String> {
     let mut views = Vec::new();
     for view in VIEWS {
-        let body = schema(view.schema)?;
-        let fields = fields_of(view.schema, body, &schema)?;
+        let body = schema(spec, view.schema)?;
+        let fields = fields_of(spec, view.schema, body)?;
         for subset in view.subsets {
             let names: BTreeSet<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-            for (property, _) in properties(schema(subset)?, subset)? {
+            for (property, _) in properties(schema(spec, subset)?, subset)? {
                 if !names.contains(property) {
                     bail!("`{subset}.{property}` is not a property of `{}`, whose view `{}` it shares", view.schema, view.view);
                 }
@@ -196,12 +196,10 @@ pub struct TextField {
 /// The plain text fields of each request schema whose SDK type takes them
 /// from the spec: optional, unconstrained, and not the TIN (which the SDK
 /// holds once for both spellings).
-pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
+pub fn text_fields(spec: &OpenAPI) -> Result<Vec<(&'static str, Vec<TextField>)>> {
     let mut lists = Vec::new();
     for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
-        let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
+        let fields = fields_of(spec, view.schema, schema(spec, view.schema)?)?;
         let plain = fields
             .into_iter()
             .filter(|f| f.plain && !f.required && !f.wire.eq_ignore_ascii_case("tin"))
@@ -230,22 +228,15 @@ pub struct SdkField {
 }
 
 /// The `description` of the component schema `name`, on one line.
-pub fn schema_description(spec_text: &str, name: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let description = schema(&schemas, name)?
-        .get("description")
-        .and_then(Value::as_str)
-        .with_context(|| format!("schema `{name}` has no description"))?;
-    Ok(description.split_whitespace().collect::<Vec<_>>().join(" "))
+pub fn schema_description(spec: &OpenAPI, name: &str) -> Result<String> {
+    description(schema(spec, name)?).with_context(|| format!("schema `{name}` has no description"))
 }
 
 /// Every property of the request schema `name`, in the spec's order, with
 /// the SDK type it is held as. `typed` gives a plain string property a type
 /// of its own (`ownershipPercentage` is a decimal string, held exact).
-pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
-    fields_of(name, schema(name)?, &schema)?
+pub fn sdk_fields(spec: &OpenAPI, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
+    fields_of(spec, name, schema(spec, name)?)?
         .into_iter()
         .map(|f| {
             let base = match (&f.reference, &f.kind) {
@@ -272,23 +263,13 @@ pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result
         .collect()
 }
 
-fn view_of_ref(reference: &str) -> Result<Option<&'static str>> {
-    let name = reference
-        .strip_prefix("#/components/schemas/")
-        .with_context(|| format!("unsupported $ref `{reference}`"))?;
-    Ok(VIEWS.iter().find(|v| v.schema == name).map(|v| v.view))
+/// The view of the component schema `name`, if it has one.
+fn view_of(name: &str) -> Option<&'static str> {
+    VIEWS.iter().find(|v| v.schema == name).map(|v| v.view)
 }
 
-fn fields_of<'s>(
-    owner: &str,
-    body: &Value,
-    schema: &dyn Fn(&str) -> Result<&'s Value>,
-) -> Result<Vec<Field>> {
-    let required: BTreeSet<&str> = body
-        .get("required")
-        .and_then(Value::as_sequence)
-        .map(|list| list.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+fn fields_of(spec: &OpenAPI, owner: &str, body: &Schema) -> Result<Vec<Field>> {
+    let required: BTreeSet<&str> = spec_model::required(body).into_iter().collect();
     let props = properties(body, owner)?;
     let lower: Vec<String> = props.iter().map(|(k, _)| k.to_lowercase()).collect();
     let mut fields = Vec::new();
@@ -296,31 +277,27 @@ fn fields_of<'s>(
         let wire = wire.to_owned();
         let mut kind = Kind::Text;
         let plain;
-        let reference = property
-            .get("$ref")
-            .and_then(Value::as_str)
-            .map(|r| r.trim_start_matches("#/components/schemas/").to_owned());
-        if let Some(reference) = property.get("$ref").and_then(Value::as_str) {
+        let reference = match property {
+            Prop::Ref(reference) => Some(
+                property
+                    .bare_reference()
+                    .with_context(|| format!("unsupported $ref `{reference}`"))?,
+            ),
+            Prop::Inline(_) => None,
+        };
+        if let Some(name) = &reference {
             plain = false;
-            if let Some(view) = view_of_ref(reference)? {
+            if let Some(view) = view_of(name) {
                 kind = Kind::Object(view);
             } else {
                 // A component that is not an object view (Currency, an
                 // amount, an enum) is read as its raw text.
-                let name = reference.trim_start_matches("#/components/schemas/");
-                let target = schema(name)?;
-                if matches!(
-                    target.get("type").and_then(Value::as_str),
-                    Some("number" | "integer")
-                ) {
+                let target = schema(spec, name)?;
+                if matches!(type_name(target), Some("number" | "integer")) {
                     kind = Kind::Number;
-                } else if target.get("type").and_then(Value::as_str) == Some("object") {
-                    if let Some(values) = target
-                        .get("additionalProperties")
-                        .and_then(|a| a.get("$ref"))
-                        .and_then(Value::as_str)
-                    {
-                        let view = view_of_ref(values)?.with_context(|| {
+                } else if type_name(target) == Some("object") {
+                    if let Some(values) = map_values(target).and_then(Prop::bare_reference) {
+                        let view = view_of(&values).with_context(|| {
                             format!("`{owner}.{wire}`: map values have no view")
                         })?;
                         kind = Kind::Map(view);
@@ -330,11 +307,10 @@ fn fields_of<'s>(
                 }
             }
         } else {
-            match property.get("type").and_then(Value::as_str) {
+            let inline = property.inline();
+            match prop_type(property) {
                 Some("string") => {
-                    plain = !["enum", "pattern", "minLength", "maxLength", "format"]
-                        .iter()
-                        .any(|k| property.get(*k).is_some());
+                    plain = !inline.is_some_and(constrained_string);
                 }
                 Some("number") | Some("integer") => {
                     kind = Kind::Number;
@@ -344,13 +320,7 @@ fn fields_of<'s>(
                     kind = Kind::Flag;
                     plain = false;
                 }
-                Some("array")
-                    if property
-                        .get("items")
-                        .and_then(|i| i.get("type"))
-                        .and_then(Value::as_str)
-                        == Some("string") =>
-                {
+                Some("array") if inline.and_then(items).and_then(prop_type) == Some("string") => {
                     kind = Kind::List;
                     plain = false;
                 }
@@ -369,11 +339,7 @@ fn fields_of<'s>(
             _ => ident,
         };
         let constant = ident.to_shouty_snake_case();
-        let description = property
-            .get("description")
-            .and_then(Value::as_str)
-            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
-        let doc = match (description, required.contains(wire.as_str())) {
+        let doc = match (prop_description(property), required.contains(wire.as_str())) {
             (Some(d), true) => format!("`{wire}` (required): {d}"),
             (Some(d), false) => format!("`{wire}`: {d}"),
             (None, true) => format!("`{wire}` (required)."),
@@ -413,7 +379,7 @@ fn rust_type(field: &Field) -> TokenStream {
     }
 }
 
-fn emit_view(spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<TokenStream> {
+fn emit_view(spec: &ViewSpec, body: &Schema, fields: &[Field]) -> Result<TokenStream> {
     let view = format_ident!("{}", spec.view);
     let schema = spec.schema;
     let copy = fields
@@ -423,11 +389,7 @@ fn emit_view(spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<TokenStr
     let flat = fields
         .iter()
         .all(|f| matches!(f.kind, Kind::Text | Kind::Number));
-    let description = body
-        .get("description")
-        .and_then(Value::as_str)
-        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
-        .unwrap_or_default();
+    let description = description(body).unwrap_or_default();
     let doc = format!(" A borrowed, unparsed view of `{schema}`: {description}");
 
     let ident = fields
@@ -536,7 +498,7 @@ fn emit_view(spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<TokenStr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_spec::{spec, spec_with_purpose_code};
+    use crate::test_spec::{model, spec, spec_with_purpose_code};
 
     /// A plain text field added to the payout request reaches the view, its
     /// wire-name list and reader, and the list the SDK's typed request is
@@ -544,14 +506,14 @@ mod tests {
     #[test]
     fn a_new_payout_field_reaches_every_list() {
         let text = spec_with_purpose_code();
-        let views = generate(&text).unwrap();
+        let views = generate(&model(&text)).unwrap();
         assert!(views.contains("    pub purpose_code: Option<&'a str>,\n"));
         assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));
         assert!(views.contains(
             "        Self::SWIFT_CODE,\n        Self::PURPOSE_CODE,\n        Self::RECIPIENT_NAME,\n    ];"
         ));
         assert!(views.contains("            purpose_code: reader.text(Self::PURPOSE_CODE),\n"));
-        let lists = text_fields(&text).unwrap();
+        let lists = text_fields(&model(&text)).unwrap();
         let (schema, payout) = &lists[0];
         assert_eq!(*schema, "PayoutRequest");
         let names: Vec<&str> = payout.iter().map(|f| f.wire.as_str()).collect();
@@ -562,7 +524,7 @@ mod tests {
     /// an update field that the create request lacks is an error.
     #[test]
     fn constrained_fields_and_stray_update_fields() {
-        let lists = text_fields(&spec()).unwrap();
+        let lists = text_fields(&model(&spec())).unwrap();
         let payout: Vec<&str> = lists[0].1.iter().map(|f| f.wire.as_str()).collect();
         assert!(!payout.contains(&"narration"), "maxLength: hand-written");
         assert!(!payout.contains(&"sessionId"), "required: hand-written");
@@ -572,7 +534,7 @@ mod tests {
             1,
             "the KYB requests take every field (sdk_fields)"
         );
-        let business = sdk_fields(&spec(), "CreateBusinessRequest", &[]).unwrap();
+        let business = sdk_fields(&model(&spec()), "CreateBusinessRequest", &[]).unwrap();
         let types: Vec<(&str, &str)> = business
             .iter()
             .map(|f| (f.wire.as_str(), f.base.as_str()))
@@ -592,7 +554,7 @@ mod tests {
             "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n        nickname:\n          type: string\n",
             1,
         );
-        let error = generate(&text).unwrap_err().to_string();
+        let error = generate(&model(&text)).unwrap_err().to_string();
         assert_eq!(
             error,
             "`UpdateBusinessRequest.nickname` is not a property of `CreateBusinessRequest`, whose view `BusinessFields` it shares"
