@@ -17,6 +17,32 @@ use crate::{
 /// Where the generated client lives, relative to the workspace root.
 pub const GENERATED_PATH: &str = "crates/crossborder-api/src/generated.rs";
 
+/// Every file `run` writes, relative to the workspace root, in its order.
+pub const FILES: [&str; 9] = [
+    GENERATED_PATH,
+    views::VIEWS_PATH,
+    enums::ENUMS_PATH,
+    sdk_types::PAYOUT_PATH,
+    sdk_types::BUSINESS_PATH,
+    sdk_types::PERSON_PATH,
+    sdk_types::PARTS_PATH,
+    sdk_records::RECORDS_PATH,
+    control_views::STATE_PATH,
+];
+
+/// The end of `cargo xtask codegen --help`: the files it writes.
+pub fn files_help() -> String {
+    let mut help = String::from("Writes, from openapi/crossborder.yaml:\n");
+    for path in &FILES[..FILES.len() - 1] {
+        help.push_str(&format!("  {path}\n"));
+    }
+    help.push_str(&format!(
+        "and from {CONTROL_SPEC_PATH}:\n  {}",
+        FILES[FILES.len() - 1]
+    ));
+    help
+}
+
 pub fn run(root: &Path, check: bool, spec: Option<&Path>) -> Result<()> {
     let spec_path = spec.map_or_else(|| root.join(SPEC_PATH), Path::to_path_buf);
     let spec = read(&spec_path)?;
@@ -154,4 +180,35 @@ fn catch_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
             .and_then(|mut s| s.take())
             .unwrap_or_else(|| "unknown panic".to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// `cargo xtask codegen --help` names every file codegen writes.
+    #[test]
+    fn help_lists_every_file_written() {
+        let mut cli = crate::Cli::command();
+        let help = cli
+            .find_subcommand_mut("codegen")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            help.starts_with("Regenerate the nine generated files"),
+            "{help}"
+        );
+        for path in FILES {
+            assert!(
+                help.contains(&format!("  {path}\n")),
+                "{path} not in\n{help}"
+            );
+        }
+        assert!(help.contains(
+            "from openapi/sandbox-control.yaml:\n  crates/crossborder-sandbox/src/control/state.rs"
+        ));
+    }
 }

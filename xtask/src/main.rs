@@ -68,6 +68,7 @@ enum Command {
     /// enumerations, the SDK's typed requests and records, the sandbox's
     /// control read model) from openapi/crossborder.yaml and
     /// openapi/sandbox-control.yaml.
+    #[command(after_help = codegen::files_help())]
     Codegen {
         /// Do not write; fail with a diff if a committed file is out of date.
         #[arg(long)]

@@ -72,10 +72,10 @@ pub fn generate(spec: &OpenAPI) -> Result<Vec<(&'static str, String)>> {
         .collect()
 }
 
-const PAYOUT_PATH: &str = "crates/crossborder/src/types/payout_request.rs";
-const BUSINESS_PATH: &str = "crates/crossborder/src/kyb/business_request.rs";
-const PERSON_PATH: &str = "crates/crossborder/src/kyb/person_request.rs";
-const PARTS_PATH: &str = "crates/crossborder/src/kyb/parts.rs";
+pub const PAYOUT_PATH: &str = "crates/crossborder/src/types/payout_request.rs";
+pub const BUSINESS_PATH: &str = "crates/crossborder/src/kyb/business_request.rs";
+pub const PERSON_PATH: &str = "crates/crossborder/src/kyb/person_request.rs";
+pub const PARTS_PATH: &str = "crates/crossborder/src/kyb/parts.rs";
 
 /// The parts of a business request held as they are sent: one struct per
 /// spec schema, and its `Wire` conversion (`kyb/convert.rs`).
