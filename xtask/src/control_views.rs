@@ -48,7 +48,7 @@ struct Field {
     display: bool,
 }
 
-/// Generates the read model's file text from the document's text.
+/// Generates the read model's file text from the control document.
 pub fn generate(spec: &OpenAPI) -> Result<String> {
     let reached = reachable(spec)?;
 

@@ -45,7 +45,7 @@ struct Variant {
     doc: String,
 }
 
-/// Generates the enumerations file from the spec's text.
+/// Generates the enumerations file from the spec.
 pub fn generate(spec: &OpenAPI) -> Result<String> {
     let mut enums = Vec::new();
     let names = schema_names(spec);

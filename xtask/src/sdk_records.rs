@@ -75,7 +75,7 @@ impl Held {
     }
 }
 
-/// Generates the records' file text from the spec's text.
+/// Generates the records' file text from the spec.
 pub fn generate(spec: &OpenAPI) -> Result<String> {
     let mut records = Vec::new();
     for name in RECORDS {
