@@ -29,14 +29,22 @@ pub fn render(path: &str, source: &str, tokens: TokenStream) -> Result<String> {
 pub fn blank_lines(code: &str) -> String {
     let mut out = String::with_capacity(code.len() + code.len() / 16);
     let mut previous: Option<&str> = None;
+    // Inside a `/** ... */` doc (prettyplease's form of a multi-line
+    // `#[doc]`), whose lines are text, not code.
+    let mut in_comment = false;
     for line in code.lines() {
         if let Some(before) = previous {
-            if separates(before, line) {
+            if !in_comment && separates(before, line) {
                 out.push('\n');
             }
         }
         out.push_str(line);
         out.push('\n');
+        if let Some(start) = line.rfind("/*") {
+            in_comment = !line[start..].contains("*/");
+        } else if line.contains("*/") {
+            in_comment = false;
+        }
         previous = Some(line);
     }
     out
@@ -82,6 +90,16 @@ fn separates(before: &str, line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines of a block doc comment are text: none is separated.
+    #[test]
+    fn a_block_comment_is_left_as_it_is() {
+        let code = "/**A client;\npub fn is a word here;\n}\nimpl too*/\npub struct Client;\npub fn f() {}\n";
+        assert_eq!(
+            blank_lines(code),
+            "/**A client;\npub fn is a word here;\n}\nimpl too*/\npub struct Client;\n\npub fn f() {}\n"
+        );
+    }
 
     /// Items are separated, the lines inside them are not, and a run of
     /// `use` stays together.
