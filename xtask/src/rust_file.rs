@@ -61,7 +61,12 @@ fn separates(before: &str, line: &str) -> bool {
         return false;
     }
     let same_depth = before.len() - was.len() == line.len() - is.len();
-    let ended = was.ends_with('}') || was.ends_with(';');
+    // A statement (`let`, the `);` closing a call before an attribute)
+    // is not an item, nor the `};` closing a `use` before another.
+    let closes = was == ");" || was == "};";
+    let statement = was.starts_with("let ")
+        || (closes && (is.starts_with("#[") || is.starts_with("///") || is.starts_with("use ")));
+    let ended = was.ends_with('}') || (was.ends_with(';') && !statement);
     let uses = was.starts_with("use ") || was.starts_with("pub use ");
     let starts_item = [
         "///",
@@ -125,7 +130,9 @@ mod tests {
                     /// Two.
                     pub fn two(&self) -> u8 {
                         let x = self.two;
-                        x
+                        #[allow(clippy::let_and_return)]
+                        let y = x;
+                        y
                     }
                     fn three() {}
                 }
@@ -155,7 +162,9 @@ impl Thing {
     /// Two.
     pub fn two(&self) -> u8 {
         let x = self.two;
-        x
+        #[allow(clippy::let_and_return)]
+        let y = x;
+        y
     }
 
     fn three() {}

@@ -8104,7 +8104,6 @@ impl Client {
             let dur = ::std::time::Duration::from_secs(15u64);
             reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
         };
-
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
         Self::new_with_client(baseurl, client.build().unwrap(), inner)
@@ -8492,7 +8491,6 @@ pub mod builder {
                 .to_string()), encode_path(& to_currency.to_string()), encode_path(&
                 amount.to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8573,7 +8571,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/initiate-payment", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8640,7 +8637,6 @@ pub mod builder {
                 "{}/api/transaction/{}", client.baseurl, encode_path(& payment_reference
                 .to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8703,7 +8699,6 @@ pub mod builder {
             let url = format!(
                 "{}/api/balance/{}", client.baseurl, encode_path(& currency.to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8783,7 +8778,6 @@ pub mod builder {
                 "{}/api/bank-list/{}/{}", client.baseurl, encode_path(& from_currency
                 .to_string()), encode_path(& to_currency.to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8861,7 +8855,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/resolve-bank", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -8938,7 +8931,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/payout", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9019,7 +9011,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/business", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9084,7 +9075,6 @@ pub mod builder {
                 "{}/api/business/{}", client.baseurl, encode_path(& business_id
                 .to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9183,7 +9173,6 @@ pub mod builder {
                 "{}/api/business/{}", client.baseurl, encode_path(& business_id
                 .to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9279,7 +9268,6 @@ pub mod builder {
                 "{}/api/business/{}/director", client.baseurl, encode_path(& business_id
                 .to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9375,7 +9363,6 @@ pub mod builder {
                 "{}/api/business/{}/ubo", client.baseurl, encode_path(& business_id
                 .to_string()),
             );
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9454,7 +9441,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/set-webhook", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -9535,7 +9521,6 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/simulate-funding", client.baseurl,);
-
             #[allow(unused_mut)]
             let mut request = client
                 .client

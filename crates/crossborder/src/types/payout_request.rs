@@ -8,7 +8,6 @@ use crossborder_api::types as wire;
 use crossborder_core::payout::{
     normalized, validate_payout, PayoutFields, ValidatedPayout,
 };
-
 use rust_decimal::Decimal;
 use crate::error::Error;
 use crate::{Currency, Violations};
