@@ -41,12 +41,13 @@ mod postprocess;
 mod preprocess;
 mod process;
 mod replacements;
+mod rust_file;
 mod sandbox_packages;
 mod schemathesis;
 mod sdk_records;
 mod sdk_types;
+mod spec_model;
 mod spec_reuse;
-mod spec_yaml;
 #[cfg(test)]
 mod test_spec;
 mod tools;
@@ -71,6 +72,7 @@ enum Command {
     /// enumerations, the SDK's typed requests and records, the sandbox's
     /// control read model) from openapi/crossborder.yaml and
     /// openapi/sandbox-control.yaml.
+    #[command(after_help = codegen::files_help())]
     Codegen {
         /// Do not write; fail with a diff if a committed file is out of date.
         #[arg(long)]

@@ -9,7 +9,8 @@ use heck::ToSnakeCase;
 use openapiv3::{OpenAPI, Operation, PathItem, ReferenceOr, RequestBody, Schema, SchemaKind, Type};
 
 /// A property renamed in the generator input, to be renamed back in the
-/// generated text so the wire key stays as the spec spells it.
+/// generated code (`postprocess`) so the wire key stays as the spec spells
+/// it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireRename {
     /// The placeholder property name given to typify (e.g. `TIN_UPPERCASE`).
@@ -402,16 +403,6 @@ fn open_enums_as_strings(spec: &mut OpenAPI, report: &mut Report) {
             "{name}: an open enumeration, generated as a string (Known{name} left out)"
         ));
     }
-}
-
-/// Replaces each quoted sentinel (`"TIN_UPPERCASE"`) by its quoted wire key
-/// (`"TIN"`) in the generated code: serde renames and schema names.
-pub fn restore_wire_names(code: &str, renames: &[WireRename]) -> String {
-    let mut code = code.to_string();
-    for r in renames {
-        code = code.replace(&format!("\"{}\"", r.sentinel), &format!("\"{}\"", r.wire));
-    }
-    code
 }
 
 #[cfg(test)]

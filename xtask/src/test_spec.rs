@@ -16,3 +16,8 @@ pub(crate) fn spec_with_purpose_code() -> String {
         1,
     )
 }
+
+/// The spec `text` as the generators read it.
+pub(crate) fn model(text: &str) -> openapiv3::OpenAPI {
+    crate::spec_model::parse(text, "the spec").unwrap()
+}

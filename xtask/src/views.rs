@@ -16,13 +16,18 @@
 //! the SDK declares its typed requests without naming those fields by hand.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use anyhow::{bail, Context, Result};
 use heck::{ToShoutySnakeCase, ToSnakeCase};
-use serde_yaml_ng::Value;
+use openapiv3::{OpenAPI, Schema};
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
 
-use crate::spec_yaml::{component_schemas, properties, schema};
+use crate::rust_file::render;
+use crate::spec_model::{
+    self, constrained_string, description, items, map_values, prop_description, prop_type,
+    properties, schema, type_name, Prop,
+};
 use crate::SPEC_PATH;
 
 /// Where the generated views live, relative to the workspace root.
@@ -148,27 +153,36 @@ struct Field {
     doc: String,
 }
 
-/// Generates the views file from the spec's text.
-pub fn generate(spec_text: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
-
-    let mut out = String::new();
-    out.push_str(HEADER);
+/// Generates the views file from the spec.
+pub fn generate(spec: &OpenAPI) -> Result<String> {
+    let mut views = Vec::new();
     for view in VIEWS {
-        let body = schema(view.schema)?;
-        let fields = fields_of(view.schema, body, &schema)?;
+        let body = schema(spec, view.schema)?;
+        let fields = fields_of(spec, view.schema, body)?;
         for subset in view.subsets {
             let names: BTreeSet<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-            for (property, _) in properties(schema(subset)?, subset)? {
+            for (property, _) in properties(schema(spec, subset)?, subset)? {
                 if !names.contains(property) {
                     bail!("`{subset}.{property}` is not a property of `{}`, whose view `{}` it shares", view.schema, view.view);
                 }
             }
         }
-        emit_view(&mut out, view, body, &fields)?;
+        views.push(emit_view(view, body, &fields)?);
     }
-    Ok(out)
+    render(
+        VIEWS_PATH,
+        SPEC_PATH,
+        quote! {
+            //! Borrowed, unparsed views of the API's JSON request bodies, generated from
+            //! `openapi/crossborder.yaml` so that every field's wire name is declared
+            //! once. The rules that read them live in the modules named after each
+            //! request; this file holds only the field lists.
+
+            use crate::field_reader::FieldReader;
+
+            #(#views)*
+        },
+    )
 }
 
 /// An optional text field with no rule of its own: its Rust name, wire name
@@ -182,12 +196,10 @@ pub struct TextField {
 /// The plain text fields of each request schema whose SDK type takes them
 /// from the spec: optional, unconstrained, and not the TIN (which the SDK
 /// holds once for both spellings).
-pub fn text_fields(spec_text: &str) -> Result<Vec<(&'static str, Vec<TextField>)>> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
+pub fn text_fields(spec: &OpenAPI) -> Result<Vec<(&'static str, Vec<TextField>)>> {
     let mut lists = Vec::new();
     for view in VIEWS.iter().filter(|view| view.sdk_text_fields) {
-        let fields = fields_of(view.schema, schema(view.schema)?, &schema)?;
+        let fields = fields_of(spec, view.schema, schema(spec, view.schema)?)?;
         let plain = fields
             .into_iter()
             .filter(|f| f.plain && !f.required && !f.wire.eq_ignore_ascii_case("tin"))
@@ -216,22 +228,15 @@ pub struct SdkField {
 }
 
 /// The `description` of the component schema `name`, on one line.
-pub fn schema_description(spec_text: &str, name: &str) -> Result<String> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let description = schema(&schemas, name)?
-        .get("description")
-        .and_then(Value::as_str)
-        .with_context(|| format!("schema `{name}` has no description"))?;
-    Ok(description.split_whitespace().collect::<Vec<_>>().join(" "))
+pub fn schema_description(spec: &OpenAPI, name: &str) -> Result<String> {
+    description(schema(spec, name)?).with_context(|| format!("schema `{name}` has no description"))
 }
 
 /// Every property of the request schema `name`, in the spec's order, with
 /// the SDK type it is held as. `typed` gives a plain string property a type
 /// of its own (`ownershipPercentage` is a decimal string, held exact).
-pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
-    let schemas = component_schemas(spec_text, SPEC_PATH)?;
-    let schema = |name: &str| schema(&schemas, name);
-    fields_of(name, schema(name)?, &schema)?
+pub fn sdk_fields(spec: &OpenAPI, name: &str, typed: &[(&str, &str)]) -> Result<Vec<SdkField>> {
+    fields_of(spec, name, schema(spec, name)?)?
         .into_iter()
         .map(|f| {
             let base = match (&f.reference, &f.kind) {
@@ -258,33 +263,13 @@ pub fn sdk_fields(spec_text: &str, name: &str, typed: &[(&str, &str)]) -> Result
         .collect()
 }
 
-const HEADER: &str =
-    "// @generated by `cargo xtask codegen` from openapi/crossborder.yaml. Do not edit by hand.
-//! Borrowed, unparsed views of the API's JSON request bodies, generated from
-//! `openapi/crossborder.yaml` so that every field's wire name is declared
-//! once. The rules that read them live in the modules named after each
-//! request; this file holds only the field lists.
-
-use crate::field_reader::FieldReader;
-";
-
-fn view_of_ref(reference: &str) -> Result<Option<&'static str>> {
-    let name = reference
-        .strip_prefix("#/components/schemas/")
-        .with_context(|| format!("unsupported $ref `{reference}`"))?;
-    Ok(VIEWS.iter().find(|v| v.schema == name).map(|v| v.view))
+/// The view of the component schema `name`, if it has one.
+fn view_of(name: &str) -> Option<&'static str> {
+    VIEWS.iter().find(|v| v.schema == name).map(|v| v.view)
 }
 
-fn fields_of<'s>(
-    owner: &str,
-    body: &Value,
-    schema: &dyn Fn(&str) -> Result<&'s Value>,
-) -> Result<Vec<Field>> {
-    let required: BTreeSet<&str> = body
-        .get("required")
-        .and_then(Value::as_sequence)
-        .map(|list| list.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+fn fields_of(spec: &OpenAPI, owner: &str, body: &Schema) -> Result<Vec<Field>> {
+    let required: BTreeSet<&str> = spec_model::required(body).into_iter().collect();
     let props = properties(body, owner)?;
     let lower: Vec<String> = props.iter().map(|(k, _)| k.to_lowercase()).collect();
     let mut fields = Vec::new();
@@ -292,31 +277,27 @@ fn fields_of<'s>(
         let wire = wire.to_owned();
         let mut kind = Kind::Text;
         let plain;
-        let reference = property
-            .get("$ref")
-            .and_then(Value::as_str)
-            .map(|r| r.trim_start_matches("#/components/schemas/").to_owned());
-        if let Some(reference) = property.get("$ref").and_then(Value::as_str) {
+        let reference = match property {
+            Prop::Ref(reference) => Some(
+                property
+                    .bare_reference()
+                    .with_context(|| format!("unsupported $ref `{reference}`"))?,
+            ),
+            Prop::Inline(_) => None,
+        };
+        if let Some(name) = &reference {
             plain = false;
-            if let Some(view) = view_of_ref(reference)? {
+            if let Some(view) = view_of(name) {
                 kind = Kind::Object(view);
             } else {
                 // A component that is not an object view (Currency, an
                 // amount, an enum) is read as its raw text.
-                let name = reference.trim_start_matches("#/components/schemas/");
-                let target = schema(name)?;
-                if matches!(
-                    target.get("type").and_then(Value::as_str),
-                    Some("number" | "integer")
-                ) {
+                let target = schema(spec, name)?;
+                if matches!(type_name(target), Some("number" | "integer")) {
                     kind = Kind::Number;
-                } else if target.get("type").and_then(Value::as_str) == Some("object") {
-                    if let Some(values) = target
-                        .get("additionalProperties")
-                        .and_then(|a| a.get("$ref"))
-                        .and_then(Value::as_str)
-                    {
-                        let view = view_of_ref(values)?.with_context(|| {
+                } else if type_name(target) == Some("object") {
+                    if let Some(values) = map_values(target).and_then(Prop::bare_reference) {
+                        let view = view_of(&values).with_context(|| {
                             format!("`{owner}.{wire}`: map values have no view")
                         })?;
                         kind = Kind::Map(view);
@@ -326,11 +307,10 @@ fn fields_of<'s>(
                 }
             }
         } else {
-            match property.get("type").and_then(Value::as_str) {
+            let inline = property.inline();
+            match prop_type(property) {
                 Some("string") => {
-                    plain = !["enum", "pattern", "minLength", "maxLength", "format"]
-                        .iter()
-                        .any(|k| property.get(*k).is_some());
+                    plain = !inline.is_some_and(constrained_string);
                 }
                 Some("number") | Some("integer") => {
                     kind = Kind::Number;
@@ -340,13 +320,7 @@ fn fields_of<'s>(
                     kind = Kind::Flag;
                     plain = false;
                 }
-                Some("array")
-                    if property
-                        .get("items")
-                        .and_then(|i| i.get("type"))
-                        .and_then(Value::as_str)
-                        == Some("string") =>
-                {
+                Some("array") if inline.and_then(items).and_then(prop_type) == Some("string") => {
                     kind = Kind::List;
                     plain = false;
                 }
@@ -365,11 +339,7 @@ fn fields_of<'s>(
             _ => ident,
         };
         let constant = ident.to_shouty_snake_case();
-        let description = property
-            .get("description")
-            .and_then(Value::as_str)
-            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
-        let doc = match (description, required.contains(wire.as_str())) {
+        let doc = match (prop_description(property), required.contains(wire.as_str())) {
             (Some(d), true) => format!("`{wire}` (required): {d}"),
             (Some(d), false) => format!("`{wire}`: {d}"),
             (None, true) => format!("`{wire}` (required)."),
@@ -389,172 +359,146 @@ fn fields_of<'s>(
     Ok(fields)
 }
 
-fn rust_type(field: &Field) -> String {
+fn rust_type(field: &Field) -> TokenStream {
     match field.kind {
-        Kind::Text | Kind::Number => "Option<&'a str>".to_owned(),
-        Kind::Flag => "Option<bool>".to_owned(),
-        Kind::List => "Option<Vec<&'a str>>".to_owned(),
-        Kind::Object(view) if field.required => format!("{view}<'a>"),
-        Kind::Object(view) => format!("Option<{view}<'a>>"),
-        Kind::Map(view) => format!("Vec<(&'a str, {view}<'a>)>"),
+        Kind::Text | Kind::Number => quote!(Option<&'a str>),
+        Kind::Flag => quote!(Option<bool>),
+        Kind::List => quote!(Option<Vec<&'a str>>),
+        Kind::Object(view) => {
+            let view = format_ident!("{view}");
+            if field.required {
+                quote!(#view<'a>)
+            } else {
+                quote!(Option<#view<'a>>)
+            }
+        }
+        Kind::Map(view) => {
+            let view = format_ident!("{view}");
+            quote!(Vec<(&'a str, #view<'a>)>)
+        }
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-/// The wire-name constants of `fields` as the items of an array:
-/// `Self::AMOUNT, Self::FROM_CURRENCY`.
-fn constants<'f>(fields: impl Iterator<Item = &'f Field>) -> String {
-    fields
-        .map(|f| format!("Self::{}", f.constant))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn emit_view(out: &mut String, spec: &ViewSpec, body: &Value, fields: &[Field]) -> Result<()> {
-    let view = spec.view;
+fn emit_view(spec: &ViewSpec, body: &Schema, fields: &[Field]) -> Result<TokenStream> {
+    let view = format_ident!("{}", spec.view);
     let schema = spec.schema;
     let copy = fields
         .iter()
-        .all(|f| !matches!(f.kind, Kind::List | Kind::Map(_)));
+        .all(|f| !matches!(f.kind, Kind::List | Kind::Map(_)))
+        .then(|| quote!(Copy,));
     let flat = fields
         .iter()
         .all(|f| matches!(f.kind, Kind::Text | Kind::Number));
-    let description = body
-        .get("description")
-        .and_then(Value::as_str)
-        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
-        .unwrap_or_default();
+    let description = description(body).unwrap_or_default();
+    let doc = format!(" A borrowed, unparsed view of `{schema}`: {description}");
 
-    writeln!(out)?;
-    writeln!(
-        out,
-        "/// A borrowed, unparsed view of `{schema}`: {description}"
-    )?;
-    writeln!(out, "///")?;
-    writeln!(
-        out,
-        "/// Each field is the raw value as sent, `None` when absent."
-    )?;
-    let derives = if copy {
-        "Debug, Clone, Copy, Default, PartialEq, Eq"
-    } else {
-        "Debug, Clone, Default, PartialEq, Eq"
-    };
-    writeln!(out, "#[derive({derives})]")?;
-    writeln!(out, "pub struct {view}<'a> {{")?;
-    for field in fields {
-        writeln!(out, "    #[doc = \"{}\"]", escape(&field.doc))?;
-        writeln!(out, "    pub {}: {},", field.ident, rust_type(field))?;
-    }
-    writeln!(out, "}}")?;
-    writeln!(out)?;
-
-    writeln!(out, "impl<'a> {view}<'a> {{")?;
-    for field in fields {
-        writeln!(
-            out,
-            "    /// Wire name of [`{view}::{}`].\n    pub const {}: &'static str = \"{}\";",
-            field.ident, field.constant, field.wire
-        )?;
-    }
-    writeln!(
-        out,
-        "    /// Every wire name, in the order of the specification.\n    pub const WIRE_NAMES: [&'static str; {}] = [{}];",
-        fields.len(),
-        constants(fields.iter())
-    )?;
-    let required: Vec<&Field> = fields.iter().filter(|f| f.required).collect();
-    writeln!(
-        out,
-        "    /// The wire names the specification requires.\n    pub const REQUIRED: [&'static str; {}] = [{}];",
-        required.len(),
-        constants(required.into_iter())
-    )?;
-
-    writeln!(out, "    /// Reads the view field by field from `reader`.")?;
-    writeln!(
-        out,
-        "    pub fn read<R: FieldReader<'a>>(reader: &mut R) -> {view}<'a> {{"
-    )?;
-    writeln!(out, "        {view} {{")?;
-    for field in fields {
-        let c = &field.constant;
-        let expr = match field.kind {
-            Kind::Text => format!("reader.text(Self::{c})"),
-            Kind::Number => format!("reader.number(Self::{c})"),
-            Kind::Flag => format!("reader.flag(Self::{c})"),
-            Kind::List => format!("reader.list(Self::{c})"),
-            Kind::Object(v) if field.required => {
-                format!("reader.object(Self::{c}, {v}::read).unwrap_or_default()")
+    let ident = fields
+        .iter()
+        .map(|f| syn::parse_str::<Ident>(&f.ident))
+        .collect::<syn::Result<Vec<_>>>()
+        .with_context(|| format!("a field of `{schema}` is not a Rust name"))?;
+    let constant: Vec<Ident> = fields
+        .iter()
+        .map(|f| format_ident!("{}", f.constant))
+        .collect();
+    let wire: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+    let field_doc: Vec<String> = fields.iter().map(|f| format!(" {}", f.doc)).collect();
+    let constant_doc: Vec<String> = fields
+        .iter()
+        .map(|f| format!(" Wire name of [`{}::{}`].", spec.view, f.ident))
+        .collect();
+    let ty: Vec<TokenStream> = fields.iter().map(rust_type).collect();
+    let count = Literal::usize_unsuffixed(fields.len());
+    let required: Vec<&Ident> = fields
+        .iter()
+        .zip(&constant)
+        .filter(|(f, _)| f.required)
+        .map(|(_, c)| c)
+        .collect();
+    let required_count = Literal::usize_unsuffixed(required.len());
+    let read: Vec<TokenStream> = fields
+        .iter()
+        .zip(&constant)
+        .map(|(field, c)| match field.kind {
+            Kind::Text => quote!(reader.text(Self::#c)),
+            Kind::Number => quote!(reader.number(Self::#c)),
+            Kind::Flag => quote!(reader.flag(Self::#c)),
+            Kind::List => quote!(reader.list(Self::#c)),
+            Kind::Object(v) => {
+                let v = format_ident!("{v}");
+                if field.required {
+                    quote!(reader.object(Self::#c, #v::read).unwrap_or_default())
+                } else {
+                    quote!(reader.object(Self::#c, #v::read))
+                }
             }
-            Kind::Object(v) => format!("reader.object(Self::{c}, {v}::read)"),
-            Kind::Map(v) => format!("reader.map(Self::{c}, {v}::read).unwrap_or_default()"),
-        };
-        writeln!(out, "            {}: {expr},", field.ident)?;
-    }
-    writeln!(out, "        }}\n    }}")?;
+            Kind::Map(v) => {
+                let v = format_ident!("{v}");
+                quote!(reader.map(Self::#c, #v::read).unwrap_or_default())
+            }
+        })
+        .collect();
 
-    if flat {
-        writeln!(
-            out,
-            "    /// The field with the given wire name (`None` for an unknown name or an absent field).
-    pub fn get(&self, wire_name: &str) -> Option<&'a str> {{
-        match wire_name {{"
-        )?;
-        for field in fields {
-            writeln!(
-                out,
-                "            Self::{} => self.{},",
-                field.constant, field.ident
-            )?;
-        }
-        writeln!(
-            out,
-            "            _ => None,
-        }}
-    }}
-    /// Builds the view by asking `lookup` for each wire name, for callers
-    /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> {view}<'a> {{
-        {view} {{"
-        )?;
-        for field in fields {
-            writeln!(
-                out,
-                "            {}: lookup(Self::{}),",
-                field.ident, field.constant
-            )?;
-        }
-        writeln!(out, "        }}\n    }}")?;
-        writeln!(
-            out,
-            "    /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
-    /// for rules that visit each field without looking it up by name.
-    pub fn entries(&self) -> [(&'static str, Option<&'a str>); {}] {{
-        [",
-            fields.len()
-        )?;
-        for field in fields {
-            writeln!(
-                out,
-                "            (Self::{}, self.{}),",
-                field.constant, field.ident
-            )?;
-        }
-        writeln!(out, "        ]\n    }}")?;
-    }
-    writeln!(out, "}}")?;
+    let flat_methods = flat.then(|| {
+        quote! {
+            /// The field with the given wire name (`None` for an unknown name or an absent field).
+            pub fn get(&self, wire_name: &str) -> Option<&'a str> {
+                match wire_name {
+                    #(Self::#constant => self.#ident,)*
+                    _ => None,
+                }
+            }
 
-    Ok(())
+            /// Builds the view by asking `lookup` for each wire name, for callers
+            /// that hold the request as a map (a JSON object, CLI flags).
+            pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> #view<'a> {
+                #view {
+                    #(#ident: lookup(Self::#constant),)*
+                }
+            }
+
+            /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
+            /// for rules that visit each field without looking it up by name.
+            pub fn entries(&self) -> [(&'static str, Option<&'a str>); #count] {
+                [#((Self::#constant, self.#ident),)*]
+            }
+        }
+    });
+
+    Ok(quote! {
+        #[doc = #doc]
+        ///
+        /// Each field is the raw value as sent, `None` when absent.
+        #[derive(Debug, Clone, #copy Default, PartialEq, Eq)]
+        pub struct #view<'a> {
+            #(#[doc = #field_doc] pub #ident: #ty,)*
+        }
+
+        impl<'a> #view<'a> {
+            #(#[doc = #constant_doc] pub const #constant: &'static str = #wire;)*
+
+            /// Every wire name, in the order of the specification.
+            pub const WIRE_NAMES: [&'static str; #count] = [#(Self::#constant),*];
+
+            /// The wire names the specification requires.
+            pub const REQUIRED: [&'static str; #required_count] = [#(Self::#required),*];
+
+            /// Reads the view field by field from `reader`.
+            pub fn read<R: FieldReader<'a>>(reader: &mut R) -> #view<'a> {
+                #view {
+                    #(#ident: #read,)*
+                }
+            }
+
+            #flat_methods
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_spec::{spec, spec_with_purpose_code};
+    use crate::test_spec::{model, spec, spec_with_purpose_code};
 
     /// A plain text field added to the payout request reaches the view, its
     /// wire-name list and reader, and the list the SDK's typed request is
@@ -562,12 +506,14 @@ mod tests {
     #[test]
     fn a_new_payout_field_reaches_every_list() {
         let text = spec_with_purpose_code();
-        let views = generate(&text).unwrap();
+        let views = generate(&model(&text)).unwrap();
         assert!(views.contains("    pub purpose_code: Option<&'a str>,\n"));
         assert!(views.contains("pub const PURPOSE_CODE: &'static str = \"purposeCode\";"));
-        assert!(views.contains("Self::SWIFT_CODE, Self::PURPOSE_CODE, Self::RECIPIENT_NAME]"));
+        assert!(views.contains(
+            "        Self::SWIFT_CODE,\n        Self::PURPOSE_CODE,\n        Self::RECIPIENT_NAME,\n    ];"
+        ));
         assert!(views.contains("            purpose_code: reader.text(Self::PURPOSE_CODE),\n"));
-        let lists = text_fields(&text).unwrap();
+        let lists = text_fields(&model(&text)).unwrap();
         let (schema, payout) = &lists[0];
         assert_eq!(*schema, "PayoutRequest");
         let names: Vec<&str> = payout.iter().map(|f| f.wire.as_str()).collect();
@@ -578,7 +524,7 @@ mod tests {
     /// an update field that the create request lacks is an error.
     #[test]
     fn constrained_fields_and_stray_update_fields() {
-        let lists = text_fields(&spec()).unwrap();
+        let lists = text_fields(&model(&spec())).unwrap();
         let payout: Vec<&str> = lists[0].1.iter().map(|f| f.wire.as_str()).collect();
         assert!(!payout.contains(&"narration"), "maxLength: hand-written");
         assert!(!payout.contains(&"sessionId"), "required: hand-written");
@@ -588,7 +534,7 @@ mod tests {
             1,
             "the KYB requests take every field (sdk_fields)"
         );
-        let business = sdk_fields(&spec(), "CreateBusinessRequest", &[]).unwrap();
+        let business = sdk_fields(&model(&spec()), "CreateBusinessRequest", &[]).unwrap();
         let types: Vec<(&str, &str)> = business
             .iter()
             .map(|f| (f.wire.as_str(), f.base.as_str()))
@@ -608,7 +554,7 @@ mod tests {
             "      description: Fields to update (all optional); each updated field is reset to PENDING.\n      properties:\n        nickname:\n          type: string\n",
             1,
         );
-        let error = generate(&text).unwrap_err().to_string();
+        let error = generate(&model(&text)).unwrap_err().to_string();
         assert_eq!(
             error,
             "`UpdateBusinessRequest.nickname` is not a property of `CreateBusinessRequest`, whose view `BusinessFields` it shares"

@@ -73,7 +73,10 @@ wire_enum! {
 
     /// A text that is not a spelling of [`Rail`]: `Invalid rail: <value>
     /// (expected one of <the spellings>)`.
-    #[error("Invalid rail: {0} (expected one of {expected})", expected = crate::wire_enum::one_of(&Rail::ALL, Rail::as_str))]
+    #[error(
+        "Invalid rail: {0} (expected one of {expected})",
+        expected = crate::wire_enum::one_of(&Rail::ALL, Rail::as_str)
+    )]
     pub struct UnknownRail(pub String);
 }
 
@@ -182,7 +185,10 @@ wire_enum! {
 
     /// A text that is not a spelling of [`BusinessType`]: `Invalid business
     /// type: <value> (expected one of <the spellings>)`.
-    #[error("Invalid business type: {0} (expected one of {expected})", expected = crate::wire_enum::one_of(&BusinessType::ALL, BusinessType::as_str))]
+    #[error(
+        "Invalid business type: {0} (expected one of {expected})",
+        expected = crate::wire_enum::one_of(&BusinessType::ALL, BusinessType::as_str)
+    )]
     pub struct UnknownBusinessType(pub String);
 }
 
@@ -211,7 +217,13 @@ wire_enum! {
 
     /// A text that is not a spelling of [`ProofOfAddressType`]: `Invalid proof
     /// of address type: <value> (expected one of <the spellings>)`.
-    #[error("Invalid proof of address type: {0} (expected one of {expected})", expected = crate::wire_enum::one_of(&ProofOfAddressType::ALL, ProofOfAddressType::as_str))]
+    #[error(
+        "Invalid proof of address type: {0} (expected one of {expected})",
+        expected = crate::wire_enum::one_of(
+            &ProofOfAddressType::ALL,
+            ProofOfAddressType::as_str
+        )
+    )]
     pub struct UnknownProofOfAddressType(pub String);
 }
 
@@ -239,7 +251,10 @@ wire_enum! {
 
     /// A text that is not a spelling of [`IdType`]: `Invalid ID type: <value>
     /// (expected one of <the spellings>)`.
-    #[error("Invalid ID type: {0} (expected one of {expected})", expected = crate::wire_enum::one_of(&IdType::ALL, IdType::as_str))]
+    #[error(
+        "Invalid ID type: {0} (expected one of {expected})",
+        expected = crate::wire_enum::one_of(&IdType::ALL, IdType::as_str)
+    )]
     pub struct UnknownIdType(pub String);
 }
 

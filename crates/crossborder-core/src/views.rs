@@ -11,89 +11,135 @@ use crate::field_reader::FieldReader;
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PayoutFields<'a> {
-    #[doc = "`amount` (required)."]
+    /// `amount` (required).
     pub amount: Option<&'a str>,
-    #[doc = "`fromCurrency` (required)."]
+    /// `fromCurrency` (required).
     pub from_currency: Option<&'a str>,
-    #[doc = "`toCurrency` (required)."]
+    /// `toCurrency` (required).
     pub to_currency: Option<&'a str>,
-    #[doc = "`narration`."]
+    /// `narration`.
     pub narration: Option<&'a str>,
-    #[doc = "`sessionId` (required): Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11)."]
+    /// `sessionId` (required): Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
     pub session_id: Option<&'a str>,
-    #[doc = "`rateKey`: The quote's key; required when fromCurrency differs from toCurrency."]
+    /// `rateKey`: The quote's key; required when fromCurrency differs from toCurrency.
     pub rate_key: Option<&'a str>,
-    #[doc = "`accountNumber`: Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."]
+    /// `accountNumber`: Destination account; required when toCurrency is NGN, KES, UGX, USD or GBP.
     pub account_number: Option<&'a str>,
-    #[doc = "`accountName`: Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP."]
+    /// `accountName`: Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP.
     pub account_name: Option<&'a str>,
-    #[doc = "`bankName`: Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP."]
+    /// `bankName`: Destination bank; required when toCurrency is NGN, KES, UGX, USD or GBP.
     pub bank_name: Option<&'a str>,
-    #[doc = "`bankCode`: Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX."]
+    /// `bankCode`: Destination bank's code from the bank list; required when toCurrency is NGN, KES or UGX.
     pub bank_code: Option<&'a str>,
-    #[doc = "`address`: Destination wallet address."]
+    /// `address`: Destination wallet address.
     pub address: Option<&'a str>,
-    #[doc = "`network`: Network of a same-currency crypto payout."]
+    /// `network`: Network of a same-currency crypto payout.
     pub network: Option<&'a str>,
-    #[doc = "`fromNetwork`: Source network of a crypto-to-crypto or crypto-to-fiat payout."]
+    /// `fromNetwork`: Source network of a crypto-to-crypto or crypto-to-fiat payout.
     pub from_network: Option<&'a str>,
-    #[doc = "`toNetwork`: Destination network of a crypto-to-crypto payout."]
+    /// `toNetwork`: Destination network of a crypto-to-crypto payout.
     pub to_network: Option<&'a str>,
-    #[doc = "`transitNumber`: Canadian bank transit number; required when toCurrency is CAD."]
+    /// `transitNumber`: Canadian bank transit number; required when toCurrency is CAD.
     pub transit_number: Option<&'a str>,
-    #[doc = "`institutionNumber`: Canadian bank institution number; required when toCurrency is CAD."]
+    /// `institutionNumber`: Canadian bank institution number; required when toCurrency is CAD.
     pub institution_number: Option<&'a str>,
-    #[doc = "`sortCode`: UK bank sort code; required when toCurrency is GBP."]
+    /// `sortCode`: UK bank sort code; required when toCurrency is GBP.
     pub sort_code: Option<&'a str>,
-    #[doc = "`swiftCode`: The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP."]
+    /// `swiftCode`: The bank's SWIFT/BIC code; required when toCurrency is EUR or GBP.
     pub swift_code: Option<&'a str>,
-    #[doc = "`recipientName`: Recipient name, free text."]
+    /// `recipientName`: Recipient name, free text.
     pub recipient_name: Option<&'a str>,
 }
 
 impl<'a> PayoutFields<'a> {
     /// Wire name of [`PayoutFields::amount`].
     pub const AMOUNT: &'static str = "amount";
+
     /// Wire name of [`PayoutFields::from_currency`].
     pub const FROM_CURRENCY: &'static str = "fromCurrency";
+
     /// Wire name of [`PayoutFields::to_currency`].
     pub const TO_CURRENCY: &'static str = "toCurrency";
+
     /// Wire name of [`PayoutFields::narration`].
     pub const NARRATION: &'static str = "narration";
+
     /// Wire name of [`PayoutFields::session_id`].
     pub const SESSION_ID: &'static str = "sessionId";
+
     /// Wire name of [`PayoutFields::rate_key`].
     pub const RATE_KEY: &'static str = "rateKey";
+
     /// Wire name of [`PayoutFields::account_number`].
     pub const ACCOUNT_NUMBER: &'static str = "accountNumber";
+
     /// Wire name of [`PayoutFields::account_name`].
     pub const ACCOUNT_NAME: &'static str = "accountName";
+
     /// Wire name of [`PayoutFields::bank_name`].
     pub const BANK_NAME: &'static str = "bankName";
+
     /// Wire name of [`PayoutFields::bank_code`].
     pub const BANK_CODE: &'static str = "bankCode";
+
     /// Wire name of [`PayoutFields::address`].
     pub const ADDRESS: &'static str = "address";
+
     /// Wire name of [`PayoutFields::network`].
     pub const NETWORK: &'static str = "network";
+
     /// Wire name of [`PayoutFields::from_network`].
     pub const FROM_NETWORK: &'static str = "fromNetwork";
+
     /// Wire name of [`PayoutFields::to_network`].
     pub const TO_NETWORK: &'static str = "toNetwork";
+
     /// Wire name of [`PayoutFields::transit_number`].
     pub const TRANSIT_NUMBER: &'static str = "transitNumber";
+
     /// Wire name of [`PayoutFields::institution_number`].
     pub const INSTITUTION_NUMBER: &'static str = "institutionNumber";
+
     /// Wire name of [`PayoutFields::sort_code`].
     pub const SORT_CODE: &'static str = "sortCode";
+
     /// Wire name of [`PayoutFields::swift_code`].
     pub const SWIFT_CODE: &'static str = "swiftCode";
+
     /// Wire name of [`PayoutFields::recipient_name`].
     pub const RECIPIENT_NAME: &'static str = "recipientName";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 19] = [Self::AMOUNT, Self::FROM_CURRENCY, Self::TO_CURRENCY, Self::NARRATION, Self::SESSION_ID, Self::RATE_KEY, Self::ACCOUNT_NUMBER, Self::ACCOUNT_NAME, Self::BANK_NAME, Self::BANK_CODE, Self::ADDRESS, Self::NETWORK, Self::FROM_NETWORK, Self::TO_NETWORK, Self::TRANSIT_NUMBER, Self::INSTITUTION_NUMBER, Self::SORT_CODE, Self::SWIFT_CODE, Self::RECIPIENT_NAME];
+    pub const WIRE_NAMES: [&'static str; 19] = [
+        Self::AMOUNT,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+        Self::NARRATION,
+        Self::SESSION_ID,
+        Self::RATE_KEY,
+        Self::ACCOUNT_NUMBER,
+        Self::ACCOUNT_NAME,
+        Self::BANK_NAME,
+        Self::BANK_CODE,
+        Self::ADDRESS,
+        Self::NETWORK,
+        Self::FROM_NETWORK,
+        Self::TO_NETWORK,
+        Self::TRANSIT_NUMBER,
+        Self::INSTITUTION_NUMBER,
+        Self::SORT_CODE,
+        Self::SWIFT_CODE,
+        Self::RECIPIENT_NAME,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 4] = [Self::AMOUNT, Self::FROM_CURRENCY, Self::TO_CURRENCY, Self::SESSION_ID];
+    pub const REQUIRED: [&'static str; 4] = [
+        Self::AMOUNT,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+        Self::SESSION_ID,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> PayoutFields<'a> {
         PayoutFields {
@@ -118,6 +164,7 @@ impl<'a> PayoutFields<'a> {
             recipient_name: reader.text(Self::RECIPIENT_NAME),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -143,9 +190,12 @@ impl<'a> PayoutFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> PayoutFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> PayoutFields<'a> {
         PayoutFields {
             amount: lookup(Self::AMOUNT),
             from_currency: lookup(Self::FROM_CURRENCY),
@@ -168,6 +218,7 @@ impl<'a> PayoutFields<'a> {
             recipient_name: lookup(Self::RECIPIENT_NAME),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 19] {
@@ -200,37 +251,57 @@ impl<'a> PayoutFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollectionFields<'a> {
-    #[doc = "`amount` (required)."]
+    /// `amount` (required).
     pub amount: Option<&'a str>,
-    #[doc = "`fromCurrency` (required)."]
+    /// `fromCurrency` (required).
     pub from_currency: Option<&'a str>,
-    #[doc = "`toCurrency` (required)."]
+    /// `toCurrency` (required).
     pub to_currency: Option<&'a str>,
-    #[doc = "`paymentReference` (required): The caller's own unique reference for this collection, used to read it back and echoed in the webhook."]
+    /// `paymentReference` (required): The caller's own unique reference for this collection, used to read it back and echoed in the webhook.
     pub payment_reference: Option<&'a str>,
-    #[doc = "`rateKey`: Required when fromCurrency differs from toCurrency; never blank when sent."]
+    /// `rateKey`: Required when fromCurrency differs from toCurrency; never blank when sent.
     pub rate_key: Option<&'a str>,
-    #[doc = "`network`: Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent."]
+    /// `network`: Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent.
     pub network: Option<&'a str>,
 }
 
 impl<'a> CollectionFields<'a> {
     /// Wire name of [`CollectionFields::amount`].
     pub const AMOUNT: &'static str = "amount";
+
     /// Wire name of [`CollectionFields::from_currency`].
     pub const FROM_CURRENCY: &'static str = "fromCurrency";
+
     /// Wire name of [`CollectionFields::to_currency`].
     pub const TO_CURRENCY: &'static str = "toCurrency";
+
     /// Wire name of [`CollectionFields::payment_reference`].
     pub const PAYMENT_REFERENCE: &'static str = "paymentReference";
+
     /// Wire name of [`CollectionFields::rate_key`].
     pub const RATE_KEY: &'static str = "rateKey";
+
     /// Wire name of [`CollectionFields::network`].
     pub const NETWORK: &'static str = "network";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 6] = [Self::AMOUNT, Self::FROM_CURRENCY, Self::TO_CURRENCY, Self::PAYMENT_REFERENCE, Self::RATE_KEY, Self::NETWORK];
+    pub const WIRE_NAMES: [&'static str; 6] = [
+        Self::AMOUNT,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+        Self::PAYMENT_REFERENCE,
+        Self::RATE_KEY,
+        Self::NETWORK,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 4] = [Self::AMOUNT, Self::FROM_CURRENCY, Self::TO_CURRENCY, Self::PAYMENT_REFERENCE];
+    pub const REQUIRED: [&'static str; 4] = [
+        Self::AMOUNT,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+        Self::PAYMENT_REFERENCE,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> CollectionFields<'a> {
         CollectionFields {
@@ -242,6 +313,7 @@ impl<'a> CollectionFields<'a> {
             network: reader.text(Self::NETWORK),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -254,9 +326,12 @@ impl<'a> CollectionFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> CollectionFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> CollectionFields<'a> {
         CollectionFields {
             amount: lookup(Self::AMOUNT),
             from_currency: lookup(Self::FROM_CURRENCY),
@@ -266,6 +341,7 @@ impl<'a> CollectionFields<'a> {
             network: lookup(Self::NETWORK),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 6] {
@@ -285,29 +361,45 @@ impl<'a> CollectionFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SimulateFundingFields<'a> {
-    #[doc = "`currency` (required)."]
+    /// `currency` (required).
     pub currency: Option<&'a str>,
-    #[doc = "`amount` (required)."]
+    /// `amount` (required).
     pub amount: Option<&'a str>,
-    #[doc = "`narration` (required): Must match the payRefrence of a prior collection."]
+    /// `narration` (required): Must match the payRefrence of a prior collection.
     pub narration: Option<&'a str>,
-    #[doc = "`sessionId` (required): Unique id of this simulated event."]
+    /// `sessionId` (required): Unique id of this simulated event.
     pub session_id: Option<&'a str>,
 }
 
 impl<'a> SimulateFundingFields<'a> {
     /// Wire name of [`SimulateFundingFields::currency`].
     pub const CURRENCY: &'static str = "currency";
+
     /// Wire name of [`SimulateFundingFields::amount`].
     pub const AMOUNT: &'static str = "amount";
+
     /// Wire name of [`SimulateFundingFields::narration`].
     pub const NARRATION: &'static str = "narration";
+
     /// Wire name of [`SimulateFundingFields::session_id`].
     pub const SESSION_ID: &'static str = "sessionId";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 4] = [Self::CURRENCY, Self::AMOUNT, Self::NARRATION, Self::SESSION_ID];
+    pub const WIRE_NAMES: [&'static str; 4] = [
+        Self::CURRENCY,
+        Self::AMOUNT,
+        Self::NARRATION,
+        Self::SESSION_ID,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 4] = [Self::CURRENCY, Self::AMOUNT, Self::NARRATION, Self::SESSION_ID];
+    pub const REQUIRED: [&'static str; 4] = [
+        Self::CURRENCY,
+        Self::AMOUNT,
+        Self::NARRATION,
+        Self::SESSION_ID,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> SimulateFundingFields<'a> {
         SimulateFundingFields {
@@ -317,6 +409,7 @@ impl<'a> SimulateFundingFields<'a> {
             session_id: reader.text(Self::SESSION_ID),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -327,9 +420,12 @@ impl<'a> SimulateFundingFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> SimulateFundingFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> SimulateFundingFields<'a> {
         SimulateFundingFields {
             currency: lookup(Self::CURRENCY),
             amount: lookup(Self::AMOUNT),
@@ -337,6 +433,7 @@ impl<'a> SimulateFundingFields<'a> {
             session_id: lookup(Self::SESSION_ID),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 4] {
@@ -354,29 +451,45 @@ impl<'a> SimulateFundingFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ResolveBankFields<'a> {
-    #[doc = "`accountNumber` (required)."]
+    /// `accountNumber` (required).
     pub account_number: Option<&'a str>,
-    #[doc = "`bankCode` (required)."]
+    /// `bankCode` (required).
     pub bank_code: Option<&'a str>,
-    #[doc = "`fromCurrency` (required)."]
+    /// `fromCurrency` (required).
     pub from_currency: Option<&'a str>,
-    #[doc = "`toCurrency` (required)."]
+    /// `toCurrency` (required).
     pub to_currency: Option<&'a str>,
 }
 
 impl<'a> ResolveBankFields<'a> {
     /// Wire name of [`ResolveBankFields::account_number`].
     pub const ACCOUNT_NUMBER: &'static str = "accountNumber";
+
     /// Wire name of [`ResolveBankFields::bank_code`].
     pub const BANK_CODE: &'static str = "bankCode";
+
     /// Wire name of [`ResolveBankFields::from_currency`].
     pub const FROM_CURRENCY: &'static str = "fromCurrency";
+
     /// Wire name of [`ResolveBankFields::to_currency`].
     pub const TO_CURRENCY: &'static str = "toCurrency";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 4] = [Self::ACCOUNT_NUMBER, Self::BANK_CODE, Self::FROM_CURRENCY, Self::TO_CURRENCY];
+    pub const WIRE_NAMES: [&'static str; 4] = [
+        Self::ACCOUNT_NUMBER,
+        Self::BANK_CODE,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 4] = [Self::ACCOUNT_NUMBER, Self::BANK_CODE, Self::FROM_CURRENCY, Self::TO_CURRENCY];
+    pub const REQUIRED: [&'static str; 4] = [
+        Self::ACCOUNT_NUMBER,
+        Self::BANK_CODE,
+        Self::FROM_CURRENCY,
+        Self::TO_CURRENCY,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> ResolveBankFields<'a> {
         ResolveBankFields {
@@ -386,6 +499,7 @@ impl<'a> ResolveBankFields<'a> {
             to_currency: reader.text(Self::TO_CURRENCY),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -396,9 +510,12 @@ impl<'a> ResolveBankFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> ResolveBankFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> ResolveBankFields<'a> {
         ResolveBankFields {
             account_number: lookup(Self::ACCOUNT_NUMBER),
             bank_code: lookup(Self::BANK_CODE),
@@ -406,6 +523,7 @@ impl<'a> ResolveBankFields<'a> {
             to_currency: lookup(Self::TO_CURRENCY),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 4] {
@@ -423,23 +541,27 @@ impl<'a> ResolveBankFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SetWebhookFields<'a> {
-    #[doc = "`webhookUrl` (required): An absolute http or https URL; with a production key, C25."]
+    /// `webhookUrl` (required): An absolute http or https URL; with a production key, C25.
     pub webhook_url: Option<&'a str>,
 }
 
 impl<'a> SetWebhookFields<'a> {
     /// Wire name of [`SetWebhookFields::webhook_url`].
     pub const WEBHOOK_URL: &'static str = "webhookUrl";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 1] = [Self::WEBHOOK_URL];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 1] = [Self::WEBHOOK_URL];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> SetWebhookFields<'a> {
         SetWebhookFields {
             webhook_url: reader.text(Self::WEBHOOK_URL),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -447,19 +569,21 @@ impl<'a> SetWebhookFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> SetWebhookFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> SetWebhookFields<'a> {
         SetWebhookFields {
             webhook_url: lookup(Self::WEBHOOK_URL),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 1] {
-        [
-            (Self::WEBHOOK_URL, self.webhook_url),
-        ]
+        [(Self::WEBHOOK_URL, self.webhook_url)]
     }
 }
 
@@ -468,141 +592,218 @@ impl<'a> SetWebhookFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BusinessFields<'a> {
-    #[doc = "`name` (required): Registered business name."]
+    /// `name` (required): Registered business name.
     pub name: Option<&'a str>,
-    #[doc = "`businessType` (required)."]
+    /// `businessType` (required).
     pub business_type: Option<&'a str>,
-    #[doc = "`registrationNumber` (required): CAC registration number (BN number for sole proprietorships)."]
+    /// `registrationNumber` (required): CAC registration number (BN number for sole proprietorships).
     pub registration_number: Option<&'a str>,
-    #[doc = "`email` (required)."]
+    /// `email` (required).
     pub email: Option<&'a str>,
-    #[doc = "`phoneNumber` (required): E.164 format."]
+    /// `phoneNumber` (required): E.164 format.
     pub phone_number: Option<&'a str>,
-    #[doc = "`natureOfBusiness` (required)."]
+    /// `natureOfBusiness` (required).
     pub nature_of_business: NatureOfBusinessFields<'a>,
-    #[doc = "`businessAddress` (required)."]
+    /// `businessAddress` (required).
     pub business_address: AddressFields<'a>,
-    #[doc = "`operatingAddress`."]
+    /// `operatingAddress`.
     pub operating_address: Option<AddressFields<'a>>,
-    #[doc = "`proofOfAddress` (required)."]
+    /// `proofOfAddress` (required).
     pub proof_of_address: ProofOfAddressFields<'a>,
-    #[doc = "`documents` (required)."]
+    /// `documents` (required).
     pub documents: Vec<(&'a str, DocumentRefFields<'a>)>,
-    #[doc = "`businessDescription`."]
+    /// `businessDescription`.
     pub business_description: Option<&'a str>,
-    #[doc = "`activities`."]
+    /// `activities`.
     pub activities: Option<Vec<&'a str>>,
-    #[doc = "`monthlyTransactionVolume`."]
+    /// `monthlyTransactionVolume`.
     pub monthly_transaction_volume: Option<MonthlyTransactionVolumeFields<'a>>,
-    #[doc = "`hasWebsite`."]
+    /// `hasWebsite`.
     pub has_website: Option<bool>,
-    #[doc = "`businessWebsite`: Used when hasWebsite is true."]
+    /// `businessWebsite`: Used when hasWebsite is true.
     pub business_website: Option<&'a str>,
-    #[doc = "`sourceOfFund`."]
+    /// `sourceOfFund`.
     pub source_of_fund: Option<SourceOfFundFields<'a>>,
-    #[doc = "`TIN`: Tax identification number (the service reads both spellings)."]
+    /// `TIN`: Tax identification number (the service reads both spellings).
     pub tin_uppercase: Option<&'a str>,
-    #[doc = "`tin`: Tax identification number (the service reads both spellings)."]
+    /// `tin`: Tax identification number (the service reads both spellings).
     pub tin: Option<&'a str>,
-    #[doc = "`EIN`."]
+    /// `EIN`.
     pub ein: Option<&'a str>,
-    #[doc = "`legalName`: If different from name."]
+    /// `legalName`: If different from name.
     pub legal_name: Option<&'a str>,
-    #[doc = "`address`."]
+    /// `address`.
     pub address: Option<&'a str>,
-    #[doc = "`placeId`."]
+    /// `placeId`.
     pub place_id: Option<&'a str>,
-    #[doc = "`isHighRisk`."]
+    /// `isHighRisk`.
     pub is_high_risk: Option<bool>,
-    #[doc = "`annualTurnover`."]
+    /// `annualTurnover`.
     pub annual_turnover: Option<&'a str>,
-    #[doc = "`monthlyPaymentsCount`."]
+    /// `monthlyPaymentsCount`.
     pub monthly_payments_count: Option<&'a str>,
-    #[doc = "`maxTransferAmount`."]
+    /// `maxTransferAmount`.
     pub max_transfer_amount: Option<&'a str>,
-    #[doc = "`customerTypes`."]
+    /// `customerTypes`.
     pub customer_types: Option<&'a str>,
-    #[doc = "`sourceOfFundsDescription`."]
+    /// `sourceOfFundsDescription`.
     pub source_of_funds_description: Option<&'a str>,
-    #[doc = "`estimatedAnnualRevenue`."]
+    /// `estimatedAnnualRevenue`.
     pub estimated_annual_revenue: Option<&'a str>,
-    #[doc = "`averageMonthlyTransactionVolume`."]
+    /// `averageMonthlyTransactionVolume`.
     pub average_monthly_transaction_volume: Option<&'a str>,
-    #[doc = "`financialService`."]
+    /// `financialService`.
     pub financial_service: Option<&'a str>,
-    #[doc = "`businessPurpose`."]
+    /// `businessPurpose`.
     pub business_purpose: Option<&'a str>,
 }
 
 impl<'a> BusinessFields<'a> {
     /// Wire name of [`BusinessFields::name`].
     pub const NAME: &'static str = "name";
+
     /// Wire name of [`BusinessFields::business_type`].
     pub const BUSINESS_TYPE: &'static str = "businessType";
+
     /// Wire name of [`BusinessFields::registration_number`].
     pub const REGISTRATION_NUMBER: &'static str = "registrationNumber";
+
     /// Wire name of [`BusinessFields::email`].
     pub const EMAIL: &'static str = "email";
+
     /// Wire name of [`BusinessFields::phone_number`].
     pub const PHONE_NUMBER: &'static str = "phoneNumber";
+
     /// Wire name of [`BusinessFields::nature_of_business`].
     pub const NATURE_OF_BUSINESS: &'static str = "natureOfBusiness";
+
     /// Wire name of [`BusinessFields::business_address`].
     pub const BUSINESS_ADDRESS: &'static str = "businessAddress";
+
     /// Wire name of [`BusinessFields::operating_address`].
     pub const OPERATING_ADDRESS: &'static str = "operatingAddress";
+
     /// Wire name of [`BusinessFields::proof_of_address`].
     pub const PROOF_OF_ADDRESS: &'static str = "proofOfAddress";
+
     /// Wire name of [`BusinessFields::documents`].
     pub const DOCUMENTS: &'static str = "documents";
+
     /// Wire name of [`BusinessFields::business_description`].
     pub const BUSINESS_DESCRIPTION: &'static str = "businessDescription";
+
     /// Wire name of [`BusinessFields::activities`].
     pub const ACTIVITIES: &'static str = "activities";
+
     /// Wire name of [`BusinessFields::monthly_transaction_volume`].
     pub const MONTHLY_TRANSACTION_VOLUME: &'static str = "monthlyTransactionVolume";
+
     /// Wire name of [`BusinessFields::has_website`].
     pub const HAS_WEBSITE: &'static str = "hasWebsite";
+
     /// Wire name of [`BusinessFields::business_website`].
     pub const BUSINESS_WEBSITE: &'static str = "businessWebsite";
+
     /// Wire name of [`BusinessFields::source_of_fund`].
     pub const SOURCE_OF_FUND: &'static str = "sourceOfFund";
+
     /// Wire name of [`BusinessFields::tin_uppercase`].
     pub const TIN_UPPERCASE: &'static str = "TIN";
+
     /// Wire name of [`BusinessFields::tin`].
     pub const TIN: &'static str = "tin";
+
     /// Wire name of [`BusinessFields::ein`].
     pub const EIN: &'static str = "EIN";
+
     /// Wire name of [`BusinessFields::legal_name`].
     pub const LEGAL_NAME: &'static str = "legalName";
+
     /// Wire name of [`BusinessFields::address`].
     pub const ADDRESS: &'static str = "address";
+
     /// Wire name of [`BusinessFields::place_id`].
     pub const PLACE_ID: &'static str = "placeId";
+
     /// Wire name of [`BusinessFields::is_high_risk`].
     pub const IS_HIGH_RISK: &'static str = "isHighRisk";
+
     /// Wire name of [`BusinessFields::annual_turnover`].
     pub const ANNUAL_TURNOVER: &'static str = "annualTurnover";
+
     /// Wire name of [`BusinessFields::monthly_payments_count`].
     pub const MONTHLY_PAYMENTS_COUNT: &'static str = "monthlyPaymentsCount";
+
     /// Wire name of [`BusinessFields::max_transfer_amount`].
     pub const MAX_TRANSFER_AMOUNT: &'static str = "maxTransferAmount";
+
     /// Wire name of [`BusinessFields::customer_types`].
     pub const CUSTOMER_TYPES: &'static str = "customerTypes";
+
     /// Wire name of [`BusinessFields::source_of_funds_description`].
     pub const SOURCE_OF_FUNDS_DESCRIPTION: &'static str = "sourceOfFundsDescription";
+
     /// Wire name of [`BusinessFields::estimated_annual_revenue`].
     pub const ESTIMATED_ANNUAL_REVENUE: &'static str = "estimatedAnnualRevenue";
+
     /// Wire name of [`BusinessFields::average_monthly_transaction_volume`].
     pub const AVERAGE_MONTHLY_TRANSACTION_VOLUME: &'static str = "averageMonthlyTransactionVolume";
+
     /// Wire name of [`BusinessFields::financial_service`].
     pub const FINANCIAL_SERVICE: &'static str = "financialService";
+
     /// Wire name of [`BusinessFields::business_purpose`].
     pub const BUSINESS_PURPOSE: &'static str = "businessPurpose";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 32] = [Self::NAME, Self::BUSINESS_TYPE, Self::REGISTRATION_NUMBER, Self::EMAIL, Self::PHONE_NUMBER, Self::NATURE_OF_BUSINESS, Self::BUSINESS_ADDRESS, Self::OPERATING_ADDRESS, Self::PROOF_OF_ADDRESS, Self::DOCUMENTS, Self::BUSINESS_DESCRIPTION, Self::ACTIVITIES, Self::MONTHLY_TRANSACTION_VOLUME, Self::HAS_WEBSITE, Self::BUSINESS_WEBSITE, Self::SOURCE_OF_FUND, Self::TIN_UPPERCASE, Self::TIN, Self::EIN, Self::LEGAL_NAME, Self::ADDRESS, Self::PLACE_ID, Self::IS_HIGH_RISK, Self::ANNUAL_TURNOVER, Self::MONTHLY_PAYMENTS_COUNT, Self::MAX_TRANSFER_AMOUNT, Self::CUSTOMER_TYPES, Self::SOURCE_OF_FUNDS_DESCRIPTION, Self::ESTIMATED_ANNUAL_REVENUE, Self::AVERAGE_MONTHLY_TRANSACTION_VOLUME, Self::FINANCIAL_SERVICE, Self::BUSINESS_PURPOSE];
+    pub const WIRE_NAMES: [&'static str; 32] = [
+        Self::NAME,
+        Self::BUSINESS_TYPE,
+        Self::REGISTRATION_NUMBER,
+        Self::EMAIL,
+        Self::PHONE_NUMBER,
+        Self::NATURE_OF_BUSINESS,
+        Self::BUSINESS_ADDRESS,
+        Self::OPERATING_ADDRESS,
+        Self::PROOF_OF_ADDRESS,
+        Self::DOCUMENTS,
+        Self::BUSINESS_DESCRIPTION,
+        Self::ACTIVITIES,
+        Self::MONTHLY_TRANSACTION_VOLUME,
+        Self::HAS_WEBSITE,
+        Self::BUSINESS_WEBSITE,
+        Self::SOURCE_OF_FUND,
+        Self::TIN_UPPERCASE,
+        Self::TIN,
+        Self::EIN,
+        Self::LEGAL_NAME,
+        Self::ADDRESS,
+        Self::PLACE_ID,
+        Self::IS_HIGH_RISK,
+        Self::ANNUAL_TURNOVER,
+        Self::MONTHLY_PAYMENTS_COUNT,
+        Self::MAX_TRANSFER_AMOUNT,
+        Self::CUSTOMER_TYPES,
+        Self::SOURCE_OF_FUNDS_DESCRIPTION,
+        Self::ESTIMATED_ANNUAL_REVENUE,
+        Self::AVERAGE_MONTHLY_TRANSACTION_VOLUME,
+        Self::FINANCIAL_SERVICE,
+        Self::BUSINESS_PURPOSE,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 9] = [Self::NAME, Self::BUSINESS_TYPE, Self::REGISTRATION_NUMBER, Self::EMAIL, Self::PHONE_NUMBER, Self::NATURE_OF_BUSINESS, Self::BUSINESS_ADDRESS, Self::PROOF_OF_ADDRESS, Self::DOCUMENTS];
+    pub const REQUIRED: [&'static str; 9] = [
+        Self::NAME,
+        Self::BUSINESS_TYPE,
+        Self::REGISTRATION_NUMBER,
+        Self::EMAIL,
+        Self::PHONE_NUMBER,
+        Self::NATURE_OF_BUSINESS,
+        Self::BUSINESS_ADDRESS,
+        Self::PROOF_OF_ADDRESS,
+        Self::DOCUMENTS,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> BusinessFields<'a> {
         BusinessFields {
@@ -611,17 +812,31 @@ impl<'a> BusinessFields<'a> {
             registration_number: reader.text(Self::REGISTRATION_NUMBER),
             email: reader.text(Self::EMAIL),
             phone_number: reader.text(Self::PHONE_NUMBER),
-            nature_of_business: reader.object(Self::NATURE_OF_BUSINESS, NatureOfBusinessFields::read).unwrap_or_default(),
-            business_address: reader.object(Self::BUSINESS_ADDRESS, AddressFields::read).unwrap_or_default(),
-            operating_address: reader.object(Self::OPERATING_ADDRESS, AddressFields::read),
-            proof_of_address: reader.object(Self::PROOF_OF_ADDRESS, ProofOfAddressFields::read).unwrap_or_default(),
-            documents: reader.map(Self::DOCUMENTS, DocumentRefFields::read).unwrap_or_default(),
+            nature_of_business: reader
+                .object(Self::NATURE_OF_BUSINESS, NatureOfBusinessFields::read)
+                .unwrap_or_default(),
+            business_address: reader
+                .object(Self::BUSINESS_ADDRESS, AddressFields::read)
+                .unwrap_or_default(),
+            operating_address: reader
+                .object(Self::OPERATING_ADDRESS, AddressFields::read),
+            proof_of_address: reader
+                .object(Self::PROOF_OF_ADDRESS, ProofOfAddressFields::read)
+                .unwrap_or_default(),
+            documents: reader
+                .map(Self::DOCUMENTS, DocumentRefFields::read)
+                .unwrap_or_default(),
             business_description: reader.text(Self::BUSINESS_DESCRIPTION),
             activities: reader.list(Self::ACTIVITIES),
-            monthly_transaction_volume: reader.object(Self::MONTHLY_TRANSACTION_VOLUME, MonthlyTransactionVolumeFields::read),
+            monthly_transaction_volume: reader
+                .object(
+                    Self::MONTHLY_TRANSACTION_VOLUME,
+                    MonthlyTransactionVolumeFields::read,
+                ),
             has_website: reader.flag(Self::HAS_WEBSITE),
             business_website: reader.text(Self::BUSINESS_WEBSITE),
-            source_of_fund: reader.object(Self::SOURCE_OF_FUND, SourceOfFundFields::read),
+            source_of_fund: reader
+                .object(Self::SOURCE_OF_FUND, SourceOfFundFields::read),
             tin_uppercase: reader.text(Self::TIN_UPPERCASE),
             tin: reader.text(Self::TIN),
             ein: reader.text(Self::EIN),
@@ -635,7 +850,8 @@ impl<'a> BusinessFields<'a> {
             customer_types: reader.text(Self::CUSTOMER_TYPES),
             source_of_funds_description: reader.text(Self::SOURCE_OF_FUNDS_DESCRIPTION),
             estimated_annual_revenue: reader.text(Self::ESTIMATED_ANNUAL_REVENUE),
-            average_monthly_transaction_volume: reader.text(Self::AVERAGE_MONTHLY_TRANSACTION_VOLUME),
+            average_monthly_transaction_volume: reader
+                .text(Self::AVERAGE_MONTHLY_TRANSACTION_VOLUME),
             financial_service: reader.text(Self::FINANCIAL_SERVICE),
             business_purpose: reader.text(Self::BUSINESS_PURPOSE),
         }
@@ -647,77 +863,123 @@ impl<'a> BusinessFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PersonFields<'a> {
-    #[doc = "`firstName` (required)."]
+    /// `firstName` (required).
     pub first_name: Option<&'a str>,
-    #[doc = "`lastName` (required)."]
+    /// `lastName` (required).
     pub last_name: Option<&'a str>,
-    #[doc = "`dateOfBirth` (required): YYYY-MM-DD."]
+    /// `dateOfBirth` (required): YYYY-MM-DD.
     pub date_of_birth: Option<&'a str>,
-    #[doc = "`nationality` (required): ISO 3166-1 alpha-2 country code."]
+    /// `nationality` (required): ISO 3166-1 alpha-2 country code.
     pub nationality: Option<&'a str>,
-    #[doc = "`phoneNumber` (required): E.164 format."]
+    /// `phoneNumber` (required): E.164 format.
     pub phone_number: Option<&'a str>,
-    #[doc = "`idNumber` (required)."]
+    /// `idNumber` (required).
     pub id_number: Option<&'a str>,
-    #[doc = "`idType` (required)."]
+    /// `idType` (required).
     pub id_type: Option<&'a str>,
-    #[doc = "`idDocumentUrl` (required): Link of the uploaded ID document."]
+    /// `idDocumentUrl` (required): Link of the uploaded ID document.
     pub id_document_url: Option<&'a str>,
-    #[doc = "`address` (required)."]
+    /// `address` (required).
     pub address: AddressFields<'a>,
-    #[doc = "`document` (required)."]
+    /// `document` (required).
     pub document: DocumentRefFields<'a>,
-    #[doc = "`additionalDocument`."]
+    /// `additionalDocument`.
     pub additional_document: Option<DocumentRefFields<'a>>,
-    #[doc = "`email`."]
+    /// `email`.
     pub email: Option<&'a str>,
-    #[doc = "`jobTitle`."]
+    /// `jobTitle`.
     pub job_title: Option<&'a str>,
-    #[doc = "`ownershipPercentage`: Percentage of ownership, for UBOs, as a decimal string."]
+    /// `ownershipPercentage`: Percentage of ownership, for UBOs, as a decimal string.
     pub ownership_percentage: Option<&'a str>,
-    #[doc = "`middleName`."]
+    /// `middleName`.
     pub middle_name: Option<&'a str>,
-    #[doc = "`bvn`: Bank Verification Number (11 digits)."]
+    /// `bvn`: Bank Verification Number (11 digits).
     pub bvn: Option<&'a str>,
 }
 
 impl<'a> PersonFields<'a> {
     /// Wire name of [`PersonFields::first_name`].
     pub const FIRST_NAME: &'static str = "firstName";
+
     /// Wire name of [`PersonFields::last_name`].
     pub const LAST_NAME: &'static str = "lastName";
+
     /// Wire name of [`PersonFields::date_of_birth`].
     pub const DATE_OF_BIRTH: &'static str = "dateOfBirth";
+
     /// Wire name of [`PersonFields::nationality`].
     pub const NATIONALITY: &'static str = "nationality";
+
     /// Wire name of [`PersonFields::phone_number`].
     pub const PHONE_NUMBER: &'static str = "phoneNumber";
+
     /// Wire name of [`PersonFields::id_number`].
     pub const ID_NUMBER: &'static str = "idNumber";
+
     /// Wire name of [`PersonFields::id_type`].
     pub const ID_TYPE: &'static str = "idType";
+
     /// Wire name of [`PersonFields::id_document_url`].
     pub const ID_DOCUMENT_URL: &'static str = "idDocumentUrl";
+
     /// Wire name of [`PersonFields::address`].
     pub const ADDRESS: &'static str = "address";
+
     /// Wire name of [`PersonFields::document`].
     pub const DOCUMENT: &'static str = "document";
+
     /// Wire name of [`PersonFields::additional_document`].
     pub const ADDITIONAL_DOCUMENT: &'static str = "additionalDocument";
+
     /// Wire name of [`PersonFields::email`].
     pub const EMAIL: &'static str = "email";
+
     /// Wire name of [`PersonFields::job_title`].
     pub const JOB_TITLE: &'static str = "jobTitle";
+
     /// Wire name of [`PersonFields::ownership_percentage`].
     pub const OWNERSHIP_PERCENTAGE: &'static str = "ownershipPercentage";
+
     /// Wire name of [`PersonFields::middle_name`].
     pub const MIDDLE_NAME: &'static str = "middleName";
+
     /// Wire name of [`PersonFields::bvn`].
     pub const BVN: &'static str = "bvn";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 16] = [Self::FIRST_NAME, Self::LAST_NAME, Self::DATE_OF_BIRTH, Self::NATIONALITY, Self::PHONE_NUMBER, Self::ID_NUMBER, Self::ID_TYPE, Self::ID_DOCUMENT_URL, Self::ADDRESS, Self::DOCUMENT, Self::ADDITIONAL_DOCUMENT, Self::EMAIL, Self::JOB_TITLE, Self::OWNERSHIP_PERCENTAGE, Self::MIDDLE_NAME, Self::BVN];
+    pub const WIRE_NAMES: [&'static str; 16] = [
+        Self::FIRST_NAME,
+        Self::LAST_NAME,
+        Self::DATE_OF_BIRTH,
+        Self::NATIONALITY,
+        Self::PHONE_NUMBER,
+        Self::ID_NUMBER,
+        Self::ID_TYPE,
+        Self::ID_DOCUMENT_URL,
+        Self::ADDRESS,
+        Self::DOCUMENT,
+        Self::ADDITIONAL_DOCUMENT,
+        Self::EMAIL,
+        Self::JOB_TITLE,
+        Self::OWNERSHIP_PERCENTAGE,
+        Self::MIDDLE_NAME,
+        Self::BVN,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 10] = [Self::FIRST_NAME, Self::LAST_NAME, Self::DATE_OF_BIRTH, Self::NATIONALITY, Self::PHONE_NUMBER, Self::ID_NUMBER, Self::ID_TYPE, Self::ID_DOCUMENT_URL, Self::ADDRESS, Self::DOCUMENT];
+    pub const REQUIRED: [&'static str; 10] = [
+        Self::FIRST_NAME,
+        Self::LAST_NAME,
+        Self::DATE_OF_BIRTH,
+        Self::NATIONALITY,
+        Self::PHONE_NUMBER,
+        Self::ID_NUMBER,
+        Self::ID_TYPE,
+        Self::ID_DOCUMENT_URL,
+        Self::ADDRESS,
+        Self::DOCUMENT,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> PersonFields<'a> {
         PersonFields {
@@ -729,9 +991,14 @@ impl<'a> PersonFields<'a> {
             id_number: reader.text(Self::ID_NUMBER),
             id_type: reader.text(Self::ID_TYPE),
             id_document_url: reader.text(Self::ID_DOCUMENT_URL),
-            address: reader.object(Self::ADDRESS, AddressFields::read).unwrap_or_default(),
-            document: reader.object(Self::DOCUMENT, DocumentRefFields::read).unwrap_or_default(),
-            additional_document: reader.object(Self::ADDITIONAL_DOCUMENT, DocumentRefFields::read),
+            address: reader
+                .object(Self::ADDRESS, AddressFields::read)
+                .unwrap_or_default(),
+            document: reader
+                .object(Self::DOCUMENT, DocumentRefFields::read)
+                .unwrap_or_default(),
+            additional_document: reader
+                .object(Self::ADDITIONAL_DOCUMENT, DocumentRefFields::read),
             email: reader.text(Self::EMAIL),
             job_title: reader.text(Self::JOB_TITLE),
             ownership_percentage: reader.text(Self::OWNERSHIP_PERCENTAGE),
@@ -746,37 +1013,58 @@ impl<'a> PersonFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AddressFields<'a> {
-    #[doc = "`houseNumber` (required)."]
+    /// `houseNumber` (required).
     pub house_number: Option<&'a str>,
-    #[doc = "`street` (required)."]
+    /// `street` (required).
     pub street: Option<&'a str>,
-    #[doc = "`city` (required)."]
+    /// `city` (required).
     pub city: Option<&'a str>,
-    #[doc = "`state` (required)."]
+    /// `state` (required).
     pub state: Option<&'a str>,
-    #[doc = "`zipCode` (required)."]
+    /// `zipCode` (required).
     pub zip_code: Option<&'a str>,
-    #[doc = "`subdivision`."]
+    /// `subdivision`.
     pub subdivision: Option<&'a str>,
 }
 
 impl<'a> AddressFields<'a> {
     /// Wire name of [`AddressFields::house_number`].
     pub const HOUSE_NUMBER: &'static str = "houseNumber";
+
     /// Wire name of [`AddressFields::street`].
     pub const STREET: &'static str = "street";
+
     /// Wire name of [`AddressFields::city`].
     pub const CITY: &'static str = "city";
+
     /// Wire name of [`AddressFields::state`].
     pub const STATE: &'static str = "state";
+
     /// Wire name of [`AddressFields::zip_code`].
     pub const ZIP_CODE: &'static str = "zipCode";
+
     /// Wire name of [`AddressFields::subdivision`].
     pub const SUBDIVISION: &'static str = "subdivision";
+
     /// Every wire name, in the order of the specification.
-    pub const WIRE_NAMES: [&'static str; 6] = [Self::HOUSE_NUMBER, Self::STREET, Self::CITY, Self::STATE, Self::ZIP_CODE, Self::SUBDIVISION];
+    pub const WIRE_NAMES: [&'static str; 6] = [
+        Self::HOUSE_NUMBER,
+        Self::STREET,
+        Self::CITY,
+        Self::STATE,
+        Self::ZIP_CODE,
+        Self::SUBDIVISION,
+    ];
+
     /// The wire names the specification requires.
-    pub const REQUIRED: [&'static str; 5] = [Self::HOUSE_NUMBER, Self::STREET, Self::CITY, Self::STATE, Self::ZIP_CODE];
+    pub const REQUIRED: [&'static str; 5] = [
+        Self::HOUSE_NUMBER,
+        Self::STREET,
+        Self::CITY,
+        Self::STATE,
+        Self::ZIP_CODE,
+    ];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> AddressFields<'a> {
         AddressFields {
@@ -788,6 +1076,7 @@ impl<'a> AddressFields<'a> {
             subdivision: reader.text(Self::SUBDIVISION),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -800,9 +1089,12 @@ impl<'a> AddressFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> AddressFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> AddressFields<'a> {
         AddressFields {
             house_number: lookup(Self::HOUSE_NUMBER),
             street: lookup(Self::STREET),
@@ -812,6 +1104,7 @@ impl<'a> AddressFields<'a> {
             subdivision: lookup(Self::SUBDIVISION),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 6] {
@@ -831,21 +1124,25 @@ impl<'a> AddressFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NatureOfBusinessFields<'a> {
-    #[doc = "`nature` (required): Free text."]
+    /// `nature` (required): Free text.
     pub nature: Option<&'a str>,
-    #[doc = "`code` (required): The caller's own classification code."]
+    /// `code` (required): The caller's own classification code.
     pub code: Option<&'a str>,
 }
 
 impl<'a> NatureOfBusinessFields<'a> {
     /// Wire name of [`NatureOfBusinessFields::nature`].
     pub const NATURE: &'static str = "nature";
+
     /// Wire name of [`NatureOfBusinessFields::code`].
     pub const CODE: &'static str = "code";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 2] = [Self::NATURE, Self::CODE];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 2] = [Self::NATURE, Self::CODE];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> NatureOfBusinessFields<'a> {
         NatureOfBusinessFields {
@@ -853,6 +1150,7 @@ impl<'a> NatureOfBusinessFields<'a> {
             code: reader.text(Self::CODE),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -861,21 +1159,22 @@ impl<'a> NatureOfBusinessFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> NatureOfBusinessFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> NatureOfBusinessFields<'a> {
         NatureOfBusinessFields {
             nature: lookup(Self::NATURE),
             code: lookup(Self::CODE),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
-        [
-            (Self::NATURE, self.nature),
-            (Self::CODE, self.code),
-        ]
+        [(Self::NATURE, self.nature), (Self::CODE, self.code)]
     }
 }
 
@@ -884,25 +1183,30 @@ impl<'a> NatureOfBusinessFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ProofOfAddressFields<'a> {
-    #[doc = "`url` (required): The link of the uploaded document."]
+    /// `url` (required): The link of the uploaded document.
     pub url: Option<&'a str>,
-    #[doc = "`key` (required): The caller's identifier for the document, stored as sent."]
+    /// `key` (required): The caller's identifier for the document, stored as sent.
     pub key: Option<&'a str>,
-    #[doc = "`type` (required)."]
+    /// `type` (required).
     pub kind: Option<&'a str>,
 }
 
 impl<'a> ProofOfAddressFields<'a> {
     /// Wire name of [`ProofOfAddressFields::url`].
     pub const URL: &'static str = "url";
+
     /// Wire name of [`ProofOfAddressFields::key`].
     pub const KEY: &'static str = "key";
+
     /// Wire name of [`ProofOfAddressFields::kind`].
     pub const KIND: &'static str = "type";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 3] = [Self::URL, Self::KEY, Self::KIND];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 3] = [Self::URL, Self::KEY, Self::KIND];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> ProofOfAddressFields<'a> {
         ProofOfAddressFields {
@@ -911,6 +1215,7 @@ impl<'a> ProofOfAddressFields<'a> {
             kind: reader.text(Self::KIND),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -920,23 +1225,23 @@ impl<'a> ProofOfAddressFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> ProofOfAddressFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> ProofOfAddressFields<'a> {
         ProofOfAddressFields {
             url: lookup(Self::URL),
             key: lookup(Self::KEY),
             kind: lookup(Self::KIND),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 3] {
-        [
-            (Self::URL, self.url),
-            (Self::KEY, self.key),
-            (Self::KIND, self.kind),
-        ]
+        [(Self::URL, self.url), (Self::KEY, self.key), (Self::KIND, self.kind)]
     }
 }
 
@@ -945,21 +1250,25 @@ impl<'a> ProofOfAddressFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DocumentRefFields<'a> {
-    #[doc = "`url` (required)."]
+    /// `url` (required).
     pub url: Option<&'a str>,
-    #[doc = "`key` (required)."]
+    /// `key` (required).
     pub key: Option<&'a str>,
 }
 
 impl<'a> DocumentRefFields<'a> {
     /// Wire name of [`DocumentRefFields::url`].
     pub const URL: &'static str = "url";
+
     /// Wire name of [`DocumentRefFields::key`].
     pub const KEY: &'static str = "key";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 2] = [Self::URL, Self::KEY];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 2] = [Self::URL, Self::KEY];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> DocumentRefFields<'a> {
         DocumentRefFields {
@@ -967,6 +1276,7 @@ impl<'a> DocumentRefFields<'a> {
             key: reader.text(Self::KEY),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -975,21 +1285,22 @@ impl<'a> DocumentRefFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> DocumentRefFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> DocumentRefFields<'a> {
         DocumentRefFields {
             url: lookup(Self::URL),
             key: lookup(Self::KEY),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
-        [
-            (Self::URL, self.url),
-            (Self::KEY, self.key),
-        ]
+        [(Self::URL, self.url), (Self::KEY, self.key)]
     }
 }
 
@@ -998,28 +1309,35 @@ impl<'a> DocumentRefFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MonthlyTransactionVolumeFields<'a> {
-    #[doc = "`currency` (required)."]
+    /// `currency` (required).
     pub currency: Option<&'a str>,
-    #[doc = "`amount` (required)."]
+    /// `amount` (required).
     pub amount: Option<&'a str>,
 }
 
 impl<'a> MonthlyTransactionVolumeFields<'a> {
     /// Wire name of [`MonthlyTransactionVolumeFields::currency`].
     pub const CURRENCY: &'static str = "currency";
+
     /// Wire name of [`MonthlyTransactionVolumeFields::amount`].
     pub const AMOUNT: &'static str = "amount";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 2] = [Self::CURRENCY, Self::AMOUNT];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 2] = [Self::CURRENCY, Self::AMOUNT];
+
     /// Reads the view field by field from `reader`.
-    pub fn read<R: FieldReader<'a>>(reader: &mut R) -> MonthlyTransactionVolumeFields<'a> {
+    pub fn read<R: FieldReader<'a>>(
+        reader: &mut R,
+    ) -> MonthlyTransactionVolumeFields<'a> {
         MonthlyTransactionVolumeFields {
             currency: reader.text(Self::CURRENCY),
             amount: reader.text(Self::AMOUNT),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -1028,21 +1346,22 @@ impl<'a> MonthlyTransactionVolumeFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> MonthlyTransactionVolumeFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> MonthlyTransactionVolumeFields<'a> {
         MonthlyTransactionVolumeFields {
             currency: lookup(Self::CURRENCY),
             amount: lookup(Self::AMOUNT),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 2] {
-        [
-            (Self::CURRENCY, self.currency),
-            (Self::AMOUNT, self.amount),
-        ]
+        [(Self::CURRENCY, self.currency), (Self::AMOUNT, self.amount)]
     }
 }
 
@@ -1051,25 +1370,30 @@ impl<'a> MonthlyTransactionVolumeFields<'a> {
 /// Each field is the raw value as sent, `None` when absent.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SourceOfFundFields<'a> {
-    #[doc = "`url`: The link of a supporting document."]
+    /// `url`: The link of a supporting document.
     pub url: Option<&'a str>,
-    #[doc = "`type` (required): The kind of source."]
+    /// `type` (required): The kind of source.
     pub kind: Option<&'a str>,
-    #[doc = "`name`: A name for it."]
+    /// `name`: A name for it.
     pub name: Option<&'a str>,
 }
 
 impl<'a> SourceOfFundFields<'a> {
     /// Wire name of [`SourceOfFundFields::url`].
     pub const URL: &'static str = "url";
+
     /// Wire name of [`SourceOfFundFields::kind`].
     pub const KIND: &'static str = "type";
+
     /// Wire name of [`SourceOfFundFields::name`].
     pub const NAME: &'static str = "name";
+
     /// Every wire name, in the order of the specification.
     pub const WIRE_NAMES: [&'static str; 3] = [Self::URL, Self::KIND, Self::NAME];
+
     /// The wire names the specification requires.
     pub const REQUIRED: [&'static str; 1] = [Self::KIND];
+
     /// Reads the view field by field from `reader`.
     pub fn read<R: FieldReader<'a>>(reader: &mut R) -> SourceOfFundFields<'a> {
         SourceOfFundFields {
@@ -1078,6 +1402,7 @@ impl<'a> SourceOfFundFields<'a> {
             name: reader.text(Self::NAME),
         }
     }
+
     /// The field with the given wire name (`None` for an unknown name or an absent field).
     pub fn get(&self, wire_name: &str) -> Option<&'a str> {
         match wire_name {
@@ -1087,22 +1412,22 @@ impl<'a> SourceOfFundFields<'a> {
             _ => None,
         }
     }
+
     /// Builds the view by asking `lookup` for each wire name, for callers
     /// that hold the request as a map (a JSON object, CLI flags).
-    pub fn from_fn(mut lookup: impl FnMut(&'static str) -> Option<&'a str>) -> SourceOfFundFields<'a> {
+    pub fn from_fn(
+        mut lookup: impl FnMut(&'static str) -> Option<&'a str>,
+    ) -> SourceOfFundFields<'a> {
         SourceOfFundFields {
             url: lookup(Self::URL),
             kind: lookup(Self::KIND),
             name: lookup(Self::NAME),
         }
     }
+
     /// Every field with its wire name, in wire order (as [`Self::WIRE_NAMES`]),
     /// for rules that visit each field without looking it up by name.
     pub fn entries(&self) -> [(&'static str, Option<&'a str>); 3] {
-        [
-            (Self::URL, self.url),
-            (Self::KIND, self.kind),
-            (Self::NAME, self.name),
-        ]
+        [(Self::URL, self.url), (Self::KIND, self.kind), (Self::NAME, self.name)]
     }
 }

@@ -12,6 +12,7 @@ fn display<T: std::fmt::Display, S: serde::Serializer>(
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_str(value)
 }
+
 /// One business's state, as the console shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,6 +36,7 @@ pub struct SandboxState {
     /// The faults the business meets.
     pub fault_settings: FaultSettingsView,
 }
+
 /// A business's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -43,6 +45,7 @@ pub struct SettingsView {
     #[serde(serialize_with = "display")]
     pub payout_settlement: crate::settlement::PayoutSettlement,
 }
+
 /// A wallet.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -53,6 +56,7 @@ pub struct BalanceView {
     #[serde(serialize_with = "display")]
     pub amount: rust_decimal::Decimal,
 }
+
 /// One payment into a collection.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -66,6 +70,7 @@ pub struct FundingView {
     /// When.
     pub at: String,
 }
+
 /// A collection: what the payer owes and has paid (in `fromCurrency`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -103,6 +108,7 @@ pub struct CollectionView {
     /// Every payment into it, newest first.
     pub fundings: Vec<FundingView>,
 }
+
 /// A payout.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -138,6 +144,7 @@ pub struct PayoutView {
     /// When it settles on its own, while `PENDING` under a delay.
     pub settles_at: Option<String>,
 }
+
 /// A director or UBO.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -147,6 +154,7 @@ pub struct PersonView {
     /// First and last name.
     pub name: String,
 }
+
 /// A document link a business sent.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -160,6 +168,7 @@ pub struct DocumentView {
     /// The link as sent.
     pub url: String,
 }
+
 /// A sub-business and what it sent for review.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -185,6 +194,7 @@ pub struct BusinessView {
     /// When it was submitted (a director and a UBO added).
     pub submitted_at: Option<String>,
 }
+
 /// A webhook delivery.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -210,6 +220,7 @@ pub struct DeliveryView {
     /// The event as sent.
     pub body: serde_json::Value,
 }
+
 /// A request the business made to the API.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -225,6 +236,7 @@ pub struct RequestView {
     /// The fault injected into it (`write_applied_502`...), if any: its status is the one the client got (a closed connection got none).
     pub fault: Option<String>,
 }
+
 /// The faults a business meets.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -236,6 +248,7 @@ pub struct FaultSettingsView {
     /// Every kind's rate, a decimal string from 0 to 1, by kind: `write_applied_502`, `write_applied_504`, `write_applied_close`, `write_refused_503`, `write_refused_429`, `read_502`, `read_503`, `read_429`, `read_close`, `webhook_dropped`, `webhook_duplicated`, `webhook_delayed`, `payout_failed`, `payout_settled_late`, `quote_lapsed_early`, `webhook_reordered`, `write_refused_close`, `write_applied_held`.
     pub rates: serde_json::Value,
 }
+
 /// A fault the sandbox injected.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -3,6 +3,7 @@
 //! they share, one field per property of the spec's
 //! `CreateBusinessRequest` (the update's are the same, optional), and their
 //! wire bodies. The rules they are checked by are core's (`business.rs`).
+
 use crossborder_api::types as wire;
 use crossborder_core::Violation;
 use super::convert::{one_tin, Wire};
@@ -10,6 +11,7 @@ use super::documents::Documents;
 use super::parts::{Address, NatureOfBusiness, ProofOfAddress, SourceOfFund};
 use super::volume::MonthlyTransactionVolume;
 use crate::BusinessType;
+
 /// A Nigerian sub-business to create (`POST /api/business`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreateBusinessRequest {
@@ -34,6 +36,7 @@ pub struct CreateBusinessRequest {
     /// The optional fields.
     pub details: BusinessDetails,
 }
+
 /// Changes to a business (`PATCH /api/business/{businessId}`): every field
 /// is optional, and each field sent is reset to `PENDING` and re-reviewed.
 /// The name and registration number cannot be changed.
@@ -56,6 +59,7 @@ pub struct UpdateBusinessRequest {
     /// The optional fields; only those set are sent.
     pub details: BusinessDetails,
 }
+
 /// The optional fields of a business, shared by create and update.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BusinessDetails {
@@ -105,6 +109,7 @@ pub struct BusinessDetails {
     /// service reads both spellings).
     pub tin: Option<String>,
 }
+
 impl CreateBusinessRequest {
     /// The request the API's JSON body of a create reads as, once the JSON
     /// checks passed (`business_check`); `TIN` and `tin` become its one TIN
@@ -213,6 +218,7 @@ impl CreateBusinessRequest {
             },
         })
     }
+
     /// The body sent.
     pub(crate) fn to_wire(&self) -> wire::CreateBusinessRequest {
         let details = &self.details;
@@ -254,6 +260,7 @@ impl CreateBusinessRequest {
         }
     }
 }
+
 impl UpdateBusinessRequest {
     /// The body sent: only the fields set.
     pub(crate) fn to_wire(&self) -> wire::UpdateBusinessRequest {

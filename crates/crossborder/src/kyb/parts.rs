@@ -4,10 +4,12 @@
 //! funds, one field per property of the spec's schema of the same name,
 //! and their wire forms. (The expected monthly volume, an exact decimal,
 //! is `volume.rs`.)
+
 use crossborder_api::types as wire;
 use crossborder_core::Violation;
 use super::convert::Wire;
 use crate::ProofOfAddressType;
+
 ///A postal address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Address {
@@ -24,8 +26,10 @@ pub struct Address {
     ///`subdivision`.
     pub subdivision: Option<String>,
 }
+
 impl Wire for Address {
     type Wire = wire::Address;
+
     fn to_wire(&self) -> wire::Address {
         wire::Address {
             house_number: self.house_number.to_wire(),
@@ -36,6 +40,7 @@ impl Wire for Address {
             subdivision: self.subdivision.to_wire(),
         }
     }
+
     fn from_wire(wire: wire::Address, _: &'static str) -> Result<Self, Violation> {
         Ok(Address {
             house_number: Wire::from_wire(wire.house_number, "houseNumber")?,
@@ -47,6 +52,7 @@ impl Wire for Address {
         })
     }
 }
+
 ///What the business does.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NatureOfBusiness {
@@ -55,14 +61,17 @@ pub struct NatureOfBusiness {
     ///`code` (required): The caller's own classification code.
     pub code: String,
 }
+
 impl Wire for NatureOfBusiness {
     type Wire = wire::NatureOfBusiness;
+
     fn to_wire(&self) -> wire::NatureOfBusiness {
         wire::NatureOfBusiness {
             nature: self.nature.to_wire(),
             code: self.code.to_wire(),
         }
     }
+
     fn from_wire(
         wire: wire::NatureOfBusiness,
         _: &'static str,
@@ -73,6 +82,7 @@ impl Wire for NatureOfBusiness {
         })
     }
 }
+
 ///The business's proof of address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProofOfAddress {
@@ -83,8 +93,10 @@ pub struct ProofOfAddress {
     ///`type` (required).
     pub kind: ProofOfAddressType,
 }
+
 impl Wire for ProofOfAddress {
     type Wire = wire::ProofOfAddress;
+
     fn to_wire(&self) -> wire::ProofOfAddress {
         wire::ProofOfAddress {
             url: self.url.to_wire(),
@@ -92,6 +104,7 @@ impl Wire for ProofOfAddress {
             type_: self.kind.to_wire(),
         }
     }
+
     fn from_wire(
         wire: wire::ProofOfAddress,
         _: &'static str,
@@ -103,6 +116,7 @@ impl Wire for ProofOfAddress {
         })
     }
 }
+
 ///Where the business's funds come from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceOfFund {
@@ -113,8 +127,10 @@ pub struct SourceOfFund {
     ///`name`: A name for it.
     pub name: Option<String>,
 }
+
 impl Wire for SourceOfFund {
     type Wire = wire::SourceOfFund;
+
     fn to_wire(&self) -> wire::SourceOfFund {
         wire::SourceOfFund {
             type_: self.kind.to_wire(),
@@ -122,6 +138,7 @@ impl Wire for SourceOfFund {
             name: self.name.to_wire(),
         }
     }
+
     fn from_wire(wire: wire::SourceOfFund, _: &'static str) -> Result<Self, Violation> {
         Ok(SourceOfFund {
             kind: Wire::from_wire(wire.type_, "type")?,

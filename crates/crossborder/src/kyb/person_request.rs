@@ -2,6 +2,7 @@
 //! A director or UBO to add: one field per property of the spec's
 //! `PersonRequest`, and its wire body. The rules it is checked by are
 //! core's (`person.rs`).
+
 use crossborder_api::types as wire;
 use crossborder_core::Violation;
 use rust_decimal::Decimal;
@@ -9,6 +10,7 @@ use super::convert::Wire;
 use super::documents::DocumentLink;
 use super::parts::Address;
 use crate::IdType;
+
 /// A director or UBO to add (the two share one shape; the same person may
 /// be added as both).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +38,7 @@ pub struct PersonRequest {
     /// The optional fields.
     pub details: PersonDetails,
 }
+
 /// The optional fields of a director or UBO.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PersonDetails {
@@ -52,6 +55,7 @@ pub struct PersonDetails {
     ///`bvn`: Bank Verification Number (11 digits).
     pub bvn: Option<String>,
 }
+
 impl PersonRequest {
     /// The request the API's JSON body of a director or UBO reads as, once
     /// the JSON checks passed (`business_check`): `ownershipPercentage`, a
@@ -103,6 +107,7 @@ impl PersonRequest {
             },
         })
     }
+
     /// The body sent.
     pub(crate) fn to_wire(&self) -> wire::PersonRequest {
         let details = &self.details;

@@ -13,6 +13,7 @@ fn open<T: std::str::FromStr<Err = std::convert::Infallible>>(text: String) -> T
         Err(never) => match never {}
     }
 }
+
 /// A sub-business and its verification state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Business {
@@ -43,6 +44,7 @@ pub struct Business {
     /// Submission time (ISO 8601).
     pub submitted_at: Option<String>,
 }
+
 impl From<wire::Business> for Business {
     fn from(value: wire::Business) -> Self {
         Business {
@@ -66,6 +68,7 @@ impl From<wire::Business> for Business {
         }
     }
 }
+
 /// A director or UBO as recorded, with the business status after the call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Person {
@@ -84,6 +87,7 @@ pub struct Person {
     /// True once the business has been submitted for verification.
     pub submitted: Option<bool>,
 }
+
 impl From<wire::Person> for Person {
     fn from(value: wire::Person) -> Self {
         Person {

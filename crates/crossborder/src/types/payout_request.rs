@@ -2,6 +2,7 @@
 //! The typed payout request: its fields, setters, validation and wire
 //! body, with one optional text field per destination field of the spec's
 //! `PayoutRequest`.
+
 use std::time::SystemTime;
 use crossborder_api::types as wire;
 use crossborder_core::payout::{
@@ -10,6 +11,7 @@ use crossborder_core::payout::{
 use rust_decimal::Decimal;
 use crate::error::Error;
 use crate::{Currency, Violations};
+
 /// A payout to a bank account or a crypto wallet (`POST /api/payout`).
 ///
 /// The `session_id` is the payout's idempotency key and tracking id: keep it,
@@ -83,6 +85,7 @@ pub struct PayoutRequest {
     ///`recipientName`: Recipient name, free text.
     pub recipient_name: Option<String>,
 }
+
 impl PayoutRequest {
     /// A payout of `amount` from the `from` wallet, received in `to`, under
     /// the caller's `session_id`.
@@ -115,81 +118,97 @@ impl PayoutRequest {
             recipient_name: None,
         }
     }
+
     /// Sets `narration`.
     pub fn narration(mut self, value: impl Into<String>) -> PayoutRequest {
         self.narration = Some(value.into());
         self
     }
+
     ///Sets `rateKey`.
     pub fn rate_key(mut self, value: impl Into<String>) -> PayoutRequest {
         self.rate_key = Some(value.into());
         self
     }
+
     ///Sets `accountNumber`.
     pub fn account_number(mut self, value: impl Into<String>) -> PayoutRequest {
         self.account_number = Some(value.into());
         self
     }
+
     ///Sets `accountName`.
     pub fn account_name(mut self, value: impl Into<String>) -> PayoutRequest {
         self.account_name = Some(value.into());
         self
     }
+
     ///Sets `bankName`.
     pub fn bank_name(mut self, value: impl Into<String>) -> PayoutRequest {
         self.bank_name = Some(value.into());
         self
     }
+
     ///Sets `bankCode`.
     pub fn bank_code(mut self, value: impl Into<String>) -> PayoutRequest {
         self.bank_code = Some(value.into());
         self
     }
+
     ///Sets `address`.
     pub fn address(mut self, value: impl Into<String>) -> PayoutRequest {
         self.address = Some(value.into());
         self
     }
+
     ///Sets `network`.
     pub fn network(mut self, value: impl Into<String>) -> PayoutRequest {
         self.network = Some(value.into());
         self
     }
+
     ///Sets `fromNetwork`.
     pub fn from_network(mut self, value: impl Into<String>) -> PayoutRequest {
         self.from_network = Some(value.into());
         self
     }
+
     ///Sets `toNetwork`.
     pub fn to_network(mut self, value: impl Into<String>) -> PayoutRequest {
         self.to_network = Some(value.into());
         self
     }
+
     ///Sets `transitNumber`.
     pub fn transit_number(mut self, value: impl Into<String>) -> PayoutRequest {
         self.transit_number = Some(value.into());
         self
     }
+
     ///Sets `institutionNumber`.
     pub fn institution_number(mut self, value: impl Into<String>) -> PayoutRequest {
         self.institution_number = Some(value.into());
         self
     }
+
     ///Sets `sortCode`.
     pub fn sort_code(mut self, value: impl Into<String>) -> PayoutRequest {
         self.sort_code = Some(value.into());
         self
     }
+
     ///Sets `swiftCode`.
     pub fn swift_code(mut self, value: impl Into<String>) -> PayoutRequest {
         self.swift_code = Some(value.into());
         self
     }
+
     ///Sets `recipientName`.
     pub fn recipient_name(mut self, value: impl Into<String>) -> PayoutRequest {
         self.recipient_name = Some(value.into());
         self
     }
+
     /// A request built from the API's wire fields (a JSON object, a
     /// CSV row, command-line flags), for callers who build payouts
     /// from data; it passes the same rules as
@@ -246,6 +265,7 @@ impl PayoutRequest {
             recipient_name: fields.recipient_name.map(str::to_owned),
         })
     }
+
     /// Checks the request against every payout rule of the API and returns
     /// all violations at once.
     pub fn validate(&self) -> Result<ValidatedPayout, Violations> {
@@ -274,6 +294,7 @@ impl PayoutRequest {
             },
         )
     }
+
     /// The generated request body (after validation), each value in
     /// the form it is sent in
     /// ([`normalized`](crossborder_core::payout::normalized): a sort
