@@ -1,6 +1,5 @@
-//! `crossborder`: the Cross-Border Collections and Payouts API from the
-//! terminal, on the `crossborder` SDK. The command adds presentation only:
-//! every rule and request is the SDK's.
+// The command adds presentation only: every rule and request is the SDK's.
+#![doc = include_str!("../README.md")]
 
 /// `println!` that stops quietly when stdout is closed early
 /// (`crossborder banks NGN NGN | head -1`) instead of panicking.
