@@ -13,9 +13,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use crossborder::{types::QuoteRequest, Client, Currency, Decimal};
 use tokio::time::Instant;
 
+use super::cpu::cpu_time;
 use super::figure::Figure;
 use super::load::{API_KEY, API_KEY_HEADER};
-use super::server::cpu_time;
 use super::Options;
 use crate::process::ServerGuard;
 

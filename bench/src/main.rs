@@ -47,6 +47,7 @@
 mod bare;
 mod client;
 mod codegen;
+mod cpu;
 mod downstream;
 mod figure;
 mod ledger;
@@ -67,7 +68,6 @@ mod reference;
 mod report;
 mod rounds;
 mod runtime;
-mod server;
 mod servers;
 
 use std::path::{Path, PathBuf};

@@ -8,8 +8,8 @@ use anyhow::{bail, Result};
 
 use tokio::time::Instant;
 
+use super::cpu::{cpu_time, machine_cpu_time};
 use super::load::{self, Outcome, Plan};
-use super::server::{cpu_time, machine_cpu_time};
 use super::Options;
 use crate::process::ServerGuard;
 
