@@ -13,8 +13,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use crossborder::{types::QuoteRequest, Client, Currency, Decimal};
 use tokio::time::Instant;
 
+use super::cpu::cpu_time;
+use super::figure::Figure;
 use super::load::{API_KEY, API_KEY_HEADER};
-use super::server::cpu_time;
+use super::Options;
+use crate::process::ServerGuard;
 
 /// One side of the comparison.
 pub enum Side {
@@ -229,4 +232,69 @@ pub fn calls(base_url: &str, which: Which, kind: Calls, count: u64, tasks: u64) 
         );
         Ok(())
     })
+}
+
+/// The SDK against plain reqwest on the same sandbox and pool, from 64 and
+/// from 8 tasks, in many short rounds (500 ms of each side after 200 ms of
+/// warm-up, as many rounds as the other ratios' measured time: 24 by
+/// default), the side that goes first alternating. This machine's speed
+/// drifts over seconds (the same 10,000 calls take from 0.18 to 0.35 s,
+/// run after run), so only rounds shorter than the drift meet both sides
+/// with the same machine; and the sandbox's state grows with every quote,
+/// so whichever side always ran second would meet a slightly busier server.
+pub async fn sdk_vs_raw(sandbox: &ServerGuard, options: &Options) -> Result<Vec<Figure>> {
+    let window = if options.quick {
+        Duration::from_millis(300)
+    } else {
+        Duration::from_millis(500)
+    };
+    let warmup = Duration::from_millis(200);
+    let measured = options.duration * options.rounds() as u32;
+    let rounds = (measured.as_millis() / window.as_millis()).max(2) as usize;
+    let base_url = format!("http://{}/v1", sandbox.addr);
+    let (sdk, raw) = Side::pair(&base_url)?;
+    let (sdk, raw) = (Arc::new(sdk), Arc::new(raw));
+    let mut figures = Vec::new();
+    for (name, tasks) in [("sdk_vs_raw", 64), ("sdk_vs_raw_8", 8)] {
+        let (mut sdk_rate, mut raw_rate) = (0.0, 0.0);
+        let (mut sdk_cpu, mut raw_cpu) = (Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (s, r) = if round % 2 == 0 {
+                let s = throughput(sdk.clone(), tasks, warmup, window).await?;
+                (s, throughput(raw.clone(), tasks, warmup, window).await?)
+            } else {
+                let r = throughput(raw.clone(), tasks, warmup, window).await?;
+                (throughput(sdk.clone(), tasks, warmup, window).await?, r)
+            };
+            let us = |t: &Throughput| t.cpu_us_per_call.unwrap_or(f64::NAN);
+            println!(
+                "    {tasks} tasks, round {}/{rounds}: SDK {:.0} calls/s ({:.1} us CPU per call), reqwest {:.0} calls/s ({:.1} us)",
+                round + 1,
+                s.calls_per_sec,
+                us(&s),
+                r.calls_per_sec,
+                us(&r)
+            );
+            sdk_rate += s.calls_per_sec;
+            raw_rate += r.calls_per_sec;
+            sdk_cpu.extend(s.cpu_us_per_call);
+            raw_cpu.extend(r.cpu_us_per_call);
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        figures.push(Figure::ratio(
+            name,
+            sdk_rate,
+            raw_rate,
+            0.95,
+            format!(
+                "{:.0} / {:.0} calls/s, balance and quote alternately, {tasks} tasks, same reqwest pool, {rounds} alternating rounds of {} ms; client CPU {:.1} / {:.1} us per call",
+                sdk_rate / rounds as f64,
+                raw_rate / rounds as f64,
+                window.as_millis(),
+                mean(&sdk_cpu),
+                mean(&raw_cpu)
+            ),
+        ));
+    }
+    Ok(figures)
 }

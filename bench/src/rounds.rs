@@ -8,10 +8,19 @@ use anyhow::{bail, Result};
 
 use tokio::time::Instant;
 
+use super::cpu::{cpu_time, machine_cpu_time};
 use super::load::{self, Outcome, Plan};
-use super::server::{cpu_time, machine_cpu_time};
-use super::{Cpu, Options};
+use super::Options;
 use crate::process::ServerGuard;
+
+/// CPU use during a measured window, each as a share of one core in percent.
+#[derive(Clone, Copy, Default)]
+struct Cpu {
+    client: Option<f64>,
+    server: Option<f64>,
+    /// The whole machine (all processes, all cores).
+    machine: Option<f64>,
+}
 
 /// Two servers under the same load in alternating rounds, so the machine's
 /// noise hits both: each server's rounds as one outcome.

@@ -1,7 +1,7 @@
 //! Each error class: one clear line on stderr (every violation for a
 //! validation error), its exit code, never the key; as snapshots.
 
-use crate::{bare, cli, redact, run, sandbox, KEY, UNKNOWN_KEY};
+use crate::{assert_live_key_refused_over_http, bare, cli, redact, run, sandbox, KEY, UNKNOWN_KEY};
 
 /// What a snapshot of a failure holds: the exit code, stdout and stderr.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -108,12 +108,5 @@ async fn a_redirect_and_an_insecure_production_url_are_one_line_each() {
     insecure.args(["--api-key", live, "--base-url", "http://api.example.org/v1"]);
     insecure.args(["balance", "NGN"]);
     let out = run(insecure).await;
-    assert_eq!(out.code, 2, "{}", out.shown());
-    assert_eq!(
-        out.stderr,
-        "error: a production (live_) API key needs an https base URL, unless its host is \
-         loopback (localhost, 127.0.0.0/8, [::1]): over plain http the key and every request \
-         would cross the network unencrypted (base URL http://api.example.org/v1)\n"
-    );
-    assert!(!out.stdout.contains(live) && !out.stderr.contains(live));
+    assert_live_key_refused_over_http(&out, live, "http://api.example.org/v1");
 }

@@ -11,11 +11,10 @@ use assert_cmd::Command;
 use crossborder::{dec, Currency, Decimal};
 use crossborder_ledger::{Ledger, PayoutState};
 use crossborder_sandbox::{SandboxConfig, SandboxHandle};
-use crossborder_testkit::postgres::Postgres;
 use crossborder_testkit::{client_for, fixtures};
 use serde_json::{json, Value};
 
-use crate::{at, bare, ngn_payout, run, sandbox, sandbox_with, Live, Run, KEY};
+use crate::{at, bare, ngn_payout, postgres_ledger, run, sandbox, sandbox_with, Live, Run, KEY};
 
 /// How long the converting tests' sandbox honours a quote.
 const QUOTE_TTL: Duration = Duration::from_secs(2);
@@ -434,11 +433,13 @@ async fn a_converting_payroll_killed_ten_times_is_quoted_at_send_time_and_paid_o
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL"]
 async fn a_converting_payroll_killed_ten_times_on_postgres_is_paid_once() {
-    let Some(server) = Postgres::start_or_skip("a_converting_payroll_on_postgres") else {
+    let Some((_server, ledger)) =
+        postgres_ledger("a_converting_payroll_on_postgres", "cli_payroll")
+    else {
         return;
     };
     let mut case = Case::quoting().await;
-    case.ledger = PathBuf::from(server.create_database("cli_payroll").unwrap());
+    case.ledger = ledger;
     let watch = Ledger::open(case.ledger.to_str().unwrap()).await.unwrap();
     converting_payroll_killed(&case, &watch).await;
 }
@@ -788,11 +789,12 @@ async fn resume_sends_what_was_recorded_and_then_has_nothing_left() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL"]
 async fn a_postgres_ledger_works_the_same() {
-    let Some(server) = Postgres::start_or_skip("a_postgres_ledger_works_the_same") else {
+    let Some((_server, ledger)) = postgres_ledger("a_postgres_ledger_works_the_same", "cli_ledger")
+    else {
         return;
     };
     let mut case = Case::new().await;
-    case.ledger = PathBuf::from(server.create_database("cli_ledger").unwrap());
+    case.ledger = ledger;
     let payouts = batch("pg", 5);
     let file = case.batch_file("batch.json", &payouts);
     for _ in 0..2 {

@@ -3,16 +3,13 @@
 //! is not a ledger or cannot be reached, an API that cannot be reached or
 //! never answers, and `--wait` on payouts that do not settle.
 
-use std::path::PathBuf;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crossborder_sandbox::{PayoutSettlement, SandboxConfig};
-use crossborder_testkit::postgres::Postgres;
 use serde_json::json;
 
 use crate::ledger::{batch, Case};
-use crate::{bare, finish, run, sandbox_with, KEY};
+use crate::{bare, postgres_ledger, run, sandbox_with, spawned, waited, KEY};
 
 /// The give-up bound the tests pass (`--give-up-after`), and the slack a
 /// loaded machine gets on top of it.
@@ -74,31 +71,17 @@ async fn a_copy_of_the_ledger_file_alone_pays_nothing_twice() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL"]
 async fn four_processes_started_at_once_on_a_new_postgres_database_pay_each_payout_once() {
-    let Some(server) = Postgres::start_or_skip("four CLI processes at once") else {
+    let Some((_server, ledger)) = postgres_ledger("four CLI processes at once", "cli_fleet") else {
         return;
     };
     let mut case = Case::new().await;
-    case.ledger = PathBuf::from(server.create_database("cli_fleet").unwrap());
+    case.ledger = ledger;
     let payouts = batch("fleet", 12);
     let file = case.batch_file("batch.json", &payouts);
     let args = case.pay_args(case.sandbox.base_url(), &file);
-    let children: Vec<_> = (0..4)
-        .map(|_| {
-            std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
-                .env_remove("CROSSBORDER_API_KEY")
-                .env_remove("CROSSBORDER_BASE_URL")
-                .args(&args)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
+    let children: Vec<_> = (0..4).map(|_| spawned(&args)).collect();
     for child in children {
-        let output = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
-            .await
-            .unwrap();
-        let out = finish(output);
+        let out = waited(child).await;
         assert_eq!(out.code, 0, "{}", out.shown());
     }
     case.assert_paid_once(&payouts).await;
@@ -322,25 +305,19 @@ pub(crate) async fn leases_held(path: &std::path::Path) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL"]
 async fn a_database_lost_mid_run_ends_it_with_exit_code_3_naming_it_and_the_hint() {
-    let Some(server) = Postgres::start_or_skip("a database lost mid-run") else {
+    let Some((server, ledger)) = postgres_ledger("a database lost mid-run", "lost") else {
         return;
     };
     let mut case = Case::new().await;
     case.sandbox =
         sandbox_with(SandboxConfig::default().with_payout_settlement(PayoutSettlement::Manual))
             .await;
-    let url = server.create_database("lost").unwrap();
-    case.ledger = PathBuf::from(&url);
+    let url = ledger.display().to_string();
+    case.ledger = ledger;
     let file = case.batch_file("batch.json", &batch("lost", 2));
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
-        .env_remove("CROSSBORDER_API_KEY")
-        .env_remove("CROSSBORDER_BASE_URL")
-        .args(case.pay_args(case.sandbox.base_url(), &file))
-        .arg("--wait")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut args = case.pay_args(case.sandbox.base_url(), &file);
+    args.push("--wait");
+    let child = spawned(args);
     // Following both payouts (they never settle here): the server goes.
     let ledger = crossborder_ledger::Ledger::open(&url).await.unwrap();
     let deadline = Instant::now() + crate::LINE_WAIT;
@@ -354,10 +331,7 @@ async fn a_database_lost_mid_run_ends_it_with_exit_code_3_naming_it_and_the_hint
     }
     ledger.close().await;
     drop(server);
-    let output = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
-        .await
-        .unwrap();
-    let out = finish(output);
+    let out = waited(child).await;
     assert_eq!(out.code, 3, "{}", out.shown());
     let lines: Vec<&str> = out.stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{}", out.shown());

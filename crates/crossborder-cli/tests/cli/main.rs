@@ -24,8 +24,10 @@ mod simulate_funding;
 mod webhook;
 mod webhook_outcomes;
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -33,6 +35,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use crossborder_sandbox::{ApiKeySpec, Sandbox, SandboxConfig, SandboxHandle};
 use crossborder_testkit::fixtures;
+use crossborder_testkit::postgres::Postgres;
 use serde_json::{json, Value};
 
 /// The API key of every test: a secret no output may contain.
@@ -179,6 +182,57 @@ pub async fn run(mut command: Command) -> Run {
     finish(output)
 }
 
+/// The binary started with `args` and no configuration from the
+/// environment, its stdout and stderr piped, for a test that runs several
+/// at once or acts while it runs ([`waited`] collects it).
+pub fn spawned<I, S>(args: I) -> Child
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
+        .env_remove("CROSSBORDER_API_KEY")
+        .env_remove("CROSSBORDER_BASE_URL")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` off the async runtime (the sandbox keeps serving):
+/// its run, its secrecy checked.
+pub async fn waited(child: Child) -> Run {
+    let output = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    finish(output)
+}
+
+/// A throwaway PostgreSQL server and a new database `database` on it, as
+/// a ledger URL (the server must outlive its use); `None`, the test
+/// skipped, where PostgreSQL is missing and `CI` is not set.
+pub fn postgres_ledger(test: &str, database: &str) -> Option<(Postgres, PathBuf)> {
+    let server = Postgres::start_or_skip(test)?;
+    let url = server.create_database(database).unwrap();
+    Some((server, PathBuf::from(url)))
+}
+
+/// Checks the refusal of the production key `live` over plain http to
+/// `base_url`: exit code 2, the one-line error, and the key nowhere.
+pub fn assert_live_key_refused_over_http(out: &Run, live: &str, base_url: &str) {
+    assert_eq!(out.code, 2, "{}", out.shown());
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: a production (live_) API key needs an https base URL, unless its host is \
+             loopback (localhost, 127.0.0.0/8, [::1]): over plain http the key and every request \
+             would cross the network unencrypted (base URL {base_url})\n"
+        )
+    );
+    assert!(!out.stdout.contains(live) && !out.stderr.contains(live));
+}
+
 /// Runs `command` on this thread (no sandbox in this process needs it).
 pub fn run_now(mut command: Command) -> Run {
     finish(command.output().unwrap())
@@ -209,14 +263,7 @@ pub struct Live {
 impl Live {
     /// Starts the binary with `args` (no configuration from the environment).
     pub fn start(args: &[&str]) -> Live {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
-            .env_remove("CROSSBORDER_API_KEY")
-            .env_remove("CROSSBORDER_BASE_URL")
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawned(args);
         let stdout = child.stdout.take().unwrap();
         let mut stderr = child.stderr.take().unwrap();
         let (send, lines) = mpsc::channel::<String>();

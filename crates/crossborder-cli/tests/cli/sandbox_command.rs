@@ -3,11 +3,10 @@
 //! nothing.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::Stdio;
 
 use assert_cmd::Command;
 
-use crate::{assert_no_secret, bare, run, Live};
+use crate::{assert_no_secret, bare, run, spawned, Live};
 
 /// The key given to `crossborder sandbox --key`: the sandbox lists the keys
 /// it accepts when it starts (its own configuration, not a secret of the
@@ -84,12 +83,7 @@ async fn quiet_silences_the_request_log() {
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_closed_stdout_stops_neither_the_log_nor_the_sandbox() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("crossborder"))
-        .args(["sandbox", "--port", "0", "--key", SANDBOX_KEY])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawned(["sandbox", "--port", "0", "--key", SANDBOX_KEY]);
     let mut first = String::new();
     {
         // Read the first line, then close our end (`| head -1`).
