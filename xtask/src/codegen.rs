@@ -113,6 +113,8 @@ pub fn generate(mut spec: OpenAPI, spec_path: &Path) -> Result<String> {
     settings
         .with_interface(InterfaceStyle::Builder)
         .with_tag(TagStyle::Merged)
+        // Put behind the generated crate's `schemars` feature by
+        // `postprocess` (off by default for users).
         .with_derive("schemars::JsonSchema")
         // Per-client state (the API key, the user agent) lives in the
         // hand-written `ClientState`; the hook puts it on every request, so a

@@ -10,7 +10,7 @@
 //!    toolchain, installed with rustup on first use (`--profile minimal`,
 //!    kept by rustup afterwards), with the features the rest of CI builds:
 //!    the defaults (rustls, the ledger's SQLite), the SDK's `axum` receiver
-//!    and the ledger's `postgres`. `native-tls` is
+//!    and `schemars` impls, and the ledger's `postgres`. `native-tls` is
 //!    left out: it only swaps the TLS crate, and checking it would need
 //!    OpenSSL's headers, which nothing else in CI needs. A check runs every
 //!    compiler pass that can refuse newer syntax or library items; code
@@ -34,9 +34,10 @@ const SHIPPED: [&str; 7] = [
     "crossborder-ledger",
 ];
 
-/// The features checked: the SDK's receiver and the ledger's PostgreSQL
-/// backend (SQLite is its default).
-const FEATURES: &str = "crossborder/axum crossborder-ledger/postgres";
+/// The features checked: the SDK's receiver, the `JsonSchema` impls (the
+/// SDK's `schemars` turns on core's and the generated client's) and the
+/// ledger's PostgreSQL backend (SQLite is its default).
+const FEATURES: &str = "crossborder/axum crossborder/schemars crossborder-ledger/postgres";
 
 pub fn run(root: &Path) -> Result<()> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());

@@ -25,6 +25,15 @@
 //! which a byte check says exactly. Any other pattern fails generation
 //! until its check is written here.
 //!
+//! Another takes `schemars` off every downstream build by default: the
+//! `#[derive(schemars::JsonSchema)]` progenitor adds to every type (the
+//! settings' `with_derive`) becomes
+//! `#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]`, and a
+//! `#[schemars(...)]` helper attribute likewise, so the generated crate's
+//! `schemars` feature turns the impls on (schemars' derive brings a second
+//! `syn` into the build: `cargo xtask bench --only build`). Any other use
+//! of schemars fails generation.
+//!
 //! The last gives back the wire names that preprocessing renamed so typify
 //! would not give two properties one field (`TIN` generated as
 //! `TIN_UPPERCASE`, [`crate::preprocess::WireRename`]): every string
@@ -34,8 +43,9 @@
 use anyhow::{bail, Result};
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
+use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
-use syn::{Expr, Stmt};
+use syn::{Expr, Stmt, Token};
 
 use crate::preprocess::WireRename;
 
@@ -58,6 +68,9 @@ pub fn postprocess(file: &mut syn::File, renames: &[WireRename]) -> Result<()> {
     if edits.decodes == 0 {
         bail!("codegen: progenitor's output has no `ResponseValue::from_response(response)` left to replace; update xtask/src/postprocess.rs for this progenitor");
     }
+    if count(file, "schemars ::") != edits.schemars_derives {
+        bail!("codegen: progenitor's output uses schemars outside a derive; gate it behind the `schemars` feature in xtask/src/postprocess.rs");
+    }
     if mentions(file, "regress") {
         bail!("codegen: progenitor's output checks a `pattern` xtask/src/postprocess.rs has no byte check for (only the sessionId's `{SESSION_ID_PATTERN}`); write its check there, or the generated crate needs `regress` again");
     }
@@ -66,7 +79,12 @@ pub fn postprocess(file: &mut syn::File, renames: &[WireRename]) -> Result<()> {
 
 /// Whether `text` appears in the file's tokens.
 fn mentions(file: &syn::File, text: &str) -> bool {
-    file.to_token_stream().to_string().contains(text)
+    count(file, text) > 0
+}
+
+/// How many times `text` appears in the file's tokens.
+fn count(file: &syn::File, text: &str) -> usize {
+    file.to_token_stream().to_string().matches(text).count()
 }
 
 #[derive(Default)]
@@ -74,6 +92,8 @@ struct Edits<'r> {
     renames: &'r [WireRename],
     api_versions: usize,
     decodes: usize,
+    /// The `schemars::...` derives put behind the `schemars` feature.
+    schemars_derives: usize,
     error: Option<String>,
 }
 
@@ -101,6 +121,26 @@ impl VisitMut for Edits<'_> {
         }
     }
 
+    fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
+        self.gate_schemars(&mut item.attrs);
+        visit_mut::visit_item_struct_mut(self, item);
+    }
+
+    fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {
+        self.gate_schemars(&mut item.attrs);
+        visit_mut::visit_item_enum_mut(self, item);
+    }
+
+    fn visit_field_mut(&mut self, field: &mut syn::Field) {
+        self.gate_schemars(&mut field.attrs);
+        visit_mut::visit_field_mut(self, field);
+    }
+
+    fn visit_variant_mut(&mut self, variant: &mut syn::Variant) {
+        self.gate_schemars(&mut variant.attrs);
+        visit_mut::visit_variant_mut(self, variant);
+    }
+
     fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
         visit_mut::visit_attribute_mut(self, attr);
         if let syn::Meta::List(list) = &mut attr.meta {
@@ -110,6 +150,40 @@ impl VisitMut for Edits<'_> {
 }
 
 impl Edits<'_> {
+    /// Puts the `schemars::...` paths of each `#[derive(...)]` in `attrs`
+    /// into a `#[cfg_attr(feature = "schemars", derive(...))]` after it,
+    /// and a `#[schemars(...)]` attribute into a `cfg_attr` of its own.
+    fn gate_schemars(&mut self, attrs: &mut Vec<syn::Attribute>) {
+        let mut edited = Vec::with_capacity(attrs.len() + 1);
+        for attr in attrs.drain(..) {
+            if attr.path().is_ident("schemars") {
+                let meta = &attr.meta;
+                edited.push(syn::parse_quote!(#[cfg_attr(feature = "schemars", #meta)]));
+                continue;
+            }
+            let paths = attr.path().is_ident("derive").then(|| {
+                attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+            });
+            let Some(Ok(paths)) = paths else {
+                edited.push(attr);
+                continue;
+            };
+            let (gated, kept): (Vec<syn::Path>, Vec<syn::Path>) = paths
+                .into_iter()
+                .partition(|path| path.segments.first().is_some_and(|s| s.ident == "schemars"));
+            if gated.is_empty() {
+                edited.push(attr);
+                continue;
+            }
+            self.schemars_derives += gated.len();
+            if !kept.is_empty() {
+                edited.push(syn::parse_quote!(#[derive(#(#kept),*)]));
+            }
+            edited.push(syn::parse_quote!(#[cfg_attr(feature = "schemars", derive(#(#gated),*))]));
+        }
+        *attrs = edited;
+    }
+
     /// The tokens of an attribute (`#[serde(rename = "TIN_UPPERCASE")]`)
     /// with each sentinel's literal spelling its wire name.
     fn rename_tokens(&self, tokens: TokenStream) -> TokenStream {
@@ -428,6 +502,53 @@ mod tests {
             .unwrap();
         let error = edited(no_decode, &[]).unwrap_err().to_string();
         assert_eq!(error, "codegen: progenitor's output has no `ResponseValue::from_response(response)` left to replace; update xtask/src/postprocess.rs for this progenitor");
+    }
+
+    /// progenitor's `schemars::JsonSchema` derive (and a helper
+    /// attribute) are put behind the generated crate's `schemars` feature;
+    /// a use of schemars elsewhere fails generation.
+    #[test]
+    fn schemars_derives_are_behind_the_feature() {
+        let operation = operation(1, quote!());
+        let out = edited(
+            quote! {
+                #operation
+                #[derive(::serde::Deserialize, Clone, schemars::JsonSchema)]
+                #[serde(transparent)]
+                pub struct Thing {
+                    #[schemars(with = "String")]
+                    pub amount: Amount,
+                }
+                #[derive(schemars::JsonSchema)]
+                pub enum Kind { A }
+            },
+            &[],
+        )
+        .unwrap();
+        assert!(
+            out.contains(
+                "#[derive(::serde::Deserialize, Clone)]
+#[cfg_attr(feature = \"schemars\", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Thing {
+    #[cfg_attr(feature = \"schemars\", schemars(with = \"String\"))]
+    pub amount: Amount,
+}
+#[cfg_attr(feature = \"schemars\", derive(schemars::JsonSchema))]
+pub enum Kind {"
+            ),
+            "{out}"
+        );
+        let error = edited(
+            quote! {
+                #operation
+                impl schemars::JsonSchema for Thing {}
+            },
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(error, "codegen: progenitor's output uses schemars outside a derive; gate it behind the `schemars` feature in xtask/src/postprocess.rs");
     }
 
     /// A property renamed for typify (`TIN` as `TIN_UPPERCASE`) is sent

@@ -181,9 +181,10 @@ impl_scalar_schema!(
 /// `DecimalString`, e.g. the payout `amount`), held exactly as a [`Decimal`].
 ///
 /// Serialises as `"1234567.89"`; deserialises from a numeric string or a
-/// number without rounding. Its JSON Schema carries the spec's pattern
-/// (`^[0-9]+(\.[0-9]+)?$`, unsigned plain decimals), while reading stays
-/// tolerant (a sign, an exponent or a JSON number is accepted).
+/// number without rounding. Its JSON Schema (the `schemars` feature)
+/// carries the spec's pattern (`^[0-9]+(\.[0-9]+)?$`, unsigned plain
+/// decimals), while reading stays tolerant (a sign, an exponent or a JSON
+/// number is accepted).
 ///
 /// ```
 /// use crossborder_api::decimal::DecimalString;

@@ -9,13 +9,8 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 #[allow(clippy::all)]
 pub mod types {
     ///A postal address.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Address {
         pub city: ::std::string::String,
         #[serde(rename = "houseNumber")]
@@ -35,13 +30,8 @@ pub mod types {
     }
 
     ///A wallet balance.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Balance {
         pub balance: crate::decimal::Amount,
     }
@@ -53,13 +43,8 @@ pub mod types {
     }
 
     ///The balance envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct BalanceResponse {
         pub data: Balance,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -74,13 +59,8 @@ pub mod types {
     }
 
     ///A supported bank.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Bank {
         ///The bank code to pass as bankCode.
         pub code: ::std::string::String,
@@ -94,13 +74,8 @@ pub mod types {
     }
 
     ///The bank list (no error field).
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct BankListResponse {
         pub data: ::std::vec::Vec<Bank>,
         pub message: ::std::string::String,
@@ -113,13 +88,8 @@ pub mod types {
     }
 
     ///A sub-business and its verification state.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Business {
         #[serde(
             rename = "businessType",
@@ -196,13 +166,8 @@ pub mod types {
     }
 
     ///The business envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct BusinessResponse {
         pub data: Business,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -226,9 +191,9 @@ pub mod types {
         Hash,
         Ord,
         PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
+        PartialOrd
     )]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct BusinessStatus(pub ::std::string::String);
 
@@ -267,13 +232,8 @@ pub mod types {
     }
 
     ///A sub-business to create; its country is always Nigeria.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct CreateBusinessRequest {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub activities: ::std::vec::Vec<::std::string::String>,
@@ -408,13 +368,8 @@ pub mod types {
     }
 
     ///A reference to an uploaded document; key is stored as sent.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct DocumentLink {
         pub key: ::std::string::String,
         pub url: ::std::string::String,
@@ -427,13 +382,8 @@ pub mod types {
     }
 
     ///Document key to uploaded document. Aliases such as cac_document, cac, certificate_of_incorporation, bank_statement, bn_form_1, combined_cac, cac_form_2 and cac_status_report map to internal types; any other key is matched uppercased against the supported types; unknown keys are rejected.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct Documents(
         pub ::std::collections::HashMap<::std::string::String, DocumentLink>,
@@ -467,13 +417,8 @@ pub mod types {
     }
 
     ///The request an error answers.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ErrorRequest {
         pub method: ::std::string::String,
         pub url: ::std::string::String,
@@ -486,13 +431,8 @@ pub mod types {
     }
 
     ///The body of the API's 4xx and 5xx answers (a head too large for the server to read is the one answered without it, B52).
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ErrorResponse {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub errors: ::std::vec::Vec<FieldError>,
@@ -515,13 +455,8 @@ pub mod types {
     }
 
     ///One violated rule.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct FieldError {
         ///Wire name of the field, e.g. accountNumber or businessAddress.city.
         pub field: ::std::string::String,
@@ -535,13 +470,8 @@ pub mod types {
     }
 
     ///Creates a collection.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct InitiatePaymentRequest {
         pub amount: crate::decimal::Amount,
         #[serde(rename = "fromCurrency")]
@@ -569,17 +499,8 @@ pub mod types {
     }
 
     ///Crypto network the payer sends on, when fromCurrency is crypto; never blank when sent.
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct InitiatePaymentRequestNetwork(::std::string::String);
 
@@ -645,17 +566,8 @@ pub mod types {
     }
 
     ///The caller's own unique reference for this collection, used to read it back and echoed in the webhook.
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct InitiatePaymentRequestPaymentReference(::std::string::String);
 
@@ -725,17 +637,8 @@ pub mod types {
     }
 
     ///Required when fromCurrency differs from toCurrency; never blank when sent.
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct InitiatePaymentRequestRateKey(::std::string::String);
 
@@ -801,13 +704,8 @@ pub mod types {
     }
 
     ///A response that carries only a message.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct MessageResponse {
         pub message: ::std::string::String,
     }
@@ -819,13 +717,8 @@ pub mod types {
     }
 
     ///Expected monthly volume.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct MonthlyTransactionVolume {
         pub amount: crate::decimal::DecimalString,
         pub currency: crossborder_core::Currency,
@@ -838,13 +731,8 @@ pub mod types {
     }
 
     ///What the business does.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct NatureOfBusiness {
         ///The caller's own classification code.
         pub code: ::std::string::String,
@@ -859,13 +747,8 @@ pub mod types {
     }
 
     ///How the payer transfers funds for a collection.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct PaymentInstruction {
         #[serde(rename = "accountName")]
         pub account_name: ::std::string::String,
@@ -889,13 +772,8 @@ pub mod types {
     }
 
     ///A payout. Conditional rules: rateKey when fromCurrency differs from toCurrency; accountNumber, accountName and bankName when toCurrency is NGN, KES, UGX, USD or GBP; bankCode when toCurrency is NGN, KES or UGX; address when toCurrency is USDT, USDC or CNGN; network for a same-currency crypto payout; fromNetwork when fromCurrency is crypto and toCurrency differs; toNetwork for crypto-to-crypto; transitNumber and institutionNumber for CAD; sortCode for GBP; swiftCode for EUR and GBP.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct PayoutRequest {
         ///Name on the destination account; required when toCurrency is NGN, KES, UGX, USD or GBP.
         #[serde(
@@ -994,17 +872,8 @@ pub mod types {
     }
 
     ///`PayoutRequestNarration`
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct PayoutRequestNarration(::std::string::String);
 
@@ -1069,17 +938,8 @@ pub mod types {
     }
 
     ///Unique per payout attempt; the idempotency key (B3) and the tracking id, the path segment of GET /api/transaction/{sessionId} (B11).
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct PayoutRequestSessionId(::std::string::String);
 
@@ -1154,13 +1014,8 @@ pub mod types {
     }
 
     ///The payout acknowledgement (no error, no data).
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct PayoutResponse {
         pub message: ::std::string::String,
         #[serde(rename = "sessionId")]
@@ -1174,13 +1029,8 @@ pub mod types {
     }
 
     ///A director or UBO as recorded, with the business status after the call.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Person {
         ///The business the person belongs to.
         #[serde(rename = "businessId")]
@@ -1217,13 +1067,8 @@ pub mod types {
     }
 
     ///A director or UBO (identical shape).
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct PersonRequest {
         #[serde(
             rename = "additionalDocument",
@@ -1281,13 +1126,8 @@ pub mod types {
     }
 
     ///The person envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct PersonResponse {
         pub data: Person,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1311,9 +1151,9 @@ pub mod types {
         Hash,
         Ord,
         PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
+        PartialOrd
     )]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct PersonRole(pub ::std::string::String);
 
@@ -1352,13 +1192,8 @@ pub mod types {
     }
 
     ///The business's proof of address.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ProofOfAddress {
         ///The caller's identifier for the document, stored as sent.
         pub key: ::std::string::String,
@@ -1375,13 +1210,8 @@ pub mod types {
     }
 
     ///An exchange quote.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Quote {
         ///ISO 8601 time after which the rateKey is no longer accepted.
         #[serde(
@@ -1423,13 +1253,8 @@ pub mod types {
     }
 
     ///The quote envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct QuoteResponse {
         pub data: Quote,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1444,13 +1269,8 @@ pub mod types {
     }
 
     ///An account to verify.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ResolveBankRequest {
         #[serde(rename = "accountNumber")]
         pub account_number: ::std::string::String,
@@ -1469,13 +1289,8 @@ pub mod types {
     }
 
     ///The resolved account envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ResolveBankResponse {
         pub data: ResolvedAccount,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1490,13 +1305,8 @@ pub mod types {
     }
 
     ///A verified bank account.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct ResolvedAccount {
         #[serde(rename = "accountName")]
         pub account_name: ::std::string::String,
@@ -1513,13 +1323,8 @@ pub mod types {
     }
 
     ///The webhook URL to register.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct SetWebhookRequest {
         ///An absolute http or https URL; with a production key, C25.
         #[serde(rename = "webhookUrl")]
@@ -1533,13 +1338,8 @@ pub mod types {
     }
 
     ///A simulated inbound transfer.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct SimulateFundingRequest {
         pub amount: crate::decimal::Amount,
         pub currency: crossborder_core::Currency,
@@ -1557,17 +1357,8 @@ pub mod types {
     }
 
     ///Unique id of this simulated event.
-    #[derive(
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct SimulateFundingRequestSessionId(::std::string::String);
 
@@ -1637,13 +1428,8 @@ pub mod types {
     }
 
     ///Where the business's funds come from.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct SourceOfFund {
         ///A name for it.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1663,13 +1449,8 @@ pub mod types {
     }
 
     ///A collection, or a payout read by its sessionId.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct Transaction {
         ///Wallet address (crypto destinations).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1727,13 +1508,8 @@ pub mod types {
     }
 
     ///The transaction envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct TransactionResponse {
         pub data: Transaction,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1757,9 +1533,9 @@ pub mod types {
         Hash,
         Ord,
         PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
+        PartialOrd
     )]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct TransactionStatus(pub ::std::string::String);
 
@@ -1807,9 +1583,9 @@ pub mod types {
         Hash,
         Ord,
         PartialEq,
-        PartialOrd,
-        schemars::JsonSchema
+        PartialOrd
     )]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(transparent)]
     pub struct TransactionType(pub ::std::string::String);
 
@@ -1848,14 +1624,8 @@ pub mod types {
     }
 
     ///Fields to update (all optional); each updated field is reset to PENDING.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        Default,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct UpdateBusinessRequest {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub activities: ::std::vec::Vec<::std::string::String>,
@@ -1998,13 +1768,8 @@ pub mod types {
     }
 
     ///The multipart body of a document upload.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct UploadDocumentRequest {
         ///A JPEG, PNG or PDF file of at most 20 MB.
         pub file: ::std::string::String,
@@ -2017,13 +1782,8 @@ pub mod types {
     }
 
     ///The upload envelope.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct UploadDocumentResponse {
         pub data: UploadedDocument,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2038,13 +1798,8 @@ pub mod types {
     }
 
     ///An uploaded document.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct UploadedDocument {
         ///Pass it as url wherever the document is referenced.
         pub link: ::std::string::String,
@@ -2057,13 +1812,8 @@ pub mod types {
     }
 
     ///A collection status change, POSTed once to the registered URL.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     pub struct WebhookEvent {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub amount: ::std::option::Option<crate::decimal::Amount>,
@@ -2096,13 +1846,8 @@ pub mod types {
     }
 
     ///Whether the collection completed: true, or a status string such as COMPLETED. A falsy value (false, or a string other than a completed one) with a reason in message means not completed or failed.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Debug,
-        schemars::JsonSchema
-    )]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
     #[serde(untagged)]
     pub enum WebhookStatus {
         Boolean(bool),

@@ -1,16 +1,19 @@
 //! The JSON Schema of the hand-written wire scalars ([`Amount`],
 //! [`DecimalString`], [`Timestamp`]), which carry the spec's `format`
 //! rather than a Rust type's shape: each type implements
-//! `schemars::JsonSchema` with [`impl_scalar_schema!`].
+//! `schemars::JsonSchema` with [`impl_scalar_schema!`] when the `schemars`
+//! feature is on (without it the macro expands to nothing).
 //!
 //! [`Amount`]: crate::decimal::Amount
 //! [`DecimalString`]: crate::decimal::DecimalString
 //! [`Timestamp`]: crate::timestamp::Timestamp
 
+#[cfg(feature = "schemars")]
 use schemars::schema::{InstanceType, Metadata, Schema, SchemaObject, StringValidation};
 
 /// A scalar of `instance_type` with the spec's `format`, and its `pattern`
 /// and `description` where it has them.
+#[cfg(feature = "schemars")]
 pub(crate) fn scalar(
     instance_type: InstanceType,
     format: &str,
@@ -40,7 +43,8 @@ pub(crate) fn scalar(
 /// Implements `schemars::JsonSchema` for the wire scalar `$ty`: a schema
 /// named after the type, of JSON type `$instance_type`
 /// (`schemars::schema::InstanceType`), with the spec's `format`, and its
-/// `pattern` and `description` where given.
+/// `pattern` and `description` where given; nothing without the `schemars`
+/// feature.
 macro_rules! impl_scalar_schema {
     (
         $ty:ident,
@@ -50,6 +54,7 @@ macro_rules! impl_scalar_schema {
         $(, description = $description:literal)?
         $(,)?
     ) => {
+        #[cfg(feature = "schemars")]
         impl schemars::JsonSchema for $ty {
             fn schema_name() -> String {
                 stringify!($ty).to_string()

@@ -9,7 +9,6 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 
 use crate::currency::Currency;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Why a text is not an exact decimal amount.
@@ -161,11 +160,12 @@ pub fn decimal_places(amount: Decimal) -> u32 {
 /// let error = Money::parse("10.5", Currency::Ugx).unwrap_err();
 /// assert_eq!(error.to_string(), "UGX amounts have no minor unit; got 10.5");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(into = "MoneyWire", try_from = "MoneyWire")]
 pub struct Money {
     /// Serialised as a decimal string so no precision is lost.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "schemars", schemars(with = "String"))]
     amount: Decimal,
     currency: Currency,
 }

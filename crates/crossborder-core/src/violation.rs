@@ -5,14 +5,14 @@
 //! a non-empty [`Violations`] list; each [`Violation`] names the wire field,
 //! the [`Rule`] that failed (for code to match on) and a message (for people).
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 
 /// Which rule a field broke. Callers match on this rather than on messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Rule {
@@ -67,7 +67,8 @@ pub enum Rule {
 /// let violation = Violation::new("amount", Rule::Required, "is required");
 /// assert_eq!(violation.to_string(), "amount: is required");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Violation {
     /// The field's wire name, with a dot for nested fields
     /// (`accountNumber`, `businessAddress.city`, `documents.cac`).
@@ -117,7 +118,8 @@ impl fmt::Display for Violation {
 /// assert_eq!(violations.to_string(), "amount: is required; sessionId: is required");
 /// assert!(Violations::from_vec(Vec::new()).is_none());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Violations(Vec<Violation>);
 

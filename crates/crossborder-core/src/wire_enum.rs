@@ -135,8 +135,9 @@ macro_rules! wire_enum {
         $(#[$meta])*
         #[derive(
             Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash,
-            serde::Serialize, schemars::JsonSchema,
+            serde::Serialize,
         )]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         pub enum $name {
             $(
                 $(#[$vmeta])*

@@ -1,7 +1,6 @@
 //! Document types, the flexible keys of the documents map, and which
 //! documents a business must provide.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -457,9 +456,8 @@ pub fn normalise_documents<'a>(
 
 /// One document requirement of the required set, satisfied by any one of
 /// [`Requirement::any_of`].
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Requirement {
     /// A certificate of incorporation or a business license (every business).

@@ -7,7 +7,7 @@
 //! only checked for being one word: the service may support more networks
 //! than this crate lists, and refusing them would block valid payouts.
 
-use sha3::{Digest, Keccak256};
+use tiny_keccak::{Hasher, Keccak};
 
 use super::FormatError;
 use crate::violation::Rule;
@@ -116,7 +116,10 @@ fn check_evm(address: &str, network: &str) -> Result<(), FormatError> {
 /// Keccak-256 hash of the lower-case hex address is 8 or more.
 fn eip55_matches(hex: &str) -> bool {
     let lower = hex.to_ascii_lowercase();
-    let hash = Keccak256::digest(lower.as_bytes());
+    let mut hash = [0u8; 32];
+    let mut keccak = Keccak::v256();
+    keccak.update(lower.as_bytes());
+    keccak.finalize(&mut hash);
     hex.bytes().enumerate().all(|(i, b)| {
         let nibble = (hash[i / 2] >> if i % 2 == 0 { 4 } else { 0 }) & 0x0f;
         !b.is_ascii_alphabetic() || b.is_ascii_uppercase() == (nibble >= 8)
@@ -136,17 +139,32 @@ fn check_tron(address: &str, network: &str) -> Result<(), FormatError> {
     if address.len() != 34 || !address.starts_with('T') {
         return Err(shape());
     }
-    match bs58::decode(address).with_check(None).into_vec() {
-        Ok(bytes) if bytes.len() == 21 && bytes[0] == 0x41 => Ok(()),
-        Err(bs58::decode::Error::InvalidChecksum { .. }) => Err((
+    let Ok(bytes) = bs58::decode(address).into_vec() else {
+        return Err(shape());
+    };
+    let Some((payload, checksum)) = bytes.split_last_chunk::<4>() else {
+        return Err(shape());
+    };
+    if !base58check_matches(payload, checksum) {
+        return Err((
             Rule::InvalidChecksum,
             format!(
                 "has a wrong base58check checksum for {network} (check it was copied whole); \
                  a valid one looks like TJRabPrwbZy45sbavfcjinPJC18kjpRTv8"
             ),
-        )),
+        ));
+    }
+    match payload {
+        [0x41, account @ ..] if account.len() == 20 => Ok(()),
         _ => Err(shape()),
     }
+}
+
+/// base58check: the last four bytes are the first four of the double
+/// SHA-256 of the rest.
+fn base58check_matches(payload: &[u8], checksum: &[u8; 4]) -> bool {
+    let digest = hmac_sha256::Hash::hash(&hmac_sha256::Hash::hash(payload));
+    digest[..4] == checksum[..]
 }
 
 fn check_solana(address: &str, network: &str) -> Result<(), FormatError> {
@@ -295,6 +313,38 @@ mod tests {
                 "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
             ],
         );
+    }
+
+    /// The two digests are Keccak-256 (Ethereum's, not SHA3-256) and
+    /// SHA-256, on their published vectors.
+    #[test]
+    fn the_digests_are_keccak_256_and_double_sha_256() {
+        let mut hash = [0u8; 32];
+        let mut keccak = Keccak::v256();
+        keccak.update(b"");
+        keccak.finalize(&mut hash);
+        assert_eq!(
+            hex(&hash),
+            "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+        );
+        assert_eq!(
+            hex(&hmac_sha256::Hash::hash(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        // base58check of TJRabPrwbZy45sbavfcjinPJC18kjpRTv8: 0x41, the
+        // account, then the first four bytes of SHA-256(SHA-256(those 21)).
+        let bytes = bs58::decode("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8")
+            .into_vec()
+            .unwrap();
+        let (payload, checksum) = bytes.split_last_chunk::<4>().unwrap();
+        assert!(base58check_matches(payload, checksum));
+        let mut wrong = *checksum;
+        wrong[3] ^= 1;
+        assert!(!base58check_matches(payload, &wrong));
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! pair, and what shape each field must have.
 
 use rust_decimal::Decimal;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::format::check_format;
@@ -38,7 +37,8 @@ pub const MAX_SESSION_ID_CHARS: usize = 100;
 /// assert_eq!(PayoutKind::of(Currency::Ngn, Currency::Usdc), PayoutKind::Crypto);
 /// assert_eq!(PayoutKind::of(Currency::Usdt, Currency::Usdt), PayoutKind::Crypto);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PayoutKind {
     /// A fiat payout in the currency it is funded in.

@@ -15,6 +15,7 @@ mod money_display;
 mod operations;
 mod pay_once_cases;
 mod retries;
+mod schemas;
 mod secrecy;
 mod tls;
 mod webhook_delivery;
