@@ -191,6 +191,13 @@ impl Dispatcher {
         let concurrency = self.options.concurrency.max(1);
         let window = self.options.window.max(concurrency);
         let lease = duration_ms(self.options.lease);
+        // A window is filled by claims of a few times the concurrency: the
+        // first sends start after a small claim, and the next claims run
+        // while they are in flight.
+        let claim_size = concurrency
+            .max(16)
+            .saturating_mul(8)
+            .min(CLAIMS_PER_TRANSACTION);
         // Starts payouts from the queue while slots are free: one that has
         // waited for a tenth of its lease is not sent (a slow server, a long
         // queue), so every send starts with nearly a whole lease; it stays
@@ -242,7 +249,7 @@ impl Dispatcher {
                 let claim = driving!(self.ledger.claim(
                     &self.options.dispatcher_id,
                     lease,
-                    room.min(CLAIMS_PER_TRANSACTION),
+                    room.min(claim_size),
                     follow,
                     &detail,
                     &done,
@@ -716,8 +723,12 @@ impl Dispatcher {
 /// The request to send: as recorded, with the quote the ledger took for
 /// it, if any.
 fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
-    let mut request = request::from_text(&claimed.request)
-        .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+    // Read by the claim, or (unreadable) read again for the error.
+    let mut request = match &claimed.parsed {
+        Some(request) => request.clone(),
+        None => request::from_text(&claimed.request)
+            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?,
+    };
     if claimed.unquoted {
         request.rate_key = claimed.rate_key.clone();
         request.rate_key_valid_until = claimed.quote_valid_until.map(from_ms);

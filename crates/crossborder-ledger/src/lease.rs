@@ -33,6 +33,8 @@ pub(crate) struct Claimed {
     pub(crate) guard_until: Option<i64>,
     /// Until when (ms) the claim's lease holds it.
     pub(crate) lease_until: i64,
+    /// `request` read, once, by the claim (`None`: it does not read).
+    pub(crate) parsed: Option<crossborder::types::PayoutRequest>,
 }
 
 /// The head of a multi-row insert into the events table (the columns of
@@ -298,10 +300,11 @@ impl Ledger {
                         min_rate,
                         guard_until,
                     )| {
+                        let parsed = crate::request::from_text(&request).ok();
                         Ok(Claimed {
                             state: state(&session_id, &word)?,
-                            unquoted: crate::request::from_text(&request)
-                                .is_ok_and(|r| r.needs_quote()),
+                            unquoted: parsed.as_ref().is_some_and(|r| r.needs_quote()),
+                            parsed,
                             session_id,
                             request,
                             attempts,
