@@ -11,7 +11,9 @@
 //!   second through the ledger (the batch recorded in one transaction, as
 //!   `crossborder payout --ledger` does, then a dispatcher sending them
 //!   until none is left) over the SDK's own `payouts().create` of as many
-//!   payouts from as many tasks as the dispatcher's concurrency, against
+//!   payouts from as many tasks as the dispatcher's concurrency
+//!   (`--ledger-concurrency`, 16 by default; the dispatcher claims up to
+//!   1,000 ahead of its free slots), against
 //!   the same release sandbox, in alternating rounds.
 
 use std::path::Path;
@@ -30,8 +32,9 @@ use tokio::time::Instant;
 use super::load::API_KEY;
 use super::{Figure, Options};
 
-/// Payouts in flight at once, on both sides of the dispatch figures.
-const CONCURRENCY: usize = 16;
+/// Payouts the dispatcher claims ahead of its free sending slots (its
+/// `window`): a whole round's batch in one or two claims.
+const WINDOW: usize = 1_000;
 
 /// Every figure of the group against the sandbox at `base_url`, with its
 /// files under `dir`.
@@ -185,7 +188,9 @@ async fn dispatch_vs_direct(
     let dispatcher = ledger
         .dispatcher(
             client.clone(),
-            DispatchOptions::new("bench").concurrency(CONCURRENCY),
+            DispatchOptions::new("bench")
+                .concurrency(options.ledger_concurrency)
+                .window(WINDOW.max(options.ledger_concurrency)),
         )
         .map_err(|e| anyhow!("starting the dispatcher: {e}"))?;
     let count = if options.quick { 100 } else { 1_000 };
@@ -195,9 +200,13 @@ async fn dispatch_vs_direct(
         // The side that goes first alternates, as in every ratio here.
         let (ledger_time, direct_time) = if round % 2 == 0 {
             let ledger_time = through_ledger(&ledger, &dispatcher, &tag, count).await?;
-            (ledger_time, send_direct(client, &tag, count).await?)
+            let concurrency = options.ledger_concurrency;
+            (
+                ledger_time,
+                send_direct(client, &tag, count, concurrency).await?,
+            )
         } else {
-            let direct_time = send_direct(client, &tag, count).await?;
+            let direct_time = send_direct(client, &tag, count, options.ledger_concurrency).await?;
             (
                 through_ledger(&ledger, &dispatcher, &tag, count).await?,
                 direct_time,
@@ -221,7 +230,9 @@ async fn dispatch_vs_direct(
         direct,
         0.5,
         format!(
-            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {CONCURRENCY} in flight, {} alternating rounds",
+            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {} in flight (window {}), {} alternating rounds",
+            options.ledger_concurrency,
+            WINDOW.max(options.ledger_concurrency),
             options.rounds()
         ),
     ))
@@ -244,6 +255,7 @@ async fn through_ledger(
         .record_batch(tag, &items)
         .await
         .map_err(|e| anyhow!("recording the batch: {e}"))?;
+    let recorded = started.elapsed();
     let report = dispatcher
         .send_pending(|_| {})
         .await
@@ -251,15 +263,26 @@ async fn through_ledger(
     if report.sent != count {
         bail!("the dispatcher sent {} of {count} payouts", report.sent);
     }
-    Ok(started.elapsed())
+    let total = started.elapsed();
+    println!(
+        "      through the ledger: recorded in {} ms, sent in {} ms",
+        recorded.as_millis(),
+        (total - recorded).as_millis()
+    );
+    Ok(total)
 }
 
-/// `count` payouts through `payouts().create` from [`CONCURRENCY`] tasks.
-async fn send_direct(client: &Client, tag: &str, count: usize) -> Result<Duration> {
+/// `count` payouts through `payouts().create` from `concurrency` tasks.
+async fn send_direct(
+    client: &Client,
+    tag: &str,
+    count: usize,
+    concurrency: usize,
+) -> Result<Duration> {
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
-    for _ in 0..CONCURRENCY {
+    for _ in 0..concurrency {
         let (client, next, tag) = (client.clone(), next.clone(), tag.to_owned());
         tasks.spawn(async move {
             loop {

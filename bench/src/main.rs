@@ -122,6 +122,12 @@ struct Cli {
     /// summary then holds only them.
     #[arg(long, value_delimiter = ',', value_name = "GROUP")]
     only: Vec<Group>,
+    /// Payouts in flight at once in the `ledger` group's dispatch figures,
+    /// on both sides (the dispatcher's `concurrency`, the direct side's
+    /// tasks).
+    #[arg(long, default_value_t = 16, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    ledger_concurrency: u64,
 }
 
 /// Programs this binary runs as its own children, or for other tools.
@@ -190,6 +196,7 @@ fn main() -> ExitCode {
                     quick: cli.quick,
                     release: !cli.no_release,
                     only: cli.only,
+                    ledger_concurrency: usize::try_from(cli.ledger_concurrency).unwrap_or(16),
                 },
             )
         }),

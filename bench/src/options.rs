@@ -10,6 +10,8 @@ pub(super) struct Options {
     pub release: bool,
     /// The groups of figures to measure; empty measures every figure.
     pub only: Vec<Group>,
+    /// Payouts in flight at once in the dispatch figures (`ledger.rs`).
+    pub ledger_concurrency: usize,
 }
 
 /// A group of figures measured together (`--only`), for working on one

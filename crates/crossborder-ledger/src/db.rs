@@ -197,8 +197,11 @@ impl Pool {
                 .busy_timeout(std::time::Duration::from_secs(30));
                 // One connection: SQLite has one writer at a time anyway, and
                 // in memory every connection would be its own database.
+                // No ping before each use: the connection is a file in this
+                // process, with nothing between to go stale.
                 let pool = SqlitePoolOptions::new()
                     .max_connections(1)
+                    .test_before_acquire(false)
                     .connect_with(options)
                     .await
                     .map_err(|e| cannot_open(&database, &e))?;

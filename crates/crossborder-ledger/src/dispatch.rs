@@ -1,6 +1,7 @@
 //! [`Dispatcher`]: sends what is recorded, resolves what was left in
 //! flight by reading first, follows accepted payouts until they settle.
 
+use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,6 +25,10 @@ use crate::time::{duration_ms, from_ms, now_ms, rfc3339_text};
 /// missing) only while this much of its life is left; otherwise the
 /// payout is quoted again.
 const QUOTE_MARGIN_MS: i64 = 1_000;
+
+/// The most payouts one claim takes (its statements' parameters stay
+/// within both databases' limits); a larger window fills over several.
+const CLAIMS_PER_TRANSACTION: usize = 1_000;
 
 /// The longest a run sleeps before looking again for work that became due
 /// (another dispatcher's lease running out, a payout to read again).
@@ -178,12 +183,40 @@ impl Dispatcher {
         }
         let mut report = DispatchReport::default();
         let mut running = FuturesUnordered::new();
+        // Claimed ahead (durably `sending` when fresh), waiting for a slot.
+        let mut queue: VecDeque<Claimed> = VecDeque::new();
         // Changes waiting for their group's commit: the sends that ended
         // while the previous commit ran.
         let mut pending: Vec<(Claimed, Change)> = Vec::new();
         let concurrency = self.options.concurrency.max(1);
+        let window = self.options.window.max(concurrency);
+        let lease = duration_ms(self.options.lease);
+        // A window is filled by claims of a few times the concurrency: the
+        // first sends start after a small claim, and the next claims run
+        // while they are in flight.
+        let claim_size = concurrency
+            .max(16)
+            .saturating_mul(8)
+            .min(CLAIMS_PER_TRANSACTION);
+        // Starts payouts from the queue while slots are free: one that has
+        // waited for a tenth of its lease is not sent (a slow server, a long
+        // queue), so every send starts with nearly a whole lease; it stays
+        // as it is, and the claim that takes it next reads it first.
+        macro_rules! fill {
+            () => {
+                while running.len() < concurrency {
+                    let Some(claimed) = queue.pop_front() else { break };
+                    if claimed.lease_until.saturating_sub(now_ms()) < lease - lease / 10 {
+                        tracing::debug!(session_id = %claimed.session_id, "claimed ahead too long ago; left for the next claim");
+                        continue;
+                    }
+                    running.push(self.step(claimed));
+                }
+            };
+        }
         // The payouts in flight are driven while a statement runs: one of
-        // them may hold the connection the statement waits for.
+        // them may hold the connection the statement waits for; a slot that
+        // frees is refilled from the queue at once.
         macro_rules! driving {
             ($statement:expr) => {{
                 let statement = $statement;
@@ -193,16 +226,20 @@ impl Dispatcher {
                         biased;
                         done = &mut statement => break done?,
                         Some(step) = running.next() => {
-                            tally(&mut report, &mut pending, step?, &mut progress)
+                            tally(&mut report, &mut pending, step?, &mut progress);
+                            fill!();
                         }
                     }
                 }
             }};
         }
         loop {
-            if running.len() < concurrency || !pending.is_empty() {
+            fill!();
+            let room = window.saturating_sub(running.len() + queue.len());
+            if room > 0 || !pending.is_empty() {
                 // One transaction records the sends that ended (a group
-                // commit) and claims as many payouts as slots are free.
+                // commit) and claims as many payouts as the window has room
+                // for.
                 let group = std::mem::take(&mut pending);
                 let done: Vec<(&Claimed, Change)> = group
                     .iter()
@@ -211,8 +248,8 @@ impl Dispatcher {
                 let detail = format!("claimed by {}", self.options.dispatcher_id);
                 let claim = driving!(self.ledger.claim(
                     &self.options.dispatcher_id,
-                    duration_ms(self.options.lease),
-                    concurrency.saturating_sub(running.len()),
+                    lease,
+                    room.min(claim_size),
                     follow,
                     &detail,
                     &done,
@@ -228,10 +265,9 @@ impl Dispatcher {
                     tally(&mut report, &mut pending, step, &mut progress);
                 }
                 claim.sending.iter().for_each(&mut progress);
-                let claimed = claim.claimed;
-                let none_claimed = claimed.is_empty();
-                running.extend(claimed.into_iter().map(|claimed| self.step(claimed)));
-                if none_claimed && running.is_empty() {
+                queue.extend(claim.claimed);
+                fill!();
+                if running.is_empty() && queue.is_empty() {
                     if !pending.is_empty() {
                         continue;
                     }
@@ -247,7 +283,8 @@ impl Dispatcher {
                     }
                 }
             }
-            // Sends that ended during the claim are recorded at once.
+            // Sends that ended during the claim are recorded at once;
+            // otherwise the next to end is waited for.
             if pending.is_empty() {
                 if let Some(step) = running.next().await {
                     tally(&mut report, &mut pending, step?, &mut progress);
@@ -686,8 +723,12 @@ impl Dispatcher {
 /// The request to send: as recorded, with the quote the ledger took for
 /// it, if any.
 fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
-    let mut request = request::from_text(&claimed.request)
-        .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?;
+    // Read by the claim, or (unreadable) read again for the error.
+    let mut request = match &claimed.parsed {
+        Some(request) => request.clone(),
+        None => request::from_text(&claimed.request)
+            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?,
+    };
     if claimed.unquoted {
         request.rate_key = claimed.rate_key.clone();
         request.rate_key_valid_until = claimed.quote_valid_until.map(from_ms);

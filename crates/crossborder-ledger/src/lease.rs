@@ -31,6 +31,10 @@ pub(crate) struct Claimed {
     /// Its rate guard: the worst rate (decimal text) and the deadline (ms).
     pub(crate) min_rate: Option<String>,
     pub(crate) guard_until: Option<i64>,
+    /// Until when (ms) the claim's lease holds it.
+    pub(crate) lease_until: i64,
+    /// `request` read, once, by the claim (`None`: it does not read).
+    pub(crate) parsed: Option<crossborder::types::PayoutRequest>,
 }
 
 /// The head of a multi-row insert into the events table (the columns of
@@ -83,75 +87,135 @@ pub(crate) struct Change {
     pub(crate) reason: Option<PayoutReason>,
 }
 
+/// How many changes one statement of [`apply_in!`] applies: 13 parameters
+/// each, well within SQLite's (32,766) and PostgreSQL's (65,535) limits.
+const CHANGES_PER_STATEMENT: usize = 500;
+
 /// In the open transaction `$tx`: each `(claimed, change)` of `$changes`
 /// judged by [`PayoutState::transition`], applied to the payout if `$owner`
-/// still holds it in the state it was claimed in, and its event appended.
-/// `Vec<Option<RecordRow>>`, `None` where the payout is no longer
-/// `$owner`'s. A macro so that one text serves each backend's transaction.
+/// still holds it in the state it was claimed in, and its event appended:
+/// one `UPDATE … FROM (VALUES …)` for up to [`CHANGES_PER_STATEMENT`]
+/// changes, and one multi-row `INSERT` of their events.
+/// `Vec<Option<RecordRow>>`, in the order of `$changes`, `None` where the
+/// payout is no longer `$owner`'s. A macro so that one text serves each
+/// backend's transaction.
 macro_rules! apply_in {
     ($ledger:expr, $tx:ident, $owner:expr, $changes:expr) => {{
-        let returning = RECORD_COLUMNS.replace("p.", "");
-        let text = format!(
-            "UPDATE payouts SET state = $1, transaction_id = COALESCE($2, transaction_id), message = $3, \
-             errors = $4, lease_owner = $5, lease_until = $6, updated_at = $7, attempts = $8, \
-             rate_key = COALESCE($9, rate_key), quote_valid_until = COALESCE($10, quote_valid_until), \
-             reason = COALESCE($11, reason) \
-             WHERE session_id = $12 AND state = $13 AND lease_owner = $14 RETURNING {returning}"
-        );
-        let text = $ledger.pool.sql(&text);
+        let returning = $ledger
+            .pool
+            .sql(&format!(" RETURNING {}", RECORD_COLUMNS.replace("p.", "")))
+            .into_owned();
         let owner: &str = $owner;
-        let mut rows: Vec<Option<RecordRow>> = Vec::new();
-        // The events of the changes made: one multi-row INSERT after them.
-        let mut events = Vec::new();
-        for (claimed, change) in $changes {
-            // The same state: an event that records a quote, no change.
-            let to = if change.to == claimed.state && change.quote.is_some() {
-                change.to
-            } else {
-                claimed.state.transition(change.to)?
-            };
-            let used = change.quote.as_ref().filter(|(_, used)| *used).map(|(q, _)| q);
+        let changes: &[(&Claimed, Change)] = $changes;
+        let mut rows: Vec<Option<RecordRow>> = Vec::with_capacity(changes.len());
+        for chunk in changes.chunks(CHANGES_PER_STATEMENT) {
             let now = now_ms();
-            let (lease_owner, lease_until) = match change.renew_lease {
-                Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
-                None => (None, change.next_at),
-            };
-            let row: Option<RecordRow> = sqlx::query_as(&text)
-                .bind(to.as_str())
-                .bind(change.transaction_id.as_deref())
-                .bind(change.message.as_deref())
-                .bind(change.errors)
-                .bind(lease_owner)
-                .bind(lease_until)
-                .bind(now)
-                .bind(change.attempts)
-                .bind(used.map(|q| q.rate_key.as_str()))
-                .bind(used.map(|q| q.valid_until_ms))
-                .bind(change.reason.as_ref().map(PayoutReason::to_stored))
-                .bind(&claimed.session_id)
-                .bind(claimed.state.as_str())
-                .bind(owner)
-                .fetch_optional(&mut *$tx)
-                .await?;
-            if row.is_some() {
-                let quote = change.quote.as_ref().map(|(q, _)| q.to_stored());
-                events.push((&claimed.session_id, now, claimed.state.as_str(), to.as_str(), &change.detail, quote));
+            // Each change as the row of VALUES it is applied with.
+            let mut values = Vec::with_capacity(chunk.len());
+            for (claimed, change) in chunk {
+                // The same state: an event that records a quote, no change.
+                let to = if change.to == claimed.state && change.quote.is_some() {
+                    change.to
+                } else {
+                    claimed.state.transition(change.to)?
+                };
+                let used = change.quote.as_ref().filter(|(_, used)| *used).map(|(q, _)| q);
+                let (lease_owner, lease_until) = match change.renew_lease {
+                    Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
+                    None => (None, change.next_at),
+                };
+                values.push((
+                    claimed.session_id.as_str(),
+                    claimed.state.as_str(),
+                    to,
+                    change,
+                    lease_owner,
+                    lease_until,
+                    used.map(|q| (q.rate_key.as_str(), q.valid_until_ms)),
+                ));
             }
-            rows.push(row);
-        }
-        if !events.is_empty() {
-            let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-            insert.push_values(&events, |mut values, (session_id, at, from, to, detail, quote)| {
-                values
-                    .push_bind(*session_id)
-                    .push_bind(*at)
-                    .push_bind(*from)
-                    .push_bind(*to)
-                    .push_bind(*detail)
-                    .push_bind(owner)
-                    .push_bind(quote.clone());
+            let mut update = sqlx::QueryBuilder::new(
+                "UPDATE payouts SET state = v.column3, \
+                 transaction_id = COALESCE(v.column4, payouts.transaction_id), message = v.column5, \
+                 errors = v.column6, lease_owner = v.column7, lease_until = v.column8, updated_at = v.column9, \
+                 attempts = v.column10, rate_key = COALESCE(v.column11, payouts.rate_key), \
+                 quote_valid_until = COALESCE(v.column12, payouts.quote_valid_until), \
+                 reason = COALESCE(v.column13, payouts.reason) FROM (",
+            );
+            // The first row types the columns (PostgreSQL); SQLite keeps
+            // each value as bound.
+            update.push_values(&values, |mut row, (session_id, from, to, change, lease_owner, lease_until, used)| {
+                row.push("CAST(")
+                    .push_bind_unseparated(*session_id)
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(*from)
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(to.as_str())
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(change.transaction_id.as_deref())
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(change.message.as_deref())
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(change.errors)
+                    .push_unseparated(" AS BIGINT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(*lease_owner)
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(*lease_until)
+                    .push_unseparated(" AS BIGINT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(now)
+                    .push_unseparated(" AS BIGINT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(change.attempts)
+                    .push_unseparated(" AS BIGINT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(used.map(|(key, _)| key))
+                    .push_unseparated(" AS TEXT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(used.map(|(_, until)| until))
+                    .push_unseparated(" AS BIGINT)")
+                    .push("CAST(")
+                    .push_bind_unseparated(change.reason.as_ref().map(PayoutReason::to_stored))
+                    .push_unseparated(" AS TEXT)");
             });
-            insert.build().execute(&mut *$tx).await?;
+            update
+                .push(") AS v WHERE payouts.session_id = v.column1 AND payouts.state = v.column2 AND payouts.lease_owner = ")
+                .push_bind(owner)
+                .push(&returning);
+            let updated: Vec<RecordRow> = update.build_query_as().fetch_all(&mut *$tx).await?;
+            let mut updated: std::collections::HashMap<String, RecordRow> =
+                updated.into_iter().map(|row| (row.0.clone(), row)).collect();
+            // The events of the changes made: one multi-row INSERT after them.
+            let mut events = Vec::new();
+            for (session_id, from, to, change, ..) in &values {
+                let row = updated.remove(*session_id);
+                if row.is_some() {
+                    let quote = change.quote.as_ref().map(|(q, _)| q.to_stored());
+                    events.push((*session_id, now, *from, to.as_str(), &change.detail, quote));
+                }
+                rows.push(row);
+            }
+            if !events.is_empty() {
+                let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+                insert.push_values(&events, |mut values, (session_id, at, from, to, detail, quote)| {
+                    values
+                        .push_bind(*session_id)
+                        .push_bind(*at)
+                        .push_bind(*from)
+                        .push_bind(*to)
+                        .push_bind(*detail)
+                        .push_bind(owner)
+                        .push_bind(quote.clone());
+                });
+                insert.build().execute(&mut *$tx).await?;
+            }
         }
         rows
     }};
@@ -209,6 +273,7 @@ impl Ledger {
         );
         let text = self.pool.sql(&text);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let lease_until = now_ms().saturating_add(lease);
         let returning = format!(") RETURNING {}", RECORD_COLUMNS.replace("p.", ""));
         let returning = self.pool.sql(&returning).into_owned();
         let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
@@ -216,7 +281,7 @@ impl Ledger {
             let done = apply_in!(self, tx, owner, done);
             let rows: Vec<ClaimRow> = sqlx::query_as(&text)
                 .bind(owner)
-                .bind(now_ms().saturating_add(lease))
+                .bind(lease_until)
                 .bind(now_ms())
                 .bind(limit)
                 .fetch_all(&mut *tx)
@@ -235,10 +300,11 @@ impl Ledger {
                         min_rate,
                         guard_until,
                     )| {
+                        let parsed = crate::request::from_text(&request).ok();
                         Ok(Claimed {
                             state: state(&session_id, &word)?,
-                            unquoted: crate::request::from_text(&request)
-                                .is_ok_and(|r| r.needs_quote()),
+                            unquoted: parsed.as_ref().is_some_and(|r| r.needs_quote()),
+                            parsed,
                             session_id,
                             request,
                             attempts,
@@ -248,6 +314,7 @@ impl Ledger {
                             quote_valid_until: valid_until,
                             min_rate,
                             guard_until,
+                            lease_until,
                         })
                     },
                 )

@@ -33,6 +33,10 @@ pub(crate) const INSERT_EVENT: &str = "INSERT INTO payout_events (session_id, at
 
 const STORED_REQUEST: &str = "SELECT request FROM payouts WHERE session_id = $1";
 
+/// How many rows one multi-row statement of `record_batch` writes (at most
+/// 10 parameters each, well within SQLite's and PostgreSQL's limits).
+const ROWS_PER_STATEMENT: usize = 500;
+
 /// Sets the rate guard of a payout the dispatcher has not sent yet.
 const SET_GUARD: &str = "UPDATE payouts SET min_rate = $1::numeric, guard_until = $2 \
      WHERE session_id = $3 AND state = 'recorded'";
@@ -189,17 +193,24 @@ impl Ledger {
             text: request::to_text(request)?,
             batch: None,
         };
-        with_pool!(&self.pool, |p| {
+        let inserted = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            DbConnection::insert_payout(&mut tx, self, &payout).await?;
+            let inserted = DbConnection::insert_payout(&mut tx, self, &payout).await?;
             if let Some(guard) = guard {
                 DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
             }
             tx.commit().await?;
+            inserted
         });
-        self.payout(&request.session_id)
-            .await?
-            .ok_or_else(|| corrupt(&request.session_id, "vanished after it was recorded"))
+        // A new payout's record came back from its insert; one recorded
+        // before is read as it stands.
+        match inserted {
+            Some(row) => record(row),
+            None => self
+                .payout(&request.session_id)
+                .await?
+                .ok_or_else(|| corrupt(&request.session_id, "vanished after it was recorded")),
+        }
     }
 
     /// Records a whole batch in one transaction before anything is sent.
@@ -253,26 +264,39 @@ impl Ledger {
             .await?;
             if stored.is_empty() {
                 let requests = batch_requests(items, &texts)?;
-                for (index, (request, text)) in requests.iter().zip(&texts).enumerate() {
-                    let position = i64::try_from(index + 1).unwrap_or(i64::MAX);
-                    let payout = NewPayout {
-                        request,
-                        text: request::to_text(request)?,
-                        batch: Some((batch_key, position)),
-                    };
-                    DbConnection::insert_payout(&mut tx, self, &payout).await?;
-                    if let Some(guard) = guard.as_ref().filter(|_| request.needs_quote()) {
+                let payouts = requests
+                    .iter()
+                    .enumerate()
+                    .map(|(index, request)| {
+                        let position = i64::try_from(index + 1).unwrap_or(i64::MAX);
+                        Ok(NewPayout {
+                            request,
+                            text: request::to_text(request)?,
+                            batch: Some((batch_key, position)),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, LedgerError>>()?;
+                DbConnection::insert_payouts(&mut tx, self, &payouts).await?;
+                if let Some(guard) = &guard {
+                    for request in requests.iter().filter(|r| r.needs_quote()) {
                         DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
                     }
-                    sqlx::query(&self.pool.sql(
-                        "INSERT INTO batch_items (batch_key, position, item, session_id) VALUES ($1, $2, $3, $4)",
-                    ))
-                    .bind(batch_key)
-                    .bind(position)
-                    .bind(text)
-                    .bind(&request.session_id)
-                    .execute(&mut *tx)
-                    .await?;
+                }
+                // The items as given, in a few multi-row statements.
+                for chunk in payouts
+                    .chunks(ROWS_PER_STATEMENT)
+                    .zip(texts.chunks(ROWS_PER_STATEMENT))
+                {
+                    let mut insert = sqlx::QueryBuilder::new(
+                        "INSERT INTO batch_items (batch_key, position, item, session_id) ",
+                    );
+                    insert.push_values(chunk.0.iter().zip(chunk.1), |mut row, (payout, text)| {
+                        row.push_bind(batch_key)
+                            .push_bind(payout.batch.map(|(_, position)| position))
+                            .push_bind(text)
+                            .push_bind(&payout.request.session_id);
+                    });
+                    insert.build().execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
                 self.checkpoint_or_warn().await;
@@ -476,12 +500,22 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
 /// A transaction of either backend, for the steps that `submit` and
 /// `record_batch` share.
 pub(crate) trait DbConnection<'c> {
-    /// Inserts one payout and its first event, or checks that the session
-    /// id already holds this very request.
+    /// Inserts one payout and its first event (its record, as inserted),
+    /// or checks that the session id already holds this very request
+    /// (`None`).
     async fn insert_payout(
         self,
         ledger: &Ledger,
         payout: &NewPayout<'_>,
+    ) -> Result<Option<RecordRow>, LedgerError>;
+
+    /// [`insert_payout`](DbConnection::insert_payout) for many payouts, in
+    /// a few multi-row statements: a session id given twice (here, or
+    /// recorded before) must hold the same request.
+    async fn insert_payouts(
+        self,
+        ledger: &Ledger,
+        payouts: &[NewPayout<'_>],
     ) -> Result<(), LedgerError>;
 
     /// Sets the rate guard of a payout not sent yet.
@@ -501,11 +535,15 @@ macro_rules! impl_db_connection {
                 self,
                 ledger: &Ledger,
                 payout: &NewPayout<'_>,
-            ) -> Result<(), LedgerError> {
+            ) -> Result<Option<RecordRow>, LedgerError> {
                 let request = payout.request;
                 let now = now_ms();
                 let (batch_key, position) = payout.batch.unzip();
-                let inserted = sqlx::query(&ledger.pool.sql(INSERT_PAYOUT))
+                let text = format!(
+                    "{INSERT_PAYOUT} RETURNING {}",
+                    RECORD_COLUMNS.replace("p.", "")
+                );
+                let inserted: Option<RecordRow> = sqlx::query_as(&ledger.pool.sql(&text))
                     .bind(&request.session_id)
                     .bind(request.amount.to_string())
                     .bind(request.from_currency.as_str())
@@ -514,11 +552,9 @@ macro_rules! impl_db_connection {
                     .bind(batch_key)
                     .bind(position)
                     .bind(now)
-                    .execute(&mut **self)
-                    .await?
-                    .rows_affected()
-                    == 1;
-                if inserted {
+                    .fetch_optional(&mut **self)
+                    .await?;
+                if inserted.is_some() {
                     let detail = batch_key
                         .zip(position)
                         .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
@@ -531,19 +567,115 @@ macro_rules! impl_db_connection {
                         .bind(None::<String>)
                         .execute(&mut **self)
                         .await?;
-                    return Ok(());
+                    return Ok(inserted);
                 }
                 let (stored,): (String,) = sqlx::query_as(&ledger.pool.sql(STORED_REQUEST))
                     .bind(&request.session_id)
                     .fetch_one(&mut **self)
                     .await?;
                 if stored == payout.text {
-                    Ok(())
+                    Ok(None)
                 } else {
                     Err(LedgerError::SessionConflict {
                         session_id: request.session_id.clone(),
                     })
                 }
+            }
+
+            async fn insert_payouts(
+                self,
+                ledger: &Ledger,
+                payouts: &[NewPayout<'_>],
+            ) -> Result<(), LedgerError> {
+                use std::collections::{HashMap, HashSet};
+                let conflict = |session_id: &str| LedgerError::SessionConflict {
+                    session_id: session_id.to_owned(),
+                };
+                // Each session id once: a later item with it must be the same request.
+                let mut first: HashMap<&str, &str> = HashMap::new();
+                let mut unique: Vec<&NewPayout<'_>> = Vec::with_capacity(payouts.len());
+                for payout in payouts {
+                    let id = payout.request.session_id.as_str();
+                    match first.get(id) {
+                        Some(text) if *text != payout.text => return Err(conflict(id)),
+                        Some(_) => {}
+                        None => {
+                            first.insert(id, &payout.text);
+                            unique.push(payout);
+                        }
+                    }
+                }
+                let numeric = ledger.pool.sql("::numeric").into_owned();
+                let now = now_ms();
+                for chunk in unique.chunks(ROWS_PER_STATEMENT) {
+                    let mut insert = sqlx::QueryBuilder::new(
+                        "INSERT INTO payouts (session_id, state, amount, from_currency, to_currency, \
+                         request, batch_key, batch_position, created_at, updated_at) ",
+                    );
+                    insert.push_values(chunk, |mut row, payout| {
+                        let request = payout.request;
+                        let (batch_key, position) = payout.batch.unzip();
+                        row.push_bind(&request.session_id)
+                            .push_bind(PayoutState::Recorded.as_str())
+                            .push_bind(request.amount.to_string())
+                            .push_unseparated(&numeric)
+                            .push_bind(request.from_currency.as_str())
+                            .push_bind(request.to_currency.as_str())
+                            .push_bind(&payout.text)
+                            .push_bind(batch_key)
+                            .push_bind(position)
+                            .push_bind(now)
+                            .push_bind(now);
+                    });
+                    insert.push(" ON CONFLICT (session_id) DO NOTHING RETURNING session_id");
+                    let inserted: Vec<(String,)> =
+                        insert.build_query_as().fetch_all(&mut **self).await?;
+                    let inserted: HashSet<String> = inserted.into_iter().map(|(id,)| id).collect();
+                    let (new, old): (Vec<&NewPayout<'_>>, Vec<&NewPayout<'_>>) = chunk
+                        .iter()
+                        .partition(|p| inserted.contains(&p.request.session_id));
+                    if !new.is_empty() {
+                        let mut events = sqlx::QueryBuilder::new(
+                            "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher) ",
+                        );
+                        events.push_values(&new, |mut row, payout| {
+                            let detail = payout
+                                .batch
+                                .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
+                            row.push_bind(&payout.request.session_id)
+                                .push_bind(now)
+                                .push_bind(None::<String>)
+                                .push_bind(PayoutState::Recorded.as_str())
+                                .push_bind(detail)
+                                .push_bind(None::<String>);
+                        });
+                        events.build().execute(&mut **self).await?;
+                    }
+                    if !old.is_empty() {
+                        // Recorded before: the same request, or a conflict.
+                        let mut select = sqlx::QueryBuilder::new(
+                            "SELECT session_id, request FROM payouts WHERE session_id IN (",
+                        );
+                        let mut ids = select.separated(", ");
+                        for payout in &old {
+                            ids.push_bind(&payout.request.session_id);
+                        }
+                        select.push(")");
+                        let stored: HashMap<String, String> = select
+                            .build_query_as::<(String, String)>()
+                            .fetch_all(&mut **self)
+                            .await?
+                            .into_iter()
+                            .collect();
+                        for payout in old {
+                            let id = &payout.request.session_id;
+                            if stored.get(id) != Some(&payout.text) {
+                                return Err(conflict(id));
+                            }
+                        }
+                    }
+                }
+                Ok(())
             }
 
             async fn set_guard(

@@ -58,6 +58,16 @@ pub struct DispatchOptions {
     pub lease: Duration,
     /// How many payouts are in flight at once.
     pub concurrency: usize,
+    /// How many payouts a dispatcher holds claimed at once: those in
+    /// flight and those claimed ahead, durably `sending` and waiting for a
+    /// free slot (at least [`concurrency`](DispatchOptions::concurrency),
+    /// its default). A larger window claims in fewer, larger transactions,
+    /// so a slot is refilled without waiting for a commit; a dispatcher
+    /// that dies leaves up to this many payouts `sending`, each read by its
+    /// session id before it is sent again. A payout claimed ahead is sent
+    /// only while nine tenths of its lease are left; otherwise it is left
+    /// to the next claim, which reads it first.
+    pub window: usize,
     /// How accepted payouts are followed until they settle.
     pub poll: Backoff,
     /// The wait before another try after an error that says nothing about
@@ -92,6 +102,13 @@ impl DispatchOptions {
         self
     }
 
+    /// Sets [`window`](DispatchOptions::window) (at least the concurrency
+    /// when the dispatcher runs).
+    pub fn window(mut self, window: usize) -> DispatchOptions {
+        self.window = window;
+        self
+    }
+
     /// Sets [`poll`](DispatchOptions::poll).
     pub fn poll(mut self, poll: Backoff) -> DispatchOptions {
         self.poll = poll;
@@ -106,13 +123,15 @@ impl DispatchOptions {
 }
 
 impl Default for DispatchOptions {
-    /// Lease 30 s, 8 payouts at once, polling from 0.5 s to 60 s, retries
+    /// Lease 30 s, 8 payouts at once (and claimed at once), polling from 0.5 s to 60 s, retries
     /// from 0.5 s to 30 s, 10 errors in a row; named after the host's
     /// process id and a random suffix.
     fn default() -> DispatchOptions {
         DispatchOptions {
             lease: Duration::from_secs(30),
             concurrency: 8,
+            // Claim no more than is sent at once.
+            window: 0,
             poll: Backoff::default(),
             retry: Backoff {
                 max: Duration::from_secs(30),

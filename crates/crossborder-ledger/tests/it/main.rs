@@ -15,3 +15,4 @@ mod follow_up;
 mod lifecycle;
 mod quotes;
 mod receiver_fleet;
+mod window;
