@@ -74,6 +74,9 @@ const READ_KINDS: [FaultKind; 4] = [
     FaultKind::ReadClose,
 ];
 
+/// The seed of a run that sets no `CROSSBORDER_FAULT_SEED`.
+const DEFAULT_SEED: u64 = 38;
+
 fn faults(seed: u64) -> FaultConfig {
     let mut config = FaultConfig::off().with_seed(seed);
     for kind in WRITE_KINDS.iter().chain(&READ_KINDS) {
@@ -284,7 +287,16 @@ async fn ngn_balance(client: &Client) -> Decimal {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn payouts_through_a_faulty_network_are_applied_exactly_once() {
     let capture = capture();
-    let seed = seed("CROSSBORDER_FAULT_SEED");
+    // A fixed seed unless the variable names one: at rates of 2-3 % a
+    // random seed leaves some kind unmet in about one run in thirty, and
+    // the check below that every kind was met is the point of the test.
+    let seed = match std::env::var_os("CROSSBORDER_FAULT_SEED") {
+        Some(_) => seed("CROSSBORDER_FAULT_SEED"),
+        None => {
+            println!("seed {DEFAULT_SEED}; set CROSSBORDER_FAULT_SEED for another");
+            DEFAULT_SEED
+        }
+    };
     let mut rng = fastrand::Rng::with_seed(seed);
     let env = Env::start(&[KEY]).await;
     let checking = env.checking_client(KEY);
