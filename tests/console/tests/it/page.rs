@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crossborder::{Currency, Decimal};
 use crossborder_console_tests::Console;
-use crossborder_core::display_amount;
+use crossborder_core::{display_amount, display_grouped};
 use crossborder_sandbox::{mask_key, SandboxConfig};
 use crossborder_testkit::{TestSandbox, NO_ACCESS_KEY};
 use serde_json::json;
@@ -67,7 +67,8 @@ async fn the_key_is_asked_once_and_kept_out_of_urls() {
 }
 
 /// The page's amount display is the SDK's `display_amount` (minor units
-/// added, trailing zeros dropped, never rounded), for every currency; its
+/// added, trailing zeros dropped, never rounded), and its tables' grouped
+/// form core's `display_grouped` (the CLI's), for every currency; its
 /// masked key is the sandbox's `mask_key`.
 #[tokio::test]
 #[ignore = "needs Chromium"]
@@ -91,19 +92,27 @@ async fn amounts_are_shown_as_the_sdk_shows_them() {
         "007.5",
         "1000000000000000",
         "1234567890123456.123456789",
+        "999.5",
+        "1000",
+        "100000",
+        "4912500.5",
+        "-1234567.891",
     ];
     let mut cases = Vec::new();
     for currency in Currency::ALL {
         for text in texts {
             let value: Decimal = text.parse().unwrap();
-            let expected = display_amount(value, currency).to_string();
+            let expected = json!([
+                display_amount(value, currency).to_string(),
+                display_grouped(value, currency)
+            ]);
             cases.push(json!([text, currency.code(), expected]));
         }
     }
     let shown = console
         .browser
         .script(
-            "return arguments[0].map(([text, currency]) => window.crossborderConsole.displayAmount(text, currency));",
+            "return arguments[0].map(([text, currency]) => [window.crossborderConsole.displayAmount(text, currency), window.crossborderConsole.groupedAmount(text, currency) + ' ' + currency]);",
             json!([cases]),
         )
         .await;
