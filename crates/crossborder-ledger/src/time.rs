@@ -22,11 +22,26 @@ pub(crate) fn duration_ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// `at` as RFC 3339 text, for messages.
+/// `at` as RFC 3339 text in UTC, to the millisecond (the database's
+/// unit): `2026-11-27T17:27:56.120Z`.
 pub(crate) fn rfc3339_text(at: SystemTime) -> String {
-    time::OffsetDateTime::from(at)
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| format!("{} ms after the epoch", to_ms(at)))
+    match in_range(at) {
+        Some(at) => humantime::format_rfc3339_millis(at).to_string(),
+        None if at < UNIX_EPOCH => "before 1970-01-01T00:00:00Z".to_owned(),
+        None => format!("{} ms after the epoch", to_ms(at)),
+    }
+}
+
+/// The last millisecond RFC 3339 can write: 9999-12-31T23:59:59.999Z.
+const LAST: Duration = Duration::from_millis(253_402_300_799_999);
+
+/// `at` if RFC 3339 can write it (from the epoch to the year 9999, the
+/// range humantime formats without panicking).
+fn in_range(at: SystemTime) -> Option<SystemTime> {
+    at.duration_since(UNIX_EPOCH)
+        .ok()
+        .filter(|since| *since <= LAST)
+        .map(|_| at)
 }
 
 /// `#[serde(with)]` for a [`SystemTime`] as RFC 3339 text.
@@ -39,10 +54,42 @@ pub(crate) mod rfc3339 {
         at: &SystemTime,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let at = time::OffsetDateTime::from(*at);
-        let text = at
-            .format(&time::format_description::well_known::Rfc3339)
-            .map_err(serde::ser::Error::custom)?;
-        serializer.serialize_str(&text)
+        match super::in_range(*at) {
+            Some(at) => serializer.collect_str(&humantime::format_rfc3339_millis(at)),
+            None => Err(serde::ser::Error::custom(format!(
+                "{} is outside RFC 3339's years",
+                super::rfc3339_text(*at)
+            ))),
+        }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Milliseconds always, in UTC, as the database keeps them; before
+    /// the epoch (a corrupt value) reads as the epoch.
+    #[test]
+    fn times_are_rfc3339_in_utc_to_the_millisecond() {
+        assert_eq!(
+            rfc3339_text(from_ms(1_795_800_476_120)),
+            "2026-11-27T17:27:56.120Z"
+        );
+        assert_eq!(rfc3339_text(from_ms(0)), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339_text(from_ms(-5)), "1970-01-01T00:00:00.000Z");
+        // A caller's deadline outside the years RFC 3339 writes: a text
+        // anyway, never a panic.
+        let before = UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(rfc3339_text(before), "before 1970-01-01T00:00:00Z");
+        let after = UNIX_EPOCH + LAST + Duration::from_millis(1);
+        assert_eq!(rfc3339_text(after), "253402300800000 ms after the epoch");
+        assert_eq!(rfc3339_text(UNIX_EPOCH + LAST), "9999-12-31T23:59:59.999Z");
+        assert!(serde_json::to_string(&Stamp(after)).is_err());
+        let json = serde_json::to_string(&Stamp(from_ms(951_782_400_001))).unwrap();
+        assert_eq!(json, "\"2000-02-29T00:00:00.001Z\"");
+    }
+
+    #[derive(serde::Serialize)]
+    struct Stamp(#[serde(with = "rfc3339")] SystemTime);
 }
