@@ -29,8 +29,10 @@
 //!   `payouts().create` against the same sandbox (each goal at least 0.5;
 //!   `ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
-//!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.8);
-//!   only with `--only build` (`bench/build.rs`).
+//!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.7);
+//!   `ledger_build_vs_sdk`: one on `crossborder-ledger` (SQLite) over one
+//!   on `crossborder` alone (goal at most 1.3); only with `--only build`
+//!   (`downstream.rs`).
 //!
 //! Ratios alternate rounds of the two sides so the machine's noise hits
 //! both. `--only GROUP,...` measures some groups of figures (see [`Group`]).
@@ -290,7 +292,7 @@ fn run(root: &Path, options: &Options) -> Result<()> {
         figures.push(codegen_ms(root, &xtask, options)?);
     }
     if options.wants(Group::Build) {
-        figures.push(downstream::downstream_build(root)?);
+        figures.extend(downstream::downstream_build(root)?);
     }
     report(root, options, &figures)
 }
