@@ -1,5 +1,6 @@
-//! The database behind a ledger: one pool per backend, the embedded
-//! migrations, and the few spots where the two dialects differ.
+//! The database behind a ledger: SQLite's one connection or PostgreSQL's
+//! pool, the embedded migrations, and the few spots where the two dialects
+//! differ.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -9,22 +10,56 @@ use sqlx::migrate::{Migrate, Migration, MigrationSource, MigrationType, Migrator
 
 use crate::error::LedgerError;
 
-/// A pool of the backend a URL named.
+/// The connections of the backend a URL named.
 #[derive(Debug, Clone)]
 pub(crate) enum Pool {
     #[cfg(feature = "sqlite")]
-    Sqlite(sqlx::SqlitePool),
+    Sqlite(SqliteLink),
     #[cfg(feature = "postgres")]
     Postgres(sqlx::PgPool),
 }
 
-/// Runs `$body` with `$pool` bound to the backend's own pool, so one piece
-/// of code is compiled for each backend.
+/// SQLite's one connection, which the ledger's statements take in turn
+/// (SQLite has one writer at a time anyway, and in memory each connection
+/// would be a database of its own). Not a pool of one: sqlx's pool pings a
+/// connection as it comes back, a round trip to SQLite's thread before the
+/// next caller gets it, which cost a `submit` a fifth of its time. `None`
+/// once closed.
+#[cfg(feature = "sqlite")]
+#[derive(Debug, Clone)]
+pub(crate) struct SqliteLink(
+    pub(crate) std::sync::Arc<tokio::sync::Mutex<Option<sqlx::SqliteConnection>>>,
+);
+
+#[cfg(feature = "sqlite")]
+impl SqliteLink {
+    /// Closes the connection once its current holder lets go; later
+    /// statements are `sqlx::Error::PoolClosed`.
+    pub(crate) async fn close(&self) {
+        if let Some(connection) = self.0.lock().await.take() {
+            let _ = sqlx::Connection::close(connection).await;
+        }
+    }
+}
+
+/// Runs `$body` with `$p` bound to the backend's own executor (SQLite's
+/// connection, held for the body; PostgreSQL's pool), so one piece of code
+/// is compiled for each backend. A closed SQLite ledger is
+/// `sqlx::Error::PoolClosed`, as a closed pool is. The body runs
+/// statements only: a call to another of the ledger's methods inside it
+/// would wait for the connection the body holds.
 macro_rules! with_pool {
     ($pool:expr, |$p:ident| $body:expr) => {
         match $pool {
             #[cfg(feature = "sqlite")]
-            $crate::db::Pool::Sqlite($p) => $body,
+            $crate::db::Pool::Sqlite(link) => {
+                #[allow(unused_imports)]
+                // `begin_with` on the connection, where the body opens a transaction.
+                use sqlx::Connection as _;
+                let mut connection = link.0.lock().await;
+                let $p = connection.as_mut().ok_or(sqlx::Error::PoolClosed)?;
+                $body
+            }
             #[cfg(feature = "postgres")]
             $crate::db::Pool::Postgres($p) => $body,
         }
@@ -169,7 +204,7 @@ impl Pool {
         match target(url) {
             #[cfg(feature = "sqlite")]
             Target::Sqlite(path) => {
-                use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+                use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
                 let database = redacted(url);
                 if let Some(existing) = path.as_deref().filter(|p| p.metadata().is_ok_and(|m| m.len() > 0)) {
                     // Read only, before anything (even the journal mode) is
@@ -195,18 +230,15 @@ impl Pool {
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
                 .busy_timeout(std::time::Duration::from_secs(30));
-                // One connection: SQLite has one writer at a time anyway, and
-                // in memory every connection would be its own database.
-                // No ping before each use: the connection is a file in this
-                // process, with nothing between to go stale.
-                let pool = SqlitePoolOptions::new()
-                    .max_connections(1)
-                    .test_before_acquire(false)
-                    .connect_with(options)
+                let mut connection = sqlx::ConnectOptions::connect(&options)
                     .await
                     .map_err(|e| cannot_open(&database, &e))?;
-                migrate_sqlite(&pool, &database).await?;
-                Ok((Pool::Sqlite(pool), path))
+                if let Err(error) = migrate_sqlite(&mut connection, &database).await {
+                    let _ = sqlx::Connection::close(connection).await;
+                    return Err(error);
+                }
+                let link = SqliteLink(std::sync::Arc::new(tokio::sync::Mutex::new(Some(connection))));
+                Ok((Pool::Sqlite(link), path))
             }
             #[cfg(feature = "postgres")]
             Target::Postgres => {
@@ -234,7 +266,11 @@ impl Pool {
                     .connect_with(options)
                     .await
                     .map_err(|e| cannot_open(&database, &e))?;
-                migrate_postgres(&pool, &database).await?;
+                let mut connection = pool.acquire().await.map_err(|e| cannot_open(&database, &e))?;
+                if let Err(error) = migrate_postgres(&mut connection, &database).await {
+                    connection.close_on_drop();
+                    return Err(error);
+                }
                 Ok((Pool::Postgres(pool), None))
             }
             #[allow(unreachable_patterns)]
@@ -366,52 +402,44 @@ pub(crate) fn reason(error: &sqlx::Error) -> String {
     }
 }
 
-/// Applies the embedded migrations under the migrator's lock (PostgreSQL:
-/// an advisory lock, so processes opening a new database at the same
-/// instant take turns), after refusing a database that is not a ledger
-/// (PostgreSQL; SQLite's was read before) or that has migrations this code
-/// does not know (written by a newer version).
+/// Applies the embedded migrations on `connection` under the migrator's
+/// lock (PostgreSQL: an advisory lock, so processes opening a new database
+/// at the same instant take turns), after refusing a database that is not
+/// a ledger (PostgreSQL; SQLite's was read before) or that has migrations
+/// this code does not know (written by a newer version). On an error the
+/// caller closes the connection, which ends the lock with its session.
 macro_rules! migrate_fn {
     ($name:ident, $feature:literal, $db:ty, $migrator:expr, $tables:expr) => {
         #[cfg(feature = $feature)]
-        async fn $name(pool: &sqlx::Pool<$db>, database: &str) -> Result<(), LedgerError> {
-            let mut connection = pool
-                .acquire()
-                .await
-                .map_err(|e| cannot_open(database, &e))?;
-            let result = async {
-                connection.lock().await?;
-                if let Some(tables) = $tables {
-                    let tables: Vec<String> = sqlx::query_scalar(tables)
-                        .fetch_all(&mut *connection)
-                        .await?;
-                    refuse_foreign(database, tables)?;
-                }
-                let migrator = Migrator::new($migrator).await?;
-                let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
-                connection.ensure_migrations_table().await?;
-                let found = connection
-                    .list_applied_migrations()
-                    .await?
-                    .iter()
-                    .map(|m| m.version)
-                    .max()
-                    .unwrap_or(0);
-                if found > supported {
-                    return Err(LedgerError::SchemaTooNew { found, supported });
-                }
-                // The migrator takes the same (re-entrant) lock on this
-                // connection, and lets go of it once.
-                migrator.run_direct(&mut *connection).await?;
-                connection.unlock().await?;
-                Ok(())
+        async fn $name(
+            connection: &mut <$db as sqlx::Database>::Connection,
+            database: &str,
+        ) -> Result<(), LedgerError> {
+            connection.lock().await?;
+            if let Some(tables) = $tables {
+                let tables: Vec<String> = sqlx::query_scalar(tables)
+                    .fetch_all(&mut *connection)
+                    .await?;
+                refuse_foreign(database, tables)?;
             }
-            .await;
-            if result.is_err() {
-                // Its session ends, and the lock with it.
-                connection.close_on_drop();
+            let migrator = Migrator::new($migrator).await?;
+            let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+            connection.ensure_migrations_table().await?;
+            let found = connection
+                .list_applied_migrations()
+                .await?
+                .iter()
+                .map(|m| m.version)
+                .max()
+                .unwrap_or(0);
+            if found > supported {
+                return Err(LedgerError::SchemaTooNew { found, supported });
             }
-            result
+            // The migrator takes the same (re-entrant) lock on this
+            // connection, and lets go of it once.
+            migrator.run_direct(&mut *connection).await?;
+            connection.unlock().await?;
+            Ok(())
         }
     };
 }

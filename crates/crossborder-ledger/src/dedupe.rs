@@ -58,11 +58,15 @@ impl DedupeStore for LedgerDedupe {
     async fn forget(&self, key: &str) {
         let pool = &self.ledger.pool;
         let text = pool.sql("DELETE FROM webhook_deliveries WHERE dedupe_key = $1");
-        let result = with_pool!(pool, |p| sqlx::query(&text)
-            .bind(key)
-            .execute(p)
-            .await
-            .map(drop));
+        let result: Result<(), sqlx::Error> = async {
+            with_pool!(pool, |p| sqlx::query(&text)
+                .bind(key)
+                .execute(p)
+                .await
+                .map(drop)?);
+            Ok(())
+        }
+        .await;
         if let Err(error) = result {
             tracing::error!(%error, "could not forget a webhook delivery; a repeat of it will be dropped");
         }

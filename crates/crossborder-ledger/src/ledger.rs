@@ -86,10 +86,13 @@ impl Ledger {
     /// [`close`](Ledger::close). Nothing on PostgreSQL.
     pub async fn checkpoint(&self) -> Result<(), LedgerError> {
         #[cfg(feature = "sqlite")]
-        if let Pool::Sqlite(p) = &self.pool {
-            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(p)
-                .await?;
+        if self.pool.is_sqlite() {
+            with_pool!(&self.pool, |p| sqlx::query(
+                "PRAGMA wal_checkpoint(TRUNCATE)"
+            )
+            .execute(p)
+            .await
+            .map(drop)?);
         }
         Ok(())
     }
@@ -101,7 +104,12 @@ impl Ledger {
     /// stopped run still open, is left to it.)
     pub async fn close(&self) {
         self.checkpoint_or_warn().await;
-        with_pool!(&self.pool, |p| p.close().await);
+        match &self.pool {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(link) => link.close().await,
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(p) => p.close().await,
+        }
     }
 
     /// [`checkpoint`](Ledger::checkpoint), where a failure is no reason to
@@ -119,7 +127,7 @@ impl Ledger {
     /// [`LedgerError::Unsupported`].
     pub async fn backup(&self, destination: &std::path::Path) -> Result<(), LedgerError> {
         #[cfg(feature = "sqlite")]
-        if let Pool::Sqlite(p) = &self.pool {
+        if self.pool.is_sqlite() {
             if destination.exists() {
                 return Err(LedgerError::Io {
                     path: destination.to_owned(),
@@ -129,10 +137,11 @@ impl Ledger {
                     ),
                 });
             }
-            sqlx::query("VACUUM INTO $1")
+            with_pool!(&self.pool, |p| sqlx::query("VACUUM INTO $1")
                 .bind(destination.to_string_lossy().into_owned())
                 .execute(p)
-                .await?;
+                .await
+                .map(drop)?);
             return Ok(());
         }
         Err(LedgerError::Unsupported(
@@ -247,7 +256,7 @@ impl Ledger {
         guard: Option<RateGuard>,
     ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
-        with_pool!(&self.pool, |p| {
+        let recorded_now = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             if let Some(lock) = self.pool.batch_lock() {
                 // Processes recording the same batch at once take turns:
@@ -299,7 +308,7 @@ impl Ledger {
                     insert.build().execute(&mut *tx).await?;
                 }
                 tx.commit().await?;
-                self.checkpoint_or_warn().await;
+                true
             } else {
                 let changed = changed_positions(stored.iter().map(|(item,)| item.as_str()), &texts);
                 if !changed.is_empty() {
@@ -323,8 +332,12 @@ impl Ledger {
                     }
                     tx.commit().await?;
                 }
+                false
             }
         });
+        if recorded_now {
+            self.checkpoint_or_warn().await;
+        }
         let tail = "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
              WHERE b.batch_key = $1 ORDER BY b.position";
         fetch_all!(

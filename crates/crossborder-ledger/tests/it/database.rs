@@ -1,5 +1,6 @@
 //! The database itself: a schema newer than the code is refused, money is
-//! stored as exact decimal text, and one dispatcher per SQLite file.
+//! stored as exact decimal text, submits from many tasks take turns on
+//! SQLite's one connection, and one dispatcher per SQLite file.
 
 use crate::support;
 
@@ -56,6 +57,40 @@ async fn money_is_stored_as_the_exact_decimal_text() {
         ledger.payout("exact-1").await.unwrap().unwrap().amount,
         amount
     );
+}
+
+/// 64 tasks submit at once through clones of one SQLite ledger, each
+/// payout twice: every one is recorded once, with one `recorded` event,
+/// and each task gets the same record back both times.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submits_from_many_tasks_on_one_sqlite_ledger_are_each_recorded_once() {
+    let dir = TempDir::new("many-tasks");
+    let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..64 {
+        let ledger = ledger.clone();
+        tasks.spawn(async move {
+            let payout = fixtures::ngn_bank_payout(Decimal::new(100 + i, 0), &format!("task-{i}"));
+            let first = ledger.submit(&payout).await.unwrap();
+            let again = ledger.submit(&payout).await.unwrap();
+            assert_eq!(
+                (first.session_id, first.amount),
+                (again.session_id, again.amount)
+            );
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.unwrap();
+    }
+    let payouts = ledger.payouts().await.unwrap();
+    assert_eq!(payouts.len(), 64);
+    for i in 0..64 {
+        let id = format!("task-{i}");
+        let payout = payouts.iter().find(|p| p.session_id == id).unwrap();
+        assert_eq!(payout.amount, Decimal::new(100 + i, 0));
+        let history = ledger.history(&id).await.unwrap();
+        assert_eq!(history.len(), 1, "{id}: {history:?}");
+    }
 }
 
 #[tokio::test]

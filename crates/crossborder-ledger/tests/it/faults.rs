@@ -30,6 +30,15 @@ async fn the_main_file_alone_is_the_whole_ledger_once_it_is_closed() {
         .await
         .unwrap();
     ledger.close().await;
+    // Closed, it answers every call with an error (a clone too), as a
+    // closed PostgreSQL pool does; closing again is harmless.
+    let error = ledger.clone().payouts().await.unwrap_err();
+    assert!(matches!(error, LedgerError::Database(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "ledger database error: attempted to acquire a connection on a closed pool"
+    );
+    ledger.close().await;
 
     // What `cp payouts.db copy.db` takes: the main file, not its -wal.
     std::fs::copy(dir.path().join("payouts.db"), dir.path().join("copy.db")).unwrap();
