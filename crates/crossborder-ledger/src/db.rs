@@ -321,6 +321,24 @@ impl Pool {
         }
     }
 
+    /// The condition, on a row of `payouts`, that its stored request
+    /// carries a `rateKey` (its wire JSON's key): with the currencies, which
+    /// `recorded` payouts can be sent as they are, and which the dispatcher
+    /// quotes first ([`PayoutRequest::needs_quote`]).
+    ///
+    /// [`PayoutRequest::needs_quote`]: crossborder::types::PayoutRequest::needs_quote
+    pub(crate) fn rate_key_given(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "sqlite")]
+            // Unreadable text is taken for no key (the dispatcher reports it).
+            Pool::Sqlite(_) => {
+                "CASE WHEN json_valid(request) THEN json_extract(request, '$.rateKey') END IS NOT NULL"
+            }
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(_) => "(request::jsonb ->> 'rateKey') IS NOT NULL",
+        }
+    }
+
     /// Whether this is SQLite (one dispatcher per file).
     pub(crate) fn is_sqlite(&self) -> bool {
         #[allow(unreachable_patterns)]

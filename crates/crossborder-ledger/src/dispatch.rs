@@ -302,6 +302,13 @@ impl Dispatcher {
                 self.quote_and_send(claimed, &mut step, String::new())
                     .await?
             }
+            // Claimed `recorded` but not made `sending` by the claim (its
+            // stored request unreadable there): made `sending` here and sent
+            // through a read, which reports an unreadable request.
+            PayoutState::Recorded => {
+                let detail = format!("claimed by {}", self.options.dispatcher_id);
+                self.send_as(claimed, &mut step, detail).await?
+            }
             // Claimed `recorded` and made `sending` by the claim: never sent.
             PayoutState::Sending if claimed.fresh => self.send_new(claimed, &mut step).await?,
             PayoutState::Sending | PayoutState::Unknown => {

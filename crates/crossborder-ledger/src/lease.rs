@@ -232,13 +232,17 @@ fn open_states(follow: bool) -> &'static str {
 }
 
 impl Ledger {
-    /// Claims up to `limit` payouts that are due and not leased, oldest
-    /// first, for `owner` for `lease` ms. On PostgreSQL the rows are picked
-    /// `FOR UPDATE SKIP LOCKED`, so dispatchers claiming at once never get
-    /// the same payout.
+    /// Claims up to `limit` payouts that are due and not leased for `owner`
+    /// for `lease` ms: first those to resolve (`sending`, `unknown`), to
+    /// follow (`accepted`, when `follow`) or to quote (`recorded` without
+    /// the `rateKey` a converting payout needs), then `recorded` payouts
+    /// that can be sent as they are; oldest first within each. On
+    /// PostgreSQL the rows are picked `FOR UPDATE SKIP LOCKED`, so
+    /// dispatchers claiming at once never get the same payout.
     ///
-    /// The `recorded` ones are moved to `sending` (`detail`, an event each)
-    /// in the claim's own transaction: one commit for the whole batch, and
+    /// The `recorded` ones that can be sent are moved to `sending` (`detail`,
+    /// an event each) by the statement that claims them, in the claim's own
+    /// transaction: one row update and one commit for the whole batch, and
     /// each is durably `sending` before anything is sent. They come back
     /// `fresh`, with the records of that change. `done`, the changes of the
     /// payouts whose sends ended since the last claim, are applied first in
@@ -263,26 +267,46 @@ impl Ledger {
             Option<String>,
             Option<i64>,
         );
-        let text = format!(
+        // A fresh payout's record (`RECORD_COLUMNS`), its request and its
+        // errors in a row.
+        #[rustfmt::skip]
+        type FreshRow = (String, String, String, String, String, Option<String>, Option<String>, Option<String>, Option<i64>, i64, i64, Option<String>, String, i64);
+        let sendable = format!(
+            "(from_currency = to_currency OR {})",
+            self.pool.rate_key_given()
+        );
+        let due = "(lease_until IS NULL OR lease_until <= $3) ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED";
+        let others = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
-             SELECT seq FROM payouts WHERE state IN ({}) AND (lease_until IS NULL OR lease_until <= $3) \
-             ORDER BY seq LIMIT $4 FOR UPDATE SKIP LOCKED) \
+             SELECT seq FROM payouts WHERE state IN ({}) AND NOT (state = 'recorded' AND {sendable}) AND {due}) \
              RETURNING session_id, state, request, attempts, errors, rate_key, quote_valid_until, \
              min_rate::text, guard_until",
             open_states(follow)
         );
-        let text = self.pool.sql(&text);
+        let others = self.pool.sql(&others);
+        // Errors in a row carry over, as on every send.
+        let fresh = format!(
+            "UPDATE payouts SET state = 'sending', message = NULL, attempts = 0, updated_at = $5, \
+             lease_owner = $1, lease_until = $2 WHERE seq IN (\
+             SELECT seq FROM payouts WHERE state = 'recorded' AND {sendable} AND {due}) \
+             RETURNING {}, request, errors",
+            RECORD_COLUMNS.replace("p.", "")
+        );
+        let fresh = self.pool.sql(&fresh);
+        let (from, to) = (PayoutState::Recorded, PayoutState::Sending);
+        from.transition(to)?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let lease_until = now_ms().saturating_add(lease);
-        let returning = format!(") RETURNING {}", RECORD_COLUMNS.replace("p.", ""));
-        let returning = self.pool.sql(&returning).into_owned();
+        let now = now_ms();
+        // A whole lease from the event's time, as on any change after which
+        // the dispatcher goes on with the payout.
+        let lease_until = now.saturating_add(lease);
         let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             let done = apply_in!(self, tx, owner, done);
-            let rows: Vec<ClaimRow> = sqlx::query_as(&text)
+            let rows: Vec<ClaimRow> = sqlx::query_as(&others)
                 .bind(owner)
                 .bind(lease_until)
-                .bind(now_ms())
+                .bind(now)
                 .bind(limit)
                 .fetch_all(&mut *tx)
                 .await?;
@@ -319,67 +343,68 @@ impl Ledger {
                     },
                 )
                 .collect::<Result<Vec<_>, LedgerError>>()?;
-            // The recorded ones, made `sending` by one statement and their
-            // events by another; errors in a row carry over, as on every
-            // send.
-            let fresh: Vec<&str> = claimed
-                .iter()
-                .filter(|c| c.state == PayoutState::Recorded && !c.unquoted)
-                .map(|c| c.session_id.as_str())
-                .collect();
-            let mut rows: Vec<RecordRow> = Vec::new();
-            if !fresh.is_empty() {
-                let from = PayoutState::Recorded;
-                let to = from.transition(PayoutState::Sending)?;
-                let now = now_ms();
-                let mut update = sqlx::QueryBuilder::new("UPDATE payouts SET state = ");
-                update
-                    .push_bind(to.as_str())
-                    .push(", message = NULL, attempts = 0, updated_at = ")
-                    .push_bind(now)
-                    // A whole lease from the event's time, as on any change
-                    // after which the dispatcher goes on with the payout.
-                    .push(", lease_until = ")
-                    .push_bind(now.saturating_add(lease))
-                    .push(" WHERE state = ")
-                    .push_bind(from.as_str())
-                    .push(" AND lease_owner = ")
-                    .push_bind(owner)
-                    .push(" AND session_id IN (");
-                let mut ids = update.separated(", ");
-                for id in &fresh {
-                    ids.push_bind(*id);
-                }
-                update.push(&returning);
-                rows = update.build_query_as().fetch_all(&mut *tx).await?;
-                let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-                insert.push_values(&rows, |mut values, row: &RecordRow| {
-                    values
-                        .push_bind(&row.0)
-                        .push_bind(now)
-                        .push_bind(from.as_str())
-                        .push_bind(to.as_str())
-                        .push_bind(detail)
-                        .push_bind(owner)
-                        .push_bind(None::<String>);
-                });
+            let room = limit.saturating_sub(i64::try_from(claimed.len()).unwrap_or(i64::MAX));
+            let mut rows: Vec<FreshRow> = Vec::new();
+            if room > 0 {
+                rows = sqlx::query_as(&fresh)
+                    .bind(owner)
+                    .bind(lease_until)
+                    .bind(now)
+                    .bind(room)
+                    .bind(now)
+                    .fetch_all(&mut *tx)
+                    .await?;
                 if !rows.is_empty() {
+                    let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+                    insert.push_values(&rows, |mut values, row: &FreshRow| {
+                        values
+                            .push_bind(&row.0)
+                            .push_bind(now)
+                            .push_bind(from.as_str())
+                            .push_bind(to.as_str())
+                            .push_bind(detail)
+                            .push_bind(owner)
+                            .push_bind(None::<String>);
+                    });
                     insert.build().execute(&mut *tx).await?;
                 }
             }
-            tx.commit().await?;
-            (claimed, rows, done)
-        });
-        let mut records = Vec::with_capacity(rows.len());
-        for row in rows {
-            let record = record(row)?;
-            if let Some(c) = claimed
-                .iter_mut()
-                .find(|c| c.session_id == record.session_id)
-            {
-                c.state = record.state;
-                c.fresh = true;
+            // Each read once, before the commit: one the statement took to
+            // send as it is, whose request the ledger must quote, ends the
+            // claim with nothing changed.
+            let parsed: Vec<_> = rows
+                .iter()
+                .map(|row| crate::request::from_text(&row.12).ok())
+                .collect();
+            for (row, request) in rows.iter().zip(&parsed) {
+                if request.as_ref().is_some_and(|r| r.needs_quote()) {
+                    return Err(corrupt(
+                        &row.0,
+                        "claimed to be sent without the quote it needs",
+                    ));
+                }
             }
+            tx.commit().await?;
+            (claimed, rows.into_iter().zip(parsed), done)
+        });
+        let mut records = Vec::new();
+        for ((a, b, c, d, e, f, g, h, i, j, k, l, request, errors), parsed) in rows {
+            let record = record((a, b, c, d, e, f, g, h, i, j, k, l))?;
+            claimed.push(Claimed {
+                session_id: record.session_id.clone(),
+                state: record.state,
+                parsed,
+                request,
+                attempts: 0,
+                errors,
+                fresh: true,
+                unquoted: false,
+                rate_key: None,
+                quote_valid_until: None,
+                min_rate: None,
+                guard_until: None,
+                lease_until,
+            });
             records.push(record);
         }
         Ok(Claim {

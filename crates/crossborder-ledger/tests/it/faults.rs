@@ -277,6 +277,42 @@ async fn a_database_that_cannot_be_reached_or_read_is_named_with_the_reason() {
     );
 }
 
+/// A stored request edited by hand into text that is not JSON: the run
+/// ends naming the payout, which is not sent.
+#[tokio::test]
+async fn a_stored_request_that_is_not_json_ends_the_run_naming_its_payout() {
+    let dir = TempDir::new("unreadable-request");
+    let url = dir.sqlite("payouts.db");
+    let sandbox = TestSandbox::start().await;
+    let ledger = Ledger::open(&url).await.unwrap();
+    ledger.record_batch("hand-edited", &batch(3)).await.unwrap();
+    let payouts = ledger.payouts().await.unwrap();
+    let edited = payouts[1].session_id.clone();
+    execute(
+        &url,
+        &format!("UPDATE payouts SET request = 'not json' WHERE session_id = '{edited}'"),
+    )
+    .await;
+    let client = sandbox.client(TestSandbox::KEY);
+    let dispatcher = ledger
+        .dispatcher(client.clone(), DispatchOptions::new("one"))
+        .unwrap();
+    let error = dispatcher.send_pending(|_| {}).await.unwrap_err();
+    assert!(matches!(error, LedgerError::Corrupt { .. }), "{error:?}");
+    assert!(
+        error
+            .to_string()
+            .starts_with(&format!("ledger row payout {edited} is unreadable: ")),
+        "{error}"
+    );
+    assert!(client
+        .payouts()
+        .get(&edited)
+        .await
+        .unwrap_err()
+        .is_not_found());
+}
+
 /// Payouts still held (a lease) or not due at once.
 async fn held(url: &str) -> Vec<(String, Option<String>, Option<i64>)> {
     let now = std::time::SystemTime::now()

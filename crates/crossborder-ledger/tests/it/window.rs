@@ -1,7 +1,8 @@
 //! A dispatcher's window: payouts claimed ahead of its free sending slots
 //! are durably `sending` before any is sent, and whatever of them was left
 //! (a crash, a wait too long in the queue) is read by its session id
-//! before it is sent.
+//! before it is sent; a claim takes what was left in flight before what
+//! is new.
 
 use crate::support;
 
@@ -10,7 +11,7 @@ use std::time::Duration;
 use crossborder::Currency;
 use crossborder_ledger::{DispatchOptions, Ledger, PayoutState};
 use crossborder_testkit::{sdk_client, TestSandbox};
-use support::{assert_paid_once, batch, late_proxy, TempDir};
+use support::{assert_paid_once, batch, execute, late_proxy, TempDir};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_after_a_windows_claim_resends_nothing_unread() {
@@ -146,4 +147,38 @@ async fn a_payout_that_waited_a_tenth_of_its_lease_in_the_window_is_read_before_
         );
     }
     assert_paid_once(&sandbox, &ledger, opening, &records).await;
+}
+
+/// The newest of three payouts left `sending` (a crash before its send
+/// was recorded): one slot, and the claim puts it first, so it is resolved
+/// (read, not found, sent) before the two still `recorded` are sent.
+#[tokio::test]
+async fn a_claim_takes_a_payout_left_in_flight_before_new_ones() {
+    let dir = TempDir::new("window-order");
+    let sandbox = TestSandbox::start().await;
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    let records = ledger.record_batch("order", &batch(3)).await.unwrap();
+    let left = records[2].session_id.clone();
+    execute(
+        &url,
+        &format!("UPDATE payouts SET state = 'sending' WHERE session_id = '{left}'"),
+    )
+    .await;
+    let mut accepted = Vec::new();
+    ledger
+        .dispatcher(
+            sandbox.client(TestSandbox::KEY),
+            DispatchOptions::new("order").concurrency(1),
+        )
+        .unwrap()
+        .send_pending(|p| {
+            if p.state == PayoutState::Accepted {
+                accepted.push(p.session_id.clone());
+            }
+        })
+        .await
+        .unwrap();
+    let sent: Vec<String> = records.iter().map(|r| r.session_id.clone()).collect();
+    assert_eq!(accepted, [left, sent[0].clone(), sent[1].clone()]);
 }
