@@ -2,6 +2,7 @@
 //! from state to state with an event, and parking them until their next
 //! try.
 
+use crate::bulk::{Bulk, ChangeRow, EventRow};
 use crate::db::with_pool;
 use crate::error::LedgerError;
 use crate::ledger::{corrupt, record, state, Ledger, RecordRow, RECORD_COLUMNS};
@@ -36,11 +37,6 @@ pub(crate) struct Claimed {
     /// `request` read, once, by the claim (`None`: it does not read).
     pub(crate) parsed: Option<crossborder::types::PayoutRequest>,
 }
-
-/// The head of a multi-row insert into the events table (the columns of
-/// `ledger::INSERT_EVENT`, in its order).
-const EVENT_COLUMNS: &str =
-    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) ";
 
 /// What [`Ledger::claim`] did.
 #[derive(Debug)]
@@ -87,31 +83,26 @@ pub(crate) struct Change {
     pub(crate) reason: Option<PayoutReason>,
 }
 
-/// How many changes one statement of [`apply_in!`] applies: 13 parameters
-/// each, well within SQLite's (32,766) and PostgreSQL's (65,535) limits.
+/// How many changes one statement of [`apply_in!`] applies: 12 parameters
+/// each on SQLite, well within its limit (32,766).
 const CHANGES_PER_STATEMENT: usize = 500;
 
 /// In the open transaction `$tx`: each `(claimed, change)` of `$changes`
 /// judged by [`PayoutState::transition`], applied to the payout if `$owner`
 /// still holds it in the state it was claimed in, and its event appended:
-/// one `UPDATE … FROM (VALUES …)` for up to [`CHANGES_PER_STATEMENT`]
-/// changes, and one multi-row `INSERT` of their events.
+/// one [`Bulk::apply_rows`] for up to [`CHANGES_PER_STATEMENT`] changes, and
+/// one [`Bulk::insert_events`] of their events.
 /// `Vec<Option<RecordRow>>`, in the order of `$changes`, `None` where the
 /// payout is no longer `$owner`'s. A macro so that one text serves each
 /// backend's transaction.
 macro_rules! apply_in {
-    ($ledger:expr, $tx:ident, $owner:expr, $changes:expr) => {{
-        let returning = $ledger
-            .pool
-            .sql(&format!(" RETURNING {}", RECORD_COLUMNS.replace("p.", "")))
-            .into_owned();
+    ($tx:ident, $owner:expr, $changes:expr) => {{
         let owner: &str = $owner;
         let changes: &[(&Claimed, Change)] = $changes;
-        let mut rows: Vec<Option<RecordRow>> = Vec::with_capacity(changes.len());
+        let mut records: Vec<Option<RecordRow>> = Vec::with_capacity(changes.len());
         for chunk in changes.chunks(CHANGES_PER_STATEMENT) {
             let now = now_ms();
-            // Each change as the row of VALUES it is applied with.
-            let mut values = Vec::with_capacity(chunk.len());
+            let mut rows = Vec::with_capacity(chunk.len());
             for (claimed, change) in chunk {
                 // The same state: an event that records a quote, no change.
                 let to = if change.to == claimed.state && change.quote.is_some() {
@@ -119,105 +110,54 @@ macro_rules! apply_in {
                 } else {
                     claimed.state.transition(change.to)?
                 };
-                let used = change.quote.as_ref().filter(|(_, used)| *used).map(|(q, _)| q);
+                let used = change
+                    .quote
+                    .as_ref()
+                    .filter(|(_, used)| *used)
+                    .map(|(q, _)| q);
                 let (lease_owner, lease_until) = match change.renew_lease {
                     Some(lease) => (Some(owner), Some(now.saturating_add(lease))),
                     None => (None, change.next_at),
                 };
-                values.push((
-                    claimed.session_id.as_str(),
-                    claimed.state.as_str(),
-                    to,
-                    change,
+                rows.push(ChangeRow {
+                    session_id: &claimed.session_id,
+                    from: claimed.state.as_str(),
+                    to: to.as_str(),
+                    transaction_id: change.transaction_id.as_deref(),
+                    message: change.message.as_deref(),
+                    errors: change.errors,
                     lease_owner,
                     lease_until,
-                    used.map(|q| (q.rate_key.as_str(), q.valid_until_ms)),
-                ));
-            }
-            let mut update = sqlx::QueryBuilder::new(
-                "UPDATE payouts SET state = v.column3, \
-                 transaction_id = COALESCE(v.column4, payouts.transaction_id), message = v.column5, \
-                 errors = v.column6, lease_owner = v.column7, lease_until = v.column8, updated_at = v.column9, \
-                 attempts = v.column10, rate_key = COALESCE(v.column11, payouts.rate_key), \
-                 quote_valid_until = COALESCE(v.column12, payouts.quote_valid_until), \
-                 reason = COALESCE(v.column13, payouts.reason) FROM (",
-            );
-            // The first row types the columns (PostgreSQL); SQLite keeps
-            // each value as bound.
-            update.push_values(&values, |mut row, (session_id, from, to, change, lease_owner, lease_until, used)| {
-                row.push("CAST(")
-                    .push_bind_unseparated(*session_id)
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(*from)
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(to.as_str())
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(change.transaction_id.as_deref())
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(change.message.as_deref())
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(change.errors)
-                    .push_unseparated(" AS BIGINT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(*lease_owner)
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(*lease_until)
-                    .push_unseparated(" AS BIGINT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(now)
-                    .push_unseparated(" AS BIGINT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(change.attempts)
-                    .push_unseparated(" AS BIGINT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(used.map(|(key, _)| key))
-                    .push_unseparated(" AS TEXT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(used.map(|(_, until)| until))
-                    .push_unseparated(" AS BIGINT)")
-                    .push("CAST(")
-                    .push_bind_unseparated(change.reason.as_ref().map(PayoutReason::to_stored))
-                    .push_unseparated(" AS TEXT)");
-            });
-            update
-                .push(") AS v WHERE payouts.session_id = v.column1 AND payouts.state = v.column2 AND payouts.lease_owner = ")
-                .push_bind(owner)
-                .push(&returning);
-            let updated: Vec<RecordRow> = update.build_query_as().fetch_all(&mut *$tx).await?;
-            let mut updated: std::collections::HashMap<String, RecordRow> =
-                updated.into_iter().map(|row| (row.0.clone(), row)).collect();
-            // The events of the changes made: one multi-row INSERT after them.
-            let mut events = Vec::new();
-            for (session_id, from, to, change, ..) in &values {
-                let row = updated.remove(*session_id);
-                if row.is_some() {
-                    let quote = change.quote.as_ref().map(|(q, _)| q.to_stored());
-                    events.push((*session_id, now, *from, to.as_str(), &change.detail, quote));
-                }
-                rows.push(row);
-            }
-            if !events.is_empty() {
-                let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-                insert.push_values(&events, |mut values, (session_id, at, from, to, detail, quote)| {
-                    values
-                        .push_bind(*session_id)
-                        .push_bind(*at)
-                        .push_bind(*from)
-                        .push_bind(*to)
-                        .push_bind(*detail)
-                        .push_bind(owner)
-                        .push_bind(quote.clone());
+                    attempts: change.attempts,
+                    rate_key: used.map(|q| q.rate_key.as_str()),
+                    quote_valid_until: used.map(|q| q.valid_until_ms),
+                    reason: change.reason.as_ref().map(PayoutReason::to_stored),
                 });
-                insert.build().execute(&mut *$tx).await?;
             }
+            let updated = Bulk::apply_rows(&mut *$tx, owner, &rows, now).await?;
+            let mut updated: std::collections::HashMap<String, RecordRow> = updated
+                .into_iter()
+                .map(|row| (row.0.clone(), row))
+                .collect();
+            // The events of the changes made, after them.
+            let mut events = Vec::new();
+            for (row, (_, change)) in rows.iter().zip(chunk) {
+                let record = updated.remove(row.session_id);
+                if record.is_some() {
+                    events.push(EventRow {
+                        session_id: row.session_id,
+                        at: now,
+                        from: Some(row.from),
+                        to: row.to,
+                        detail: Some(&change.detail),
+                        quote: change.quote.as_ref().map(|(q, _)| q.to_stored()),
+                    });
+                }
+                records.push(record);
+            }
+            Bulk::insert_events(&mut *$tx, owner, &events).await?;
         }
-        rows
+        records
     }};
 }
 
@@ -302,7 +242,7 @@ impl Ledger {
         let lease_until = now.saturating_add(lease);
         let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let done = apply_in!(self, tx, owner, done);
+            let done = apply_in!(tx, owner, done);
             let rows: Vec<ClaimRow> = sqlx::query_as(&others)
                 .bind(owner)
                 .bind(lease_until)
@@ -354,20 +294,18 @@ impl Ledger {
                     .bind(now)
                     .fetch_all(&mut *tx)
                     .await?;
-                if !rows.is_empty() {
-                    let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-                    insert.push_values(&rows, |mut values, row: &FreshRow| {
-                        values
-                            .push_bind(&row.0)
-                            .push_bind(now)
-                            .push_bind(from.as_str())
-                            .push_bind(to.as_str())
-                            .push_bind(detail)
-                            .push_bind(owner)
-                            .push_bind(None::<String>);
-                    });
-                    insert.build().execute(&mut *tx).await?;
-                }
+                let events: Vec<EventRow<'_>> = rows
+                    .iter()
+                    .map(|row| EventRow {
+                        session_id: &row.0,
+                        at: now,
+                        from: Some(from.as_str()),
+                        to: to.as_str(),
+                        detail: Some(detail),
+                        quote: None,
+                    })
+                    .collect();
+                Bulk::insert_events(&mut *tx, owner, &events).await?;
             }
             // Each read once, before the commit: one the statement took to
             // send as it is, whose request the ledger must quote, ends the
@@ -485,7 +423,7 @@ impl Ledger {
     ) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
         let rows = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let rows = apply_in!(self, tx, owner, changes);
+            let rows = apply_in!(tx, owner, changes);
             tx.commit().await?;
             rows
         });

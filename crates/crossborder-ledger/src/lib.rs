@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bulk;
 mod collections;
 mod db;
 mod dedupe;

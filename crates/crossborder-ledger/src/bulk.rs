@@ -1,0 +1,232 @@
+//! The dispatcher's many-row statements, one text per backend: state
+//! changes and their events. SQLite takes a multi-row `VALUES` list;
+//! PostgreSQL takes one array per column through `UNNEST`, so the
+//! statement's text (and its prepared plan) is the same whatever the
+//! number of rows, where a `VALUES` list of a new length is parsed and
+//! planned again with up to 1,664 parameters.
+
+use crate::ledger::{RecordRow, RECORD_COLUMNS};
+
+/// One change as the row that applies it.
+pub(crate) struct ChangeRow<'a> {
+    pub(crate) session_id: &'a str,
+    /// The state it was claimed in: the row changes only if it still is.
+    pub(crate) from: &'a str,
+    pub(crate) to: &'static str,
+    pub(crate) transaction_id: Option<&'a str>,
+    pub(crate) message: Option<&'a str>,
+    pub(crate) errors: i64,
+    pub(crate) lease_owner: Option<&'a str>,
+    pub(crate) lease_until: Option<i64>,
+    pub(crate) attempts: i64,
+    pub(crate) rate_key: Option<&'a str>,
+    pub(crate) quote_valid_until: Option<i64>,
+    pub(crate) reason: Option<String>,
+}
+
+/// One event of the history.
+pub(crate) struct EventRow<'a> {
+    pub(crate) session_id: &'a str,
+    pub(crate) at: i64,
+    pub(crate) from: Option<&'a str>,
+    pub(crate) to: &'a str,
+    pub(crate) detail: Option<&'a str>,
+    pub(crate) quote: Option<String>,
+}
+
+/// What a change sets, from the row `v` (whose names no column of
+/// `payouts` has, so `RETURNING` stays unambiguous), up to `updated_at`,
+/// whose value follows.
+const SET: &str = "UPDATE payouts SET state = v.c_to, \
+     transaction_id = COALESCE(v.c_transaction_id, payouts.transaction_id), \
+     message = v.c_message, errors = v.c_errors, lease_owner = v.c_lease_owner, \
+     lease_until = v.c_lease_until, attempts = v.c_attempts, \
+     rate_key = COALESCE(v.c_rate_key, payouts.rate_key), \
+     quote_valid_until = COALESCE(v.c_valid_until, payouts.quote_valid_until), \
+     reason = COALESCE(v.c_reason, payouts.reason), updated_at = ";
+
+/// The columns of `v`, in the order of a [`ChangeRow`]'s fields.
+const V: [&str; 12] = [
+    "c_session_id",
+    "c_from",
+    "c_to",
+    "c_transaction_id",
+    "c_message",
+    "c_errors",
+    "c_lease_owner",
+    "c_lease_until",
+    "c_attempts",
+    "c_rate_key",
+    "c_valid_until",
+    "c_reason",
+];
+
+/// Where a change applies: the payout, still in the state it was claimed
+/// in, still held by the owner (bound next).
+const WHERE: &str = " WHERE payouts.session_id = v.c_session_id AND payouts.state = v.c_from \
+     AND payouts.lease_owner = ";
+
+/// The records `RETURNING` gives back, in `dialect`'s casts.
+fn returning(keep_casts: bool) -> String {
+    let columns = RECORD_COLUMNS.replace("p.", "");
+    let columns = if keep_casts {
+        columns
+    } else {
+        columns.replace("::text", "")
+    };
+    format!(" RETURNING {columns}")
+}
+
+/// The many-row statements, on one backend's connection.
+pub(crate) trait Bulk {
+    /// Applies `rows` (at `now`, ms) to the payouts `owner` holds in the
+    /// state each names; the records of those changed, in no order.
+    async fn apply_rows(
+        &mut self,
+        owner: &str,
+        rows: &[ChangeRow<'_>],
+        now: i64,
+    ) -> Result<Vec<RecordRow>, sqlx::Error>;
+
+    /// Appends `events`, each made by `owner`.
+    async fn insert_events(
+        &mut self,
+        owner: &str,
+        events: &[EventRow<'_>],
+    ) -> Result<(), sqlx::Error>;
+}
+
+/// The head of a multi-row insert into the events table.
+#[cfg(feature = "sqlite")]
+const EVENT_COLUMNS: &str =
+    "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) ";
+
+#[cfg(feature = "sqlite")]
+impl Bulk for sqlx::SqliteConnection {
+    async fn apply_rows(
+        &mut self,
+        owner: &str,
+        rows: &[ChangeRow<'_>],
+        now: i64,
+    ) -> Result<Vec<RecordRow>, sqlx::Error> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut update = sqlx::QueryBuilder::new(SET);
+        update.push_bind(now).push(" FROM (SELECT ");
+        // SQLite names a VALUES list's columns column1, column2, ….
+        let columns: Vec<String> = V
+            .iter()
+            .enumerate()
+            .map(|(i, name)| format!("column{} AS {name}", i + 1))
+            .collect();
+        update.push(columns.join(", ")).push(" FROM (");
+        update.push_values(rows, |mut row, change| {
+            row.push_bind(change.session_id)
+                .push_bind(change.from)
+                .push_bind(change.to)
+                .push_bind(change.transaction_id)
+                .push_bind(change.message)
+                .push_bind(change.errors)
+                .push_bind(change.lease_owner)
+                .push_bind(change.lease_until)
+                .push_bind(change.attempts)
+                .push_bind(change.rate_key)
+                .push_bind(change.quote_valid_until)
+                .push_bind(change.reason.as_deref());
+        });
+        update
+            .push(")) AS v")
+            .push(WHERE)
+            .push_bind(owner)
+            .push(returning(false));
+        update.build_query_as().fetch_all(self).await
+    }
+
+    async fn insert_events(
+        &mut self,
+        owner: &str,
+        events: &[EventRow<'_>],
+    ) -> Result<(), sqlx::Error> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+        insert.push_values(events, |mut row, event| {
+            row.push_bind(event.session_id)
+                .push_bind(event.at)
+                .push_bind(event.from)
+                .push_bind(event.to)
+                .push_bind(event.detail)
+                .push_bind(owner)
+                .push_bind(event.quote.as_deref());
+        });
+        insert.build().execute(self).await.map(drop)
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Bulk for sqlx::PgConnection {
+    async fn apply_rows(
+        &mut self,
+        owner: &str,
+        rows: &[ChangeRow<'_>],
+        now: i64,
+    ) -> Result<Vec<RecordRow>, sqlx::Error> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let text = format!(
+            "{SET}$13 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
+             $6::bigint[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[], \
+             $12::text[]) AS v({}){WHERE}$14{}",
+            V.join(", "),
+            returning(true)
+        );
+        let column =
+            |f: fn(&ChangeRow<'_>) -> Option<String>| rows.iter().map(f).collect::<Vec<_>>();
+        sqlx::query_as(&text)
+            .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
+            .bind(column(|r| r.transaction_id.map(str::to_owned)))
+            .bind(column(|r| r.message.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.errors).collect::<Vec<_>>())
+            .bind(column(|r| r.lease_owner.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.lease_until).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.attempts).collect::<Vec<_>>())
+            .bind(column(|r| r.rate_key.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.quote_valid_until).collect::<Vec<_>>())
+            .bind(column(|r| r.reason.clone()))
+            .bind(now)
+            .bind(owner)
+            .fetch_all(self)
+            .await
+    }
+
+    async fn insert_events(
+        &mut self,
+        owner: &str,
+        events: &[EventRow<'_>],
+    ) -> Result<(), sqlx::Error> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) \
+             SELECT e.session_id, e.at, e.from_state, e.to_state, e.detail, $6, e.quote FROM \
+             UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $7::text[]) \
+             AS e(session_id, at, from_state, to_state, detail, quote)",
+        )
+        .bind(events.iter().map(|e| e.session_id).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.at).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.from).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.to).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.detail).collect::<Vec<_>>())
+        .bind(owner)
+        .bind(events.iter().map(|e| e.quote.clone()).collect::<Vec<_>>())
+        .execute(self)
+        .await
+        .map(drop)
+    }
+}
