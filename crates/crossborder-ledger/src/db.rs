@@ -9,6 +9,7 @@ use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migrate, Migration, MigrationSource, MigrationType, Migrator};
 
 use crate::error::LedgerError;
+use crate::ledger::RECORD_COLUMNS;
 
 /// The connections of the backend a URL named.
 #[derive(Debug, Clone)]
@@ -318,6 +319,26 @@ impl Pool {
             Pool::Sqlite(_) => None,
             #[cfg(feature = "postgres")]
             Pool::Postgres(_) => Some("SELECT pg_advisory_xact_lock(hashtext($1))"),
+        }
+    }
+
+    /// `insert` (an `INSERT INTO payouts … ON CONFLICT DO NOTHING`) returning
+    /// the new payout's record, with `event` (an `INSERT … SELECT` of its
+    /// first event) run in the same call only when the payout was
+    /// inserted: SQLite runs the two statements one after the other
+    /// (`changes()` tells whether the first inserted), PostgreSQL as one
+    /// statement with the insert in a `WITH`.
+    pub(crate) fn insert_with_first_event(&self, insert: &str, event: &str) -> String {
+        let columns = RECORD_COLUMNS.replace("p.", "");
+        match self {
+            #[cfg(feature = "sqlite")]
+            Pool::Sqlite(_) => self
+                .sql(&format!("{insert} RETURNING {columns}; {event} WHERE changes() = 1"))
+                .into_owned(),
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(_) => format!(
+                "WITH p AS ({insert} RETURNING *), e AS ({event} FROM p) SELECT {RECORD_COLUMNS} FROM p"
+            ),
         }
     }
 

@@ -28,8 +28,10 @@ const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, fro
      to_currency, request, batch_key, batch_position, created_at, updated_at) \
      VALUES ($1, 'recorded', $2::numeric, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (session_id) DO NOTHING";
 
-pub(crate) const INSERT_EVENT: &str = "INSERT INTO payout_events (session_id, at, from_state, \
-     to_state, detail, dispatcher) VALUES ($1, $2, $3, $4, $5, $6)";
+/// A new payout's first event (`$9` its detail), in the same call as its
+/// insert: one round trip to the database where two were.
+const FIRST_EVENT: &str = "INSERT INTO payout_events (session_id, at, from_state, to_state, \
+     detail, dispatcher) SELECT $1, $8, NULL, 'recorded', $9, NULL";
 
 const STORED_REQUEST: &str = "SELECT request FROM payouts WHERE session_id = $1";
 
@@ -552,11 +554,13 @@ macro_rules! impl_db_connection {
                 let request = payout.request;
                 let now = now_ms();
                 let (batch_key, position) = payout.batch.unzip();
-                let text = format!(
-                    "{INSERT_PAYOUT} RETURNING {}",
-                    RECORD_COLUMNS.replace("p.", "")
-                );
-                let inserted: Option<RecordRow> = sqlx::query_as(&ledger.pool.sql(&text))
+                let text = ledger.pool.insert_with_first_event(INSERT_PAYOUT, FIRST_EVENT);
+                let detail = batch_key
+                    .zip(position)
+                    .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
+                // Every row read, so the whole text runs (its event's insert
+                // comes after the row).
+                let mut inserted: Vec<RecordRow> = sqlx::query_as(&text)
                     .bind(&request.session_id)
                     .bind(request.amount.to_string())
                     .bind(request.from_currency.as_str())
@@ -565,22 +569,11 @@ macro_rules! impl_db_connection {
                     .bind(batch_key)
                     .bind(position)
                     .bind(now)
-                    .fetch_optional(&mut **self)
+                    .bind(detail)
+                    .fetch_all(&mut **self)
                     .await?;
-                if inserted.is_some() {
-                    let detail = batch_key
-                        .zip(position)
-                        .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
-                    sqlx::query(&ledger.pool.sql(INSERT_EVENT))
-                        .bind(&request.session_id)
-                        .bind(now)
-                        .bind(None::<String>)
-                        .bind(PayoutState::Recorded.as_str())
-                        .bind(detail)
-                        .bind(None::<String>)
-                        .execute(&mut **self)
-                        .await?;
-                    return Ok(inserted);
+                if let Some(row) = inserted.pop() {
+                    return Ok(Some(row));
                 }
                 let (stored,): (String,) = sqlx::query_as(&ledger.pool.sql(STORED_REQUEST))
                     .bind(&request.session_id)
