@@ -66,7 +66,8 @@ const V: [&str; 12] = [
 const WHERE: &str = " WHERE payouts.session_id = v.c_session_id AND payouts.state = v.c_from \
      AND payouts.lease_owner = ";
 
-/// The records `RETURNING` gives back, in `dialect`'s casts.
+/// The records `RETURNING` gives back; `keep_casts` for PostgreSQL's
+/// `::text` (SQLite's columns already hold the text).
 fn returning(keep_casts: bool) -> String {
     let columns = RECORD_COLUMNS.replace("p.", "");
     let columns = if keep_casts {
