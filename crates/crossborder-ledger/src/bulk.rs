@@ -1,9 +1,9 @@
-//! The dispatcher's many-row statements, one text per backend: state
-//! changes and their events. SQLite takes a multi-row `VALUES` list;
-//! PostgreSQL takes one array per column through `UNNEST`, so the
-//! statement's text (and its prepared plan) is the same whatever the
-//! number of rows, where a `VALUES` list of a new length is parsed and
-//! planned again with up to 1,664 parameters.
+//! The ledger's many-row statements, one text per backend: the
+//! dispatcher's state changes, and history events. SQLite takes a
+//! multi-row `VALUES` list; PostgreSQL takes one array per column through
+//! `UNNEST`, so the statement's text (and its prepared plan) is the same
+//! whatever the number of rows, where a `VALUES` list of a new length is
+//! parsed and planned again with up to 1,664 parameters.
 
 use crate::ledger::{RecordRow, RECORD_COLUMNS};
 
@@ -89,10 +89,11 @@ pub(crate) trait Bulk {
         now: i64,
     ) -> Result<Vec<RecordRow>, sqlx::Error>;
 
-    /// Appends `events`, each made by `owner`.
+    /// Appends `events`, each made by `owner` (none: recorded, not made by
+    /// a dispatcher).
     async fn insert_events(
         &mut self,
-        owner: &str,
+        owner: Option<&str>,
         events: &[EventRow<'_>],
     ) -> Result<(), sqlx::Error>;
 }
@@ -146,7 +147,7 @@ impl Bulk for sqlx::SqliteConnection {
 
     async fn insert_events(
         &mut self,
-        owner: &str,
+        owner: Option<&str>,
         events: &[EventRow<'_>],
     ) -> Result<(), sqlx::Error> {
         if events.is_empty() {
@@ -184,21 +185,19 @@ impl Bulk for sqlx::PgConnection {
             V.join(", "),
             returning(true)
         );
-        let column =
-            |f: fn(&ChangeRow<'_>) -> Option<String>| rows.iter().map(f).collect::<Vec<_>>();
         sqlx::query_as(&text)
             .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
-            .bind(column(|r| r.transaction_id.map(str::to_owned)))
-            .bind(column(|r| r.message.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.transaction_id).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.message).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.errors).collect::<Vec<_>>())
-            .bind(column(|r| r.lease_owner.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.lease_owner).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.lease_until).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.attempts).collect::<Vec<_>>())
-            .bind(column(|r| r.rate_key.map(str::to_owned)))
+            .bind(rows.iter().map(|r| r.rate_key).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.quote_valid_until).collect::<Vec<_>>())
-            .bind(column(|r| r.reason.clone()))
+            .bind(rows.iter().map(|r| r.reason.as_deref()).collect::<Vec<_>>())
             .bind(now)
             .bind(owner)
             .fetch_all(self)
@@ -207,7 +206,7 @@ impl Bulk for sqlx::PgConnection {
 
     async fn insert_events(
         &mut self,
-        owner: &str,
+        owner: Option<&str>,
         events: &[EventRow<'_>],
     ) -> Result<(), sqlx::Error> {
         if events.is_empty() {
@@ -225,7 +224,7 @@ impl Bulk for sqlx::PgConnection {
         .bind(events.iter().map(|e| e.to).collect::<Vec<_>>())
         .bind(events.iter().map(|e| e.detail).collect::<Vec<_>>())
         .bind(owner)
-        .bind(events.iter().map(|e| e.quote.clone()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.quote.as_deref()).collect::<Vec<_>>())
         .execute(self)
         .await
         .map(drop)

@@ -155,7 +155,7 @@ macro_rules! apply_in {
                 }
                 records.push(record);
             }
-            Bulk::insert_events(&mut *$tx, owner, &events).await?;
+            Bulk::insert_events(&mut *$tx, Some(owner), &events).await?;
         }
         records
     }};
@@ -305,7 +305,7 @@ impl Ledger {
                         quote: None,
                     })
                     .collect();
-                Bulk::insert_events(&mut *tx, owner, &events).await?;
+                Bulk::insert_events(&mut *tx, Some(owner), &events).await?;
             }
             // Each read once, before the commit: one the statement took to
             // send as it is, whose request the ledger must quote, ends the

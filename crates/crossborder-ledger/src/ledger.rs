@@ -7,6 +7,7 @@ use crossborder::types::PayoutRequest;
 use crossborder::{Currency, Decimal};
 use serde_json::Value;
 
+use crate::bulk::{Bulk, EventRow};
 use crate::db::{fetch_all, with_pool, Pool};
 use crate::error::LedgerError;
 use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
@@ -640,23 +641,27 @@ macro_rules! impl_db_connection {
                     let (new, old): (Vec<&NewPayout<'_>>, Vec<&NewPayout<'_>>) = chunk
                         .iter()
                         .partition(|p| inserted.contains(&p.request.session_id));
-                    if !new.is_empty() {
-                        let mut events = sqlx::QueryBuilder::new(
-                            "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher) ",
-                        );
-                        events.push_values(&new, |mut row, payout| {
-                            let detail = payout
+                    let details: Vec<Option<String>> = new
+                        .iter()
+                        .map(|payout| {
+                            payout
                                 .batch
-                                .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
-                            row.push_bind(&payout.request.session_id)
-                                .push_bind(now)
-                                .push_bind(None::<String>)
-                                .push_bind(PayoutState::Recorded.as_str())
-                                .push_bind(detail)
-                                .push_bind(None::<String>);
-                        });
-                        events.build().execute(&mut **self).await?;
-                    }
+                                .map(|(key, n)| format!("recorded as item {n} of batch {key}"))
+                        })
+                        .collect();
+                    let events: Vec<EventRow<'_>> = new
+                        .iter()
+                        .zip(&details)
+                        .map(|(payout, detail)| EventRow {
+                            session_id: &payout.request.session_id,
+                            at: now,
+                            from: None,
+                            to: PayoutState::Recorded.as_str(),
+                            detail: detail.as_deref(),
+                            quote: None,
+                        })
+                        .collect();
+                    Bulk::insert_events(&mut **self, None, &events).await?;
                     if !old.is_empty() {
                         // Recorded before: the same request, or a conflict.
                         let mut select = sqlx::QueryBuilder::new(
