@@ -24,22 +24,93 @@ pub(crate) enum Pool {
 /// (SQLite has one writer at a time anyway, and in memory each connection
 /// would be a database of its own). Not a pool of one: sqlx's pool pings a
 /// connection as it comes back, a round trip to SQLite's thread before the
-/// next caller gets it, which cost a `submit` a fifth of its time. `None`
-/// once closed.
+/// next caller gets it, which cost a `submit` a fifth of its time.
 #[cfg(feature = "sqlite")]
 #[derive(Debug, Clone)]
-pub(crate) struct SqliteLink(
-    pub(crate) std::sync::Arc<tokio::sync::Mutex<Option<sqlx::SqliteConnection>>>,
-);
+pub(crate) struct SqliteLink(std::sync::Arc<tokio::sync::Mutex<SqliteSlot>>);
+
+/// What [`SqliteLink`] guards: the connection (`None` once closed), and
+/// whether a cancelled caller may have left a transaction open on it.
+#[cfg(feature = "sqlite")]
+#[derive(Debug)]
+pub(crate) struct SqliteSlot {
+    connection: Option<sqlx::SqliteConnection>,
+    /// A [`fetch_transaction`](SqliteSlot::fetch_transaction) began and
+    /// its end was not seen: its caller was dropped midway, and SQLite's
+    /// thread stops a call whose caller is gone, between two statements.
+    unsettled: bool,
+}
 
 #[cfg(feature = "sqlite")]
 impl SqliteLink {
+    pub(crate) fn new(connection: sqlx::SqliteConnection) -> Self {
+        SqliteLink(std::sync::Arc::new(tokio::sync::Mutex::new(SqliteSlot {
+            connection: Some(connection),
+            unsettled: false,
+        })))
+    }
+
+    /// The connection, for one caller at a time.
+    pub(crate) async fn lock(&self) -> tokio::sync::MutexGuard<'_, SqliteSlot> {
+        self.0.lock().await
+    }
+
     /// Closes the connection once its current holder lets go; later
     /// statements are `sqlx::Error::PoolClosed`.
     pub(crate) async fn close(&self) {
-        if let Some(connection) = self.0.lock().await.take() {
+        if let Some(connection) = self.0.lock().await.connection.take() {
             let _ = sqlx::Connection::close(connection).await;
         }
+    }
+}
+
+#[cfg(feature = "sqlite")]
+impl SqliteSlot {
+    /// The connection, with nothing left open on it by a cancelled caller.
+    pub(crate) async fn connection(&mut self) -> Result<&mut sqlx::SqliteConnection, sqlx::Error> {
+        self.settle().await?;
+        self.connection.as_mut().ok_or(sqlx::Error::PoolClosed)
+    }
+
+    /// Every row of `query`, whose text is a whole write transaction
+    /// (`BEGIN IMMEDIATE; …; COMMIT`): one round trip to SQLite's thread,
+    /// where a transaction of one statement takes three. All of it takes
+    /// effect or none: a failed statement's transaction is rolled back
+    /// here, a cancelled caller's by the next caller.
+    pub(crate) async fn fetch_transaction<'q, O>(
+        &mut self,
+        query: sqlx::query::QueryAs<'q, sqlx::Sqlite, O, sqlx::sqlite::SqliteArguments<'q>>,
+    ) -> Result<Vec<O>, sqlx::Error>
+    where
+        O: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+    {
+        self.settle().await?;
+        let connection = self.connection.as_mut().ok_or(sqlx::Error::PoolClosed)?;
+        self.unsettled = true;
+        let rows = query.fetch_all(connection).await;
+        if rows.is_ok() {
+            self.unsettled = false;
+        } else {
+            // The statement's own error is the one to report.
+            let _ = self.settle().await;
+        }
+        rows
+    }
+
+    /// Rolls back what an unfinished [`fetch_transaction`] may have left
+    /// open. SQLite refuses the `ROLLBACK` (a database error) when there is
+    /// nothing to roll back: the call ended before `BEGIN` or after `COMMIT`,
+    /// or SQLite rolled back itself.
+    ///
+    /// [`fetch_transaction`]: SqliteSlot::fetch_transaction
+    async fn settle(&mut self) -> Result<(), sqlx::Error> {
+        if let (true, Some(connection)) = (self.unsettled, self.connection.as_mut()) {
+            match sqlx::query("ROLLBACK").execute(connection).await {
+                Ok(_) | Err(sqlx::Error::Database(_)) => self.unsettled = false,
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -57,8 +128,8 @@ macro_rules! with_pool {
                 #[allow(unused_imports)]
                 // `begin_with` on the connection, where the body opens a transaction.
                 use sqlx::Connection as _;
-                let mut connection = link.0.lock().await;
-                let $p = connection.as_mut().ok_or(sqlx::Error::PoolClosed)?;
+                let mut slot = link.lock().await;
+                let $p = slot.connection().await?;
                 $body
             }
             #[cfg(feature = "postgres")]
@@ -238,7 +309,7 @@ impl Pool {
                     let _ = sqlx::Connection::close(connection).await;
                     return Err(error);
                 }
-                let link = SqliteLink(std::sync::Arc::new(tokio::sync::Mutex::new(Some(connection))));
+                let link = SqliteLink::new(connection);
                 Ok((Pool::Sqlite(link), path))
             }
             #[cfg(feature = "postgres")]

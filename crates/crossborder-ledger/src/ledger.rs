@@ -44,6 +44,18 @@ const ROWS_PER_STATEMENT: usize = 500;
 const SET_GUARD: &str = "UPDATE payouts SET min_rate = $1::numeric, guard_until = $2 \
      WHERE session_id = $3 AND state = 'recorded'";
 
+/// Checks that a session id's `stored` request text is `text`, the one
+/// submitted again: another request under the same id is a conflict.
+fn same_request(request: &PayoutRequest, stored: &str, text: &str) -> Result<(), LedgerError> {
+    if stored == text {
+        Ok(())
+    } else {
+        Err(LedgerError::SessionConflict {
+            session_id: request.session_id.clone(),
+        })
+    }
+}
+
 /// A payout ledger on SQLite or PostgreSQL. Cheap to clone (a pool).
 #[derive(Debug, Clone)]
 pub struct Ledger {
@@ -200,29 +212,69 @@ impl Ledger {
         guard: Option<&RateGuard>,
     ) -> Result<PayoutRecord, LedgerError> {
         request.validate_unquoted().map_err(LedgerError::Invalid)?;
-        let payout = NewPayout {
-            request,
-            text: request::to_text(request)?,
-            batch: None,
-        };
-        let inserted = with_pool!(&self.pool, |p| {
-            let mut tx = p.begin_with(self.pool.begin()).await?;
-            let inserted = DbConnection::insert_payout(&mut tx, self, &payout).await?;
-            if let Some(guard) = guard {
-                DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
-            }
-            tx.commit().await?;
-            inserted
-        });
-        // A new payout's record came back from its insert; one recorded
-        // before is read as it stands.
-        match inserted {
-            Some(row) => record(row),
-            None => self
-                .payout(&request.session_id)
-                .await?
-                .ok_or_else(|| corrupt(&request.session_id, "vanished after it was recorded")),
+        let text = request::to_text(request)?;
+        let amount = request.amount.to_string();
+        let now = now_ms();
+        // The payout's insert and first event (`INSERT_PAYOUT`, `FIRST_EVENT`)
+        // as a query of `$sql`, returning the new payout's record.
+        macro_rules! insert {
+            ($sql:expr) => {
+                sqlx::query_as::<_, RecordRow>($sql)
+                    .bind(&request.session_id)
+                    .bind(&amount)
+                    .bind(request.from_currency.as_str())
+                    .bind(request.to_currency.as_str())
+                    .bind(&text)
+                    .bind(None::<&str>)
+                    .bind(None::<i64>)
+                    .bind(now)
+                    .bind(None::<&str>)
+            };
         }
+        let sql = self
+            .pool
+            .insert_with_first_event(INSERT_PAYOUT, FIRST_EVENT);
+        let mut inserted: Vec<RecordRow> = match (&self.pool, guard) {
+            // A transaction of its own, sent in one call.
+            #[cfg(feature = "sqlite")]
+            (Pool::Sqlite(link), None) => {
+                let whole = format!("BEGIN IMMEDIATE; {sql}; COMMIT");
+                link.lock().await.fetch_transaction(insert!(&whole)).await?
+            }
+            // One statement, which PostgreSQL runs as a transaction of its own.
+            #[cfg(feature = "postgres")]
+            (Pool::Postgres(pool), None) => insert!(&sql).fetch_all(pool).await?,
+            (_, Some(guard)) => with_pool!(&self.pool, |p| {
+                let mut tx = p.begin_with(self.pool.begin()).await?;
+                let rows = insert!(&sql).fetch_all(&mut *tx).await?;
+                if rows.is_empty() {
+                    // Recorded before: the guard is replaced only on the
+                    // same request.
+                    let (stored,): (String,) = sqlx::query_as(&self.pool.sql(STORED_REQUEST))
+                        .bind(&request.session_id)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    same_request(request, &stored, &text)?;
+                }
+                DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
+                tx.commit().await?;
+                rows
+            }),
+        };
+        // A new payout's record came back from its insert; one recorded
+        // before is read as it stands, if it holds this very request.
+        if let Some(row) = inserted.pop() {
+            return record(row);
+        }
+        let stored = fetch_all!(
+            &self.pool,
+            STORED_REQUEST,
+            Some(&request.session_id),
+            |(stored,): (String,)| Ok(stored)
+        )?;
+        let vanished = || corrupt(&request.session_id, "vanished after it was recorded");
+        same_request(request, stored.first().ok_or_else(vanished)?, &text)?;
+        self.payout(&request.session_id).await?.ok_or_else(vanished)
     }
 
     /// Records a whole batch in one transaction before anything is sent.
@@ -513,20 +565,11 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
     })
 }
 
-/// A transaction of either backend, for the steps that `submit` and
-/// `record_batch` share.
+/// A transaction of either backend, for the steps of `record_batch` and
+/// `submit_with_guard`.
 pub(crate) trait DbConnection<'c> {
-    /// Inserts one payout and its first event (its record, as inserted),
-    /// or checks that the session id already holds this very request
-    /// (`None`).
-    async fn insert_payout(
-        self,
-        ledger: &Ledger,
-        payout: &NewPayout<'_>,
-    ) -> Result<Option<RecordRow>, LedgerError>;
-
-    /// [`insert_payout`](DbConnection::insert_payout) for many payouts, in
-    /// a few multi-row statements: a session id given twice (here, or
+    /// Inserts payouts and their first events, in a few multi-row
+    /// statements: a session id given twice (here, or
     /// recorded before) must hold the same request.
     async fn insert_payouts(
         self,
@@ -547,48 +590,6 @@ macro_rules! impl_db_connection {
     ($feature:literal, $db:ty) => {
         #[cfg(feature = $feature)]
         impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
-            async fn insert_payout(
-                self,
-                ledger: &Ledger,
-                payout: &NewPayout<'_>,
-            ) -> Result<Option<RecordRow>, LedgerError> {
-                let request = payout.request;
-                let now = now_ms();
-                let (batch_key, position) = payout.batch.unzip();
-                let text = ledger.pool.insert_with_first_event(INSERT_PAYOUT, FIRST_EVENT);
-                let detail = batch_key
-                    .zip(position)
-                    .map(|(key, n)| format!("recorded as item {n} of batch {key}"));
-                // Every row read, so the whole text runs (its event's insert
-                // comes after the row).
-                let mut inserted: Vec<RecordRow> = sqlx::query_as(&text)
-                    .bind(&request.session_id)
-                    .bind(request.amount.to_string())
-                    .bind(request.from_currency.as_str())
-                    .bind(request.to_currency.as_str())
-                    .bind(&payout.text)
-                    .bind(batch_key)
-                    .bind(position)
-                    .bind(now)
-                    .bind(detail)
-                    .fetch_all(&mut **self)
-                    .await?;
-                if let Some(row) = inserted.pop() {
-                    return Ok(Some(row));
-                }
-                let (stored,): (String,) = sqlx::query_as(&ledger.pool.sql(STORED_REQUEST))
-                    .bind(&request.session_id)
-                    .fetch_one(&mut **self)
-                    .await?;
-                if stored == payout.text {
-                    Ok(None)
-                } else {
-                    Err(LedgerError::SessionConflict {
-                        session_id: request.session_id.clone(),
-                    })
-                }
-            }
-
             async fn insert_payouts(
                 self,
                 ledger: &Ledger,

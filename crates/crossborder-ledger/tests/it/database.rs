@@ -1,6 +1,7 @@
 //! The database itself: a schema newer than the code is refused, money is
 //! stored as exact decimal text, submits from many tasks take turns on
-//! SQLite's one connection, and one dispatcher per SQLite file.
+//! SQLite's one connection (a dropped one leaving nothing open), and one
+//! dispatcher per SQLite file.
 
 use crate::support;
 
@@ -90,6 +91,33 @@ async fn submits_from_many_tasks_on_one_sqlite_ledger_are_each_recorded_once() {
         assert_eq!(payout.amount, Decimal::new(100 + i, 0));
         let history = ledger.history(&id).await.unwrap();
         assert_eq!(history.len(), 1, "{id}: {history:?}");
+    }
+}
+
+/// A caller that gives up on a submit midway (a timeout, a dropped task)
+/// leaves no transaction open on SQLite's one connection: submitting the
+/// same payout again records it once, with one event, and the ledger
+/// goes on taking others.
+#[tokio::test]
+async fn a_submit_dropped_midway_leaves_nothing_half_done() {
+    use futures_util::FutureExt;
+    let dir = TempDir::new("dropped");
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    for i in 0..20 {
+        let payout = fixtures::ngn_bank_payout(Decimal::new(100 + i, 0), &format!("dropped-{i}"));
+        // Polled once, so its statements are on their way, then dropped.
+        assert!(ledger.submit(&payout).now_or_never().is_none());
+        let record = ledger.submit(&payout).await.unwrap();
+        assert_eq!(record.amount, Decimal::new(100 + i, 0));
+    }
+    drop(ledger);
+    let reopened = Ledger::open(&url).await.unwrap();
+    let payouts = reopened.payouts().await.unwrap();
+    assert_eq!(payouts.len(), 20);
+    for payout in &payouts {
+        let history = reopened.history(&payout.session_id).await.unwrap();
+        assert_eq!(history.len(), 1, "{}: {history:?}", payout.session_id);
     }
 }
 
