@@ -1,7 +1,7 @@
 //! The database itself: a schema newer than the code is refused, money is
 //! stored as exact decimal text, submits from many tasks take turns on
-//! SQLite's one connection (a dropped one leaving nothing open), and one
-//! dispatcher per SQLite file.
+//! SQLite's one connection (a dropped or refused one leaving nothing
+//! open), and one dispatcher per SQLite file.
 
 use crate::support;
 
@@ -119,6 +119,53 @@ async fn a_submit_dropped_midway_leaves_nothing_half_done() {
         let history = reopened.history(&payout.session_id).await.unwrap();
         assert_eq!(history.len(), 1, "{}: {history:?}", payout.session_id);
     }
+}
+
+/// A submit whose insert the database refuses is reported as the
+/// database's error, and its transaction is rolled back: the next submit
+/// on the same connection is recorded.
+#[tokio::test]
+async fn a_submit_the_database_refuses_leaves_the_next_one_recorded() {
+    let dir = TempDir::new("refused-insert");
+    let url = dir.sqlite("payouts.db");
+    drop(Ledger::open(&url).await.unwrap());
+    // ABORT undoes the statement but leaves its transaction open.
+    execute(
+        &url,
+        "CREATE TRIGGER refuse_boom BEFORE INSERT ON payouts WHEN NEW.session_id = 'boom' \
+         BEGIN SELECT RAISE(ABORT, 'no boom here'); END",
+    )
+    .await;
+    let ledger = Ledger::open(&url).await.unwrap();
+    let refused = ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "boom"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, crossborder_ledger::LedgerError::Database(_)),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "ledger database error: error returned from database: (code: 1811) no boom here"
+    );
+    let kept = ledger
+        .submit(&fixtures::ngn_bank_payout(
+            Decimal::new(200, 0),
+            "after-boom",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(kept.amount, Decimal::new(200, 0));
+    let ids: Vec<String> = ledger
+        .payouts()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.session_id)
+        .collect();
+    assert_eq!(ids, ["after-boom"]);
+    assert_eq!(ledger.history("after-boom").await.unwrap().len(), 1);
 }
 
 #[tokio::test]
