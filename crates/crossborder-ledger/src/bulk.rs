@@ -1,5 +1,5 @@
-//! The ledger's many-row statements, one text per backend: the
-//! dispatcher's state changes, and history events. SQLite takes a
+//! The ledger's many-row statements, one text per backend: a batch's
+//! payouts and items, the dispatcher's state changes, and history events. SQLite takes a
 //! multi-row `VALUES` list; PostgreSQL takes one array per column through
 //! `UNNEST`, so the statement's text (and its prepared plan) is the same
 //! whatever the number of rows, where a `VALUES` list of a new length is
@@ -23,6 +23,31 @@ pub(crate) struct ChangeRow<'a> {
     pub(crate) quote_valid_until: Option<i64>,
     pub(crate) reason: Option<String>,
 }
+
+/// One payout to record (`recorded`, at the time the insert is given).
+pub(crate) struct PayoutRow<'a> {
+    pub(crate) session_id: &'a str,
+    /// The exact decimal text.
+    pub(crate) amount: String,
+    pub(crate) from: &'static str,
+    pub(crate) to: &'static str,
+    /// The stored request's text.
+    pub(crate) request: &'a str,
+    pub(crate) batch_key: Option<&'a str>,
+    pub(crate) position: Option<i64>,
+}
+
+/// One item of a batch, as given.
+pub(crate) struct ItemRow<'a> {
+    pub(crate) position: i64,
+    pub(crate) item: &'a str,
+    pub(crate) session_id: &'a str,
+}
+
+/// How many rows one multi-row `VALUES` statement of SQLite's holds: at
+/// most 12 parameters a row, well within its limit of 32,766.
+#[cfg(feature = "sqlite")]
+pub(crate) const ROWS_PER_STATEMENT: usize = 500;
 
 /// One event of the history.
 pub(crate) struct EventRow<'a> {
@@ -80,6 +105,21 @@ fn returning(keep_casts: bool) -> String {
 
 /// The many-row statements, on one backend's connection.
 pub(crate) trait Bulk {
+    /// Inserts `rows` as `recorded` at `now` (ms), leaving alone a session
+    /// id already recorded; the session ids inserted, in no order.
+    async fn insert_payouts(
+        &mut self,
+        rows: &[PayoutRow<'_>],
+        now: i64,
+    ) -> Result<Vec<String>, sqlx::Error>;
+
+    /// Inserts the items of batch `batch_key`.
+    async fn insert_items(
+        &mut self,
+        batch_key: &str,
+        rows: &[ItemRow<'_>],
+    ) -> Result<(), sqlx::Error>;
+
     /// Applies `rows` (at `now`, ms) to the payouts `owner` holds in the
     /// state each names; the records of those changed, in no order.
     async fn apply_rows(
@@ -103,46 +143,104 @@ pub(crate) trait Bulk {
 const EVENT_COLUMNS: &str =
     "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) ";
 
+/// The head of a multi-row insert into the payouts table.
+#[cfg(feature = "sqlite")]
+const PAYOUT_COLUMNS: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
+     to_currency, request, batch_key, batch_position, created_at, updated_at) ";
+
 #[cfg(feature = "sqlite")]
 impl Bulk for sqlx::SqliteConnection {
+    async fn insert_payouts(
+        &mut self,
+        rows: &[PayoutRow<'_>],
+        now: i64,
+    ) -> Result<Vec<String>, sqlx::Error> {
+        let mut inserted = Vec::with_capacity(rows.len());
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut insert = sqlx::QueryBuilder::new(PAYOUT_COLUMNS);
+            insert.push_values(chunk, |mut row, payout| {
+                row.push_bind(payout.session_id)
+                    .push_bind("recorded")
+                    .push_bind(&payout.amount)
+                    .push_bind(payout.from)
+                    .push_bind(payout.to)
+                    .push_bind(payout.request)
+                    .push_bind(payout.batch_key)
+                    .push_bind(payout.position)
+                    .push_bind(now)
+                    .push_bind(now);
+            });
+            insert.push(" ON CONFLICT (session_id) DO NOTHING RETURNING session_id");
+            let ids: Vec<(String,)> = insert.build_query_as().fetch_all(&mut *self).await?;
+            inserted.extend(ids.into_iter().map(|(id,)| id));
+        }
+        Ok(inserted)
+    }
+
+    async fn insert_items(
+        &mut self,
+        batch_key: &str,
+        rows: &[ItemRow<'_>],
+    ) -> Result<(), sqlx::Error> {
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut insert = sqlx::QueryBuilder::new(
+                "INSERT INTO batch_items (batch_key, position, item, session_id) ",
+            );
+            insert.push_values(chunk, |mut row, item| {
+                row.push_bind(batch_key)
+                    .push_bind(item.position)
+                    .push_bind(item.item)
+                    .push_bind(item.session_id);
+            });
+            insert.build().execute(&mut *self).await?;
+        }
+        Ok(())
+    }
+
     async fn apply_rows(
         &mut self,
         owner: &str,
         rows: &[ChangeRow<'_>],
         now: i64,
     ) -> Result<Vec<RecordRow>, sqlx::Error> {
-        if rows.is_empty() {
-            return Ok(Vec::new());
+        let mut records = Vec::with_capacity(rows.len());
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut update = sqlx::QueryBuilder::new(SET);
+            update.push_bind(now).push(" FROM (SELECT ");
+            // SQLite names a VALUES list's columns column1, column2, ….
+            let columns: Vec<String> = V
+                .iter()
+                .enumerate()
+                .map(|(i, name)| format!("column{} AS {name}", i + 1))
+                .collect();
+            update.push(columns.join(", ")).push(" FROM (");
+            update.push_values(chunk, |mut row, change| {
+                row.push_bind(change.session_id)
+                    .push_bind(change.from)
+                    .push_bind(change.to)
+                    .push_bind(change.transaction_id)
+                    .push_bind(change.message)
+                    .push_bind(change.errors)
+                    .push_bind(change.lease_owner)
+                    .push_bind(change.lease_until)
+                    .push_bind(change.attempts)
+                    .push_bind(change.rate_key)
+                    .push_bind(change.quote_valid_until)
+                    .push_bind(change.reason.as_deref());
+            });
+            update
+                .push(")) AS v")
+                .push(WHERE)
+                .push_bind(owner)
+                .push(returning(false));
+            records.extend(
+                update
+                    .build_query_as::<RecordRow>()
+                    .fetch_all(&mut *self)
+                    .await?,
+            );
         }
-        let mut update = sqlx::QueryBuilder::new(SET);
-        update.push_bind(now).push(" FROM (SELECT ");
-        // SQLite names a VALUES list's columns column1, column2, ….
-        let columns: Vec<String> = V
-            .iter()
-            .enumerate()
-            .map(|(i, name)| format!("column{} AS {name}", i + 1))
-            .collect();
-        update.push(columns.join(", ")).push(" FROM (");
-        update.push_values(rows, |mut row, change| {
-            row.push_bind(change.session_id)
-                .push_bind(change.from)
-                .push_bind(change.to)
-                .push_bind(change.transaction_id)
-                .push_bind(change.message)
-                .push_bind(change.errors)
-                .push_bind(change.lease_owner)
-                .push_bind(change.lease_until)
-                .push_bind(change.attempts)
-                .push_bind(change.rate_key)
-                .push_bind(change.quote_valid_until)
-                .push_bind(change.reason.as_deref());
-        });
-        update
-            .push(")) AS v")
-            .push(WHERE)
-            .push_bind(owner)
-            .push(returning(false));
-        update.build_query_as().fetch_all(self).await
+        Ok(records)
     }
 
     async fn insert_events(
@@ -150,25 +248,78 @@ impl Bulk for sqlx::SqliteConnection {
         owner: Option<&str>,
         events: &[EventRow<'_>],
     ) -> Result<(), sqlx::Error> {
-        if events.is_empty() {
-            return Ok(());
+        for chunk in events.chunks(ROWS_PER_STATEMENT) {
+            let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
+            insert.push_values(chunk, |mut row, event| {
+                row.push_bind(event.session_id)
+                    .push_bind(event.at)
+                    .push_bind(event.from)
+                    .push_bind(event.to)
+                    .push_bind(event.detail)
+                    .push_bind(owner)
+                    .push_bind(event.quote.as_deref());
+            });
+            insert.build().execute(&mut *self).await?;
         }
-        let mut insert = sqlx::QueryBuilder::new(EVENT_COLUMNS);
-        insert.push_values(events, |mut row, event| {
-            row.push_bind(event.session_id)
-                .push_bind(event.at)
-                .push_bind(event.from)
-                .push_bind(event.to)
-                .push_bind(event.detail)
-                .push_bind(owner)
-                .push_bind(event.quote.as_deref());
-        });
-        insert.build().execute(self).await.map(drop)
+        Ok(())
     }
 }
 
 #[cfg(feature = "postgres")]
 impl Bulk for sqlx::PgConnection {
+    async fn insert_payouts(
+        &mut self,
+        rows: &[PayoutRow<'_>],
+        now: i64,
+    ) -> Result<Vec<String>, sqlx::Error> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        // In the rows' order, so `seq` follows the batch's.
+        let ids: Vec<(String,)> = sqlx::query_as(
+            "INSERT INTO payouts (session_id, state, amount, from_currency, to_currency, request, \
+             batch_key, batch_position, created_at, updated_at) \
+             SELECT p.session_id, 'recorded', p.amount::numeric, p.from_currency, p.to_currency, \
+             p.request, p.batch_key, p.position, $8, $8 FROM UNNEST($1::text[], $2::text[], \
+             $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
+             AS p(session_id, amount, from_currency, to_currency, request, batch_key, position, n) \
+             ORDER BY p.n ON CONFLICT (session_id) DO NOTHING RETURNING session_id",
+        )
+        .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.amount.as_str()).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.request).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.batch_key).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.position).collect::<Vec<_>>())
+        .bind(now)
+        .fetch_all(&mut *self)
+        .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
+    async fn insert_items(
+        &mut self,
+        batch_key: &str,
+        rows: &[ItemRow<'_>],
+    ) -> Result<(), sqlx::Error> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO batch_items (batch_key, position, item, session_id) \
+             SELECT $1, i.position, i.item, i.session_id \
+             FROM UNNEST($2::bigint[], $3::text[], $4::text[]) AS i(position, item, session_id)",
+        )
+        .bind(batch_key)
+        .bind(rows.iter().map(|r| r.position).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.item).collect::<Vec<_>>())
+        .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
+        .execute(&mut *self)
+        .await
+        .map(drop)
+    }
+
     async fn apply_rows(
         &mut self,
         owner: &str,

@@ -7,7 +7,7 @@ use crossborder::types::PayoutRequest;
 use crossborder::{Currency, Decimal};
 use serde_json::Value;
 
-use crate::bulk::{Bulk, EventRow};
+use crate::bulk::{Bulk, EventRow, ItemRow, PayoutRow};
 use crate::db::{fetch_all, with_pool, Pool};
 use crate::error::LedgerError;
 use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
@@ -36,9 +36,9 @@ const FIRST_EVENT: &str = "INSERT INTO payout_events (session_id, at, from_state
 
 const STORED_REQUEST: &str = "SELECT request FROM payouts WHERE session_id = $1";
 
-/// How many rows one multi-row statement of `record_batch` writes (at most
-/// 10 parameters each, well within SQLite's and PostgreSQL's limits).
-const ROWS_PER_STATEMENT: usize = 500;
+/// How many session ids recorded before one statement of `record_batch`
+/// reads back, well within SQLite's 32,766 parameters.
+const OLD_PER_STATEMENT: usize = 500;
 
 /// Sets the rate guard of a payout the dispatcher has not sent yet.
 const SET_GUARD: &str = "UPDATE payouts SET min_rate = $1::numeric, guard_until = $2 \
@@ -340,28 +340,23 @@ impl Ledger {
                         })
                     })
                     .collect::<Result<Vec<_>, LedgerError>>()?;
-                DbConnection::insert_payouts(&mut tx, self, &payouts).await?;
+                DbConnection::insert_payouts(&mut tx, &payouts).await?;
                 if let Some(guard) = &guard {
                     for request in requests.iter().filter(|r| r.needs_quote()) {
                         DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
                     }
                 }
-                // The items as given, in a few multi-row statements.
-                for chunk in payouts
-                    .chunks(ROWS_PER_STATEMENT)
-                    .zip(texts.chunks(ROWS_PER_STATEMENT))
-                {
-                    let mut insert = sqlx::QueryBuilder::new(
-                        "INSERT INTO batch_items (batch_key, position, item, session_id) ",
-                    );
-                    insert.push_values(chunk.0.iter().zip(chunk.1), |mut row, (payout, text)| {
-                        row.push_bind(batch_key)
-                            .push_bind(payout.batch.map(|(_, position)| position))
-                            .push_bind(text)
-                            .push_bind(&payout.request.session_id);
-                    });
-                    insert.build().execute(&mut *tx).await?;
-                }
+                // The items as given.
+                let items: Vec<ItemRow<'_>> = payouts
+                    .iter()
+                    .zip(&texts)
+                    .map(|(payout, text)| ItemRow {
+                        position: payout.batch.map_or(0, |(_, position)| position),
+                        item: text,
+                        session_id: &payout.request.session_id,
+                    })
+                    .collect();
+                Bulk::insert_items(&mut *tx, batch_key, &items).await?;
                 tx.commit().await?;
                 true
             } else {
@@ -568,14 +563,10 @@ pub(crate) fn record(row: RecordRow) -> Result<PayoutRecord, LedgerError> {
 /// A transaction of either backend, for the steps of `record_batch` and
 /// `submit_with_guard`.
 pub(crate) trait DbConnection<'c> {
-    /// Inserts payouts and their first events, in a few multi-row
-    /// statements: a session id given twice (here, or
-    /// recorded before) must hold the same request.
-    async fn insert_payouts(
-        self,
-        ledger: &Ledger,
-        payouts: &[NewPayout<'_>],
-    ) -> Result<(), LedgerError>;
+    /// Inserts payouts and their first events ([`Bulk`]'s many-row
+    /// statements): a session id given twice (here, or recorded before)
+    /// must hold the same request.
+    async fn insert_payouts(self, payouts: &[NewPayout<'_>]) -> Result<(), LedgerError>;
 
     /// Sets the rate guard of a payout not sent yet.
     async fn set_guard(
@@ -590,11 +581,7 @@ macro_rules! impl_db_connection {
     ($feature:literal, $db:ty) => {
         #[cfg(feature = $feature)]
         impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
-            async fn insert_payouts(
-                self,
-                ledger: &Ledger,
-                payouts: &[NewPayout<'_>],
-            ) -> Result<(), LedgerError> {
+            async fn insert_payouts(self, payouts: &[NewPayout<'_>]) -> Result<(), LedgerError> {
                 use std::collections::{HashMap, HashSet};
                 let conflict = |session_id: &str| LedgerError::SessionConflict {
                     session_id: session_id.to_owned(),
@@ -613,77 +600,76 @@ macro_rules! impl_db_connection {
                         }
                     }
                 }
-                let numeric = ledger.pool.sql("::numeric").into_owned();
                 let now = now_ms();
-                for chunk in unique.chunks(ROWS_PER_STATEMENT) {
-                    let mut insert = sqlx::QueryBuilder::new(
-                        "INSERT INTO payouts (session_id, state, amount, from_currency, to_currency, \
-                         request, batch_key, batch_position, created_at, updated_at) ",
-                    );
-                    insert.push_values(chunk, |mut row, payout| {
-                        let request = payout.request;
+                let amounts: Vec<String> = unique
+                    .iter()
+                    .map(|p| p.request.amount.to_string())
+                    .collect();
+                let rows: Vec<PayoutRow<'_>> = unique
+                    .iter()
+                    .zip(amounts)
+                    .map(|(payout, amount)| {
                         let (batch_key, position) = payout.batch.unzip();
-                        row.push_bind(&request.session_id)
-                            .push_bind(PayoutState::Recorded.as_str())
-                            .push_bind(request.amount.to_string())
-                            .push_unseparated(&numeric)
-                            .push_bind(request.from_currency.as_str())
-                            .push_bind(request.to_currency.as_str())
-                            .push_bind(&payout.text)
-                            .push_bind(batch_key)
-                            .push_bind(position)
-                            .push_bind(now)
-                            .push_bind(now);
-                    });
-                    insert.push(" ON CONFLICT (session_id) DO NOTHING RETURNING session_id");
-                    let inserted: Vec<(String,)> =
-                        insert.build_query_as().fetch_all(&mut **self).await?;
-                    let inserted: HashSet<String> = inserted.into_iter().map(|(id,)| id).collect();
-                    let (new, old): (Vec<&NewPayout<'_>>, Vec<&NewPayout<'_>>) = chunk
-                        .iter()
-                        .partition(|p| inserted.contains(&p.request.session_id));
-                    let details: Vec<Option<String>> = new
-                        .iter()
-                        .map(|payout| {
-                            payout
-                                .batch
-                                .map(|(key, n)| format!("recorded as item {n} of batch {key}"))
-                        })
-                        .collect();
-                    let events: Vec<EventRow<'_>> = new
-                        .iter()
-                        .zip(&details)
-                        .map(|(payout, detail)| EventRow {
+                        PayoutRow {
                             session_id: &payout.request.session_id,
-                            at: now,
-                            from: None,
-                            to: PayoutState::Recorded.as_str(),
-                            detail: detail.as_deref(),
-                            quote: None,
-                        })
-                        .collect();
-                    Bulk::insert_events(&mut **self, None, &events).await?;
-                    if !old.is_empty() {
-                        // Recorded before: the same request, or a conflict.
-                        let mut select = sqlx::QueryBuilder::new(
-                            "SELECT session_id, request FROM payouts WHERE session_id IN (",
-                        );
-                        let mut ids = select.separated(", ");
-                        for payout in &old {
-                            ids.push_bind(&payout.request.session_id);
+                            amount,
+                            from: payout.request.from_currency.as_str(),
+                            to: payout.request.to_currency.as_str(),
+                            request: &payout.text,
+                            batch_key,
+                            position,
                         }
-                        select.push(")");
-                        let stored: HashMap<String, String> = select
-                            .build_query_as::<(String, String)>()
-                            .fetch_all(&mut **self)
-                            .await?
-                            .into_iter()
-                            .collect();
-                        for payout in old {
-                            let id = &payout.request.session_id;
-                            if stored.get(id) != Some(&payout.text) {
-                                return Err(conflict(id));
-                            }
+                    })
+                    .collect();
+                let inserted: HashSet<String> = Bulk::insert_payouts(&mut **self, &rows, now)
+                    .await?
+                    .into_iter()
+                    .collect();
+                let (new, old): (Vec<&NewPayout<'_>>, Vec<&NewPayout<'_>>) = unique
+                    .iter()
+                    .partition(|p| inserted.contains(&p.request.session_id));
+                let details: Vec<Option<String>> = new
+                    .iter()
+                    .map(|payout| {
+                        payout
+                            .batch
+                            .map(|(key, n)| format!("recorded as item {n} of batch {key}"))
+                    })
+                    .collect();
+                let events: Vec<EventRow<'_>> = new
+                    .iter()
+                    .zip(&details)
+                    .map(|(payout, detail)| EventRow {
+                        session_id: &payout.request.session_id,
+                        at: now,
+                        from: None,
+                        to: PayoutState::Recorded.as_str(),
+                        detail: detail.as_deref(),
+                        quote: None,
+                    })
+                    .collect();
+                Bulk::insert_events(&mut **self, None, &events).await?;
+                // Recorded before: the same request, or a conflict (a few
+                // hundred ids a statement, within SQLite's parameters).
+                for chunk in old.chunks(OLD_PER_STATEMENT) {
+                    let mut select = sqlx::QueryBuilder::new(
+                        "SELECT session_id, request FROM payouts WHERE session_id IN (",
+                    );
+                    let mut ids = select.separated(", ");
+                    for payout in chunk {
+                        ids.push_bind(&payout.request.session_id);
+                    }
+                    select.push(")");
+                    let stored: HashMap<String, String> = select
+                        .build_query_as::<(String, String)>()
+                        .fetch_all(&mut **self)
+                        .await?
+                        .into_iter()
+                        .collect();
+                    for payout in chunk {
+                        let id = &payout.request.session_id;
+                        if stored.get(id) != Some(&payout.text) {
+                            return Err(conflict(id));
                         }
                     }
                 }

@@ -122,6 +122,17 @@ async fn batches_are_recorded_once(ledger: &Ledger) {
         positions,
         [1, 2, 3].map(|n| ("/data/june.json".to_owned(), n))
     );
+    // Recorded in the batch's order, the order in which they are sent.
+    let in_order: Vec<String> = ledger
+        .payouts()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.batch.is_some())
+        .map(|p| p.session_id)
+        .collect();
+    let given: Vec<String> = first.iter().map(|r| r.session_id.clone()).collect();
+    assert_eq!(in_order, given);
     // The same file again, its keys in another order: the same records.
     let reordered: Vec<_> = items
         .iter()
