@@ -6,6 +6,9 @@
 //!   per second, one at a time, over bare one-row `INSERT` commits per
 //!   second into a SQLite file on the same disk with the ledger's settings
 //!   (WAL, `synchronous=FULL`), in alternating rounds.
+//! - `ledger_submit_64_vs_sqlite`: the same submits from 64 tasks at once
+//!   (written together, one commit for those that queued meanwhile) over
+//!   the same bare one-at-a-time commits, in the same rounds.
 //! - `ledger_dispatch_vs_direct` (SQLite) and `ledger_dispatch_vs_direct_pg`
 //!   (PostgreSQL, the test kit's throwaway server): payouts per
 //!   second through the ledger (the batch recorded in one transaction, as
@@ -48,7 +51,7 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
         .base_url(base_url)
         .build()
         .map_err(|e| anyhow!("building the SDK client: {e}"))?;
-    let mut figures = vec![submit_vs_sqlite(dir, options).await?];
+    let mut figures = submit_vs_sqlite(dir, options).await?;
     let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
     figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct", &sqlite, &client, options).await?);
     // The test kit's throwaway server (Debian's package): fsync off, as
@@ -62,8 +65,11 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
     Ok(figures)
 }
 
-/// `ledger_submit_vs_sqlite`.
-async fn submit_vs_sqlite(dir: &Path, options: &Options) -> Result<Figure> {
+/// Tasks submitting at once for `ledger_submit_64_vs_sqlite`.
+const SUBMITTING_TASKS: usize = 64;
+
+/// `ledger_submit_vs_sqlite` and `ledger_submit_64_vs_sqlite`.
+async fn submit_vs_sqlite(dir: &Path, options: &Options) -> Result<Vec<Figure>> {
     let ledger = Ledger::open(&format!("sqlite://{}", dir.join("submit.db").display()))
         .await
         .map_err(|e| anyhow!("opening the ledger: {e}"))?;
@@ -90,48 +96,65 @@ async fn submit_vs_sqlite(dir: &Path, options: &Options) -> Result<Figure> {
     let window = options.duration;
     sides.count(Side::Bare, options.warmup()).await?;
     sides.count(Side::Ledger, options.warmup()).await?;
-    let (mut submits, mut inserts) = (0, 0);
+    sides.count(Side::Tasks, options.warmup()).await?;
+    let (mut submits, mut inserts, mut grouped) = (0, 0, 0);
     for round in 0..options.rounds() {
         // The side that goes first alternates: the file each side grows
-        // and the disk's cache meet both sides alike.
+        // and the disk's cache meet the sides alike.
         let order = if round % 2 == 0 {
-            [Side::Bare, Side::Ledger]
+            [Side::Bare, Side::Ledger, Side::Tasks]
         } else {
-            [Side::Ledger, Side::Bare]
+            [Side::Tasks, Side::Ledger, Side::Bare]
         };
         for side in order {
             let n = sides.count(side, window).await?;
             match side {
                 Side::Bare => inserts += n,
                 Side::Ledger => submits += n,
+                Side::Tasks => grouped += n,
             }
         }
         println!(
-            "    round {}/{}: {submits} submits, {inserts} bare inserts so far",
+            "    round {}/{}: {submits} submits, {grouped} from {SUBMITTING_TASKS} tasks, {inserts} bare inserts so far",
             round + 1,
             options.rounds()
         );
     }
     let per_sec = |n: usize| n as f64 / (window.as_secs_f64() * options.rounds() as f64);
-    Ok(Figure::ratio(
-        "ledger_submit_vs_sqlite",
-        per_sec(submits),
-        per_sec(inserts),
-        0.5,
-        format!(
-            "{:.0} / {:.0} durable commits/s, one at a time, SQLite WAL synchronous=FULL on the same disk, {} alternating rounds of {} ms",
+    Ok(vec![
+        Figure::ratio(
+            "ledger_submit_vs_sqlite",
             per_sec(submits),
             per_sec(inserts),
-            options.rounds(),
-            window.as_millis()
+            0.5,
+            format!(
+                "{:.0} / {:.0} durable commits/s, one at a time, SQLite WAL synchronous=FULL on the same disk, {} alternating rounds of {} ms",
+                per_sec(submits),
+                per_sec(inserts),
+                options.rounds(),
+                window.as_millis()
+            ),
         ),
-    ))
+        Figure::ratio(
+            "ledger_submit_64_vs_sqlite",
+            per_sec(grouped),
+            per_sec(inserts),
+            1.0,
+            format!(
+                "{:.0} durable submits/s from {SUBMITTING_TASKS} tasks at once / {:.0} bare commits/s one at a time, same rounds",
+                per_sec(grouped),
+                per_sec(inserts),
+            ),
+        ),
+    ])
 }
 
 #[derive(Clone, Copy)]
 enum Side {
     Bare,
     Ledger,
+    /// `Ledger::submit` from [`SUBMITTING_TASKS`] tasks at once.
+    Tasks,
 }
 
 /// Both sides of `ledger_submit_vs_sqlite`.
@@ -148,6 +171,9 @@ impl Submits {
     /// How many commits `side` makes in `window`, one at a time, as an
     /// application records each payout before it answers its caller.
     async fn count(&mut self, side: Side, window: Duration) -> Result<usize> {
+        if let Side::Tasks = side {
+            return self.count_from_tasks(window).await;
+        }
         let end = Instant::now() + window;
         let mut count = 0;
         while Instant::now() < end {
@@ -162,7 +188,7 @@ impl Submits {
                         .await
                         .context("a bare insert")?;
                 }
-                Side::Ledger => {
+                Side::Ledger | Side::Tasks => {
                     self.ledger
                         .submit(&fixtures::ngn_bank_payout(Decimal::ONE, &session))
                         .await
@@ -171,6 +197,36 @@ impl Submits {
             }
             count += 1;
         }
+        Ok(count)
+    }
+
+    /// How many submits [`SUBMITTING_TASKS`] tasks make in `window`, each
+    /// one at a time, as a service recording its callers' payouts does.
+    async fn count_from_tasks(&mut self, window: Duration) -> Result<usize> {
+        let end = Instant::now() + window;
+        let first = self.next;
+        let mut tasks = tokio::task::JoinSet::new();
+        for task in 0..SUBMITTING_TASKS {
+            let ledger = self.ledger.clone();
+            tasks.spawn(async move {
+                let mut count = 0;
+                while Instant::now() < end {
+                    let session = format!("bench-{first}-task-{task}-{count}");
+                    ledger
+                        .submit(&fixtures::ngn_bank_payout(Decimal::ONE, &session))
+                        .await
+                        .map_err(|e| anyhow!("a ledger submit: {e}"))?;
+                    count += 1;
+                }
+                anyhow::Ok(count)
+            });
+        }
+        let mut count = 0;
+        while let Some(done) = tasks.join_next().await {
+            count += done.context("a submitting task panicked")??;
+        }
+        // Later session ids stay unique.
+        self.next += 1;
         Ok(count)
     }
 }

@@ -23,10 +23,12 @@
 //!   per stored collection (goal under 2 KiB).
 //! - `codegen_ms`: `xtask codegen --check`, once built (goal under 1,000 ms).
 //! - `ledger_submit_vs_sqlite`: durable `Ledger::submit`s per second over
-//!   bare one-row SQLite commits on the same disk (WAL, synchronous=FULL);
+//!   bare one-row SQLite commits on the same disk (WAL, synchronous=FULL),
+//!   one at a time (goal at least 0.5) and from 64 tasks at once
+//!   (`ledger_submit_64_vs_sqlite`, goal at least 1);
 //!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
 //!   payouts per second through the ledger over the SDK's direct
-//!   `payouts().create` against the same sandbox (each goal at least 0.5;
+//!   `payouts().create` against the same sandbox (goals at least 0.5;
 //!   `ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.7);

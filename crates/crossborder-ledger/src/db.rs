@@ -27,7 +27,12 @@ pub(crate) enum Pool {
 /// next caller gets it, which cost a `submit` a fifth of its time.
 #[cfg(feature = "sqlite")]
 #[derive(Debug, Clone)]
-pub(crate) struct SqliteLink(std::sync::Arc<tokio::sync::Mutex<SqliteSlot>>);
+pub(crate) struct SqliteLink {
+    slot: std::sync::Arc<tokio::sync::Mutex<SqliteSlot>>,
+    /// Submits waiting for the connection, written together
+    /// ([`crate::group`]).
+    queue: std::sync::Arc<crate::group::Queue>,
+}
 
 /// What [`SqliteLink`] guards: the connection (`None` once closed), and
 /// whether a cancelled caller may have left a transaction open on it.
@@ -44,21 +49,29 @@ pub(crate) struct SqliteSlot {
 #[cfg(feature = "sqlite")]
 impl SqliteLink {
     pub(crate) fn new(connection: sqlx::SqliteConnection) -> Self {
-        SqliteLink(std::sync::Arc::new(tokio::sync::Mutex::new(SqliteSlot {
-            connection: Some(connection),
-            unsettled: false,
-        })))
+        SqliteLink {
+            slot: std::sync::Arc::new(tokio::sync::Mutex::new(SqliteSlot {
+                connection: Some(connection),
+                unsettled: false,
+            })),
+            queue: std::sync::Arc::default(),
+        }
     }
 
     /// The connection, for one caller at a time.
     pub(crate) async fn lock(&self) -> tokio::sync::MutexGuard<'_, SqliteSlot> {
-        self.0.lock().await
+        self.slot.lock().await
+    }
+
+    /// The submits waiting for the connection.
+    pub(crate) fn queue(&self) -> &crate::group::Queue {
+        &self.queue
     }
 
     /// Closes the connection once its current holder lets go; later
     /// statements are `sqlx::Error::PoolClosed`.
     pub(crate) async fn close(&self) {
-        if let Some(connection) = self.0.lock().await.connection.take() {
+        if let Some(connection) = self.slot.lock().await.connection.take() {
             let _ = sqlx::Connection::close(connection).await;
         }
     }

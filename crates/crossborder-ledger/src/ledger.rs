@@ -64,6 +64,40 @@ pub struct Ledger {
     pub(crate) path: Option<PathBuf>,
 }
 
+/// One submitted payout's insert and first event (`INSERT_PAYOUT`,
+/// `FIRST_EVENT`), owned: on SQLite it may wait in the group-commit queue.
+#[derive(Debug, Clone)]
+pub(crate) struct Insert {
+    pub(crate) session_id: String,
+    pub(crate) amount: String,
+    pub(crate) from: &'static str,
+    pub(crate) to: &'static str,
+    /// The stored request's text.
+    pub(crate) text: String,
+    pub(crate) now: i64,
+}
+
+/// `$query` (of the text of `INSERT_PAYOUT` and `FIRST_EVENT`, returning
+/// the new payout's record) with `$insert`'s nine parameters bound.
+macro_rules! bind_insert {
+    ($query:expr, $insert:expr) => {{
+        let insert: &$crate::ledger::Insert = $insert;
+        $query
+            .bind(&insert.session_id)
+            .bind(&insert.amount)
+            .bind(insert.from)
+            .bind(insert.to)
+            .bind(&insert.text)
+            .bind(None::<&str>)
+            .bind(None::<i64>)
+            .bind(insert.now)
+            .bind(None::<&str>)
+    }};
+}
+// Used by name in `group` (SQLite's group commit).
+#[cfg_attr(not(feature = "sqlite"), allow(unused_imports))]
+pub(crate) use bind_insert;
+
 /// One payout to insert: the request's stored text and where it came from.
 pub(crate) struct NewPayout<'a> {
     request: &'a PayoutRequest,
@@ -212,41 +246,33 @@ impl Ledger {
         guard: Option<&RateGuard>,
     ) -> Result<PayoutRecord, LedgerError> {
         request.validate_unquoted().map_err(LedgerError::Invalid)?;
-        let text = request::to_text(request)?;
-        let amount = request.amount.to_string();
-        let now = now_ms();
-        // The payout's insert and first event (`INSERT_PAYOUT`, `FIRST_EVENT`)
-        // as a query of `$sql`, returning the new payout's record.
-        macro_rules! insert {
-            ($sql:expr) => {
-                sqlx::query_as::<_, RecordRow>($sql)
-                    .bind(&request.session_id)
-                    .bind(&amount)
-                    .bind(request.from_currency.as_str())
-                    .bind(request.to_currency.as_str())
-                    .bind(&text)
-                    .bind(None::<&str>)
-                    .bind(None::<i64>)
-                    .bind(now)
-                    .bind(None::<&str>)
-            };
-        }
+        let insert = Insert {
+            session_id: request.session_id.clone(),
+            amount: request.amount.to_string(),
+            from: request.from_currency.as_str(),
+            to: request.to_currency.as_str(),
+            text: request::to_text(request)?,
+            now: now_ms(),
+        };
         let sql = self
             .pool
             .insert_with_first_event(INSERT_PAYOUT, FIRST_EVENT);
         let mut inserted: Vec<RecordRow> = match (&self.pool, guard) {
-            // A transaction of its own, sent in one call.
+            // In one transaction with the submits other tasks make meanwhile.
             #[cfg(feature = "sqlite")]
-            (Pool::Sqlite(link), None) => {
-                let whole = format!("BEGIN IMMEDIATE; {sql}; COMMIT");
-                link.lock().await.fetch_transaction(insert!(&whole)).await?
-            }
+            (Pool::Sqlite(link), None) => link.submit(&sql, insert.clone()).await?,
             // One statement, which PostgreSQL runs as a transaction of its own.
             #[cfg(feature = "postgres")]
-            (Pool::Postgres(pool), None) => insert!(&sql).fetch_all(pool).await?,
+            (Pool::Postgres(pool), None) => {
+                bind_insert!(sqlx::query_as(&sql), &insert)
+                    .fetch_all(pool)
+                    .await?
+            }
             (_, Some(guard)) => with_pool!(&self.pool, |p| {
                 let mut tx = p.begin_with(self.pool.begin()).await?;
-                let rows = insert!(&sql).fetch_all(&mut *tx).await?;
+                let rows: Vec<RecordRow> = bind_insert!(sqlx::query_as(&sql), &insert)
+                    .fetch_all(&mut *tx)
+                    .await?;
                 if rows.is_empty() {
                     // Recorded before: the guard is replaced only on the
                     // same request.
@@ -254,7 +280,7 @@ impl Ledger {
                         .bind(&request.session_id)
                         .fetch_one(&mut *tx)
                         .await?;
-                    same_request(request, &stored, &text)?;
+                    same_request(request, &stored, &insert.text)?;
                 }
                 DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
                 tx.commit().await?;
@@ -273,7 +299,7 @@ impl Ledger {
             |(stored,): (String,)| Ok(stored)
         )?;
         let vanished = || corrupt(&request.session_id, "vanished after it was recorded");
-        same_request(request, stored.first().ok_or_else(vanished)?, &text)?;
+        same_request(request, stored.first().ok_or_else(vanished)?, &insert.text)?;
         self.payout(&request.session_id).await?.ok_or_else(vanished)
     }
 

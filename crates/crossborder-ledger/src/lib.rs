@@ -8,6 +8,8 @@ mod db;
 mod dedupe;
 mod dispatch;
 mod error;
+#[cfg(feature = "sqlite")]
+mod group;
 mod lease;
 mod ledger;
 mod options;

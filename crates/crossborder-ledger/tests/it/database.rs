@@ -1,7 +1,7 @@
 //! The database itself: a schema newer than the code is refused, money is
 //! stored as exact decimal text, submits from many tasks take turns on
-//! SQLite's one connection (a dropped or refused one leaving nothing
-//! open), and one dispatcher per SQLite file.
+//! SQLite's one connection and are written together there (a dropped or
+//! refused one leaving nothing open), and one dispatcher per SQLite file.
 
 use crate::support;
 
@@ -167,6 +167,116 @@ async fn a_submit_the_database_refuses_leaves_the_next_one_recorded() {
         .collect();
     assert_eq!(ids, ["after-boom"]);
     assert_eq!(ledger.history("after-boom").await.unwrap().len(), 1);
+}
+
+/// Submits from many tasks at the same instant, written together on
+/// SQLite (one transaction for the submits that queued meanwhile), each
+/// get their own outcome: a new record, the same record again, a
+/// conflict for the request that lost its session id to another, and the
+/// database's refusal for the one it refuses, which takes nothing else
+/// down with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submits_written_together_each_get_their_own_outcome() {
+    use crossborder_ledger::LedgerError;
+    let dir = TempDir::new("grouped");
+    let url = dir.sqlite("payouts.db");
+    drop(Ledger::open(&url).await.unwrap());
+    execute(
+        &url,
+        "CREATE TRIGGER refuse_boom BEFORE INSERT ON payouts WHEN NEW.session_id = 'boom' \
+         BEGIN SELECT RAISE(ABORT, 'no boom here'); END",
+    )
+    .await;
+    let ledger = Ledger::open(&url).await.unwrap();
+    // 32 payouts; the first 8 twice; ids 8 to 11 also with another
+    // amount; and the refused one.
+    let mut payouts: Vec<(String, i64)> =
+        (0..32).map(|i| (format!("grouped-{i}"), 100 + i)).collect();
+    payouts.extend((0..8).map(|i| (format!("grouped-{i}"), 100 + i)));
+    payouts.extend((8..12).map(|i| (format!("grouped-{i}"), 900 + i)));
+    payouts.push(("boom".to_owned(), 1));
+    let start = std::sync::Arc::new(tokio::sync::Barrier::new(payouts.len()));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (id, amount) in payouts {
+        let (ledger, start) = (ledger.clone(), start.clone());
+        tasks.spawn(async move {
+            start.wait().await;
+            let payout = fixtures::ngn_bank_payout(Decimal::new(amount, 0), &id);
+            (id, amount, ledger.submit(&payout).await)
+        });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        outcomes.push(done.unwrap());
+    }
+    let stored: std::collections::HashMap<String, Decimal> = ledger
+        .payouts()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.session_id, p.amount))
+        .collect();
+    assert_eq!(stored.len(), 32, "{stored:?}");
+    for (id, amount, outcome) in outcomes {
+        let amount = Decimal::new(amount, 0);
+        match outcome {
+            Ok(record) => {
+                assert_eq!((&record.session_id, record.amount), (&id, amount));
+                assert_eq!(stored[&id], amount);
+            }
+            Err(LedgerError::SessionConflict { session_id }) => {
+                assert_eq!(session_id, id);
+                assert_ne!(stored[&id], amount, "{id}: the winner's amount is stored");
+            }
+            Err(error) => {
+                assert_eq!(id, "boom");
+                assert_eq!(
+                    error.to_string(),
+                    "ledger database error: error returned from database: (code: 1811) no boom here"
+                );
+            }
+        }
+    }
+    for id in stored.keys() {
+        assert_eq!(ledger.history(id).await.unwrap().len(), 1, "{id}");
+    }
+}
+
+/// Submits written together whose tasks are aborted at any point (the one
+/// writing the group, or those waiting for it) leave each payout recorded
+/// once or not at all: submitting them all again records each once, with
+/// one event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborted_submits_written_together_leave_nothing_half_done() {
+    let dir = TempDir::new("aborted-group");
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    let payout = |round: u64, i: i64| {
+        fixtures::ngn_bank_payout(Decimal::new(100 + i, 0), &format!("aborted-{round}-{i}"))
+    };
+    for round in 0..10 {
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..16 {
+            let (ledger, payout) = (ledger.clone(), payout(round, i));
+            tasks.spawn(async move { ledger.submit(&payout).await });
+        }
+        // A different cut each round.
+        tokio::time::sleep(std::time::Duration::from_micros(150 * round)).await;
+        tasks.abort_all();
+        while tasks.join_next().await.is_some() {}
+        for i in 0..16 {
+            let record = ledger.submit(&payout(round, i)).await.unwrap();
+            assert_eq!(record.amount, Decimal::new(100 + i, 0));
+        }
+    }
+    drop(ledger);
+    let reopened = Ledger::open(&url).await.unwrap();
+    let payouts = reopened.payouts().await.unwrap();
+    assert_eq!(payouts.len(), 160);
+    for payout in &payouts {
+        let history = reopened.history(&payout.session_id).await.unwrap();
+        assert_eq!(history.len(), 1, "{}: {history:?}", payout.session_id);
+    }
 }
 
 #[tokio::test]
