@@ -13,7 +13,8 @@ use std::sync::Mutex;
 use tokio::sync::oneshot;
 
 use crate::db::{SqliteLink, SqliteSlot};
-use crate::ledger::{bind_insert, Insert, RecordRow};
+use crate::ledger::RecordRow;
+use crate::submit::{bind_insert, Insert};
 
 /// What writing one submit gave: the new payout's record, or none when
 /// its session id was recorded before.

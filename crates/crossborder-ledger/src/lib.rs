@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod batch;
 mod bulk;
 mod collections;
 mod db;
@@ -17,6 +18,7 @@ mod quote;
 mod record;
 mod request;
 mod state;
+mod submit;
 mod time;
 
 pub use dedupe::LedgerDedupe;
