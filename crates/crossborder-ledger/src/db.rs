@@ -413,12 +413,13 @@ impl Pool {
     /// (`changes()` tells whether the first inserted), PostgreSQL as one
     /// statement with the insert in a `WITH`.
     pub(crate) fn insert_with_first_event(&self, insert: &str, event: &str) -> String {
-        let columns = RECORD_COLUMNS.replace("p.", "");
         match self {
             #[cfg(feature = "sqlite")]
-            Pool::Sqlite(_) => self
-                .sql(&format!("{insert} RETURNING {columns}; {event} WHERE changes() = 1"))
-                .into_owned(),
+            Pool::Sqlite(_) => {
+                let columns = RECORD_COLUMNS.replace("p.", "");
+                self.sql(&format!("{insert} RETURNING {columns}; {event} WHERE changes() = 1"))
+                    .into_owned()
+            }
             #[cfg(feature = "postgres")]
             Pool::Postgres(_) => format!(
                 "WITH p AS ({insert} RETURNING *), e AS ({event} FROM p) SELECT {RECORD_COLUMNS} FROM p"

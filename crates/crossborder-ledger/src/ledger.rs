@@ -117,6 +117,7 @@ impl Ledger {
                 .map(drop)?);
             return Ok(());
         }
+        let _ = destination;
         Err(LedgerError::Unsupported(
             "a PostgreSQL ledger is backed up with PostgreSQL's own tools (pg_dump)".to_owned(),
         ))
