@@ -113,9 +113,15 @@ async fn a_submit_dropped_midway_leaves_nothing_half_done() {
         assert_eq!(record.amount, Decimal::new(100 + i, 0));
     }
     drop(ledger);
-    let reopened = Ledger::open(&url).await.unwrap();
+    each_recorded_once(&url, 20).await;
+}
+
+/// The ledger at `url`, opened again, holds `count` payouts, each with
+/// one event (`recorded`).
+async fn each_recorded_once(url: &str, count: usize) {
+    let reopened = Ledger::open(url).await.unwrap();
     let payouts = reopened.payouts().await.unwrap();
-    assert_eq!(payouts.len(), 20);
+    assert_eq!(payouts.len(), count);
     for payout in &payouts {
         let history = reopened.history(&payout.session_id).await.unwrap();
         assert_eq!(history.len(), 1, "{}: {history:?}", payout.session_id);
@@ -270,13 +276,7 @@ async fn aborted_submits_written_together_leave_nothing_half_done() {
         }
     }
     drop(ledger);
-    let reopened = Ledger::open(&url).await.unwrap();
-    let payouts = reopened.payouts().await.unwrap();
-    assert_eq!(payouts.len(), 160);
-    for payout in &payouts {
-        let history = reopened.history(&payout.session_id).await.unwrap();
-        assert_eq!(history.len(), 1, "{}: {history:?}", payout.session_id);
-    }
+    each_recorded_once(&url, 160).await;
 }
 
 #[tokio::test]
