@@ -2,29 +2,29 @@
 //! flight by reading first, follows accepted payouts until they settle.
 
 use std::collections::VecDeque;
-use std::fs::{File, OpenOptions};
-use std::path::PathBuf;
+use std::fs::File;
 use std::time::Duration;
 
 use crossborder::__private::{create_new, Created};
-use crossborder::types::{PayoutRequest, QuoteRequest, Transaction, TransactionStatus};
-use crossborder::{Client, Decimal, Error, Outcome};
+use crossborder::types::{PayoutRequest, Transaction, TransactionStatus};
+use crossborder::{Client, Error, Outcome};
 use futures_util::stream::{FuturesUnordered, StreamExt};
+
+mod lock;
+mod quoting;
+
+use lock::{lock_path, take_lock};
+use quoting::{quote_refused, quote_usable};
 
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
 use crate::ledger::Ledger;
 use crate::options::DispatchOptions;
-use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
+use crate::quote::PayoutReason;
 use crate::record::{DispatchReport, PayoutRecord};
 use crate::request;
 use crate::state::PayoutState;
-use crate::time::{duration_ms, from_ms, now_ms, rfc3339_text};
-
-/// A recorded quote is sent with again (after a read found the payout
-/// missing) only while this much of its life is left; otherwise the
-/// payout is quoted again.
-const QUOTE_MARGIN_MS: i64 = 1_000;
+use crate::time::{duration_ms, from_ms, now_ms};
 
 /// The most payouts one claim takes (its statements' parameters stay
 /// within both databases' limits); a larger window fills over several.
@@ -53,7 +53,8 @@ const IDLE_WAIT: Duration = Duration::from_millis(200);
 /// not found (with less than a second of its quote left), or refused for
 /// its rate key alone (the SDK's local expiry check, or the API's 400
 /// naming `rateKey`). Every quote used stays in its history. With a
-/// [`RateGuard`], a worse quote is not used: see [`RateGuard`].
+/// [`RateGuard`](crate::RateGuard), a worse quote is not used: see
+/// [`RateGuard`](crate::RateGuard).
 #[derive(Debug)]
 pub struct Dispatcher {
     ledger: Ledger,
@@ -88,13 +89,6 @@ struct Step {
     pending: Option<(Claimed, Change)>,
     sent: bool,
     resolved_by_reading: bool,
-}
-
-/// The lock file next to a SQLite database.
-fn lock_path(database: &std::path::Path) -> PathBuf {
-    let mut name = database.as_os_str().to_owned();
-    name.push("-dispatcher.lock");
-    PathBuf::from(name)
 }
 
 impl Dispatcher {
@@ -612,119 +606,6 @@ impl Dispatcher {
             reason: None,
         }
     }
-
-    /// Quotes a payout the ledger quotes, provably unsent (claimed
-    /// `recorded`, or read by its session id and not found); when the rate
-    /// guard takes the quote, moves the payout to `sending` with it (the
-    /// quote in the event of that one transaction) and sends it with its
-    /// key. `why` begins the event's detail.
-    async fn quote_and_send(
-        &self,
-        mut claimed: Claimed,
-        step: &mut Step,
-        why: String,
-    ) -> Result<(), LedgerError> {
-        let request = request_of(&claimed)?;
-        let asked = QuoteRequest::new(request.from_currency, request.to_currency, request.amount);
-        let quote = match self.client.quotes().get(asked).await {
-            Ok(quote) => quote,
-            Err(error) => {
-                if let Some((message, reason)) = refusal(&error) {
-                    let change = Change {
-                        message: Some(message.clone()),
-                        reason: Some(reason),
-                        ..self.stop(PayoutState::Refused, format!("quote refused: {message}"))
-                    };
-                    self.change(&mut claimed, step, change).await?;
-                    return Ok(());
-                }
-                return self.transient(&claimed, error).await;
-            }
-        };
-        if let Some(guard) = guard_of(&claimed)? {
-            if !guard.accepts(quote.rate) {
-                let quote = PayoutQuote::of(&quote, false);
-                return self.turned_down(claimed, step, quote, guard).await;
-            }
-        }
-        let quote = PayoutQuote::of(&quote, true);
-        let detail = format!(
-            "{why}quoted at rate {} (rateKey {}, fee {}, toAmount {}, totalAmount {}, valid until {})",
-            quote.rate,
-            quote.rate_key,
-            shown(quote.fee, request.from_currency),
-            shown(quote.to_amount, request.to_currency),
-            shown(quote.total_amount, request.from_currency),
-            rfc3339_text(quote.valid_until)
-        );
-        let (rate_key, valid_until) = (quote.rate_key.clone(), quote.valid_until_ms);
-        let was = claimed.state;
-        // Errors in a row carry over, so a payout whose quotes keep being
-        // refused ends the run after `max_errors`, never loops.
-        let change = Change {
-            errors: claimed.errors,
-            quote: Some((quote, true)),
-            ..self.go_on(PayoutState::Sending, detail)
-        };
-        if !self.change(&mut claimed, step, change).await? {
-            return Ok(());
-        }
-        claimed.rate_key = Some(rate_key);
-        claimed.quote_valid_until = Some(valid_until);
-        if was == PayoutState::Recorded {
-            // Never sent: no read first.
-            self.send_new(claimed, step).await
-        } else {
-            self.send(claimed, step).await
-        }
-    }
-
-    /// A quote worse than the payout's rate guard: the payout waits (the
-    /// quote and why in its history) and is quoted again with back-off,
-    /// or ends `refused` once the guard's deadline has passed.
-    async fn turned_down(
-        &self,
-        mut claimed: Claimed,
-        step: &mut Step,
-        quote: PayoutQuote,
-        guard: RateGuard,
-    ) -> Result<(), LedgerError> {
-        let now = now_ms();
-        let deadline = crate::time::to_ms(guard.deadline);
-        let deadline_text = rfc3339_text(guard.deadline);
-        let rate = quote.rate;
-        let change = if now >= deadline {
-            let message = format!(
-                "rate guard: no quote at {} or better by {deadline_text} (the last was {rate})",
-                guard.worst_rate
-            );
-            Change {
-                message: Some(message.clone()),
-                reason: Some(PayoutReason::RateGuard {
-                    worst_rate: guard.worst_rate,
-                    last_rate: rate,
-                    deadline: deadline_text,
-                }),
-                quote: Some((quote, false)),
-                ..self.stop(PayoutState::Refused, message)
-            }
-        } else {
-            let wait = duration_ms(self.options.poll.interval(clamp(claimed.attempts)));
-            let message = format!(
-                "waiting for a rate of {} or better until {deadline_text}: quoted {rate}",
-                guard.worst_rate
-            );
-            Change {
-                message: Some(message.clone()),
-                next_at: Some(now.saturating_add(wait).min(deadline)),
-                attempts: claimed.attempts + 1,
-                quote: Some((quote, false)),
-                ..self.stop(claimed.state, message)
-            }
-        };
-        self.change(&mut claimed, step, change).await?;
-        Ok(())
-    }
 }
 
 /// The request to send: as recorded, with the quote the ledger took for
@@ -741,54 +622,6 @@ fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
         request.rate_key_valid_until = claimed.quote_valid_until.map(from_ms);
     }
     Ok(request)
-}
-
-/// Whether the quote recorded for a payout the ledger quotes may still be
-/// sent with.
-fn quote_usable(claimed: &Claimed) -> bool {
-    claimed.rate_key.is_some()
-        && claimed
-            .quote_valid_until
-            .is_some_and(|until| until > now_ms().saturating_add(QUOTE_MARGIN_MS))
-}
-
-/// The payout's rate guard, if it has one.
-fn guard_of(claimed: &Claimed) -> Result<Option<RateGuard>, LedgerError> {
-    let (Some(rate), Some(until)) = (&claimed.min_rate, claimed.guard_until) else {
-        return Ok(None);
-    };
-    let worst_rate: Decimal = rate.parse().map_err(|e| {
-        crate::ledger::corrupt(&claimed.session_id, format!("min_rate {rate:?}: {e}"))
-    })?;
-    Ok(Some(RateGuard::new(worst_rate, from_ms(until))))
-}
-
-/// An amount of the quote for people: with its currency's minor-unit
-/// digits at least (`0.50 USD`), never rounded.
-fn shown(amount: Option<Decimal>, currency: crossborder::Currency) -> String {
-    let Some(mut amount) = amount else {
-        return "not given".to_owned();
-    };
-    let places = currency.minor_unit_exponent();
-    if amount.scale() < places {
-        amount.rescale(places);
-    }
-    format!("{amount} {currency}")
-}
-
-/// Whether the API or the SDK refused a send for its rate key alone (an
-/// expired or unknown key): nothing was applied, and a payout the ledger
-/// quotes is quoted again.
-fn quote_refused(error: &Error) -> bool {
-    match error {
-        Error::QuoteExpiredUnpaid { .. } | Error::QuoteExpired { .. } => true,
-        Error::Api { message, .. } => {
-            error.status() == Some(400)
-                && error.outcome() == Outcome::NotApplied
-                && message.contains("rateKey")
-        }
-        _ => false,
-    }
 }
 
 /// A change not made: the payout's lease ran out and another dispatcher
@@ -870,25 +703,4 @@ fn refusal(error: &Error) -> Option<(String, PayoutReason)> {
 /// than mark each one refused.
 fn stops_the_run(error: &Error) -> bool {
     matches!(error.status(), Some(401 | 403))
-}
-
-/// Takes the SQLite database's dispatcher lock, or says who holds it.
-fn take_lock(path: &std::path::Path) -> Result<File, LedgerError> {
-    let io = |source| LedgerError::Io {
-        path: path.to_owned(),
-        source,
-    };
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(io)?;
-    match fs4::FileExt::try_lock(&file) {
-        Ok(()) => Ok(file),
-        Err(fs4::TryLockError::WouldBlock) => Err(LedgerError::DispatcherBusy {
-            path: path.to_owned(),
-        }),
-        Err(fs4::TryLockError::Error(source)) => Err(io(source)),
-    }
 }
