@@ -128,6 +128,24 @@ async fn each_recorded_once(url: &str, count: usize) {
     }
 }
 
+/// What a submit of `boom` to a [`refusing_boom`] ledger fails with.
+const BOOM_REFUSED: &str =
+    "ledger database error: error returned from database: (code: 1811) no boom here";
+
+/// A SQLite ledger at `url` whose database refuses a payout with session
+/// id `boom` (`RAISE(ABORT)`: it undoes the statement but leaves its
+/// transaction open).
+async fn refusing_boom(url: &str) -> Ledger {
+    drop(Ledger::open(url).await.unwrap());
+    execute(
+        url,
+        "CREATE TRIGGER refuse_boom BEFORE INSERT ON payouts WHEN NEW.session_id = 'boom' \
+         BEGIN SELECT RAISE(ABORT, 'no boom here'); END",
+    )
+    .await;
+    Ledger::open(url).await.unwrap()
+}
+
 /// A submit whose insert the database refuses is reported as the
 /// database's error, and its transaction is rolled back: the next submit
 /// on the same connection is recorded.
@@ -135,15 +153,7 @@ async fn each_recorded_once(url: &str, count: usize) {
 async fn a_submit_the_database_refuses_leaves_the_next_one_recorded() {
     let dir = TempDir::new("refused-insert");
     let url = dir.sqlite("payouts.db");
-    drop(Ledger::open(&url).await.unwrap());
-    // ABORT undoes the statement but leaves its transaction open.
-    execute(
-        &url,
-        "CREATE TRIGGER refuse_boom BEFORE INSERT ON payouts WHEN NEW.session_id = 'boom' \
-         BEGIN SELECT RAISE(ABORT, 'no boom here'); END",
-    )
-    .await;
-    let ledger = Ledger::open(&url).await.unwrap();
+    let ledger = refusing_boom(&url).await;
     let refused = ledger
         .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "boom"))
         .await
@@ -152,10 +162,7 @@ async fn a_submit_the_database_refuses_leaves_the_next_one_recorded() {
         matches!(refused, crossborder_ledger::LedgerError::Database(_)),
         "{refused:?}"
     );
-    assert_eq!(
-        refused.to_string(),
-        "ledger database error: error returned from database: (code: 1811) no boom here"
-    );
+    assert_eq!(refused.to_string(), BOOM_REFUSED);
     let kept = ledger
         .submit(&fixtures::ngn_bank_payout(
             Decimal::new(200, 0),
@@ -186,14 +193,7 @@ async fn submits_written_together_each_get_their_own_outcome() {
     use crossborder_ledger::LedgerError;
     let dir = TempDir::new("grouped");
     let url = dir.sqlite("payouts.db");
-    drop(Ledger::open(&url).await.unwrap());
-    execute(
-        &url,
-        "CREATE TRIGGER refuse_boom BEFORE INSERT ON payouts WHEN NEW.session_id = 'boom' \
-         BEGIN SELECT RAISE(ABORT, 'no boom here'); END",
-    )
-    .await;
-    let ledger = Ledger::open(&url).await.unwrap();
+    let ledger = refusing_boom(&url).await;
     // 32 payouts; the first 8 twice; ids 8 to 11 also with another
     // amount; and the refused one.
     let mut payouts: Vec<(String, i64)> =
@@ -236,10 +236,7 @@ async fn submits_written_together_each_get_their_own_outcome() {
             }
             Err(error) => {
                 assert_eq!(id, "boom");
-                assert_eq!(
-                    error.to_string(),
-                    "ledger database error: error returned from database: (code: 1811) no boom here"
-                );
+                assert_eq!(error.to_string(), BOOM_REFUSED);
             }
         }
     }
