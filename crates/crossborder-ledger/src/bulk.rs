@@ -143,8 +143,7 @@ pub(crate) trait Bulk {
 const EVENT_COLUMNS: &str =
     "INSERT INTO payout_events (session_id, at, from_state, to_state, detail, dispatcher, quote) ";
 
-/// The head of a multi-row insert into the payouts table.
-#[cfg(feature = "sqlite")]
+/// The head of an insert of many rows into the payouts table.
 const PAYOUT_COLUMNS: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \
      to_currency, request, batch_key, batch_position, created_at, updated_at) ";
 
@@ -276,25 +275,24 @@ impl Bulk for sqlx::PgConnection {
             return Ok(Vec::new());
         }
         // In the rows' order, so `seq` follows the batch's.
-        let ids: Vec<(String,)> = sqlx::query_as(
-            "INSERT INTO payouts (session_id, state, amount, from_currency, to_currency, request, \
-             batch_key, batch_position, created_at, updated_at) \
-             SELECT p.session_id, 'recorded', p.amount::numeric, p.from_currency, p.to_currency, \
-             p.request, p.batch_key, p.position, $8, $8 FROM UNNEST($1::text[], $2::text[], \
+        let text = format!(
+            "{PAYOUT_COLUMNS}SELECT p.session_id, 'recorded', p.amount::numeric, p.from_currency, \
+             p.to_currency, p.request, p.batch_key, p.position, $8, $8 FROM UNNEST($1::text[], $2::text[], \
              $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
              AS p(session_id, amount, from_currency, to_currency, request, batch_key, position, n) \
-             ORDER BY p.n ON CONFLICT (session_id) DO NOTHING RETURNING session_id",
-        )
-        .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.amount.as_str()).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.request).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.batch_key).collect::<Vec<_>>())
-        .bind(rows.iter().map(|r| r.position).collect::<Vec<_>>())
-        .bind(now)
-        .fetch_all(&mut *self)
-        .await?;
+             ORDER BY p.n ON CONFLICT (session_id) DO NOTHING RETURNING session_id"
+        );
+        let ids: Vec<(String,)> = sqlx::query_as(&text)
+            .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.amount.as_str()).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.request).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.batch_key).collect::<Vec<_>>())
+            .bind(rows.iter().map(|r| r.position).collect::<Vec<_>>())
+            .bind(now)
+            .fetch_all(&mut *self)
+            .await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
