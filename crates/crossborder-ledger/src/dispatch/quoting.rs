@@ -4,7 +4,8 @@
 use crossborder::types::QuoteRequest;
 use crossborder::{Decimal, Error, Outcome};
 
-use super::{clamp, refusal, request_of, Dispatcher, Step};
+use super::outcome::{clamp, refusal};
+use super::{request_of, Dispatcher, Step};
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
 use crate::quote::{PayoutQuote, PayoutReason, RateGuard};
