@@ -16,6 +16,16 @@ use crate::state::PayoutState;
 use crate::time::{duration_ms, now_ms};
 
 impl Dispatcher {
+    /// A change that ends the payout `refused` for the API's `message`
+    /// (its history's detail begins with `what`).
+    pub(super) fn refuse(&self, what: &str, message: String, reason: PayoutReason) -> Change {
+        Change {
+            reason: Some(reason),
+            message: Some(message.clone()),
+            ..self.stop(PayoutState::Refused, format!("{what}: {message}"))
+        }
+    }
+
     /// A send of a payout in state `sending` that failed: refused, its
     /// outcome unknown, or nothing said about the payout.
     pub(super) async fn not_sent(
@@ -40,11 +50,7 @@ impl Dispatcher {
             return Ok(());
         }
         if let Some((message, reason)) = refusal(&error) {
-            let change = Change {
-                message: Some(message.clone()),
-                reason: Some(reason),
-                ..self.stop(PayoutState::Refused, format!("refused: {message}"))
-            };
+            let change = self.refuse("refused", message, reason);
             self.change(&mut claimed, step, change).await?;
             return Ok(());
         }

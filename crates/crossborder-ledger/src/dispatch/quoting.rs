@@ -35,11 +35,7 @@ impl Dispatcher {
             Ok(quote) => quote,
             Err(error) => {
                 if let Some((message, reason)) = refusal(&error) {
-                    let change = Change {
-                        message: Some(message.clone()),
-                        reason: Some(reason),
-                        ..self.stop(PayoutState::Refused, format!("quote refused: {message}"))
-                    };
+                    let change = self.refuse("quote refused", message, reason);
                     self.change(&mut claimed, step, change).await?;
                     return Ok(());
                 }
