@@ -53,7 +53,7 @@ impl Queue {
 impl SqliteLink {
     /// Writes `insert` (through `sql`, the payout's insert and first
     /// event), with the submits queued meanwhile, in one transaction.
-    pub(crate) async fn submit(&self, sql: &str, insert: Insert) -> Written {
+    pub(crate) async fn submit(&self, sql: &str, insert: &Insert) -> Written {
         let (id, mut answer) = self.queue().push(insert.clone());
         let mut slot = self.lock().await;
         match answer.try_recv() {
@@ -63,7 +63,7 @@ impl SqliteLink {
             // alone (if that task's transaction did commit, the payout is
             // found recorded, not recorded twice).
             Err(oneshot::error::TryRecvError::Closed) => {
-                return write_alone(&mut slot, sql, &insert).await
+                return write_alone(&mut slot, sql, insert).await
             }
             Err(oneshot::error::TryRecvError::Empty) => {}
         }
@@ -89,7 +89,7 @@ impl SqliteLink {
         }
         match mine {
             Some(written) => written,
-            None => write_alone(&mut slot, sql, &insert).await,
+            None => write_alone(&mut slot, sql, insert).await,
         }
     }
 }

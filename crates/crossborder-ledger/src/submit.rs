@@ -133,7 +133,7 @@ impl Ledger {
         let mut inserted: Vec<RecordRow> = match (&self.pool, guard) {
             // In one transaction with the submits other tasks make meanwhile.
             #[cfg(feature = "sqlite")]
-            (Pool::Sqlite(link), None) => link.submit(&sql, insert.clone()).await?,
+            (Pool::Sqlite(link), None) => link.submit(&sql, &insert).await?,
             // One statement, which PostgreSQL runs as a transaction of its own.
             #[cfg(feature = "postgres")]
             (Pool::Postgres(pool), None) => {
@@ -161,18 +161,21 @@ impl Ledger {
             }),
         };
         // A new payout's record came back from its insert; one recorded
-        // before is read as it stands, if it holds this very request.
+        // before is read as it stands, if it holds this very request
+        // (a guarded submit checked that in its transaction).
         if let Some(row) = inserted.pop() {
             return record(row);
         }
-        let stored = fetch_all!(
-            &self.pool,
-            STORED_REQUEST,
-            Some(&request.session_id),
-            |(stored,): (String,)| Ok(stored)
-        )?;
         let vanished = || corrupt(&request.session_id, "vanished after it was recorded");
-        same_request(request, stored.first().ok_or_else(vanished)?, &insert.text)?;
+        if guard.is_none() {
+            let stored = fetch_all!(
+                &self.pool,
+                STORED_REQUEST,
+                Some(&request.session_id),
+                |(stored,): (String,)| Ok(stored)
+            )?;
+            same_request(request, stored.first().ok_or_else(vanished)?, &insert.text)?;
+        }
         self.payout(&request.session_id).await?.ok_or_else(vanished)
     }
 }
