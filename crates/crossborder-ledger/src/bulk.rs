@@ -277,8 +277,9 @@ impl Bulk for sqlx::PgConnection {
         // In the rows' order, so `seq` follows the batch's.
         let text = format!(
             "{PAYOUT_COLUMNS}SELECT p.session_id, 'recorded', p.amount::numeric, p.from_currency, \
-             p.to_currency, p.request, p.batch_key, p.position, $8, $8 FROM UNNEST($1::text[], $2::text[], \
-             $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY \
+             p.to_currency, p.request, p.batch_key, p.position, $8, $8 \
+             FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], \
+             $7::bigint[]) WITH ORDINALITY \
              AS p(session_id, amount, from_currency, to_currency, request, batch_key, position, n) \
              ORDER BY p.n ON CONFLICT (session_id) DO NOTHING RETURNING session_id"
         );
