@@ -29,3 +29,4 @@ pub use options::{Backoff, DispatchOptions};
 pub use quote::{PayoutQuote, PayoutReason, RateGuard};
 pub use record::{CollectionRecord, DispatchReport, ExpectedCollection, PayoutEvent, PayoutRecord};
 pub use state::{InvalidTransition, PayoutState, UnknownState};
+pub use time::rfc3339_text;

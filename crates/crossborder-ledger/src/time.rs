@@ -22,9 +22,18 @@ pub(crate) fn duration_ms(duration: Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// `at` as RFC 3339 text in UTC, to the millisecond (the database's
-/// unit): `2026-11-27T17:27:56.120Z`.
-pub(crate) fn rfc3339_text(at: SystemTime) -> String {
+/// `at` as the ledger writes a time (in its JSON, its messages and its
+/// history): RFC 3339 in UTC to the millisecond, the database's unit,
+/// always three digits. A time RFC 3339 cannot write reads as text
+/// saying so, never a panic.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+///
+/// let at = UNIX_EPOCH + Duration::from_millis(1_795_800_476_120);
+/// assert_eq!(crossborder_ledger::rfc3339_text(at), "2026-11-27T17:27:56.120Z");
+/// ```
+pub fn rfc3339_text(at: SystemTime) -> String {
     match in_range(at) {
         Some(at) => humantime::format_rfc3339_millis(at).to_string(),
         None if at < UNIX_EPOCH => "before 1970-01-01T00:00:00Z".to_owned(),

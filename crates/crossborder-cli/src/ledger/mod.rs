@@ -135,16 +135,23 @@ fn how_to_go_on(wait: bool) -> String {
     }
 }
 
-/// An instant of this machine's clock, RFC 3339 in UTC.
-fn instant(at: SystemTime) -> Option<String> {
-    time::OffsetDateTime::from(at)
-        .format(&time::format_description::well_known::Rfc3339)
-        .ok()
+/// A ledger time as the ledger's own JSON writes it (a quote's
+/// `validUntil`), so one `ledger show` never spells a time two ways.
+fn instant(at: SystemTime) -> String {
+    crossborder_ledger::rfc3339_text(at)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ledger times keep three digits, as the ledger's JSON writes a
+    /// quote's `validUntil` (`time`'s RFC 3339 would drop the last zero).
+    #[test]
+    fn ledger_times_are_written_as_the_ledgers_json_writes_them() {
+        let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_816_716_360);
+        assert_eq!(instant(at), "2026-11-27T21:58:36.360Z");
+    }
 
     #[test]
     fn a_postgres_password_is_never_printed() {

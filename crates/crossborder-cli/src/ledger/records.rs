@@ -145,7 +145,7 @@ pub async fn show(url: Option<&str>, session_id: &str, as_json: bool) -> Result<
                         .total_amount
                         .map_or_else(|| "not given".to_owned(), |a| a.to_string()),
                     record.from_currency,
-                    instant(quote.valid_until).unwrap_or_default()
+                    instant(quote.valid_until)
                 ),
             ));
         }
@@ -176,10 +176,7 @@ fn event_line(event: &PayoutEvent) -> String {
         .detail
         .as_deref()
         .map_or(String::new(), |d| format!("  ({d})"));
-    format!(
-        "{}  {change}{detail}",
-        instant(event.at).unwrap_or_default()
-    )
+    format!("{}  {change}{detail}", instant(event.at))
 }
 
 fn event_json(event: &PayoutEvent) -> Value {
