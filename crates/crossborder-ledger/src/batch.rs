@@ -1,6 +1,8 @@
 //! [`Ledger::record_batch`]: a whole file of payouts recorded in one
 //! transaction before anything is sent, and the ids of items without one.
 
+use std::collections::HashMap;
+
 use crossborder::types::PayoutRequest;
 use serde_json::Value;
 
@@ -12,7 +14,7 @@ use crate::quote::RateGuard;
 use crate::record::PayoutRecord;
 use crate::request;
 use crate::state::PayoutState;
-use crate::time::{now_ms, to_ms};
+use crate::time::{from_ms, now_ms, to_ms};
 
 /// How many session ids recorded before one statement of `record_batch`
 /// reads back, well within SQLite's 32,766 parameters.
@@ -64,7 +66,7 @@ impl Ledger {
         guard: Option<RateGuard>,
     ) -> Result<Vec<PayoutRecord>, LedgerError> {
         let texts: Vec<String> = items.iter().map(request::canonical).collect();
-        let recorded_now = with_pool!(&self.pool, |p| {
+        let (recorded_now, records) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             if let Some(lock) = self.pool.batch_lock() {
                 // Processes recording the same batch at once take turns:
@@ -93,7 +95,7 @@ impl Ledger {
                         })
                     })
                     .collect::<Result<Vec<_>, LedgerError>>()?;
-                DbConnection::insert_payouts(&mut tx, &payouts).await?;
+                let all_new = DbConnection::insert_payouts(&mut tx, &payouts).await?;
                 if let Some(guard) = &guard {
                     for request in requests.iter().filter(|r| r.needs_quote()) {
                         DbConnection::set_guard(&mut tx, self, &request.session_id, guard).await?;
@@ -111,7 +113,10 @@ impl Ledger {
                     .collect();
                 Bulk::insert_items(&mut *tx, batch_key, &items).await?;
                 tx.commit().await?;
-                true
+                // Every payout new: their records are what was just
+                // written, with no read back.
+                let records = all_new.map(|now| new_records(batch_key, &payouts, now));
+                (true, records)
             } else {
                 let changed = changed_positions(stored.iter().map(|(item,)| item.as_str()), &texts);
                 if !changed.is_empty() {
@@ -135,11 +140,14 @@ impl Ledger {
                     }
                     tx.commit().await?;
                 }
-                false
+                (false, None)
             }
         });
         if recorded_now {
             self.checkpoint_or_warn().await;
+        }
+        if let Some(records) = records {
+            return Ok(records);
         }
         let tail = "FROM batch_items b JOIN payouts p ON p.session_id = b.session_id \
              WHERE b.batch_key = $1 ORDER BY b.position";
@@ -150,6 +158,34 @@ impl Ledger {
             record
         )
     }
+}
+
+/// The records of a batch's payouts, all recorded at `now` and none
+/// before: as reading them back would give them, in the batch's order (an
+/// item repeating an earlier one's session id has that one's record).
+fn new_records(batch_key: &str, payouts: &[NewPayout<'_>], now: i64) -> Vec<PayoutRecord> {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    payouts
+        .iter()
+        .enumerate()
+        .map(|(index, payout)| {
+            let request = payout.request;
+            let position = *first.entry(&request.session_id).or_insert(index + 1);
+            PayoutRecord {
+                session_id: request.session_id.clone(),
+                state: PayoutState::Recorded,
+                amount: request.amount,
+                from_currency: request.from_currency,
+                to_currency: request.to_currency,
+                transaction_id: None,
+                message: None,
+                reason: None,
+                batch: Some((batch_key.to_owned(), position)),
+                created_at: from_ms(now),
+                updated_at: from_ms(now),
+            }
+        })
+        .collect()
 }
 
 /// The batch's items as payouts, each without `sessionId` given one
@@ -216,7 +252,9 @@ pub(crate) trait DbConnection<'c> {
     /// Inserts payouts and their first events ([`Bulk`]'s many-row
     /// statements): a session id given twice (here, or recorded before)
     /// must hold the same request.
-    async fn insert_payouts(self, payouts: &[NewPayout<'_>]) -> Result<(), LedgerError>;
+    /// Returns the time of the recording (ms) when every payout is new:
+    /// none was recorded before.
+    async fn insert_payouts(self, payouts: &[NewPayout<'_>]) -> Result<Option<i64>, LedgerError>;
 
     /// Sets the rate guard of a payout not sent yet.
     async fn set_guard(
@@ -231,8 +269,11 @@ macro_rules! impl_db_connection {
     ($feature:literal, $db:ty) => {
         #[cfg(feature = $feature)]
         impl<'c> DbConnection<'c> for &mut sqlx::Transaction<'c, $db> {
-            async fn insert_payouts(self, payouts: &[NewPayout<'_>]) -> Result<(), LedgerError> {
-                use std::collections::{HashMap, HashSet};
+            async fn insert_payouts(
+                self,
+                payouts: &[NewPayout<'_>],
+            ) -> Result<Option<i64>, LedgerError> {
+                use std::collections::HashSet;
                 let conflict = |session_id: &str| LedgerError::SessionConflict {
                     session_id: session_id.to_owned(),
                 };
@@ -323,7 +364,7 @@ macro_rules! impl_db_connection {
                         }
                     }
                 }
-                Ok(())
+                Ok(old.is_empty().then_some(now))
             }
 
             async fn set_guard(

@@ -37,6 +37,7 @@ async fn lifecycle(url: &str) {
     submit_validates_and_records_once(&ledger).await;
     batches_are_recorded_once(&ledger).await;
     each_outcome_of_a_send(&ledger, url).await;
+    batch_records_are_as_read_back(&ledger).await;
 }
 
 async fn submit_validates_and_records_once(ledger: &Ledger) {
@@ -426,4 +427,44 @@ async fn sends_that_keep_failing_end_the_run_after_max_errors() {
 async fn too_many_requests_is_retried_not_refused() {
     let states = against_a_failing_service(429).await;
     assert_eq!(states, [PayoutState::Recorded, PayoutState::Sending]);
+}
+
+async fn batch_records_are_as_read_back(ledger: &Ledger) {
+    // An item given twice in a new batch, and one submitted before in
+    // another: each record is the one read back, the repeat's with its
+    // first position, the earlier payout's with none.
+    let mut repeated = batch(2);
+    repeated[0]["sessionId"] = json!("twice-1");
+    repeated.push(repeated[0].clone());
+    let submitted = fixtures::ngn_bank_payout(Decimal::new(5, 0), "submitted-first-1");
+    ledger.submit(&submitted).await.unwrap();
+    let mixed = vec![
+        batch(1).remove(0),
+        fixtures::ngn_payout_json("submitted-first-1", "5"),
+    ];
+    let at = |key: &str, n| Some((key.to_owned(), n));
+    for (key, items, positions) in [
+        (
+            "/data/twice.json",
+            repeated,
+            vec![
+                at("/data/twice.json", 1),
+                at("/data/twice.json", 2),
+                at("/data/twice.json", 1),
+            ],
+        ),
+        (
+            "/data/mixed.json",
+            mixed,
+            vec![at("/data/mixed.json", 1), None],
+        ),
+    ] {
+        let records = ledger.record_batch(key, &items).await.unwrap();
+        let batches: Vec<_> = records.iter().map(|r| r.batch.clone()).collect();
+        assert_eq!(batches, positions);
+        for record in &records {
+            let read = ledger.payout(&record.session_id).await.unwrap();
+            assert_eq!(read.as_ref(), Some(record));
+        }
+    }
 }
