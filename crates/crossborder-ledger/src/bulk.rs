@@ -5,8 +5,6 @@
 //! whatever the number of rows, where a `VALUES` list of a new length is
 //! parsed and planned again with up to 1,664 parameters.
 
-use crate::ledger::{RecordRow, RECORD_COLUMNS};
-
 /// One change as the row that applies it.
 pub(crate) struct ChangeRow<'a> {
     pub(crate) session_id: &'a str,
@@ -91,17 +89,9 @@ const V: [&str; 12] = [
 const WHERE: &str = " WHERE payouts.session_id = v.c_session_id AND payouts.state = v.c_from \
      AND payouts.lease_owner = ";
 
-/// The records `RETURNING` gives back; `keep_casts` for PostgreSQL's
-/// `::text` (SQLite's columns already hold the text).
-fn returning(keep_casts: bool) -> String {
-    let columns = RECORD_COLUMNS.replace("p.", "");
-    let columns = if keep_casts {
-        columns
-    } else {
-        columns.replace("::text", "")
-    };
-    format!(" RETURNING {columns}")
-}
+/// What an applied change gives back: the payout's session id (its
+/// record after the change is known without reading it).
+const RETURNING: &str = " RETURNING session_id";
 
 /// The many-row statements, on one backend's connection.
 pub(crate) trait Bulk {
@@ -121,13 +111,13 @@ pub(crate) trait Bulk {
     ) -> Result<(), sqlx::Error>;
 
     /// Applies `rows` (at `now`, ms) to the payouts `owner` holds in the
-    /// state each names; the records of those changed, in no order.
+    /// state each names; the session ids of those changed, in no order.
     async fn apply_rows(
         &mut self,
         owner: &str,
         rows: &[ChangeRow<'_>],
         now: i64,
-    ) -> Result<Vec<RecordRow>, sqlx::Error>;
+    ) -> Result<Vec<String>, sqlx::Error>;
 
     /// Appends `events`, each made by `owner` (none: recorded, not made by
     /// a dispatcher).
@@ -201,8 +191,8 @@ impl Bulk for sqlx::SqliteConnection {
         owner: &str,
         rows: &[ChangeRow<'_>],
         now: i64,
-    ) -> Result<Vec<RecordRow>, sqlx::Error> {
-        let mut records = Vec::with_capacity(rows.len());
+    ) -> Result<Vec<String>, sqlx::Error> {
+        let mut changed = Vec::with_capacity(rows.len());
         for chunk in rows.chunks(ROWS_PER_STATEMENT) {
             let mut update = sqlx::QueryBuilder::new(SET);
             update.push_bind(now).push(" FROM (SELECT ");
@@ -231,15 +221,11 @@ impl Bulk for sqlx::SqliteConnection {
                 .push(")) AS v")
                 .push(WHERE)
                 .push_bind(owner)
-                .push(returning(false));
-            records.extend(
-                update
-                    .build_query_as::<RecordRow>()
-                    .fetch_all(&mut *self)
-                    .await?,
-            );
+                .push(RETURNING);
+            let ids: Vec<(String,)> = update.build_query_as().fetch_all(&mut *self).await?;
+            changed.extend(ids.into_iter().map(|(id,)| id));
         }
-        Ok(records)
+        Ok(changed)
     }
 
     async fn insert_events(
@@ -324,18 +310,17 @@ impl Bulk for sqlx::PgConnection {
         owner: &str,
         rows: &[ChangeRow<'_>],
         now: i64,
-    ) -> Result<Vec<RecordRow>, sqlx::Error> {
+    ) -> Result<Vec<String>, sqlx::Error> {
         if rows.is_empty() {
             return Ok(Vec::new());
         }
         let text = format!(
             "{SET}$13 FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
              $6::bigint[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[], \
-             $12::text[]) AS v({}){WHERE}$14{}",
+             $12::text[]) AS v({}){WHERE}$14{RETURNING}",
             V.join(", "),
-            returning(true)
         );
-        sqlx::query_as(&text)
+        let ids: Vec<(String,)> = sqlx::query_as(&text)
             .bind(rows.iter().map(|r| r.session_id).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.from).collect::<Vec<_>>())
             .bind(rows.iter().map(|r| r.to).collect::<Vec<_>>())
@@ -351,7 +336,8 @@ impl Bulk for sqlx::PgConnection {
             .bind(now)
             .bind(owner)
             .fetch_all(self)
-            .await
+            .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
     async fn insert_events(

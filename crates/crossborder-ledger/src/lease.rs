@@ -2,14 +2,16 @@
 //! from state to state with an event, and parking them until their next
 //! try.
 
+use sqlx::Row as _;
+
 use crate::bulk::{Bulk, ChangeRow, EventRow};
 use crate::db::with_pool;
 use crate::error::LedgerError;
-use crate::ledger::{corrupt, record, state, Ledger, RecordRow, RECORD_COLUMNS};
+use crate::ledger::{corrupt, record, Ledger, RECORD_COLUMNS};
 use crate::quote::{PayoutQuote, PayoutReason};
 use crate::record::PayoutRecord;
 use crate::state::PayoutState;
-use crate::time::now_ms;
+use crate::time::{from_ms, now_ms};
 
 /// A payout claimed by one dispatcher.
 #[derive(Debug, Clone)]
@@ -36,6 +38,9 @@ pub(crate) struct Claimed {
     pub(crate) lease_until: i64,
     /// `request` read, once, by the claim (`None`: it does not read).
     pub(crate) parsed: Option<crossborder::types::PayoutRequest>,
+    /// Its record as the claim left it, then as each change applied to it
+    /// left it: the records of changes are made from it, not read back.
+    pub(crate) record: PayoutRecord,
 }
 
 /// What [`Ledger::claim`] did.
@@ -49,11 +54,17 @@ pub(crate) struct Claim {
     pub(crate) done: Vec<Option<PayoutRecord>>,
 }
 
-/// The records of rows `apply_in!` returned.
-fn records_of(rows: Vec<Option<RecordRow>>) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
-    rows.into_iter()
-        .map(|row| row.map(record).transpose())
-        .collect()
+/// The record of a payout after `change` moved it to `to` at `now` (ms):
+/// what the change's `UPDATE` writes, so nothing is read back.
+fn changed(record: &PayoutRecord, change: &Change, to: PayoutState, now: i64) -> PayoutRecord {
+    PayoutRecord {
+        state: to,
+        transaction_id: (change.transaction_id.clone()).or_else(|| record.transaction_id.clone()),
+        message: change.message.clone(),
+        reason: change.reason.clone().or_else(|| record.reason.clone()),
+        updated_at: from_ms(now),
+        ..record.clone()
+    }
 }
 
 /// A state change to apply to a claimed payout.
@@ -92,17 +103,18 @@ const CHANGES_PER_STATEMENT: usize = 500;
 /// still holds it in the state it was claimed in, and its event appended:
 /// one [`Bulk::apply_rows`] for up to [`CHANGES_PER_STATEMENT`] changes, and
 /// one [`Bulk::insert_events`] of their events.
-/// `Vec<Option<RecordRow>>`, in the order of `$changes`, `None` where the
-/// payout is no longer `$owner`'s. A macro so that one text serves each
+/// `Vec<Option<PayoutRecord>>`, in the order of `$changes`, `None` where
+/// the payout is no longer `$owner`'s. A macro so that one text serves each
 /// backend's transaction.
 macro_rules! apply_in {
     ($tx:ident, $owner:expr, $changes:expr) => {{
         let owner: &str = $owner;
         let changes: &[(&Claimed, Change)] = $changes;
-        let mut records: Vec<Option<RecordRow>> = Vec::with_capacity(changes.len());
+        let mut records: Vec<Option<PayoutRecord>> = Vec::with_capacity(changes.len());
         for chunk in changes.chunks(CHANGES_PER_STATEMENT) {
             let now = now_ms();
             let mut rows = Vec::with_capacity(chunk.len());
+            let mut tos = Vec::with_capacity(chunk.len());
             for (claimed, change) in chunk {
                 // The same state: an event that records a quote, no change.
                 let to = if change.to == claimed.state && change.quote.is_some() {
@@ -110,6 +122,7 @@ macro_rules! apply_in {
                 } else {
                     claimed.state.transition(change.to)?
                 };
+                tos.push(to);
                 let used = change
                     .quote
                     .as_ref()
@@ -135,14 +148,13 @@ macro_rules! apply_in {
                 });
             }
             let updated = Bulk::apply_rows(&mut *$tx, owner, &rows, now).await?;
-            let mut updated: std::collections::HashMap<String, RecordRow> = updated
-                .into_iter()
-                .map(|row| (row.0.clone(), row))
-                .collect();
+            let mut updated: std::collections::HashSet<String> = updated.into_iter().collect();
             // The events of the changes made, after them.
             let mut events = Vec::new();
-            for (row, (_, change)) in rows.iter().zip(chunk) {
-                let record = updated.remove(row.session_id);
+            for ((row, (claimed, change)), to) in rows.iter().zip(chunk).zip(tos) {
+                let record = updated
+                    .remove(row.session_id)
+                    .then(|| changed(&claimed.record, change, to, now));
                 if record.is_some() {
                     events.push(EventRow {
                         session_id: row.session_id,
@@ -196,17 +208,6 @@ impl Ledger {
         detail: &str,
         done: &[(&Claimed, Change)],
     ) -> Result<Claim, LedgerError> {
-        type ClaimRow = (
-            String,
-            String,
-            String,
-            i64,
-            i64,
-            Option<String>,
-            Option<i64>,
-            Option<String>,
-            Option<i64>,
-        );
         // A fresh payout's record (`RECORD_COLUMNS`), its request and its
         // errors in a row.
         #[rustfmt::skip]
@@ -219,9 +220,10 @@ impl Ledger {
         let others = format!(
             "UPDATE payouts SET lease_owner = $1, lease_until = $2 WHERE seq IN (\
              SELECT seq FROM payouts WHERE state IN ({}) AND NOT (state = 'recorded' AND {sendable}) AND {due}) \
-             RETURNING session_id, state, request, attempts, errors, rate_key, quote_valid_until, \
+             RETURNING {}, request, attempts, errors, rate_key, quote_valid_until, \
              min_rate::text, guard_until",
-            open_states(follow)
+            open_states(follow),
+            RECORD_COLUMNS.replace("p.", "")
         );
         let others = self.pool.sql(&others);
         // Errors in a row carry over, as on every send.
@@ -243,46 +245,49 @@ impl Ledger {
         let (mut claimed, rows, done) = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
             let done = apply_in!(tx, owner, done);
-            let rows: Vec<ClaimRow> = sqlx::query_as(&others)
+            let rows = sqlx::query(&others)
                 .bind(owner)
                 .bind(lease_until)
                 .bind(now)
                 .bind(limit)
                 .fetch_all(&mut *tx)
                 .await?;
-            let claimed = rows
-                .into_iter()
-                .map(
-                    |(
-                        session_id,
-                        word,
-                        request,
-                        attempts,
-                        errors,
-                        rate_key,
-                        valid_until,
-                        min_rate,
-                        guard_until,
-                    )| {
-                        let parsed = crate::request::from_text(&request).ok();
-                        Ok(Claimed {
-                            state: state(&session_id, &word)?,
-                            unquoted: parsed.as_ref().is_some_and(|r| r.needs_quote()),
-                            parsed,
-                            session_id,
-                            request,
-                            attempts,
-                            errors,
-                            fresh: false,
-                            rate_key,
-                            quote_valid_until: valid_until,
-                            min_rate,
-                            guard_until,
-                            lease_until,
-                        })
-                    },
-                )
-                .collect::<Result<Vec<_>, LedgerError>>()?;
+            // More columns than a tuple decodes: read by position.
+            let mut claimed = Vec::with_capacity(rows.len());
+            for row in rows {
+                let record = record((
+                    row.try_get(0)?,
+                    row.try_get(1)?,
+                    row.try_get(2)?,
+                    row.try_get(3)?,
+                    row.try_get(4)?,
+                    row.try_get(5)?,
+                    row.try_get(6)?,
+                    row.try_get(7)?,
+                    row.try_get(8)?,
+                    row.try_get(9)?,
+                    row.try_get(10)?,
+                    row.try_get(11)?,
+                ))?;
+                let request: String = row.try_get(12)?;
+                let parsed = crate::request::from_text(&request).ok();
+                claimed.push(Claimed {
+                    session_id: record.session_id.clone(),
+                    state: record.state,
+                    unquoted: parsed.as_ref().is_some_and(|r| r.needs_quote()),
+                    parsed,
+                    request,
+                    attempts: row.try_get(13)?,
+                    errors: row.try_get(14)?,
+                    fresh: false,
+                    rate_key: row.try_get(15)?,
+                    quote_valid_until: row.try_get(16)?,
+                    min_rate: row.try_get(17)?,
+                    guard_until: row.try_get(18)?,
+                    lease_until,
+                    record,
+                });
+            }
             let room = limit.saturating_sub(i64::try_from(claimed.len()).unwrap_or(i64::MAX));
             let mut rows: Vec<FreshRow> = Vec::new();
             if room > 0 {
@@ -342,13 +347,14 @@ impl Ledger {
                 min_rate: None,
                 guard_until: None,
                 lease_until,
+                record: record.clone(),
             });
             records.push(record);
         }
         Ok(Claim {
             claimed,
             sending: records,
-            done: records_of(done)?,
+            done,
         })
     }
 
@@ -421,15 +427,13 @@ impl Ledger {
         owner: &str,
         changes: &[(&Claimed, Change)],
     ) -> Result<Vec<Option<PayoutRecord>>, LedgerError> {
-        let rows = with_pool!(&self.pool, |p| {
+        let records = with_pool!(&self.pool, |p| {
             let mut tx = p.begin_with(self.pool.begin()).await?;
-            let rows = apply_in!(tx, owner, changes);
+            let records = apply_in!(tx, owner, changes);
             tx.commit().await?;
-            rows
+            records
         });
-        rows.into_iter()
-            .map(|row| row.map(record).transpose())
-            .collect()
+        Ok(records)
     }
 
     /// Forgets the quote a payout the ledger quotes was refused for (an

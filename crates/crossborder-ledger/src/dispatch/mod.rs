@@ -420,6 +420,7 @@ impl Dispatcher {
         {
             Some(record) => {
                 claimed.state = record.state;
+                claimed.record = record.clone();
                 step.changes.push(record);
                 Ok(true)
             }

@@ -221,7 +221,7 @@ async fn each_outcome_of_a_send(ledger: &Ledger, url: &str) {
     let dispatcher = ledger.dispatcher(client.clone(), options).unwrap();
     let mut changes = Vec::new();
     let report = dispatcher
-        .run_until_idle(|record| changes.push((record.session_id.clone(), record.state)))
+        .run_until_idle(|record| changes.push(record.clone()))
         .await
         .unwrap();
     assert_eq!(
@@ -238,7 +238,21 @@ async fn each_outcome_of_a_send(ledger: &Ledger, url: &str) {
         (7, 1, 7, 1, 6, 1),
         "{report:?}"
     );
-    assert!(changes.contains(&("fails-1".to_owned(), PayoutState::Failed)));
+    assert!(changes
+        .iter()
+        .any(|r| r.session_id == "fails-1" && r.state == PayoutState::Failed));
+    // Each payout's last record passed to `progress` is the one stored.
+    let mut last = std::collections::BTreeMap::new();
+    for record in &changes {
+        last.insert(record.session_id.clone(), record);
+    }
+    assert_eq!(last.len(), 8, "{last:?}");
+    for (session_id, record) in last {
+        assert_eq!(
+            ledger.payout(&session_id).await.unwrap().as_ref(),
+            Some(record)
+        );
+    }
 
     let state = |id: &'static str| async move { ledger.payout(id).await.unwrap().unwrap() };
     let failed = state("fails-1").await;
