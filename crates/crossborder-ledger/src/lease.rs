@@ -504,3 +504,59 @@ impl Ledger {
         Ok(done == 1)
     }
 }
+
+#[cfg(all(test, feature = "sqlite"))]
+mod tests {
+    use super::*;
+    use crossborder::Decimal;
+    use crossborder_testkit::fixtures;
+
+    fn change(to: PayoutState, transaction_id: Option<&str>, message: Option<&str>) -> Change {
+        Change {
+            to,
+            transaction_id: transaction_id.map(str::to_owned),
+            message: message.map(str::to_owned),
+            detail: format!("to {to}"),
+            renew_lease: Some(60_000),
+            next_at: None,
+            errors: 0,
+            attempts: 0,
+            quote: None,
+            reason: None,
+        }
+    }
+
+    /// The records made from the claim's, change by change, are the ones
+    /// stored: a transaction id given once is kept, a message replaced.
+    #[tokio::test]
+    async fn each_changes_record_is_the_stored_one() {
+        let path = std::env::temp_dir().join(format!("lease-records-{}.db", std::process::id()));
+        let ledger = Ledger::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        let payout = fixtures::ngn_bank_payout(Decimal::ONE, "kept-1");
+        ledger.submit(&payout).await.unwrap();
+        let claim = ledger
+            .claim("t", 60_000, 10, true, "claimed", &[])
+            .await
+            .unwrap();
+        let mut claimed = claim.claimed.into_iter().next().unwrap();
+        assert_eq!(Some(&claimed.record), claim.sending.first());
+        let steps = [
+            change(PayoutState::Accepted, Some("tx-1"), Some("accepted")),
+            change(PayoutState::Failed, None, Some("failed")),
+        ];
+        for step in steps {
+            let record = ledger.apply("t", &claimed, &step).await.unwrap().unwrap();
+            assert_eq!(record.transaction_id.as_deref(), Some("tx-1"));
+            assert_eq!(record.message, step.message);
+            assert_eq!(ledger.payout("kept-1").await.unwrap(), Some(record.clone()));
+            claimed.state = record.state;
+            claimed.record = record;
+        }
+        drop(ledger);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+}
