@@ -16,8 +16,6 @@ use crate::time::{from_ms, now_ms};
 /// A payout claimed by one dispatcher.
 #[derive(Debug, Clone)]
 pub(crate) struct Claimed {
-    pub(crate) session_id: String,
-    pub(crate) state: PayoutState,
     pub(crate) request: String,
     pub(crate) attempts: i64,
     pub(crate) errors: i64,
@@ -38,8 +36,9 @@ pub(crate) struct Claimed {
     pub(crate) lease_until: i64,
     /// `request` read, once, by the claim (`None`: it does not read).
     pub(crate) parsed: Option<crossborder::types::PayoutRequest>,
-    /// Its record as the claim left it, then as each change applied to it
-    /// left it: the records of changes are made from it, not read back.
+    /// Its record (session id, state, ...) as the claim left it, then as
+    /// each change applied to it left it: the records of changes are made
+    /// from it, not read back.
     pub(crate) record: PayoutRecord,
 }
 
@@ -117,10 +116,10 @@ macro_rules! apply_in {
             let mut tos = Vec::with_capacity(chunk.len());
             for (claimed, change) in chunk {
                 // The same state: an event that records a quote, no change.
-                let to = if change.to == claimed.state && change.quote.is_some() {
+                let to = if change.to == claimed.record.state && change.quote.is_some() {
                     change.to
                 } else {
-                    claimed.state.transition(change.to)?
+                    claimed.record.state.transition(change.to)?
                 };
                 tos.push(to);
                 let used = change
@@ -133,8 +132,8 @@ macro_rules! apply_in {
                     None => (None, change.next_at),
                 };
                 rows.push(ChangeRow {
-                    session_id: &claimed.session_id,
-                    from: claimed.state.as_str(),
+                    session_id: &claimed.record.session_id,
+                    from: claimed.record.state.as_str(),
                     to: to.as_str(),
                     transaction_id: change.transaction_id.as_deref(),
                     message: change.message.as_deref(),
@@ -272,8 +271,6 @@ impl Ledger {
                 let request: String = row.try_get(12)?;
                 let parsed = crate::request::from_text(&request).ok();
                 claimed.push(Claimed {
-                    session_id: record.session_id.clone(),
-                    state: record.state,
                     unquoted: parsed.as_ref().is_some_and(|r| r.needs_quote()),
                     parsed,
                     request,
@@ -334,8 +331,6 @@ impl Ledger {
         for ((a, b, c, d, e, f, g, h, i, j, k, l, request, errors), parsed) in rows {
             let record = record((a, b, c, d, e, f, g, h, i, j, k, l))?;
             claimed.push(Claimed {
-                session_id: record.session_id.clone(),
-                state: record.state,
                 parsed,
                 request,
                 attempts: 0,
@@ -405,7 +400,7 @@ impl Ledger {
         }))
     }
 
-    /// Moves a payout `owner` holds from `claimed.state` by `change`, and
+    /// Moves a payout `owner` holds from `claimed.record.state` by `change`, and
     /// appends the event, in one transaction. `None` when the payout is no
     /// longer `owner`'s (its lease ran out and another dispatcher took it:
     /// that one reads it before doing anything).
@@ -455,7 +450,7 @@ impl Ledger {
                 .bind(claimed.errors + 1)
                 .bind(error)
                 .bind(now_ms())
-                .bind(&claimed.session_id)
+                .bind(&claimed.record.session_id)
                 .bind(owner)
                 .execute(p)
                 .await?
@@ -492,14 +487,17 @@ impl Ledger {
                 .bind(error)
                 .bind(transaction_id)
                 .bind(next_at)
-                .bind(&claimed.session_id)
+                .bind(&claimed.record.session_id)
                 .bind(owner)
                 .execute(p)
                 .await?
                 .rows_affected()
         });
         if done > 1 {
-            return Err(corrupt(&claimed.session_id, "session id is not unique"));
+            return Err(corrupt(
+                &claimed.record.session_id,
+                "session id is not unique",
+            ));
         }
         Ok(done == 1)
     }
@@ -551,7 +549,6 @@ mod tests {
             assert_eq!(record.transaction_id.as_deref(), Some("tx-1"));
             assert_eq!(record.message, step.message);
             assert_eq!(ledger.payout("kept-1").await.unwrap(), Some(record.clone()));
-            claimed.state = record.state;
             claimed.record = record;
         }
         drop(ledger);

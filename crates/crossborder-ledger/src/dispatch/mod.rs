@@ -201,7 +201,7 @@ impl Dispatcher {
                 while running.len() < concurrency {
                     let Some(claimed) = queue.pop_front() else { break };
                     if claimed.lease_until.saturating_sub(now_ms()) < lease - lease / 10 {
-                        tracing::debug!(session_id = %claimed.session_id, "claimed ahead too long ago; left for the next claim");
+                        tracing::debug!(session_id = %claimed.record.session_id, "claimed ahead too long ago; left for the next claim");
                         continue;
                     }
                     running.push(self.step(claimed));
@@ -290,7 +290,7 @@ impl Dispatcher {
     /// Takes one claimed payout as far as it goes now.
     async fn step(&self, claimed: Claimed) -> Result<Step, LedgerError> {
         let mut step = Step::default();
-        match claimed.state {
+        match claimed.record.state {
             // Claimed `recorded`, never sent, to be quoted first.
             PayoutState::Recorded if claimed.unquoted => {
                 self.quote_and_send(claimed, &mut step, String::new())
@@ -307,7 +307,7 @@ impl Dispatcher {
             PayoutState::Sending if claimed.fresh => self.send_new(claimed, &mut step).await?,
             PayoutState::Sending | PayoutState::Unknown => {
                 // Left in flight: the service may hold it. Read before anything is sent.
-                match self.client.payouts().get(&claimed.session_id).await {
+                match self.client.payouts().get(&claimed.record.session_id).await {
                     Ok(found) => {
                         step.resolved_by_reading = true;
                         let detail = "found by reading its session id".to_owned();
@@ -318,7 +318,7 @@ impl Dispatcher {
                             // Provably unsent: a new quote, same session id.
                             let why = "not found by reading its session id; ".to_owned();
                             self.quote_and_send(claimed, &mut step, why).await?;
-                        } else if claimed.state == PayoutState::Unknown {
+                        } else if claimed.record.state == PayoutState::Unknown {
                             let detail = "not found by reading its session id; sending again with the same session id".to_owned();
                             self.send_as(claimed, &mut step, detail).await?;
                         } else {
@@ -328,10 +328,12 @@ impl Dispatcher {
                     Err(error) => self.transient(&claimed, error).await?,
                 }
             }
-            PayoutState::Accepted => match self.client.payouts().get(&claimed.session_id).await {
-                Ok(read) => self.settled(claimed, &read, &mut step).await?,
-                Err(error) => self.transient(&claimed, error).await?,
-            },
+            PayoutState::Accepted => {
+                match self.client.payouts().get(&claimed.record.session_id).await {
+                    Ok(read) => self.settled(claimed, &read, &mut step).await?,
+                    Err(error) => self.transient(&claimed, error).await?,
+                }
+            }
             // Final states are never claimed.
             _ => {}
         }
@@ -419,7 +421,6 @@ impl Dispatcher {
             .await?
         {
             Some(record) => {
-                claimed.state = record.state;
                 claimed.record = record.clone();
                 step.changes.push(record);
                 Ok(true)
@@ -463,7 +464,7 @@ fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
     let mut request = match &claimed.parsed {
         Some(request) => request.clone(),
         None => request::from_text(&claimed.request)
-            .map_err(|detail| crate::ledger::corrupt(&claimed.session_id, detail))?,
+            .map_err(|detail| crate::ledger::corrupt(&claimed.record.session_id, detail))?,
     };
     if claimed.unquoted {
         request.rate_key = claimed.rate_key.clone();
@@ -475,7 +476,7 @@ fn request_of(claimed: &Claimed) -> Result<PayoutRequest, LedgerError> {
 /// A change not made: the payout's lease ran out and another dispatcher
 /// took it over.
 fn lease_lost(claimed: &Claimed) {
-    tracing::warn!(session_id = %claimed.session_id, "lease lost; the dispatcher that took the payout over reads it first");
+    tracing::warn!(session_id = %claimed.record.session_id, "lease lost; the dispatcher that took the payout over reads it first");
 }
 
 /// Counts what a step did, passes each change to `progress`, and keeps

@@ -43,7 +43,7 @@ impl Dispatcher {
             self.ledger
                 .forget_quote(&self.options.dispatcher_id, &claimed, &error.to_string())
                 .await?;
-            tracing::info!(session_id = %claimed.session_id, %error, "quote refused; the payout is read, then quoted again");
+            tracing::info!(session_id = %claimed.record.session_id, %error, "quote refused; the payout is read, then quoted again");
             if claimed.errors + 1 >= i64::from(self.options.max_errors) {
                 return Err(LedgerError::Api(error));
             }
@@ -116,7 +116,7 @@ impl Dispatcher {
             TransactionStatus::Failed => {
                 let message = format!(
                     "the service reports payout {} FAILED (transaction {}); it is not sent again",
-                    claimed.session_id, read.transaction_id
+                    claimed.record.session_id, read.transaction_id
                 );
                 Change {
                     message: Some(message.clone()),
@@ -134,7 +134,7 @@ impl Dispatcher {
                 self.ledger
                     .park(&self.options.dispatcher_id, &claimed, next, None, id)
                     .await?;
-                tracing::debug!(session_id = %claimed.session_id, %status, "payout not settled yet");
+                tracing::debug!(session_id = %claimed.record.session_id, %status, "payout not settled yet");
                 return Ok(());
             }
         };
@@ -172,7 +172,7 @@ impl Dispatcher {
                 None,
             )
             .await?;
-        tracing::warn!(session_id = %claimed.session_id, %error, "payout left as it is until the next try");
+        tracing::warn!(session_id = %claimed.record.session_id, %error, "payout left as it is until the next try");
         if stops_the_run(&error) || claimed.errors + 1 >= i64::from(self.options.max_errors) {
             return Err(LedgerError::Api(error));
         }

@@ -59,7 +59,7 @@ impl Dispatcher {
             rfc3339_text(quote.valid_until)
         );
         let (rate_key, valid_until) = (quote.rate_key.clone(), quote.valid_until_ms);
-        let was = claimed.state;
+        let was = claimed.record.state;
         // Errors in a row carry over, so a payout whose quotes keep being
         // refused ends the run after `max_errors`, never loops.
         let change = Change {
@@ -120,7 +120,7 @@ impl Dispatcher {
                 next_at: Some(now.saturating_add(wait).min(deadline)),
                 attempts: claimed.attempts + 1,
                 quote: Some((quote, false)),
-                ..self.stop(claimed.state, message)
+                ..self.stop(claimed.record.state, message)
             }
         };
         self.change(&mut claimed, step, change).await?;
@@ -143,7 +143,10 @@ fn guard_of(claimed: &Claimed) -> Result<Option<RateGuard>, LedgerError> {
         return Ok(None);
     };
     let worst_rate: Decimal = rate.parse().map_err(|e| {
-        crate::ledger::corrupt(&claimed.session_id, format!("min_rate {rate:?}: {e}"))
+        crate::ledger::corrupt(
+            &claimed.record.session_id,
+            format!("min_rate {rate:?}: {e}"),
+        )
     })?;
     Ok(Some(RateGuard::new(worst_rate, from_ms(until))))
 }
