@@ -45,10 +45,9 @@ pub(crate) struct Claimed {
 /// What [`Ledger::claim`] did.
 #[derive(Debug)]
 pub(crate) struct Claim {
-    /// The payouts claimed.
+    /// The payouts claimed; those moved from `recorded` to `sending` are
+    /// `fresh`, with the records of that change.
     pub(crate) claimed: Vec<Claimed>,
-    /// The records of those moved from `recorded` to `sending`.
-    pub(crate) sending: Vec<PayoutRecord>,
     /// The records of the `done` changes, `None` where the lease was lost.
     pub(crate) done: Vec<Option<PayoutRecord>>,
 }
@@ -327,10 +326,9 @@ impl Ledger {
             tx.commit().await?;
             (claimed, rows.into_iter().zip(parsed), done)
         });
-        let mut records = Vec::new();
         for ((a, b, c, d, e, f, g, h, i, j, k, l, request, errors), parsed) in rows {
-            let record = record((a, b, c, d, e, f, g, h, i, j, k, l))?;
             claimed.push(Claimed {
+                record: record((a, b, c, d, e, f, g, h, i, j, k, l))?,
                 parsed,
                 request,
                 attempts: 0,
@@ -342,15 +340,9 @@ impl Ledger {
                 min_rate: None,
                 guard_until: None,
                 lease_until,
-                record: record.clone(),
             });
-            records.push(record);
         }
-        Ok(Claim {
-            claimed,
-            sending: records,
-            done,
-        })
+        Ok(Claim { claimed, done })
     }
 
     /// How many payouts a run still has to do, and the earliest time one
@@ -503,7 +495,7 @@ impl Ledger {
     }
 }
 
-#[cfg(all(test, feature = "sqlite"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crossborder::Decimal;
@@ -539,7 +531,12 @@ mod tests {
             .await
             .unwrap();
         let mut claimed = claim.claimed.into_iter().next().unwrap();
-        assert_eq!(Some(&claimed.record), claim.sending.first());
+        assert!(claimed.fresh);
+        assert_eq!(claimed.record.state, PayoutState::Sending);
+        assert_eq!(
+            ledger.payout("kept-1").await.unwrap().as_ref(),
+            Some(&claimed.record)
+        );
         let steps = [
             change(PayoutState::Accepted, Some("tx-1"), Some("accepted")),
             change(PayoutState::Failed, None, Some("failed")),

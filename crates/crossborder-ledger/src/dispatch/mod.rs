@@ -258,7 +258,9 @@ impl Dispatcher {
                     }
                     tally(&mut report, &mut pending, step, &mut progress);
                 }
-                claim.sending.iter().for_each(&mut progress);
+                for claimed in claim.claimed.iter().filter(|c| c.fresh) {
+                    progress(&claimed.record);
+                }
                 queue.extend(claim.claimed);
                 fill!();
                 if running.is_empty() && queue.is_empty() {

@@ -241,6 +241,20 @@ async fn each_outcome_of_a_send(ledger: &Ledger, url: &str) {
     assert!(changes
         .iter()
         .any(|r| r.session_id == "fails-1" && r.state == PayoutState::Failed));
+    // A fresh payout's claim is reported (`sending`) before its acceptance.
+    let states: Vec<PayoutState> = changes
+        .iter()
+        .filter(|r| r.session_id == "submit-1")
+        .map(|r| r.state)
+        .collect();
+    assert_eq!(
+        states,
+        [
+            PayoutState::Sending,
+            PayoutState::Accepted,
+            PayoutState::Completed
+        ]
+    );
     // Each payout's last record passed to `progress` is the one stored.
     let mut last = std::collections::BTreeMap::new();
     for record in &changes {
