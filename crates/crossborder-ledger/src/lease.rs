@@ -250,23 +250,11 @@ impl Ledger {
                 .bind(limit)
                 .fetch_all(&mut *tx)
                 .await?;
-            // More columns than a tuple decodes: read by position.
+            // More columns than a tuple decodes: the record's first (a
+            // tuple reads its columns by position), the others after it.
             let mut claimed = Vec::with_capacity(rows.len());
             for row in rows {
-                let record = record((
-                    row.try_get(0)?,
-                    row.try_get(1)?,
-                    row.try_get(2)?,
-                    row.try_get(3)?,
-                    row.try_get(4)?,
-                    row.try_get(5)?,
-                    row.try_get(6)?,
-                    row.try_get(7)?,
-                    row.try_get(8)?,
-                    row.try_get(9)?,
-                    row.try_get(10)?,
-                    row.try_get(11)?,
-                ))?;
+                let record = record(sqlx::FromRow::from_row(&row)?)?;
                 let request: String = row.try_get(12)?;
                 let parsed = crate::request::from_text(&request).ok();
                 claimed.push(Claimed {
