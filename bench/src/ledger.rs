@@ -18,6 +18,11 @@
 //!   (`--ledger-concurrency`, 16 by default; the dispatcher claims up to
 //!   1,000 ahead of its free slots), against
 //!   the same release sandbox, in alternating rounds.
+//! - `ledger_record_scaling`: the time per item of recording a batch of
+//!   16,000 items without `sessionId` (each given an id derived from the
+//!   batch's content) over that of a batch of 1,000, in alternating
+//!   rounds: 1 when recording is linear in a batch's size, 16 when
+//!   quadratic.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -52,6 +57,7 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
         .build()
         .map_err(|e| anyhow!("building the SDK client: {e}"))?;
     let mut figures = submit_vs_sqlite(dir, options).await?;
+    figures.push(record_scaling(dir, options).await?);
     let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
     figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct", &sqlite, &client, options).await?);
     // The test kit's throwaway server (Debian's package): fsync off, as
@@ -63,6 +69,77 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
         .map_err(|e| anyhow!("creating the database: {e}"))?;
     figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct_pg", &url, &client, options).await?);
     Ok(figures)
+}
+
+/// `ledger_record_scaling`: batches of both sizes recorded in a SQLite
+/// ledger, each round's with content of its own.
+async fn record_scaling(dir: &Path, options: &Options) -> Result<Figure> {
+    let ledger = Ledger::open(&format!("sqlite://{}", dir.join("record.db").display()))
+        .await
+        .map_err(|e| anyhow!("opening the ledger: {e}"))?;
+    // Sixteen times as many items in the large batch; a tenth of each in
+    // a quick run.
+    let (small_batch, large_batch) = if options.quick {
+        (100, 1_600)
+    } else {
+        (1_000, 16_000)
+    };
+    let record = |tag: String, count: usize| {
+        let ledger = &ledger;
+        async move {
+            let items: Vec<_> = (0..count)
+                .map(|i| {
+                    let mut item = fixtures::ngn_payout_json("", "1.00");
+                    if let Some(fields) = item.as_object_mut() {
+                        fields.remove("sessionId");
+                    }
+                    item["narration"] = format!("{tag} salary {i}").into();
+                    item
+                })
+                .collect();
+            let started = Instant::now();
+            ledger
+                .record_batch(&tag, &items)
+                .await
+                .map_err(|e| anyhow!("recording {count} items: {e}"))?;
+            anyhow::Ok(started.elapsed())
+        }
+    };
+    let (mut small, mut large) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..options.rounds() {
+        let (s, l) = (format!("small-{round}"), format!("large-{round}"));
+        let (small_time, large_time) = if round % 2 == 0 {
+            let small_time = record(s, small_batch).await?;
+            (small_time, record(l, large_batch).await?)
+        } else {
+            let large_time = record(l, large_batch).await?;
+            (record(s, small_batch).await?, large_time)
+        };
+        println!(
+            "    round {}/{}: {small_batch} items without sessionId recorded in {} ms, {large_batch} in {} ms",
+            round + 1,
+            options.rounds(),
+            small_time.as_millis(),
+            large_time.as_millis()
+        );
+        small += small_time;
+        large += large_time;
+    }
+    let per_item = |total: Duration, count: usize| {
+        total.as_secs_f64() * 1e6 / (count * options.rounds()) as f64
+    };
+    let (small_us, large_us) = (per_item(small, small_batch), per_item(large, large_batch));
+    Ok(Figure {
+        name: "ledger_record_scaling",
+        value: large_us / small_us,
+        goal: 1.5,
+        below: true,
+        unit: "ratio",
+        detail: format!(
+            "{large_us:.1} / {small_us:.1} µs per item, batches of {large_batch} / {small_batch} items without sessionId, SQLite, {} alternating rounds",
+            options.rounds()
+        ),
+    })
 }
 
 /// Tasks submitting at once for `ledger_submit_64_vs_sqlite`.

@@ -28,8 +28,10 @@
 //!   (`ledger_submit_64_vs_sqlite`, goal at least 1);
 //!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
 //!   payouts per second through the ledger over the SDK's direct
-//!   `payouts().create` against the same sandbox (goals at least 0.5;
-//!   `ledger.rs`).
+//!   `payouts().create` against the same sandbox (goals at least 0.5);
+//!   `ledger_record_scaling`: the time per item of recording a batch of
+//!   16,000 items without `sessionId` over that of 1,000 (goal under 1.5:
+//!   linear in the batch's size; `ledger.rs`).
 //! - `downstream_build_vs_async_openai`: a new user's first `cargo build`
 //!   on `crossborder` over one on `async-openai` 0.30 (goal at most 0.7);
 //!   `ledger_build_vs_sdk`: one on `crossborder-ledger` (SQLite) over one
