@@ -32,8 +32,8 @@ pub(super) enum Group {
     /// `codegen_ms`.
     Codegen,
     /// `ledger_submit_vs_sqlite`, `ledger_submit_64_vs_sqlite`,
-    /// `ledger_dispatch_vs_direct`, `ledger_dispatch_vs_direct_pg`
-    /// (`ledger.rs`).
+    /// `ledger_record_scaling`, `ledger_dispatch_vs_direct`,
+    /// `ledger_dispatch_vs_direct_pg` (`ledger.rs`).
     Ledger,
     /// `downstream_build_vs_async_openai` (`downstream.rs`); only when named,
     /// never in a full or `--quick` run: four full builds.
