@@ -38,8 +38,8 @@ pub const HEAD_BUFFER_BYTES: usize = 64 * 1024;
 /// without reading the request (there is no path to echo).
 const REFUSED: &str = "{\"statusCode\":503,\"message\":\"Too many connections; try again later\"}";
 
-/// Middleware: `431` in the API's error shape for a head over
-/// [`MAX_HEAD_BYTES`].
+/// `431` in the API's error shape for a head over [`MAX_HEAD_BYTES`];
+/// otherwise the request goes on to `next`.
 pub(crate) async fn head_size(request: Request, next: Next) -> Response {
     if head_bytes(&request) > MAX_HEAD_BYTES {
         return ApiError::new(
@@ -56,13 +56,28 @@ pub(crate) async fn head_size(request: Request, next: Next) -> Response {
 /// The size of the head as sent: `METHOD URI HTTP/1.1\r\n` and
 /// `name: value\r\n` per header, and the final `\r\n`.
 fn head_bytes(request: &Request) -> usize {
-    let line = request.method().as_str().len() + request.uri().to_string().len() + 12;
+    let line = request.method().as_str().len() + displayed_len(request.uri()) + 12;
     let headers: usize = request
         .headers()
         .iter()
         .map(|(name, value)| name.as_str().len() + value.len() + 4)
         .sum();
     line + headers + 2
+}
+
+/// The length of `value` as displayed, counted without building it.
+fn displayed_len(value: &impl std::fmt::Display) -> usize {
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to `Count` cannot fail.
+    let _ = std::fmt::write(&mut count, format_args!("{value}"));
+    count.0
 }
 
 /// The limits of [`serve`].

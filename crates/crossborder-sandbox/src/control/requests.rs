@@ -1,40 +1,41 @@
-//! The middleware that records each business's API requests (`/v1/...`)
+//! The step of every answer that records each business's API requests (`/v1/...`)
 //! for the control API's `requests` list; [`crate::store::requests`] keeps
 //! them.
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::Response;
 
 use crate::faults::InjectedFault;
+use crate::store::account::BusinessId;
 use crate::store::requests::RequestEntry;
 use crate::store::state::AppState;
 
-/// Middleware: records each answered `/v1` request made with a known key
-/// under that key's business.
+/// Records the answer `serve` gives to a request of `owner` (a `/v1`
+/// request made with a known key) under that key's business.
 pub(crate) async fn record(
-    State(state): State<AppState>,
+    state: &AppState,
+    owner: Option<BusinessId>,
     request: Request,
-    next: Next,
+    serve: impl AsyncFnOnce(Request) -> Response,
 ) -> Response {
+    let Some(owner) = owner else {
+        return serve(request).await;
+    };
     let method = request.method().to_string();
     let path = request.uri().path().to_owned();
-    let owner = state.api_request_owner(&request);
-    let response = next.run(request).await;
-    if let Some(owner) = owner {
-        state.requests().push(
-            owner,
-            RequestEntry {
-                method,
-                path,
-                status: response.status().as_u16(),
-                at: state.now(),
-                fault: response
-                    .extensions()
-                    .get::<InjectedFault>()
-                    .map(|InjectedFault(kind)| *kind),
-            },
-        );
-    }
+    let response = serve(request).await;
+    state.requests().push(
+        owner,
+        RequestEntry {
+            method,
+            path,
+            status: response.status().as_u16(),
+            at: state.now(),
+            fault: response
+                .extensions()
+                .get::<InjectedFault>()
+                .map(|InjectedFault(kind)| *kind),
+        },
+    );
     response
 }

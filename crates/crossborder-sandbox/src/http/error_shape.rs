@@ -1,12 +1,11 @@
-//! The middleware that gives every error response the API's error shape,
-//! a handler's panic included.
+//! The step of every answer that gives every error response the API's
+//! error shape, a handler's panic included.
 
 use std::panic::AssertUnwindSafe;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use crossborder_api::types::{ErrorRequest, ErrorResponse};
 use futures_util::FutureExt;
@@ -15,22 +14,22 @@ use crate::http::error::{ApiError, PendingError};
 use crate::store::state::AppState;
 use crate::timestamp::rfc3339;
 
-/// Middleware that writes every 4xx and 5xx response in the API's error
-/// shape, with the timestamp, the request path and the request's method
-/// and URL (path and query). Headers of the original response (such as
-/// `Allow` on a 405) are kept. A handler that panics is answered 500
-/// `Internal server error` in the same shape, and the server goes on.
+/// Writes every 4xx and 5xx response of `serve` in the API's error shape,
+/// with the timestamp, the request path and the request's method and URL
+/// (path and query). Headers of the original response (such as `Allow` on
+/// a 405) are kept. A handler that panics is answered 500 `Internal server
+/// error` in the same shape, and the server goes on.
 pub(crate) async fn envelope(
-    State(state): State<AppState>,
+    state: &AppState,
     request: Request,
-    next: Next,
+    serve: impl AsyncFnOnce(Request) -> Response,
 ) -> Response {
     // Reference-counted copies: the error body's strings are built only
     // when there is an error, not on every request.
     let method = request.method().clone();
     let uri = request.uri().clone();
 
-    let response = match AssertUnwindSafe(next.run(request)).catch_unwind().await {
+    let response = match AssertUnwindSafe(serve(request)).catch_unwind().await {
         Ok(response) => response,
         Err(_) => {
             tracing::error!(%method, path = uri.path(), "a handler panicked");

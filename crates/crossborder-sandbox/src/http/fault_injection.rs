@@ -1,4 +1,4 @@
-//! The middleware that injects request faults (see [`crate::faults`]):
+//! The step of every answer that injects request faults (see [`crate::faults`]):
 //! each `/v1` request made with a known key draws once from its business's
 //! request stream; a refused request never reaches its handler, an applied
 //! write reaches it and its answer is replaced (or its connection closed).
@@ -6,37 +6,39 @@
 //! the control API's request list.
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{header, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::faults::{FaultKind, InjectedFault, ANSWER_HOLD, RETRY_AFTER_SECS};
 use crate::http::error::ApiError;
+use crate::store::account::BusinessId;
 use crate::store::state::AppState;
 
-/// Middleware: draws and injects a request fault.
+/// Draws a request fault for a request of `owner` (a `/v1` request with a
+/// known key) and injects it; `serve` answers the request when it is
+/// served.
 pub(crate) async fn inject(
-    State(state): State<AppState>,
+    state: &AppState,
+    owner: Option<BusinessId>,
     request: Request,
-    next: Next,
+    serve: impl AsyncFnOnce(Request) -> Response,
 ) -> Response {
-    let path = request.uri().path().to_owned();
-    let Some(owner) = state.api_request_owner(&request) else {
-        return next.run(request).await;
+    let Some(owner) = owner else {
+        return serve(request).await;
     };
     let method = request.method().clone();
     let write = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     let Some(kind) = state.faults().draw_request(owner, write) else {
-        return next.run(request).await;
+        return serve(request).await;
     };
-    let mut target = format!("{method} {path}");
+    let mut target = format!("{method} {}", request.uri().path());
     let (response, applied) = match kind {
         FaultKind::WriteApplied502
         | FaultKind::WriteApplied504
         | FaultKind::WriteAppliedClose
         | FaultKind::WriteAppliedHeld => {
-            let served = next.run(request).await;
+            let served = serve(request).await;
             let status = served.status();
             // The object the lost answer named, so that a test can tell
             // which write it was.

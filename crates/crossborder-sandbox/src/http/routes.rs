@@ -1,15 +1,18 @@
 //! The router: every operation of the spec under `/v1`, with the same paths
 //! and spellings (`/v1/api/qoutes/...`).
 
-use axum::extract::DefaultBodyLimit;
-use axum::middleware::from_fn_with_state;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::middleware::{from_fn_with_state, Next};
+use axum::response::Response;
 use axum::routing::{get, post, put};
 use axum::Router;
 
+use crate::control::requests;
 use crate::handlers::{
     balance, banks, business, collection, documents, funding, payout, quote, webhook,
 };
-use crate::http::{error, error_shape, request_log};
+use crate::http::{error, error_shape, fault_injection, request_log};
+use crate::limits;
 use crate::store::state::AppState;
 
 /// Builds the application.
@@ -69,21 +72,32 @@ fn layered(routes: Router<AppState>, state: AppState) -> Router {
     let log = state.config().request_log.clone();
     let router = routes
         .layer(DefaultBodyLimit::disable())
-        .layer(axum::middleware::from_fn(crate::limits::head_size))
-        .layer(from_fn_with_state(
-            state.clone(),
-            crate::http::fault_injection::inject,
-        ))
-        .layer(from_fn_with_state(state.clone(), error_shape::envelope))
-        .layer(from_fn_with_state(
-            state.clone(),
-            crate::control::requests::record,
-        ))
+        .layer(from_fn_with_state(state.clone(), answer))
         .with_state(state);
     match log {
         Some(sink) => router.layer(from_fn_with_state(sink, request_log::log)),
         None => router,
     }
+}
+
+/// Every answer's way, outermost first: recorded for the control API's
+/// request list, in the API's error shape, a request fault drawn and
+/// injected, the head's size checked. One layer, not one per step: each
+/// `from_fn` layer clones and boxes the service beneath it, and boxes its
+/// future, on every request.
+async fn answer(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let owner = state.api_request_owner(&request);
+    let state = &state;
+    requests::record(state, owner, request, async move |request| {
+        error_shape::envelope(state, request, async move |request| {
+            fault_injection::inject(state, owner, request, async move |request| {
+                limits::head_size(request, next).await
+            })
+            .await
+        })
+        .await
+    })
+    .await
 }
 
 #[cfg(test)]
