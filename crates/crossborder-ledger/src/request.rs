@@ -43,25 +43,35 @@ pub(crate) fn from_value(item: &Value) -> Result<PayoutRequest, Violations> {
 }
 
 /// `value` as text with every object's keys in order, whatever order the
-/// caller's JSON had, so equal items are equal text.
+/// caller's JSON had, so equal items are equal text. Written straight from
+/// `value`, with no sorted copy of it built first.
 pub(crate) fn canonical(value: &Value) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(object) => {
-                let mut entries: Vec<(&String, &Value)> = object.iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(b.0));
-                Value::Object(
-                    entries
-                        .into_iter()
-                        .map(|(k, v)| (k.clone(), sorted(v)))
-                        .collect(),
-                )
+    /// A value that serialises its objects' keys in order.
+    struct Sorted<'a>(&'a Value);
+
+    impl serde::Serialize for Sorted<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            match self.0 {
+                Value::Object(object) => {
+                    let mut entries: Vec<(&String, &Value)> = object.iter().collect();
+                    // Keys are unique, so an unstable sort gives one order.
+                    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                    let mut map = serializer.serialize_map(Some(entries.len()))?;
+                    for (key, value) in entries {
+                        map.serialize_entry(key, &Sorted(value))?;
+                    }
+                    map.end()
+                }
+                Value::Array(items) => serializer.collect_seq(items.iter().map(Sorted)),
+                other => other.serialize(serializer),
             }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
         }
     }
-    sorted(value).to_string()
+
+    // Writing JSON with string keys to a `Vec` cannot fail; were it to,
+    // the value's own text still tells different items apart.
+    serde_json::to_string(&Sorted(value)).unwrap_or_else(|_| value.to_string())
 }
 
 /// Whether `request` carries an expired quote (the SDK refuses to send it).
