@@ -13,6 +13,7 @@ use crate::ledger::{record, Ledger, RECORD_COLUMNS};
 use crate::quote::RateGuard;
 use crate::record::PayoutRecord;
 use crate::request;
+use crate::sqlx;
 use crate::state::PayoutState;
 use crate::time::{from_ms, now_ms, to_ms};
 
@@ -222,14 +223,13 @@ fn batch_requests(items: &[Value], texts: &[String]) -> Result<Vec<PayoutRequest
 /// The SHA-256 of a batch's content: every item's canonical text, in
 /// order, each after a newline (a canonical text has none of its own).
 fn content_digest(texts: &[String]) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut hash = Sha256::new();
+    let mut hash = hmac_sha256::Hash::new();
     hash.update(b"crossborder-ledger batch\n");
     for text in texts {
         hash.update(b"\n");
         hash.update(text.as_bytes());
     }
-    hash.finalize().into()
+    hash.finalize()
 }
 
 /// The session id of item `position` (1-based) of a batch without one of
@@ -240,8 +240,7 @@ fn content_digest(texts: &[String]) -> [u8; 32] {
 /// content is digested once, so a batch of n items costs n short hashes
 /// (hashing the whole content for each item took 29 s for 16,000).
 fn derived_session_id(content: &[u8; 32], position: usize) -> String {
-    use sha2::{Digest, Sha256};
-    let mut hash = Sha256::new();
+    let mut hash = hmac_sha256::Hash::new();
     hash.update(b"crossborder-ledger batch item\n");
     hash.update(content);
     hash.update(position.to_string().as_bytes());

@@ -5,6 +5,8 @@
 //! whatever the number of rows, where a `VALUES` list of a new length is
 //! parsed and planned again with up to 1,664 parameters.
 
+use crate::sqlx;
+
 /// One change as the row that applies it.
 pub(crate) struct ChangeRow<'a> {
     pub(crate) session_id: &'a str,

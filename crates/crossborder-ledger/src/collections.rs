@@ -12,6 +12,7 @@ use crate::db::{fetch_all, with_pool};
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::record::{CollectionRecord, ExpectedCollection};
+use crate::sqlx;
 use crate::time::now_ms;
 
 const COLUMNS: &str = "payment_reference, amount::text, from_currency, to_currency, status, \

@@ -1,15 +1,13 @@
 //! The database behind a ledger: SQLite's one connection or PostgreSQL's
-//! pool, the embedded migrations, and the few spots where the two dialects
+//! pool, how it opens, and the few spots where the two dialects
 //! differ.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use sqlx::error::BoxDynError;
-use sqlx::migrate::{Migrate, Migration, MigrationSource, MigrationType, Migrator};
-
 use crate::error::LedgerError;
 use crate::ledger::RECORD_COLUMNS;
+use crate::sqlx;
 
 /// The connections of the backend a URL named.
 #[derive(Debug, Clone)]
@@ -175,63 +173,6 @@ macro_rules! fetch_all {
 }
 pub(crate) use fetch_all;
 
-/// Migrations compiled in, as `(version, description, SQL)`: what
-/// `sqlx::migrate!` would read from `migrations/<backend>/` (the same
-/// versions and SQL, so the same checksums), without its proc macro, which
-/// builds sqlx's database drivers a second time, for the compiler.
-#[derive(Debug)]
-struct Embedded(&'static [(i64, &'static str, &'static str)]);
-
-impl MigrationSource<'static> for Embedded {
-    fn resolve(
-        self,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<Vec<Migration>, BoxDynError>> + Send>,
-    > {
-        let migrations = self
-            .0
-            .iter()
-            .map(|&(version, description, sql)| {
-                Migration::new(
-                    version,
-                    Cow::Borrowed(description),
-                    MigrationType::Simple,
-                    Cow::Borrowed(sql),
-                    false,
-                )
-            })
-            .collect();
-        Box::pin(std::future::ready(Ok(migrations)))
-    }
-}
-
-#[cfg(feature = "sqlite")]
-const SQLITE: Embedded = Embedded(&[
-    (
-        1,
-        "ledger",
-        include_str!("../migrations/sqlite/0001_ledger.sql"),
-    ),
-    (
-        2,
-        "quotes",
-        include_str!("../migrations/sqlite/0002_quotes.sql"),
-    ),
-]);
-#[cfg(feature = "postgres")]
-const POSTGRES: Embedded = Embedded(&[
-    (
-        1,
-        "ledger",
-        include_str!("../migrations/postgres/0001_ledger.sql"),
-    ),
-    (
-        2,
-        "quotes",
-        include_str!("../migrations/postgres/0002_quotes.sql"),
-    ),
-]);
-
 /// Where a URL points.
 pub(crate) enum Target {
     /// A SQLite file (`None`: in memory).
@@ -318,7 +259,7 @@ impl Pool {
                 let mut connection = sqlx::ConnectOptions::connect(&options)
                     .await
                     .map_err(|e| cannot_open(&database, &e))?;
-                if let Err(error) = migrate_sqlite(&mut connection, &database).await {
+                if let Err(error) = crate::migrate::sqlite(&mut connection, &database).await {
                     let _ = sqlx::Connection::close(connection).await;
                     return Err(error);
                 }
@@ -352,7 +293,7 @@ impl Pool {
                     .await
                     .map_err(|e| cannot_open(&database, &e))?;
                 let mut connection = pool.acquire().await.map_err(|e| cannot_open(&database, &e))?;
-                if let Err(error) = migrate_postgres(&mut connection, &database).await {
+                if let Err(error) = crate::migrate::postgres(&mut connection, &database).await {
                     connection.close_on_drop();
                     return Err(error);
                 }
@@ -468,13 +409,13 @@ const SQLITE_TABLES: &str =
 
 /// The tables of a PostgreSQL database's current schema.
 #[cfg(feature = "postgres")]
-const POSTGRES_TABLES: &str = "SELECT table_name::text FROM information_schema.tables \
+pub(crate) const POSTGRES_TABLES: &str = "SELECT table_name::text FROM information_schema.tables \
      WHERE table_schema = current_schema() ORDER BY table_name";
 
 /// Refuses a database that holds tables but no ledger: a ledger has its
 /// `payouts` table; one with none but the migrations' own table is a
 /// ledger whose first migration did not finish.
-fn refuse_foreign(database: &str, tables: Vec<String>) -> Result<(), LedgerError> {
+pub(crate) fn refuse_foreign(database: &str, tables: Vec<String>) -> Result<(), LedgerError> {
     let ledger = tables.iter().any(|t| t == "payouts");
     if ledger || tables.iter().all(|t| t == "_sqlx_migrations") {
         return Ok(());
@@ -526,94 +467,9 @@ pub(crate) fn reason(error: &sqlx::Error) -> String {
     }
 }
 
-/// Applies the embedded migrations on `connection` under the migrator's
-/// lock (PostgreSQL: an advisory lock, so processes opening a new database
-/// at the same instant take turns), after refusing a database that is not
-/// a ledger (PostgreSQL; SQLite's was read before) or that has migrations
-/// this code does not know (written by a newer version). On an error the
-/// caller closes the connection, which ends the lock with its session.
-macro_rules! migrate_fn {
-    ($name:ident, $feature:literal, $db:ty, $migrator:expr, $tables:expr) => {
-        #[cfg(feature = $feature)]
-        async fn $name(
-            connection: &mut <$db as sqlx::Database>::Connection,
-            database: &str,
-        ) -> Result<(), LedgerError> {
-            connection.lock().await?;
-            if let Some(tables) = $tables {
-                let tables: Vec<String> = sqlx::query_scalar(tables)
-                    .fetch_all(&mut *connection)
-                    .await?;
-                refuse_foreign(database, tables)?;
-            }
-            let migrator = Migrator::new($migrator).await?;
-            let supported = migrator.iter().map(|m| m.version).max().unwrap_or(0);
-            connection.ensure_migrations_table().await?;
-            let found = connection
-                .list_applied_migrations()
-                .await?
-                .iter()
-                .map(|m| m.version)
-                .max()
-                .unwrap_or(0);
-            if found > supported {
-                return Err(LedgerError::SchemaTooNew { found, supported });
-            }
-            // The migrator takes the same (re-entrant) lock on this
-            // connection, and lets go of it once.
-            migrator.run_direct(&mut *connection).await?;
-            connection.unlock().await?;
-            Ok(())
-        }
-    };
-}
-migrate_fn!(migrate_sqlite, "sqlite", sqlx::Sqlite, SQLITE, None::<&str>);
-migrate_fn!(
-    migrate_postgres,
-    "postgres",
-    sqlx::Postgres,
-    POSTGRES,
-    Some(POSTGRES_TABLES)
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The embedded lists are the migration folders, file for file, as
-    /// `sqlx::migrate!` would read them (`<version>_<description>.sql`).
-    #[test]
-    fn the_embedded_migrations_are_the_migration_folders() {
-        let mut backends: Vec<(&str, &Embedded)> = Vec::new();
-        #[cfg(feature = "sqlite")]
-        backends.push(("sqlite", &SQLITE));
-        #[cfg(feature = "postgres")]
-        backends.push(("postgres", &POSTGRES));
-        for (backend, embedded) in backends {
-            let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("migrations")
-                .join(backend);
-            let mut files: Vec<(i64, String, String)> = std::fs::read_dir(&folder)
-                .unwrap()
-                .map(|entry| {
-                    let path = entry.unwrap().path();
-                    let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-                    let (version, description) = name.split_once('_').unwrap();
-                    let sql = std::fs::read_to_string(&path).unwrap();
-                    (version.parse().unwrap(), description.replace('_', " "), sql)
-                })
-                .collect();
-            files.sort();
-            let listed: Vec<(i64, String, String)> = embedded
-                .0
-                .iter()
-                .map(|&(version, description, sql)| {
-                    (version, description.to_owned(), sql.to_owned())
-                })
-                .collect();
-            assert_eq!(listed, files, "migrations/{backend}");
-        }
-    }
 
     #[test]
     fn urls_name_their_backend_and_a_bare_path_is_sqlite() {

@@ -5,6 +5,7 @@ use crossborder::webhook::{DedupeError, DedupeStore};
 
 use crate::db::with_pool;
 use crate::ledger::Ledger;
+use crate::sqlx;
 use crate::time::now_ms;
 
 /// A [`DedupeStore`] on the ledger's database: one row per confirmed

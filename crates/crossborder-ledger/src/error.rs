@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crossborder::error::Violations;
 
+use crate::sqlx;
 use crate::state::InvalidTransition;
 
 /// Everything a ledger call can fail with, as variants a caller can match on.
@@ -109,8 +110,14 @@ pub enum LedgerError {
     Database(#[from] sqlx::Error),
 
     /// The embedded migrations could not be applied.
-    #[error("ledger migration error: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the ledger's schema cannot be brought up to date: migration {version} {problem}; nothing was changed")]
+    Migrate {
+        /// The migration's version.
+        version: i64,
+        /// What is wrong with it (left unfinished, unknown, applied from
+        /// other SQL).
+        problem: String,
+    },
 
     /// A file next to the database (the SQLite dispatcher's lock) could not
     /// be opened.

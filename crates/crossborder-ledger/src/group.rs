@@ -14,6 +14,7 @@ use tokio::sync::oneshot;
 
 use crate::db::{SqliteLink, SqliteSlot};
 use crate::ledger::RecordRow;
+use crate::sqlx;
 use crate::submit::{bind_insert, Insert};
 
 /// What writing one submit gave: the new payout's record, or none when

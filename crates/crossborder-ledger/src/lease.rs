@@ -10,6 +10,7 @@ use crate::error::LedgerError;
 use crate::ledger::{corrupt, record, Ledger, RECORD_COLUMNS};
 use crate::quote::{PayoutQuote, PayoutReason};
 use crate::record::PayoutRecord;
+use crate::sqlx;
 use crate::state::PayoutState;
 use crate::time::{from_ms, now_ms};
 

@@ -10,6 +10,7 @@ use crate::db::{fetch_all, with_pool, Pool};
 use crate::error::LedgerError;
 use crate::quote::{PayoutQuote, PayoutReason};
 use crate::record::{PayoutEvent, PayoutRecord};
+use crate::sqlx;
 use crate::state::PayoutState;
 use crate::time::from_ms;
 

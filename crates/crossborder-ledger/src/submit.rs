@@ -11,6 +11,7 @@ use crate::ledger::{corrupt, record, Ledger, RecordRow};
 use crate::quote::RateGuard;
 use crate::record::PayoutRecord;
 use crate::request;
+use crate::sqlx;
 use crate::time::now_ms;
 
 const INSERT_PAYOUT: &str = "INSERT INTO payouts (session_id, state, amount, from_currency, \

@@ -94,7 +94,7 @@ fn trouble(url: &str, error: &LedgerError, wait: bool) -> Failure {
             failure
         }
         LedgerError::Database(_)
-        | LedgerError::Migrate(_)
+        | LedgerError::Migrate { .. }
         | LedgerError::Io { .. }
         | LedgerError::Corrupt { .. }
         | LedgerError::Open { .. }

@@ -1,4 +1,5 @@
-//! The database itself: a schema newer than the code is refused, money is
+//! The database itself: a schema newer than the code is refused, its
+//! bookkeeping is sqlx's migrator's own, money is
 //! stored as exact decimal text, submits from many tasks take turns on
 //! SQLite's one connection and are written together there (a dropped or
 //! refused one leaving nothing open), and one dispatcher per SQLite file.
@@ -31,6 +32,54 @@ async fn a_schema_newer_than_the_code_is_refused_and_left_unchanged() {
     execute(&url, "DELETE FROM _sqlx_migrations WHERE version = 3").await;
     let reopened = Ledger::open(&url).await.unwrap();
     assert_eq!(reopened.payouts().await.unwrap()[0].session_id, "kept-1");
+}
+
+/// The ledger keeps its schema's versions in sqlx's own table, as sqlx's
+/// migrator writes it: a database migrated by sqlx opens as a ledger, and
+/// one migrated by the ledger passes sqlx's migrator (same versions, same
+/// checksums) with nothing left to apply.
+#[tokio::test]
+async fn the_schema_bookkeeping_is_sqlx_migrators_own() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    let sqlx_migrator = sqlx::migrate::Migrator::new(folder).await.unwrap();
+    let dir = TempDir::new("bookkeeping");
+    let by_sqlx = format!("{}?mode=rwc", dir.sqlite("by-sqlx.db"));
+    let pool = sqlx::SqlitePool::connect(&by_sqlx).await.unwrap();
+    sqlx_migrator.run(&pool).await.unwrap();
+    pool.close().await;
+    let ledger = Ledger::open(&dir.sqlite("by-sqlx.db")).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(
+            Decimal::new(100, 0),
+            "on-sqlx-schema",
+        ))
+        .await
+        .unwrap();
+    drop(ledger);
+
+    let by_ledger = dir.sqlite("by-ledger.db");
+    drop(Ledger::open(&by_ledger).await.unwrap());
+    let pool = sqlx::SqlitePool::connect(&by_ledger).await.unwrap();
+    let applied: Vec<(i64, String, bool)> = sqlx::query_as(
+        "SELECT version, description, success FROM _sqlx_migrations ORDER BY version",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        applied,
+        [
+            (1, "ledger".to_owned(), true),
+            (2, "quotes".to_owned(), true)
+        ]
+    );
+    // sqlx refuses a changed checksum and would apply anything missing.
+    sqlx_migrator.run(&pool).await.unwrap();
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(count, 2);
 }
 
 #[tokio::test]
