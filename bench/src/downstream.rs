@@ -48,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ledger = crossborder_ledger::Ledger::open("sqlite://payouts.db").await?;
     let client = crossborder::Client::from_env()?;
     let options = crossborder_ledger::DispatchOptions::default();
-    let report = ledger.dispatcher(client, options)?.send_pending(|_| {}).await?;
+    let report = ledger.dispatcher(client, options).await?.send_pending(|_| {}).await?;
     println!("{report:?}");
     Ok(())
 }

@@ -325,6 +325,7 @@ async fn dispatch_vs_direct(
                 .concurrency(options.ledger_concurrency)
                 .window(WINDOW.max(options.ledger_concurrency)),
         )
+        .await
         .map_err(|e| anyhow!("starting the dispatcher: {e}"))?;
     let count = if options.quick { 100 } else { 1_000 };
     let (mut through, mut direct) = (Duration::ZERO, Duration::ZERO);

@@ -94,7 +94,8 @@ async fn pay_the_month(
         factor: 2,
     };
     let report = ledger
-        .dispatcher(client.clone(), options)?
+        .dispatcher(client.clone(), options)
+        .await?
         .run_until_idle(|record| println!("  {} is {}", record.session_id, record.state))
         .await?;
     println!("{} sent, {} completed", report.sent, report.completed);

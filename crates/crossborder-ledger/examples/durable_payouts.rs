@@ -107,7 +107,7 @@ async fn pay_the_month(client: &Client, ledger_url: &str, month: &str) -> Result
 
     // The restart: the same file, a dispatcher that finishes the work.
     let ledger = Ledger::open(ledger_url).await?;
-    let dispatcher = ledger.dispatcher(client.clone(), options())?;
+    let dispatcher = ledger.dispatcher(client.clone(), options()).await?;
     let first = dispatcher
         .run_until_idle(|record| println!("  {} is {}", record.session_id, record.state))
         .await?;

@@ -62,7 +62,7 @@ pub enum LedgerError {
     /// PostgreSQL for a fleet.
     #[error("another dispatcher is running on {} (a SQLite ledger has one dispatcher at a time; stop it, or use PostgreSQL for several)", .path.display())]
     DispatcherBusy {
-        /// The lock file held by the other dispatcher.
+        /// The lock database held by the other dispatcher.
         path: PathBuf,
     },
 

@@ -46,6 +46,7 @@ pub(super) async fn dispatch(
     let api = client.base_url().to_owned();
     let dispatcher = ledger
         .dispatcher(client, DispatchOptions::default())
+        .await
         .map_err(|e| trouble(url, &e, wait))?;
     let watched: Vec<PayoutRecord> = match batch {
         Some(sessions) => {

@@ -2,7 +2,6 @@
 //! flight by reading first, follows accepted payouts until they settle.
 
 use std::collections::VecDeque;
-use std::fs::File;
 use std::time::Duration;
 
 use crossborder::__private::{create_new, Created};
@@ -14,7 +13,7 @@ mod lock;
 mod outcome;
 mod quoting;
 
-use lock::{lock_path, take_lock};
+use lock::{lock_path, take_lock, Lock};
 use quoting::quote_usable;
 
 use crate::error::LedgerError;
@@ -61,7 +60,7 @@ pub struct Dispatcher {
     client: Client,
     options: DispatchOptions,
     /// SQLite: the database's dispatcher lock, held while this lives.
-    _lock: Option<File>,
+    _lock: Option<Lock>,
 }
 
 impl Ledger {
@@ -69,14 +68,15 @@ impl Ledger {
     ///
     /// On SQLite it takes the database's dispatcher lock first: while one
     /// dispatcher lives, another (in any process) is refused with
-    /// [`LedgerError::DispatcherBusy`]. On PostgreSQL any number run at once,
-    /// each payout claimed by one of them under a lease.
-    pub fn dispatcher(
+    /// [`LedgerError::DispatcherBusy`], after waiting a second for it. On
+    /// PostgreSQL any number run at once, each payout claimed by one of
+    /// them under a lease.
+    pub async fn dispatcher(
         &self,
         client: Client,
         options: DispatchOptions,
     ) -> Result<Dispatcher, LedgerError> {
-        Dispatcher::new(self.clone(), client, options)
+        Dispatcher::new(self.clone(), client, options).await
     }
 }
 
@@ -92,13 +92,13 @@ struct Step {
 }
 
 impl Dispatcher {
-    pub(crate) fn new(
+    pub(crate) async fn new(
         ledger: Ledger,
         client: Client,
         options: DispatchOptions,
     ) -> Result<Dispatcher, LedgerError> {
         let lock = match &ledger.path {
-            Some(database) => Some(take_lock(&lock_path(database))?),
+            Some(database) => Some(take_lock(&lock_path(database)).await?),
             None => None,
         };
         Ok(Dispatcher {

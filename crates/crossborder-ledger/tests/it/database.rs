@@ -335,9 +335,11 @@ async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_go
     let second = Ledger::open(&url).await.unwrap();
     let running = first
         .dispatcher(client.clone(), DispatchOptions::new("one"))
+        .await
         .unwrap();
     let refused = second
         .dispatcher(client.clone(), DispatchOptions::new("two"))
+        .await
         .unwrap_err();
     let lock = dir.path().join("payouts.db-dispatcher.lock");
     assert_eq!(
@@ -354,5 +356,6 @@ async fn a_second_dispatcher_on_one_sqlite_file_is_refused_until_the_first_is_go
     drop(running);
     second
         .dispatcher(client, DispatchOptions::new("two"))
+        .await
         .unwrap();
 }

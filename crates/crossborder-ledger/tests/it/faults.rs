@@ -25,6 +25,7 @@ async fn the_main_file_alone_is_the_whole_ledger_once_it_is_closed() {
             sandbox.client(TestSandbox::KEY),
             DispatchOptions::new("one"),
         )
+        .await
         .unwrap()
         .send_pending(|_| {})
         .await
@@ -80,6 +81,7 @@ async fn a_lost_ledger_replaced_by_a_new_one_pays_nothing_twice() {
     let paid = first.record_batch("payroll.json", &items).await.unwrap();
     first
         .dispatcher(client.clone(), DispatchOptions::new("first"))
+        .await
         .unwrap()
         .send_pending(|_| {})
         .await
@@ -105,6 +107,7 @@ async fn a_lost_ledger_replaced_by_a_new_one_pays_nothing_twice() {
         .all(|id| id.len() == 39 && id.starts_with("ledger-")));
     let report = second
         .dispatcher(client.clone(), DispatchOptions::new("second"))
+        .await
         .unwrap()
         .run_until_idle(|_| {})
         .await
@@ -296,6 +299,7 @@ async fn a_stored_request_that_is_not_json_ends_the_run_naming_its_payout() {
     let client = sandbox.client(TestSandbox::KEY);
     let dispatcher = ledger
         .dispatcher(client.clone(), DispatchOptions::new("one"))
+        .await
         .unwrap();
     let error = dispatcher.send_pending(|_| {}).await.unwrap_err();
     assert!(matches!(error, LedgerError::Corrupt { .. }), "{error:?}");
@@ -370,6 +374,7 @@ async fn refused_key_lets_go(url: &str) {
     let stranger = sandbox.client(crossborder_testkit::NO_ACCESS_KEY);
     let stopped = ledger
         .dispatcher(stranger, DispatchOptions::new("refused"))
+        .await
         .unwrap()
         .send_pending(|_| {})
         .await
@@ -386,6 +391,7 @@ async fn refused_key_lets_go(url: &str) {
             sandbox.client(TestSandbox::KEY),
             DispatchOptions::new("next").lease(lease),
         )
+        .await
         .unwrap()
         .run_until_idle(|_| {})
         .await
@@ -423,6 +429,7 @@ async fn a_new_run_on_a_sqlite_ledger_takes_up_what_an_earlier_one_parked_at_onc
     options.max_errors = 1;
     let stopped = ledger
         .dispatcher(nowhere, options)
+        .await
         .unwrap()
         .send_pending(|_| {})
         .await;
@@ -433,6 +440,7 @@ async fn a_new_run_on_a_sqlite_ledger_takes_up_what_an_earlier_one_parked_at_onc
             sandbox.client(TestSandbox::KEY),
             DispatchOptions::new("next"),
         )
+        .await
         .unwrap();
     let run = next.run_until_idle(|_| {});
     tokio::time::timeout(std::time::Duration::from_secs(60), run)

@@ -38,6 +38,7 @@ async fn recorded_payouts_are_sent_once_without_a_read_and_followed_for_their_tr
 
     let dispatcher = ledger
         .dispatcher(client.clone(), DispatchOptions::new("first").concurrency(8))
+        .await
         .unwrap();
     let report = dispatcher.send_pending(|_| {}).await.unwrap();
     assert_eq!(

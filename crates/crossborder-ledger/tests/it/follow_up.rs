@@ -29,6 +29,7 @@ async fn a_payout_still_processing_is_read_again_with_back_off_until_it_complete
     };
     let dispatcher = ledger
         .dispatcher(client, DispatchOptions::new("follow").poll(poll))
+        .await
         .unwrap();
 
     // Sending only: it returns with the payout accepted, not settled.

@@ -218,7 +218,7 @@ async fn each_outcome_of_a_send(ledger: &Ledger, url: &str) {
         max: Duration::from_millis(10),
         factor: 1,
     });
-    let dispatcher = ledger.dispatcher(client.clone(), options).unwrap();
+    let dispatcher = ledger.dispatcher(client.clone(), options).await.unwrap();
     let mut changes = Vec::new();
     let report = dispatcher
         .run_until_idle(|record| changes.push(record.clone()))
@@ -368,6 +368,7 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
     let no_access = sandbox.client(crossborder_testkit::NO_ACCESS_KEY);
     let dispatcher = ledger
         .dispatcher(no_access, DispatchOptions::new("keyless"))
+        .await
         .unwrap();
     let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
     assert!(
@@ -387,6 +388,7 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
             sandbox.client(TestSandbox::KEY),
             DispatchOptions::new("keyed"),
         )
+        .await
         .unwrap();
     let report = dispatcher.run_until_idle(|_| {}).await.unwrap();
     assert_eq!((report.sent, report.completed), (1, 1));
@@ -426,7 +428,7 @@ async fn against_a_failing_service(status: u16) -> Vec<PayoutState> {
         factor: 1,
     });
     options.max_errors = 3;
-    let dispatcher = ledger.dispatcher(client, options).unwrap();
+    let dispatcher = ledger.dispatcher(client, options).await.unwrap();
     let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
     assert!(
         matches!(&stopped, LedgerError::Api(error) if error.status() == Some(status)),

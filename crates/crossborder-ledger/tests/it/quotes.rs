@@ -88,6 +88,7 @@ async fn a_converting_payout_without_rate_key_is_quoted_before_it_is_sent() {
     assert_eq!(records[0].state, PayoutState::Recorded);
     ledger
         .dispatcher(client.clone(), quick("quoter"))
+        .await
         .unwrap()
         .run_until_idle(|_| {})
         .await
@@ -145,7 +146,10 @@ async fn the_rate_guard_holds_a_worse_quote_ends_it_at_its_deadline_and_a_guard_
         .await
         .unwrap();
 
-    let dispatcher = ledger.dispatcher(client.clone(), quick("guard")).unwrap();
+    let dispatcher = ledger
+        .dispatcher(client.clone(), quick("guard"))
+        .await
+        .unwrap();
     let run = tokio::spawn(async move { dispatcher.run_until_idle(|_| {}).await });
     // The first ends at its deadline, with its reason as a type.
     let ended_record = loop {
@@ -273,6 +277,7 @@ async fn killed_between_its_quote_and_its_send_a_payout_is_quoted_again_under_it
     tokio::time::sleep(pause).await;
     ledger
         .dispatcher(sandbox.client(TestSandbox::KEY), quick("restart"))
+        .await
         .unwrap()
         .run_until_idle(|_| {})
         .await
@@ -323,6 +328,7 @@ async fn a_send_refused_for_its_expired_rate_key_is_quoted_again_not_refused() {
         .unwrap();
     let report = ledger
         .dispatcher(client, quick("late"))
+        .await
         .unwrap()
         .run_until_idle(|_| {})
         .await

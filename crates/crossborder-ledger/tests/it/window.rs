@@ -30,6 +30,7 @@ async fn a_crash_after_a_windows_claim_resends_nothing_unread() {
             sdk_client(&slow, TestSandbox::KEY).unwrap(),
             DispatchOptions::new("ahead").concurrency(3).window(40),
         )
+        .await
         .unwrap();
     let reached = {
         let run = ahead.send_pending(|_| {});
@@ -69,6 +70,7 @@ async fn a_crash_after_a_windows_claim_resends_nothing_unread() {
             sdk_client(sandbox.base_url(), TestSandbox::KEY).unwrap(),
             DispatchOptions::new("next").concurrency(8).window(100),
         )
+        .await
         .unwrap();
     let report = next.send_pending(|_| {}).await.unwrap();
     // The three made are found by reading, the 37 others read (not found)
@@ -109,6 +111,7 @@ async fn a_payout_that_waited_a_tenth_of_its_lease_in_the_window_is_read_before_
                 .window(3)
                 .lease(Duration::from_secs(1)),
         )
+        .await
         .unwrap();
     // Followed until settled: the first, sent with no read-back, gets its
     // transaction id from its first read.
@@ -171,6 +174,7 @@ async fn a_claim_takes_a_payout_left_in_flight_before_new_ones() {
             sandbox.client(TestSandbox::KEY),
             DispatchOptions::new("order").concurrency(1),
         )
+        .await
         .unwrap()
         .send_pending(|p| {
             if p.state == PayoutState::Accepted {

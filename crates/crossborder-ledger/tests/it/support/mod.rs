@@ -259,6 +259,7 @@ pub async fn run_child() -> bool {
     let mut seen = 0;
     let report = ledger
         .dispatcher(client, options)
+        .await
         .unwrap()
         .run_until_idle(|_| {
             seen += 1;
