@@ -34,6 +34,49 @@ async fn a_schema_newer_than_the_code_is_refused_and_left_unchanged() {
     assert_eq!(reopened.payouts().await.unwrap()[0].session_id, "kept-1");
 }
 
+/// A migration the database records as unfinished, or as applied from
+/// other SQL, is refused on open, naming it, and the ledger is left as it
+/// was.
+#[tokio::test]
+async fn a_schema_whose_migrations_differ_is_refused_and_left_unchanged() {
+    let dir = TempDir::new("differ");
+    let url = dir.sqlite("payouts.db");
+    let ledger = Ledger::open(&url).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "kept-2"))
+        .await
+        .unwrap();
+    drop(ledger);
+    for (tamper, restore, problem) in [
+        (
+            "UPDATE _sqlx_migrations SET success = 0 WHERE version = 2",
+            "UPDATE _sqlx_migrations SET success = 1 WHERE version = 2",
+            "was left unfinished",
+        ),
+        (
+            "CREATE TABLE saved AS SELECT checksum FROM _sqlx_migrations WHERE version = 1; \
+             UPDATE _sqlx_migrations SET checksum = zeroblob(48) WHERE version = 1",
+            "UPDATE _sqlx_migrations SET checksum = (SELECT checksum FROM saved) WHERE version = 1; \
+             DROP TABLE saved",
+            "was applied from other SQL than this crossborder-ledger's (its checksum differs)",
+        ),
+    ] {
+        execute(&url, tamper).await;
+        let version = if problem.starts_with("was left") {
+            2
+        } else {
+            1
+        };
+        assert_eq!(
+            Ledger::open(&url).await.unwrap_err().to_string(),
+            format!("the ledger's schema cannot be brought up to date: migration {version} {problem}; nothing was changed")
+        );
+        execute(&url, restore).await;
+        let reopened = Ledger::open(&url).await.unwrap();
+        assert_eq!(reopened.payouts().await.unwrap()[0].session_id, "kept-2");
+    }
+}
+
 /// The ledger keeps its schema's versions in sqlx's own table, as sqlx's
 /// migrator writes it: a database migrated by sqlx opens as a ledger, and
 /// one migrated by the ledger passes sqlx's migrator (same versions, same
