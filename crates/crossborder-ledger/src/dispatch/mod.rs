@@ -118,9 +118,10 @@ impl Dispatcher {
     /// its lease runs out (it died), this one takes them over, reading
     /// each first. An error that says nothing about a payout (the service
     /// unreachable) is retried with [`DispatchOptions::retry`]; after
-    /// [`DispatchOptions::max_errors`] in a row on one payout, or on a
-    /// refused API key (401, 403), the run ends with [`LedgerError::Api`] and
-    /// the payout stays as it is for the next run.
+    /// [`DispatchOptions::max_errors`] in a row on one payout, on a refused
+    /// API key (401, 403), or on a 404 or 405 to a send or a quote (a base
+    /// URL that does not reach the API), the run ends with
+    /// [`LedgerError::Api`] and the payout stays as it is for the next run.
     pub async fn run_until_idle(
         &self,
         progress: impl FnMut(&PayoutRecord),

@@ -2,8 +2,6 @@
 //! accepted, settled, refused, or tried again later; and which errors end
 //! the run.
 
-use std::time::Duration;
-
 use crossborder::types::{Transaction, TransactionStatus};
 use crossborder::{Error, Outcome};
 
@@ -54,9 +52,8 @@ impl Dispatcher {
             self.change(&mut claimed, step, change).await?;
             return Ok(());
         }
-        if stops_the_run(&error) {
-            self.transient(&claimed, error).await?;
-            return Ok(());
+        if stops_the_run(&error) || not_the_operation(&error) {
+            return self.halt(&claimed, error).await;
         }
         if error.outcome() == Outcome::NotApplied {
             // A connect error: nothing reached the service. It stays
@@ -154,14 +151,11 @@ impl Dispatcher {
         claimed: &Claimed,
         error: Error,
     ) -> Result<(), LedgerError> {
+        if stops_the_run(&error) {
+            return self.halt(claimed, error).await;
+        }
         let text = error.to_string();
-        // A refused key ends the run: the payout is due again at once, for
-        // the next run with a good key.
-        let wait = if stops_the_run(&error) {
-            Duration::ZERO
-        } else {
-            self.options.retry.interval(clamp(claimed.errors))
-        };
+        let wait = self.options.retry.interval(clamp(claimed.errors));
         let next = now_ms().saturating_add(duration_ms(wait));
         self.ledger
             .park(
@@ -173,10 +167,28 @@ impl Dispatcher {
             )
             .await?;
         tracing::warn!(session_id = %claimed.record.session_id, %error, "payout left as it is until the next try");
-        if stops_the_run(&error) || claimed.errors + 1 >= i64::from(self.options.max_errors) {
+        if claimed.errors + 1 >= i64::from(self.options.max_errors) {
             return Err(LedgerError::Api(error));
         }
         Ok(())
+    }
+
+    /// An error that would come back for every payout (a refused key, a
+    /// base URL that does not reach the API): the payout stays as it is,
+    /// due again at once for the next run, and the run ends with the error.
+    pub(super) async fn halt(&self, claimed: &Claimed, error: Error) -> Result<(), LedgerError> {
+        let text = error.to_string();
+        self.ledger
+            .park(
+                &self.options.dispatcher_id,
+                claimed,
+                now_ms(),
+                Some(&text),
+                None,
+            )
+            .await?;
+        tracing::warn!(session_id = %claimed.record.session_id, %error, "the run stops; the payout is left as it is for the next run");
+        Err(LedgerError::Api(error))
     }
 }
 
@@ -210,6 +222,7 @@ pub(super) fn refusal(error: &Error) -> Option<(String, PayoutReason)> {
         _ if error.outcome() == Outcome::NotApplied
             && matches!(error.status(), Some(400..=499))
             && !stops_the_run(error)
+            && !not_the_operation(error)
             && !matches!(error.status(), Some(408 | 429)) =>
         {
             let message = match error {
@@ -230,4 +243,12 @@ pub(super) fn refusal(error: &Error) -> Option<(String, PayoutReason)> {
 /// than mark each one refused.
 pub(super) fn stops_the_run(error: &Error) -> bool {
     matches!(error.status(), Some(401 | 403))
+}
+
+/// A 404 or 405 to a quote or a payout's send, which the API documents
+/// for neither: the request reached something other than the operation (a
+/// base URL without `/v1`, a proxy's unknown route), which says nothing
+/// about the payout. The run stops rather than mark each one refused.
+pub(super) fn not_the_operation(error: &Error) -> bool {
+    matches!(error.status(), Some(404 | 405))
 }

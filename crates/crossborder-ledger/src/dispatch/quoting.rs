@@ -4,7 +4,7 @@
 use crossborder::types::QuoteRequest;
 use crossborder::{Decimal, Error, Outcome};
 
-use super::outcome::{clamp, refusal};
+use super::outcome::{clamp, not_the_operation, refusal};
 use super::{request_of, Dispatcher, Step};
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
@@ -38,6 +38,9 @@ impl Dispatcher {
                     let change = self.refuse("quote refused", message, reason);
                     self.change(&mut claimed, step, change).await?;
                     return Ok(());
+                }
+                if not_the_operation(&error) {
+                    return self.halt(&claimed, error).await;
                 }
                 return self.transient(&claimed, error).await;
             }

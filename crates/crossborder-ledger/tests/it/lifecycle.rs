@@ -394,6 +394,68 @@ async fn a_refused_key_stops_the_run_and_marks_nothing_refused() {
     assert_eq!((report.sent, report.completed), (1, 1));
 }
 
+/// A base URL that does not reach the API (here without its `/v1`) answers
+/// 404 to the quote and to the send, which the API documents for neither:
+/// the run stops with that answer and marks nothing refused, and the next
+/// run, on the right URL, quotes and sends both payouts.
+#[tokio::test]
+async fn a_base_url_that_misses_the_api_stops_the_run_and_marks_nothing_refused() {
+    let dir = TempDir::new("route");
+    let sandbox = TestSandbox::start().await;
+    let ledger = Ledger::open(&dir.sqlite("payouts.db")).await.unwrap();
+    ledger
+        .submit(&fixtures::ngn_bank_payout(Decimal::new(100, 0), "route-1"))
+        .await
+        .unwrap();
+    let mut converting = fixtures::converting_payout_json("NGN", "10.00");
+    converting["sessionId"] = "route-2".into();
+    ledger.record_batch("route", &[converting]).await.unwrap();
+    let root = sandbox.base_url().trim_end_matches("/v1").to_owned();
+    let misdirected = crossborder::Client::builder()
+        .api_key(TestSandbox::KEY)
+        .base_url(&root)
+        .build()
+        .unwrap();
+    for options in [
+        DispatchOptions::new("misdirected"),
+        DispatchOptions::new("misdirected").concurrency(1),
+    ] {
+        let dispatcher = ledger
+            .dispatcher(misdirected.clone(), options)
+            .await
+            .unwrap();
+        let stopped = dispatcher.run_until_idle(|_| {}).await.unwrap_err();
+        assert!(
+            matches!(&stopped, LedgerError::Api(error) if error.status() == Some(404)),
+            "{stopped:?}"
+        );
+        for record in ledger.payouts().await.unwrap() {
+            assert!(
+                matches!(record.state, PayoutState::Sending | PayoutState::Recorded),
+                "{record:?}"
+            );
+        }
+    }
+    let dispatcher = ledger
+        .dispatcher(
+            sandbox.client(TestSandbox::KEY),
+            DispatchOptions::new("routed"),
+        )
+        .await
+        .unwrap();
+    let report = dispatcher.run_until_idle(|_| {}).await.unwrap();
+    assert_eq!(report.completed, 2, "{report:?}");
+    let client = sandbox.client(TestSandbox::KEY);
+    for id in ["route-1", "route-2"] {
+        let paid = client.payouts().get(id).await.unwrap();
+        assert_eq!(
+            paid.status,
+            crossborder::types::TransactionStatus::Completed,
+            "{id}"
+        );
+    }
+}
+
 /// A service that answers every payout with `status` and never holds one;
 /// asserts that the run ends with that answer as its error, and returns the
 /// payout's states.
