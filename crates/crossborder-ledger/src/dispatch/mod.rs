@@ -14,7 +14,8 @@ mod outcome;
 mod quoting;
 
 use lock::{lock_path, take_lock, Lock};
-use quoting::quote_usable;
+use outcome::refusal;
+use quoting::{quote_refused, quote_usable};
 
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
@@ -85,7 +86,8 @@ impl Ledger {
 struct Step {
     changes: Vec<PayoutRecord>,
     /// A change to apply with the others that ended at about the same
-    /// time, in one transaction (a fresh payout's accepted send).
+    /// time, in one transaction (a fresh payout's send, accepted or
+    /// refused).
     pending: Option<(Claimed, Change)>,
     sent: bool,
     resolved_by_reading: bool,
@@ -379,9 +381,10 @@ impl Dispatcher {
 
     /// Sends a payout the claim moved from `recorded` to `sending`, which
     /// no one has sent before, through `create_new`: no read before the
-    /// send (a 409 or an unknown outcome is read). Its acceptance is left
-    /// in `step.pending`, to be recorded with others in one transaction;
-    /// until then it is `sending`, which a restart resolves by reading.
+    /// send (a 409 or an unknown outcome is read). Its acceptance or its
+    /// refusal is left in `step.pending`, to be recorded with others in one
+    /// transaction; until then it is `sending`, which a restart resolves by
+    /// reading.
     async fn send_new(&self, claimed: Claimed, step: &mut Step) -> Result<(), LedgerError> {
         let request = request_of(&claimed)?;
         step.sent = true;
@@ -406,7 +409,17 @@ impl Dispatcher {
                 step.pending = Some((claimed, change));
                 Ok(())
             }
-            Err(error) => self.not_sent(claimed, step, error).await,
+            // A refusal is recorded with the others, as an acceptance is:
+            // a whole batch refused (an empty wallet) is not a commit per
+            // payout. Until then it is `sending`; a restart reads it, does
+            // not find it, and sends it again under its session id.
+            Err(error) => match refusal(&error) {
+                Some((message, reason)) if !(claimed.unquoted && quote_refused(&error)) => {
+                    step.pending = Some((claimed, self.refuse("refused", message, reason)));
+                    Ok(())
+                }
+                _ => self.not_sent(claimed, step, error).await,
+            },
         }
     }
 
