@@ -9,10 +9,12 @@ use crossborder::types::PayoutRequest;
 use crossborder::Client;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
+mod commits;
 mod lock;
 mod outcome;
 mod quoting;
 
+use commits::Commits;
 use lock::{lock_path, take_lock, Lock};
 use outcome::refusal;
 use quoting::{quote_refused, quote_usable};
@@ -62,6 +64,8 @@ pub struct Dispatcher {
     options: DispatchOptions,
     /// SQLite: the database's dispatcher lock, held while this lives.
     _lock: Option<Lock>,
+    /// Its payouts' changes, written together when they end at once.
+    commits: Commits,
 }
 
 impl Ledger {
@@ -108,6 +112,7 @@ impl Dispatcher {
             client,
             options,
             _lock: lock,
+            commits: Commits::default(),
         })
     }
 
@@ -423,7 +428,8 @@ impl Dispatcher {
         }
     }
 
-    /// Applies `change`, keeping what it returns for `progress`; false when
+    /// Applies `change` (with the changes other payouts make meanwhile, in
+    /// one transaction), keeping what it returns for `progress`; false when
     /// the payout is no longer this dispatcher's.
     async fn change(
         &self,
@@ -432,8 +438,8 @@ impl Dispatcher {
         change: Change,
     ) -> Result<bool, LedgerError> {
         match self
-            .ledger
-            .apply(&self.options.dispatcher_id, claimed, &change)
+            .commits
+            .apply(&self.ledger, &self.options.dispatcher_id, claimed, change)
             .await?
         {
             Some(record) => {
