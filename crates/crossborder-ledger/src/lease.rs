@@ -93,6 +93,25 @@ pub(crate) struct Change {
     pub(crate) reason: Option<PayoutReason>,
 }
 
+impl Change {
+    /// A change to `to` with the event's `detail`, after which the
+    /// dispatcher lets go of the payout; nothing else set.
+    pub(crate) fn to(to: PayoutState, detail: String) -> Change {
+        Change {
+            to,
+            transaction_id: None,
+            message: None,
+            detail,
+            renew_lease: None,
+            next_at: None,
+            errors: 0,
+            attempts: 0,
+            quote: None,
+            reason: None,
+        }
+    }
+}
+
 /// How many changes one statement of [`apply_in!`] applies: 12 parameters
 /// each on SQLite, well within its limit (32,766).
 const CHANGES_PER_STATEMENT: usize = 500;
@@ -492,16 +511,10 @@ mod tests {
 
     fn change(to: PayoutState, transaction_id: Option<&str>, message: Option<&str>) -> Change {
         Change {
-            to,
             transaction_id: transaction_id.map(str::to_owned),
             message: message.map(str::to_owned),
-            detail: format!("to {to}"),
             renew_lease: Some(60_000),
-            next_at: None,
-            errors: 0,
-            attempts: 0,
-            quote: None,
-            reason: None,
+            ..Change::to(to, format!("to {to}"))
         }
     }
 

@@ -116,18 +116,7 @@ mod tests {
     use crossborder_testkit::fixtures;
 
     fn to(state: PayoutState) -> Change {
-        Change {
-            to: state,
-            transaction_id: None,
-            message: None,
-            detail: format!("to {state}"),
-            renew_lease: None,
-            next_at: None,
-            errors: 0,
-            attempts: 0,
-            quote: None,
-            reason: None,
-        }
+        Change::to(state, format!("to {state}"))
     }
 
     /// Changes queued behind another's commit are written together; when

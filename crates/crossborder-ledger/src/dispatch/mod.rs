@@ -464,18 +464,7 @@ impl Dispatcher {
 
     /// A change after which the dispatcher lets go of the payout.
     fn stop(&self, to: PayoutState, detail: String) -> Change {
-        Change {
-            to,
-            transaction_id: None,
-            message: None,
-            detail,
-            renew_lease: None,
-            next_at: None,
-            errors: 0,
-            attempts: 0,
-            quote: None,
-            reason: None,
-        }
+        Change::to(to, detail)
     }
 }
 
