@@ -91,7 +91,7 @@ struct Step {
     changes: Vec<PayoutRecord>,
     /// A change to apply with the others that ended at about the same
     /// time, in one transaction (a fresh payout's send, accepted or
-    /// refused).
+    /// refused; a settlement).
     pending: Option<(Claimed, Change)>,
     sent: bool,
     resolved_by_reading: bool,

@@ -100,7 +100,7 @@ impl Dispatcher {
     /// read.
     pub(super) async fn settled(
         &self,
-        mut claimed: Claimed,
+        claimed: Claimed,
         read: &Transaction,
         step: &mut Step,
     ) -> Result<(), LedgerError> {
@@ -140,7 +140,10 @@ impl Dispatcher {
             transaction_id: Some(read.transaction_id.clone()),
             ..change
         };
-        self.change(&mut claimed, step, change).await?;
+        // Final, so nothing waits for it: recorded with the run's next group
+        // commit. Until then the payout is `accepted`, and read again after
+        // a crash.
+        step.pending = Some((claimed, change));
         Ok(())
     }
 
