@@ -18,6 +18,12 @@
 //!   (`--ledger-concurrency`, 16 by default; the dispatcher claims up to
 //!   1,000 ahead of its free slots), against
 //!   the same release sandbox, in alternating rounds.
+//! - `ledger_settle_vs_direct` (SQLite): the same, each payout followed
+//!   until the service reports it settled (`run_until_idle`), over the SDK's
+//!   `create` then `get` of each; `ledger_quoted_vs_direct` (SQLite):
+//!   converting payouts (USD to NGN) recorded without `rateKey`, quoted by
+//!   the dispatcher at send time, over the SDK's `quotes().get` then
+//!   `create` of each; same tasks, rounds and sandbox.
 //! - `ledger_record_scaling`: the time per item of recording a batch of
 //!   16,000 items without `sessionId` (each given an id derived from the
 //!   batch's content) over that of a batch of 1,000, in alternating
@@ -30,7 +36,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use crossborder::{Client, Decimal};
+use crossborder::types::{PayoutRequest, QuoteRequest, TransactionStatus};
+use crossborder::{Client, Currency, Decimal};
 use crossborder_ledger::{DispatchOptions, Dispatcher, Ledger};
 use crossborder_testkit::fixtures;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
@@ -58,8 +65,15 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
         .map_err(|e| anyhow!("building the SDK client: {e}"))?;
     let mut figures = submit_vs_sqlite(dir, options).await?;
     figures.push(record_scaling(dir, options).await?);
-    let sqlite = format!("sqlite://{}", dir.join("dispatch.db").display());
-    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct", &sqlite, &client, options).await?);
+    for (name, kind) in [
+        ("ledger_dispatch_vs_direct", Kind::Send),
+        ("ledger_settle_vs_direct", Kind::Settle),
+        ("ledger_quoted_vs_direct", Kind::Quoted),
+    ] {
+        // A ledger each: one run follows every accepted payout in it.
+        let sqlite = format!("sqlite://{}", dir.join(format!("{name}.db")).display());
+        figures.push(dispatch_vs_direct(name, &sqlite, &client, options, kind).await?);
+    }
     // The test kit's throwaway server (Debian's package): fsync off, as
     // for tests, so this figure is the ledger's own cost, not a disk's.
     let postgres = crossborder_testkit::postgres::Postgres::start()
@@ -67,7 +81,16 @@ pub(super) async fn figures(base_url: &str, dir: &Path, options: &Options) -> Re
     let url = postgres
         .create_database("bench_dispatch")
         .map_err(|e| anyhow!("creating the database: {e}"))?;
-    figures.push(dispatch_vs_direct("ledger_dispatch_vs_direct_pg", &url, &client, options).await?);
+    figures.push(
+        dispatch_vs_direct(
+            "ledger_dispatch_vs_direct_pg",
+            &url,
+            &client,
+            options,
+            Kind::Send,
+        )
+        .await?,
+    );
     Ok(figures)
 }
 
@@ -308,12 +331,84 @@ impl Submits {
     }
 }
 
-/// `ledger_dispatch_vs_direct_*` on the ledger at `url`.
+/// What a dispatch figure sends, and how far.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    /// NGN payouts until accepted (`send_pending`); directly, `create`.
+    Send,
+    /// NGN payouts until settled (`run_until_idle`); directly, `create`
+    /// then `get`.
+    Settle,
+    /// USD to NGN payouts recorded without `rateKey`, until accepted;
+    /// directly, `quotes().get` then `create` with its rate key.
+    Quoted,
+}
+
+impl Kind {
+    /// How far each side takes its payouts, for the figure's detail.
+    fn what(self) -> &'static str {
+        match self {
+            Kind::Send => "until accepted",
+            Kind::Settle => "until settled; directly create then get",
+            Kind::Quoted => "USD to NGN quoted at send time; directly quote then create",
+        }
+    }
+
+    /// The batch item `i` of round `tag`, as the API's JSON.
+    fn item(self, tag: &str, i: usize) -> serde_json::Value {
+        let session_id = format!("{tag}-ledger-{i}");
+        match self {
+            Kind::Send | Kind::Settle => fixtures::ngn_payout_json(&session_id, "1.00"),
+            Kind::Quoted => {
+                let mut item = fixtures::converting_payout_json("NGN", "0.01");
+                item["sessionId"] = session_id.into();
+                item
+            }
+        }
+    }
+
+    /// One payout the SDK's own way, as the ledger's side makes it.
+    async fn direct(self, client: &Client, session_id: &str) -> Result<()> {
+        let payout = match self {
+            Kind::Send | Kind::Settle => fixtures::ngn_bank_payout(Decimal::ONE, session_id),
+            Kind::Quoted => {
+                let asked = QuoteRequest::new(Currency::Usd, Currency::Ngn, Decimal::new(1, 2));
+                let quote = client
+                    .quotes()
+                    .get(asked)
+                    .await
+                    .map_err(|e| anyhow!("a direct quote: {e}"))?;
+                PayoutRequest::from_quote_with_session_id(&quote, session_id, fixtures::ngn_bank())
+                    .map_err(|e| anyhow!("a direct payout from its quote: {e}"))?
+            }
+        };
+        client
+            .payouts()
+            .create(&payout)
+            .await
+            .map_err(|e| anyhow!("a direct payout: {e}"))?;
+        if let Kind::Settle = self {
+            let read = client
+                .payouts()
+                .get(session_id)
+                .await
+                .map_err(|e| anyhow!("reading a direct payout: {e}"))?;
+            if read.status != TransactionStatus::Completed {
+                bail!("a direct payout is {:?}, not settled", read.status);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `ledger_dispatch_vs_direct_*` and the other dispatch figures (`kind`)
+/// on the ledger at `url`.
 async fn dispatch_vs_direct(
     name: &'static str,
     url: &str,
     client: &Client,
     options: &Options,
+    kind: Kind,
 ) -> Result<Figure> {
     let ledger = Ledger::open(url)
         .await
@@ -333,16 +428,17 @@ async fn dispatch_vs_direct(
         let tag = format!("{name}-{round}");
         // The side that goes first alternates, as in every ratio here.
         let (ledger_time, direct_time) = if round % 2 == 0 {
-            let ledger_time = through_ledger(&ledger, &dispatcher, &tag, count).await?;
+            let ledger_time = through_ledger(&ledger, &dispatcher, &tag, count, kind).await?;
             let concurrency = options.ledger_concurrency;
             (
                 ledger_time,
-                send_direct(client, &tag, count, concurrency).await?,
+                send_direct(client, &tag, count, concurrency, kind).await?,
             )
         } else {
-            let direct_time = send_direct(client, &tag, count, options.ledger_concurrency).await?;
+            let concurrency = options.ledger_concurrency;
+            let direct_time = send_direct(client, &tag, count, concurrency, kind).await?;
             (
-                through_ledger(&ledger, &dispatcher, &tag, count).await?,
+                through_ledger(&ledger, &dispatcher, &tag, count, kind).await?,
                 direct_time,
             )
         };
@@ -364,7 +460,8 @@ async fn dispatch_vs_direct(
         direct,
         0.5,
         format!(
-            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched, {} in flight (window {}), {} alternating rounds",
+            "{through:.0} / {direct:.0} payouts/s, {count} per round recorded as one batch then dispatched ({}), {} in flight (window {}), {} alternating rounds",
+            kind.what(),
             options.ledger_concurrency,
             WINDOW.max(options.ledger_concurrency),
             options.rounds()
@@ -373,29 +470,36 @@ async fn dispatch_vs_direct(
 }
 
 /// How long `count` payouts take through the ledger: recorded as one
-/// batch (as `crossborder payout --ledger` records a file), then sent by
-/// `dispatcher` until every one is accepted.
+/// batch (as `crossborder payout --ledger` records a file), then taken by
+/// `dispatcher` as far as `kind` says.
 async fn through_ledger(
     ledger: &Ledger,
     dispatcher: &Dispatcher,
     tag: &str,
     count: usize,
+    kind: Kind,
 ) -> Result<Duration> {
     let started = Instant::now();
-    let items: Vec<_> = (0..count)
-        .map(|i| fixtures::ngn_payout_json(&format!("{tag}-ledger-{i}"), "1.00"))
-        .collect();
+    let items: Vec<_> = (0..count).map(|i| kind.item(tag, i)).collect();
     ledger
         .record_batch(tag, &items)
         .await
         .map_err(|e| anyhow!("recording the batch: {e}"))?;
     let recorded = started.elapsed();
-    let report = dispatcher
-        .send_pending(|_| {})
-        .await
-        .map_err(|e| anyhow!("dispatching: {e}"))?;
-    if report.sent != count {
-        bail!("the dispatcher sent {} of {count} payouts", report.sent);
+    let report = match kind {
+        Kind::Send | Kind::Quoted => dispatcher.send_pending(|_| {}).await,
+        Kind::Settle => dispatcher.run_until_idle(|_| {}).await,
+    }
+    .map_err(|e| anyhow!("dispatching: {e}"))?;
+    let done = match kind {
+        Kind::Send | Kind::Quoted => report.accepted,
+        Kind::Settle => report.completed,
+    };
+    if (report.sent, done) != (count, count) {
+        bail!(
+            "the dispatcher sent {} and finished {done} of {count} payouts ({report:?})",
+            report.sent
+        );
     }
     let total = started.elapsed();
     println!(
@@ -406,12 +510,13 @@ async fn through_ledger(
     Ok(total)
 }
 
-/// `count` payouts through `payouts().create` from `concurrency` tasks.
+/// `count` payouts the SDK's own way (`kind`) from `concurrency` tasks.
 async fn send_direct(
     client: &Client,
     tag: &str,
     count: usize,
     concurrency: usize,
+    kind: Kind,
 ) -> Result<Duration> {
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
@@ -424,12 +529,7 @@ async fn send_direct(
                 if i >= count {
                     return anyhow::Ok(());
                 }
-                let payout = fixtures::ngn_bank_payout(Decimal::ONE, &format!("{tag}-direct-{i}"));
-                client
-                    .payouts()
-                    .create(&payout)
-                    .await
-                    .map_err(|e| anyhow!("a direct payout: {e}"))?;
+                kind.direct(&client, &format!("{tag}-direct-{i}")).await?;
             }
         });
     }

@@ -29,6 +29,9 @@
 //!   `ledger_dispatch_vs_direct` (SQLite), `ledger_dispatch_vs_direct_pg`:
 //!   payouts per second through the ledger over the SDK's direct
 //!   `payouts().create` against the same sandbox (goals at least 0.5);
+//!   `ledger_settle_vs_direct`, `ledger_quoted_vs_direct` (SQLite): the same
+//!   for payouts followed until settled, and for converting payouts quoted
+//!   at send time (goals at least 0.5);
 //!   `ledger_record_scaling`: the time per item of recording a batch of
 //!   16,000 items without `sessionId` over that of 1,000 (goal under 1.5:
 //!   linear in the batch's size; `ledger.rs`).

@@ -33,6 +33,7 @@ pub(super) enum Group {
     Codegen,
     /// `ledger_submit_vs_sqlite`, `ledger_submit_64_vs_sqlite`,
     /// `ledger_record_scaling`, `ledger_dispatch_vs_direct`,
+    /// `ledger_settle_vs_direct`, `ledger_quoted_vs_direct`,
     /// `ledger_dispatch_vs_direct_pg` (`ledger.rs`).
     Ledger,
     /// `downstream_build_vs_async_openai` (`downstream.rs`); only when named,
