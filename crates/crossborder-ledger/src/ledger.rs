@@ -27,6 +27,7 @@ pub(crate) type RecordRow = (String, String, String, String, String, Option<Stri
 pub struct Ledger {
     pub(crate) pool: Pool,
     /// The SQLite file, for the dispatcher's lock next to it.
+    #[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
     pub(crate) path: Option<PathBuf>,
 }
 

@@ -21,6 +21,7 @@ pub(crate) use sqlx_postgres::{self as postgres, PgConnection, PgPool, Postgres}
 pub(crate) use sqlx_sqlite::{self as sqlite, Sqlite, SqliteConnection};
 
 /// The query types, as the facade's `sqlx::query` module holds them.
+#[cfg(feature = "sqlite")]
 pub(crate) mod query {
     pub(crate) use sqlx_core::query_as::QueryAs;
 }

@@ -10,12 +10,12 @@ use crossborder::Client;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 mod commits;
+#[cfg(feature = "sqlite")]
 mod lock;
 mod outcome;
 mod quoting;
 
 use commits::Commits;
-use lock::{lock_path, take_lock, Lock};
 use outcome::refusal;
 use quoting::{quote_refused, quote_usable};
 
@@ -63,7 +63,8 @@ pub struct Dispatcher {
     client: Client,
     options: DispatchOptions,
     /// SQLite: the database's dispatcher lock, held while this lives.
-    _lock: Option<Lock>,
+    #[cfg(feature = "sqlite")]
+    _lock: Option<lock::Lock>,
     /// Its payouts' changes, written together when they end at once.
     commits: Commits,
 }
@@ -103,14 +104,16 @@ impl Dispatcher {
         client: Client,
         options: DispatchOptions,
     ) -> Result<Dispatcher, LedgerError> {
+        #[cfg(feature = "sqlite")]
         let lock = match &ledger.path {
-            Some(database) => Some(take_lock(&lock_path(database)).await?),
+            Some(database) => Some(lock::take_lock(&lock::lock_path(database)).await?),
             None => None,
         };
         Ok(Dispatcher {
             ledger,
             client,
             options,
+            #[cfg(feature = "sqlite")]
             _lock: lock,
             commits: Commits::default(),
         })
