@@ -7,13 +7,10 @@
 //! transaction is on disk.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
-
-use tokio::sync::oneshot;
 
 use crate::db::{SqliteLink, SqliteSlot};
 use crate::ledger::RecordRow;
+use crate::queue::Turn;
 use crate::sqlx;
 use crate::submit::{bind_insert, Insert};
 
@@ -22,75 +19,26 @@ use crate::submit::{bind_insert, Insert};
 pub(crate) type Written = Result<Vec<RecordRow>, sqlx::Error>;
 
 /// The submits waiting for the connection.
-#[derive(Debug, Default)]
-pub(crate) struct Queue {
-    waiting: Mutex<Vec<Queued>>,
-    next_id: AtomicU64,
-}
-
-#[derive(Debug)]
-struct Queued {
-    id: u64,
-    insert: Insert,
-    reply: oneshot::Sender<Written>,
-}
-
-impl Queue {
-    fn push(&self, insert: Insert) -> (u64, oneshot::Receiver<Written>) {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let (reply, answer) = oneshot::channel();
-        // A poisoned queue is still a list of submits: no invariant spans
-        // the lock.
-        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        waiting.push(Queued { id, insert, reply });
-        (id, answer)
-    }
-
-    fn take(&self) -> Vec<Queued> {
-        std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-}
+pub(crate) type Queue = crate::queue::Queue<Insert, Written>;
 
 impl SqliteLink {
     /// Writes `insert` (through `sql`, the payout's insert and first
     /// event), with the submits queued meanwhile, in one transaction.
     pub(crate) async fn submit(&self, sql: &str, insert: &Insert) -> Written {
-        let (id, mut answer) = self.queue().push(insert.clone());
+        let ticket = self.queue().push(insert.clone());
         let mut slot = self.lock().await;
-        match answer.try_recv() {
-            // Written by the task that held the connection before.
-            Ok(written) => return written,
-            // Taken by a task dropped before it answered: written again,
-            // alone (if that task's transaction did commit, the payout is
-            // found recorded, not recorded twice).
-            Err(oneshot::error::TryRecvError::Closed) => {
-                return write_alone(&mut slot, sql, insert).await
+        match self.queue().turn(ticket) {
+            Turn::Answered(written) => written,
+            // If the transaction of the caller that took it did commit, the
+            // payout is found recorded, not recorded twice.
+            Turn::Lost => write_alone(&mut slot, sql, insert).await,
+            Turn::Write(group) => {
+                let written = write_group(&mut slot, sql, group.items()).await;
+                match group.answer(written) {
+                    Some(written) => written,
+                    None => write_alone(&mut slot, sql, insert).await,
+                }
             }
-            Err(oneshot::error::TryRecvError::Empty) => {}
-        }
-        // Still queued: this task writes the queue, its own submit with it.
-        // Those whose callers gave up are left out.
-        let mut queued = self.queue().take();
-        queued.retain(|q| q.id == id || !q.reply.is_closed());
-        let (mut ids, mut inserts, mut replies) = (Vec::new(), Vec::new(), Vec::new());
-        for q in queued {
-            ids.push(q.id);
-            inserts.push(q.insert);
-            replies.push(q.reply);
-        }
-        let written = write_group(&mut slot, sql, &inserts).await;
-        let mut mine = None;
-        for ((queued_id, reply), written) in ids.into_iter().zip(replies).zip(written) {
-            if queued_id == id {
-                mine = Some(written);
-            } else {
-                // A caller gone meanwhile needs no answer.
-                let _ = reply.send(written);
-            }
-        }
-        match mine {
-            Some(written) => written,
-            None => write_alone(&mut slot, sql, insert).await,
         }
     }
 }

@@ -15,6 +15,7 @@ mod lease;
 mod ledger;
 mod migrate;
 mod options;
+mod queue;
 mod quote;
 mod record;
 mod request;

@@ -4,14 +4,10 @@
 //! Each caller goes on once its change is on disk, as when it wrote alone:
 //! a quoted payout is `sending` with its quote before it is sent.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
-
-use tokio::sync::oneshot;
-
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
 use crate::ledger::Ledger;
+use crate::queue::{Queue, Turn};
 use crate::record::PayoutRecord;
 
 /// What applying one change gave: the payout's new record, or `None` when
@@ -21,18 +17,9 @@ type Applied = Result<Option<PayoutRecord>, LedgerError>;
 /// The changes waiting for their turn.
 #[derive(Debug, Default)]
 pub(super) struct Commits {
-    waiting: Mutex<Vec<Waiting>>,
+    queue: Queue<(Claimed, Change), Applied>,
     /// Held by the caller writing a group.
     turn: tokio::sync::Mutex<()>,
-    next_id: AtomicU64,
-}
-
-#[derive(Debug)]
-struct Waiting {
-    id: u64,
-    claimed: Claimed,
-    change: Change,
-    reply: oneshot::Sender<Applied>,
 }
 
 impl Commits {
@@ -45,66 +32,37 @@ impl Commits {
         claimed: &Claimed,
         change: Change,
     ) -> Applied {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let (reply, mut answer) = oneshot::channel();
-        self.lock_waiting().push(Waiting {
-            id,
-            claimed: claimed.clone(),
-            change: change.clone(),
-            reply,
-        });
+        let ticket = self.queue.push((claimed.clone(), change.clone()));
         let _turn = self.turn.lock().await;
-        match answer.try_recv() {
-            // Written by the caller whose turn came before.
-            Ok(applied) => return applied,
-            // Taken by a caller dropped before it answered: written again,
-            // alone (if that transaction did commit, the payout is no longer
-            // in the state it was claimed in, and this is `None`).
-            Err(oneshot::error::TryRecvError::Closed) => {
-                return ledger.apply(owner, claimed, &change).await
-            }
-            Err(oneshot::error::TryRecvError::Empty) => {}
-        }
-        // Still queued: this caller writes the queue, its own change with
-        // it. Those whose callers gave up are left out.
-        let mut group = std::mem::take(&mut *self.lock_waiting());
-        group.retain(|w| w.id == id || !w.reply.is_closed());
+        let group = match self.queue.turn(ticket) {
+            Turn::Answered(applied) => return applied,
+            // If the transaction of the caller that took it did commit, the
+            // payout is no longer in the state it was claimed in: `None`.
+            Turn::Lost => return ledger.apply(owner, claimed, &change).await,
+            Turn::Write(group) => group,
+        };
         let changes: Vec<(&Claimed, Change)> = group
+            .items()
             .iter()
-            .map(|w| (&w.claimed, w.change.clone()))
+            .map(|(claimed, change)| (claimed, change.clone()))
             .collect();
         let applied: Vec<Applied> = match ledger.apply_all(owner, &changes).await {
             Ok(records) => records.into_iter().map(Ok).collect(),
             // One change may be what failed: each alone, so every caller
             // gets its own outcome.
-            Err(error) if group.len() == 1 => vec![Err(error)],
+            Err(error) if changes.len() == 1 => vec![Err(error)],
             Err(_) => {
-                let mut each = Vec::with_capacity(group.len());
-                for w in &group {
-                    each.push(ledger.apply(owner, &w.claimed, &w.change).await);
+                let mut each = Vec::with_capacity(changes.len());
+                for (claimed, change) in &changes {
+                    each.push(ledger.apply(owner, claimed, change).await);
                 }
                 each
             }
         };
-        let mut mine = None;
-        for (w, applied) in group.into_iter().zip(applied) {
-            if w.id == id {
-                mine = Some(applied);
-            } else {
-                // A caller gone meanwhile needs no answer.
-                let _ = w.reply.send(applied);
-            }
-        }
-        match mine {
+        match group.answer(applied) {
             Some(applied) => applied,
             None => ledger.apply(owner, claimed, &change).await,
         }
-    }
-
-    fn lock_waiting(&self) -> std::sync::MutexGuard<'_, Vec<Waiting>> {
-        // A poisoned queue is still a list of changes: no invariant spans
-        // the lock.
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
