@@ -16,8 +16,7 @@ mod outcome;
 mod quoting;
 
 use commits::Commits;
-use outcome::refusal;
-use quoting::{quote_refused, quote_usable};
+use quoting::quote_usable;
 
 use crate::error::LedgerError;
 use crate::lease::{Change, Claimed};
@@ -91,8 +90,8 @@ impl Ledger {
 struct Step {
     changes: Vec<PayoutRecord>,
     /// A change to apply with the others that ended at about the same
-    /// time, in one transaction (a fresh payout's send, accepted or
-    /// refused; a settlement).
+    /// time, in one transaction (a fresh payout's acceptance, any send's
+    /// refusal, a settlement).
     pending: Option<(Claimed, Change)>,
     sent: bool,
     resolved_by_reading: bool,
@@ -417,17 +416,7 @@ impl Dispatcher {
                 step.pending = Some((claimed, change));
                 Ok(())
             }
-            // A refusal is recorded with the others, as an acceptance is:
-            // a whole batch refused (an empty wallet) is not a commit per
-            // payout. Until then it is `sending`; a restart reads it, does
-            // not find it, and sends it again under its session id.
-            Err(error) => match refusal(&error) {
-                Some((message, reason)) if !(claimed.unquoted && quote_refused(&error)) => {
-                    step.pending = Some((claimed, self.refuse("refused", message, reason)));
-                    Ok(())
-                }
-                _ => self.not_sent(claimed, step, error).await,
-            },
+            Err(error) => self.not_sent(claimed, step, error).await,
         }
     }
 

@@ -48,8 +48,11 @@ impl Dispatcher {
             return Ok(());
         }
         if let Some((message, reason)) = refusal(&error) {
-            let change = self.refuse("refused", message, reason);
-            self.change(&mut claimed, step, change).await?;
+            // Recorded with the others that end meanwhile, as an acceptance
+            // is: a whole batch refused (an empty wallet) is not a commit per
+            // payout. Until then it is `sending`; a restart reads it, does
+            // not find it, and sends it again under its session id.
+            step.pending = Some((claimed, self.refuse("refused", message, reason)));
             return Ok(());
         }
         if stops_the_run(&error) || not_the_operation(&error) {
